@@ -1,0 +1,52 @@
+//! `animkit export FILE [-o OUT.yaml]`: binary → YAML.
+
+use super::Status;
+use crate::exact::Error;
+use crate::registry::{self, ExportOptions};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Convert a binary asset to an editable YAML document (stdout without -o).
+#[derive(clap::Args)]
+pub struct Args {
+    /// The binary asset (format detected from its content).
+    file: PathBuf,
+    /// Write the YAML here instead of to stdout.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Overwrite OUTPUT if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
+pub fn run(args: Args) -> Result<Status, Error> {
+    let data = crate::fsio::read_file(&args.file)?;
+    let format = registry::detect(&data)
+        .ok_or_else(|| Error::other(&args.file, "not a recognised binary format"))?;
+    let asset = format.decode(&data).map_err(|e| Error::Decode {
+        file: args.file.clone(),
+        source: e,
+    })?;
+    let yaml = asset
+        .to_yaml(&ExportOptions::default())
+        .map_err(|e| Error::Encode {
+            file: args.file.clone(),
+            source: e,
+        })?;
+    match &args.output {
+        Some(out) => crate::fsio::write_file(out, yaml.as_bytes(), args.force)?,
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            if let Err(e) = stdout
+                .write_all(yaml.as_bytes())
+                .and_then(|_| stdout.flush())
+            {
+                // A closed pipe (`| head`) is not an error worth reporting.
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    return Err(Error::io("<stdout>", e));
+                }
+            }
+        }
+    }
+    Ok(Status::Ok)
+}

@@ -1,0 +1,59 @@
+//! `animkit import FILE.yaml [-o OUT]`: YAML → binary; the format comes from the document tag.
+
+use super::{import_error, Status};
+use crate::exact::Error;
+use crate::registry::{self, ImportOptions};
+use std::path::PathBuf;
+
+/// Pack an (edited) YAML document back into the game's binary format.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The YAML document (its `format:` names the binary format).
+    file: PathBuf,
+    /// Output file (default: FILE without its .yaml/.yml extension).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Overwrite OUTPUT if it exists.
+    #[arg(long)]
+    force: bool,
+    /// Where edited values fall outside the stored quantisation range (MAN positions),
+    /// recompute the range from all values and re-pack everything instead of failing.
+    #[arg(long)]
+    requantize: bool,
+}
+
+pub fn run(args: Args) -> Result<Status, Error> {
+    let bytes = crate::fsio::read_file(&args.file)?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| Error::other(&args.file, format!("not UTF-8 text: {e}")))?;
+    let tag = crate::yaml::document_tag(&text)
+        .ok_or_else(|| Error::other(&args.file, "no `format:` line: not an animkit document"))?;
+    let format = registry::by_tag(tag)
+        .ok_or_else(|| Error::other(&args.file, format!("unknown document format `{tag}`")))?;
+    let opts = ImportOptions {
+        requantize: args.requantize,
+    };
+    let asset = format
+        .read_yaml(&text, &opts)
+        .map_err(|e| import_error(&args.file, e))?;
+    let data = asset.encode().map_err(|e| Error::Encode {
+        file: args.file.clone(),
+        source: e,
+    })?;
+    let output = match args.output {
+        Some(o) => o,
+        None => {
+            let ext = args.file.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if !ext.eq_ignore_ascii_case("yaml") && !ext.eq_ignore_ascii_case("yml") {
+                return Err(Error::other(
+                    &args.file,
+                    "cannot derive an output name (no .yaml extension); pass -o OUT",
+                ));
+            }
+            args.file.with_extension("")
+        }
+    };
+    crate::fsio::write_file(&output, &data, args.force)?;
+    eprintln!("wrote {} ({} bytes, {})", output.display(), data.len(), tag);
+    Ok(Status::Ok)
+}

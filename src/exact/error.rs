@@ -1,0 +1,218 @@
+//! Errors with a byte offset and a field path (`header.name`, `anim_defs[3].objects[2]`).
+//!
+//! Paths are built only on the error path: a reader returns a bare [`DecodeError`] at the point
+//! of failure and every enclosing reader prefixes its own segment with [`Within::within`], so a
+//! successful parse never pays for path bookkeeping.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// One step of a field path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment {
+    Field(&'static str),
+    Index(usize),
+    Key(String),
+}
+
+/// A path to a field inside a decoded document, e.g. `chunks[3].samples.frames[7]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FieldPath(Vec<Segment>);
+
+impl FieldPath {
+    pub fn new() -> Self {
+        Self(Vec::new())
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// Prefix the path with an outer segment.
+    pub fn prefix(&mut self, seg: Segment) {
+        self.0.insert(0, seg);
+    }
+    pub fn push(mut self, seg: Segment) -> Self {
+        self.0.push(seg);
+        self
+    }
+    pub fn field(self, name: &'static str) -> Self {
+        self.push(Segment::Field(name))
+    }
+    pub fn index(self, i: usize) -> Self {
+        self.push(Segment::Index(i))
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("<file>");
+        }
+        for (i, seg) in self.0.iter().enumerate() {
+            match seg {
+                Segment::Field(name) if i == 0 => f.write_str(name)?,
+                Segment::Field(name) => write!(f, ".{name}")?,
+                Segment::Key(name) if i == 0 => f.write_str(name)?,
+                Segment::Key(name) => write!(f, ".{name}")?,
+                Segment::Index(idx) => write!(f, "[{idx}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What went wrong while decoding binary data.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DecodeErrorKind {
+    #[error("unexpected end of data: {need} bytes needed, {have} left")]
+    Truncated { need: u64, have: u64 },
+    #[error("count {count} needs {need} bytes but only {have} are left")]
+    CountTooLarge { count: u64, need: u64, have: u64 },
+    #[error("string has no terminator before the end of its field")]
+    Unterminated,
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// A decoding failure at an absolute byte offset, inside a field path.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("byte offset {offset} (0x{offset:x}), field {path}: {kind}")]
+pub struct DecodeError {
+    pub offset: u64,
+    pub path: FieldPath,
+    pub kind: DecodeErrorKind,
+}
+
+impl DecodeError {
+    pub fn new(offset: u64, kind: DecodeErrorKind) -> Self {
+        Self {
+            offset,
+            path: FieldPath::new(),
+            kind,
+        }
+    }
+    pub fn invalid(offset: u64, msg: impl Into<String>) -> Self {
+        Self::new(offset, DecodeErrorKind::Invalid(msg.into()))
+    }
+}
+
+/// A value that cannot be written back (an edit the encoding cannot hold, an inconsistent
+/// document). Carries the document path of the offending value.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct EncodeError {
+    pub path: FieldPath,
+    pub message: String,
+}
+
+impl EncodeError {
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            path: FieldPath::new(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Prefix the field path of an error on its way out of a reader or writer.
+pub trait Within {
+    fn within(self, seg: &'static str) -> Self;
+    fn within_index(self, i: usize) -> Self;
+}
+
+macro_rules! impl_within {
+    ($err:ty) => {
+        impl<T> Within for Result<T, $err> {
+            #[inline]
+            fn within(self, seg: &'static str) -> Self {
+                self.map_err(|mut e| {
+                    e.path.prefix(Segment::Field(seg));
+                    e
+                })
+            }
+            #[inline]
+            fn within_index(self, i: usize) -> Self {
+                self.map_err(|mut e| {
+                    e.path.prefix(Segment::Index(i));
+                    e
+                })
+            }
+        }
+    };
+}
+impl_within!(DecodeError);
+impl_within!(EncodeError);
+
+/// A YAML document that does not deserialise, with its line and column.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}{message}", location_prefix(*.line, *.column))]
+pub struct YamlError {
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+fn location_prefix(line: Option<usize>, column: Option<usize>) -> String {
+    match (line, column) {
+        (Some(l), Some(c)) => format!("line {l} column {c}: "),
+        (Some(l), None) => format!("line {l}: "),
+        _ => String::new(),
+    }
+}
+
+impl From<serde_yaml::Error> for YamlError {
+    fn from(e: serde_yaml::Error) -> Self {
+        let loc = e.location();
+        // serde_yaml appends " at line L column C" to its message; keep the location separately.
+        let mut message = e.to_string();
+        if let Some(pos) = message.rfind(" at line ") {
+            message.truncate(pos);
+        }
+        Self {
+            line: loc.as_ref().map(|l| l.line()),
+            column: loc.as_ref().map(|l| l.column()),
+            message,
+        }
+    }
+}
+
+/// The error every command reports: what happened, to which file.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{}: {source}", .file.display())]
+    Decode { file: PathBuf, source: DecodeError },
+    #[error("{}: {source}", .file.display())]
+    Yaml { file: PathBuf, source: YamlError },
+    #[error("{}: cannot encode: {source}", .file.display())]
+    Encode { file: PathBuf, source: EncodeError },
+    #[error("{}: {source}", .file.display())]
+    Io {
+        file: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {message}", .file.display())]
+    Other { file: PathBuf, message: String },
+}
+
+impl Error {
+    pub fn io(file: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            file: file.into(),
+            source,
+        }
+    }
+    pub fn other(file: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Error::Other {
+            file: file.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Why a YAML document could not be turned into a binary file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ImportError {
+    #[error(transparent)]
+    Yaml(#[from] YamlError),
+    #[error(transparent)]
+    Encode(#[from] EncodeError),
+}

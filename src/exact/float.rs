@@ -1,0 +1,236 @@
+//! Floats that keep their exact bit pattern (NaN payloads, infinities, -0.0).
+//!
+//! In YAML a value is a plain number printed as the shortest decimal that parses back to the
+//! same `f32` (`ryu`), `.inf`, `-.inf`, `.nan` for the canonical quiet NaN `0x7fc00000`, and
+//! `NaN(0x7fa00001)` for any other NaN. Numbers are parsed from the scalar text directly with
+//! Rust's correctly rounded `f32` parser (never through `f64`), so every bit survives.
+
+use schemars::JsonSchema;
+use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// An `f32` stored as its bits.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct F32(pub u32);
+
+pub const CANONICAL_NAN: u32 = 0x7fc0_0000;
+
+impl F32 {
+    #[inline]
+    pub fn new(v: f32) -> Self {
+        Self(v.to_bits())
+    }
+    #[inline]
+    pub fn get(self) -> f32 {
+        f32::from_bits(self.0)
+    }
+    #[inline]
+    pub fn bits(self) -> u32 {
+        self.0
+    }
+    #[inline]
+    pub fn from_le_bytes(b: [u8; 4]) -> Self {
+        Self(u32::from_le_bytes(b))
+    }
+    #[inline]
+    pub fn to_le_bytes(self) -> [u8; 4] {
+        self.0.to_le_bytes()
+    }
+    /// The YAML spelling, which [`parse_f32`] reads back to the same bits.
+    pub fn to_yaml_text(self) -> String {
+        let mut s = String::new();
+        write_f32(&mut s, self);
+        s
+    }
+}
+
+/// Append the YAML spelling of `v` to `out`.
+pub fn write_f32(out: &mut String, v: F32) {
+    let f = v.get();
+    if f.is_finite() {
+        let mut buf = ryu::Buffer::new();
+        out.push_str(buf.format_finite(f));
+    } else if f.is_nan() {
+        if v.0 == CANONICAL_NAN {
+            out.push_str(".nan");
+        } else {
+            out.push_str(&format!("NaN(0x{:08x})", v.0));
+        }
+    } else if f > 0.0 {
+        out.push_str(".inf");
+    } else {
+        out.push_str("-.inf");
+    }
+}
+
+/// Parse the YAML spelling of an `f32` exactly.
+pub fn parse_f32(s: &str) -> Option<F32> {
+    let t = s.trim();
+    match t {
+        ".nan" | ".NaN" | ".NAN" => return Some(F32(CANONICAL_NAN)),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Some(F32::new(f32::INFINITY))
+        }
+        "-.inf" | "-.Inf" | "-.INF" => return Some(F32::new(f32::NEG_INFINITY)),
+        _ => {}
+    }
+    if let Some(hex) = t.strip_prefix("NaN(").and_then(|r| r.strip_suffix(')')) {
+        let bits = u32::from_str_radix(hex.trim_start_matches("0x"), 16).ok()?;
+        return f32::from_bits(bits).is_nan().then_some(F32(bits));
+    }
+    // Rust's parser also accepts "inf"/"nan" words; YAML users get the dotted forms above.
+    if t.bytes()
+        .any(|b| b.is_ascii_alphabetic() && b != b'e' && b != b'E')
+    {
+        return None;
+    }
+    t.parse::<f32>().ok().map(F32::new)
+}
+
+impl fmt::Debug for F32 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_yaml_text())
+    }
+}
+
+impl fmt::Display for F32 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_yaml_text())
+    }
+}
+
+impl From<f32> for F32 {
+    fn from(v: f32) -> Self {
+        Self::new(v)
+    }
+}
+
+impl Serialize for F32 {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let f = self.get();
+        if f.is_nan() && self.0 != CANONICAL_NAN {
+            s.serialize_str(&self.to_yaml_text())
+        } else {
+            s.serialize_f32(f)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for F32 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl de::Visitor<'_> for V {
+            type Value = F32;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number, .inf, -.inf, .nan or NaN(0x........)")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<F32, E> {
+                parse_f32(v).ok_or_else(|| E::invalid_value(de::Unexpected::Str(v), &self))
+            }
+            // Other deserialisers (JSON) hand over numbers; they are exact for f32 values
+            // written as f64.
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<F32, E> {
+                Ok(F32::new(v as f32))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<F32, E> {
+                Ok(F32::new(v as f32))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<F32, E> {
+                Ok(F32::new(v as f32))
+            }
+        }
+        // Ask for the scalar's text so the value never passes through f64.
+        d.deserialize_str(V)
+    }
+}
+
+impl JsonSchema for F32 {
+    fn schema_name() -> String {
+        "F32".into()
+    }
+    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        crate::exact::schema_from_json(serde_json::json!({
+            "description": "32-bit float, kept to the bit: a number, .inf, -.inf, .nan or NaN(0x7fa00001)",
+            "anyOf": [
+                {"type": "number"},
+                {"type": "string", "pattern": "^(\\.nan|\\.NaN|\\.NAN|[-+]?\\.(inf|Inf|INF)|NaN\\(0x[0-9a-fA-F]{8}\\))$"}
+            ]
+        }))
+    }
+}
+
+// deku support: an F32 field in a deku record reads and writes its 4 bytes like a u32, so the
+// bits are never touched by float arithmetic.
+impl<'a, Ctx: Copy> deku::DekuReader<'a, Ctx> for F32
+where
+    u32: deku::DekuReader<'a, Ctx>,
+{
+    fn from_reader_with_ctx<R: deku::no_std_io::Read + deku::no_std_io::Seek>(
+        reader: &mut deku::reader::Reader<R>,
+        ctx: Ctx,
+    ) -> Result<Self, deku::DekuError> {
+        u32::from_reader_with_ctx(reader, ctx).map(F32)
+    }
+}
+
+impl<Ctx: Copy> deku::DekuWriter<Ctx> for F32
+where
+    u32: deku::DekuWriter<Ctx>,
+{
+    fn to_writer<W: deku::no_std_io::Write + deku::no_std_io::Seek>(
+        &self,
+        writer: &mut deku::writer::Writer<W>,
+        ctx: Ctx,
+    ) -> Result<(), deku::DekuError> {
+        self.0.to_writer(writer, ctx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_values_keep_their_bits() {
+        for bits in [
+            0x8000_0000u32, // -0.0
+            0x0000_0000,
+            0x7f80_0000, // inf
+            0xff80_0000, // -inf
+            CANONICAL_NAN,
+            0x7fa0_0001, // signalling NaN with payload
+            0xffc0_0000, // negative quiet NaN
+            0x0000_0001, // smallest subnormal
+            0x7f7f_ffff, // f32::MAX
+            0x3806_66ec, // the MAN rotation scale
+        ] {
+            let text = F32(bits).to_yaml_text();
+            assert_eq!(parse_f32(&text), Some(F32(bits)), "{bits:#x} -> {text}");
+        }
+        assert_eq!(F32(0x8000_0000).to_yaml_text(), "-0.0");
+        assert_eq!(F32(0x7fa0_0001).to_yaml_text(), "NaN(0x7fa00001)");
+        assert_eq!(F32(CANONICAL_NAN).to_yaml_text(), ".nan");
+    }
+
+    #[test]
+    fn sampled_floats_round_trip_through_text() {
+        // A stride through all 2^32 patterns; the exhaustive run lives in the ignored test.
+        let mut bits: u32 = 0;
+        loop {
+            let v = F32(bits);
+            assert_eq!(parse_f32(&v.to_yaml_text()), Some(v), "{bits:#x}");
+            match bits.checked_add(65_521) {
+                Some(b) => bits = b,
+                None => break,
+            }
+        }
+    }
+
+    #[test]
+    fn words_are_not_numbers() {
+        assert_eq!(parse_f32("inf"), None);
+        assert_eq!(parse_f32("abc"), None);
+        assert_eq!(parse_f32("1e3"), Some(F32::new(1000.0)));
+        assert_eq!(parse_f32(" 12 "), Some(F32::new(12.0)));
+    }
+}

@@ -1,0 +1,59 @@
+//! File output that never leaves a half-written file and never overwrites by accident: data
+//! goes to a temporary file in the target folder, which is then renamed into place.
+
+use crate::exact::Error;
+use std::io::Write;
+use std::path::Path;
+
+/// Write `data` to `path` atomically. Without `overwrite`, an existing `path` is an error.
+pub fn write_file(path: &Path, data: &[u8], overwrite: bool) -> Result<(), Error> {
+    if !overwrite && path.exists() {
+        return Err(Error::other(
+            path,
+            "already exists; pass --force to overwrite it",
+        ));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".animkit-")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(path, e))?;
+    tmp.write_all(data).map_err(|e| Error::io(path, e))?;
+    tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    let result = if overwrite {
+        tmp.persist(path).map(|_| ())
+    } else {
+        tmp.persist_noclobber(path).map(|_| ())
+    };
+    result.map_err(|e| Error::io(path, e.error))
+}
+
+/// Read a whole file, naming it in the error.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
+    std::fs::read(path).map_err(|e| Error::io(path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_to_overwrite_without_force_and_leaves_no_temp_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.bin");
+        write_file(&p, b"one", false).unwrap();
+        let err = write_file(&p, b"two", false).unwrap_err();
+        assert!(err.to_string().contains("already exists"), "{err}");
+        assert_eq!(std::fs::read(&p).unwrap(), b"one");
+        write_file(&p, b"two", true).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+    }
+}

@@ -1,0 +1,15 @@
+//! animkit: byte-exact readers and writers for game animation assets, with editable YAML.
+//!
+//! * [`exact`]: the byte-exact primitives every format shares (errors with offsets and field
+//!   paths, the bounds-checked cursor, Windows-1252 text, bit-exact floats, blobs).
+//! * [`yaml`]: the human-facing YAML emitter and parser entry point.
+//! * [`registry`]: detects a file's format and dispatches every command to it.
+//! * one module per game family: [`zengin`].
+
+pub mod cli;
+pub mod exact;
+pub mod fsio;
+pub mod registry;
+pub mod verify;
+pub mod yaml;
+pub mod zengin;

@@ -1,0 +1,52 @@
+//! YAML for people: a streaming emitter that writes block style with every short value on one
+//! line (`{rotation: [...], position: [...]}`), and the parsing entry point with line/column
+//! errors.
+//!
+//! `serde_yaml` parses our documents; it cannot emit flow style for chosen values, and its
+//! emitter is far slower than the 50 MB/s the MAN export needs, so the writing side is here.
+
+mod emit;
+
+pub use emit::{to_string, EmitError};
+
+use crate::exact::YamlError;
+use serde::de::DeserializeOwned;
+use serde::{Serialize, Serializer};
+
+/// Newtype-struct name of a scalar written without quotes (hex values such as `0x0123abcd`).
+pub const RAW_SCALAR: &str = "$animkit::raw_scalar";
+/// Newtype-struct name of a comment: in a block mapping it becomes a `# text` line, in a
+/// one-line value a trailing `  # text`. Other serialisers see a plain string.
+pub const COMMENT: &str = "$animkit::comment";
+
+/// A YAML comment as a struct field (`#[serde(skip_deserializing)]` it on the reading side).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Comment(pub String);
+
+impl Comment {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Comment {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(COMMENT, &self.0)
+    }
+}
+
+/// Parse a YAML document; errors carry line, column and the field path.
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
+    serde_yaml::from_str(text).map_err(YamlError::from)
+}
+
+/// The value of the top-level `format:` key, found without parsing the whole document.
+pub fn document_tag(text: &str) -> Option<&str> {
+    for line in text.lines().take(64) {
+        if let Some(rest) = line.strip_prefix("format:") {
+            let v = rest.split('#').next().unwrap_or("").trim();
+            return Some(v.trim_matches(|c| c == '"' || c == '\''));
+        }
+    }
+    None
+}

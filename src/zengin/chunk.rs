@@ -1,0 +1,136 @@
+//! The binary chunked container (`zCFileBIN`): a flat list of `u16 id, u32 length, payload`.
+
+use crate::exact::{put_record, Cursor, DecodeError, EncodeError, FieldPath};
+use deku::{DekuRead, DekuWrite};
+
+pub const HEADER_SIZE: usize = 6;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite)]
+#[deku(endian = "little")]
+pub struct ChunkHeader {
+    pub id: u16,
+    pub length: u32,
+}
+
+/// One chunk as found in the file.
+#[derive(Debug, Clone, Copy)]
+pub struct RawChunk<'a> {
+    pub id: u16,
+    /// Absolute offset of the chunk header.
+    pub offset: u64,
+    pub payload: &'a [u8],
+}
+
+impl<'a> RawChunk<'a> {
+    /// A cursor over the payload that reports absolute file offsets.
+    pub fn cursor(&self) -> Cursor<'a> {
+        Cursor::new(self.payload, self.offset + HEADER_SIZE as u64)
+    }
+}
+
+/// Split a file into its chunks, in file order. Fails on a truncated header or a length that
+/// runs past the end of the data.
+pub fn walk(data: &[u8]) -> Result<Vec<RawChunk<'_>>, DecodeError> {
+    let mut chunks = Vec::new();
+    let mut cur = Cursor::new(data, 0);
+    while !cur.is_empty() {
+        let index = chunks.len();
+        let offset = cur.offset();
+        let at = |e: DecodeError, field: &'static str| {
+            let mut e = e;
+            e.path = FieldPath::new().field("chunks").index(index).field(field);
+            e
+        };
+        let header: ChunkHeader = cur
+            .record::<ChunkHeader, HEADER_SIZE>()
+            .map_err(|e| at(e, "header"))?;
+        if header.length as usize > cur.remaining() {
+            return Err(at(
+                cur.invalid(format!(
+                    "chunk 0x{:04X} claims {} payload bytes but only {} are left in the file",
+                    header.id,
+                    header.length,
+                    cur.remaining()
+                )),
+                "length",
+            ));
+        }
+        let payload = cur.bytes(header.length as usize)?;
+        chunks.push(RawChunk {
+            id: header.id,
+            offset,
+            payload,
+        });
+    }
+    Ok(chunks)
+}
+
+/// Write one chunk: the header, then whatever `body` appends; the length is patched after.
+pub fn put_chunk(
+    out: &mut Vec<u8>,
+    id: u16,
+    body: impl FnOnce(&mut Vec<u8>) -> Result<(), EncodeError>,
+) -> Result<(), EncodeError> {
+    let start = out.len();
+    put_record(out, &ChunkHeader { id, length: 0 });
+    body(out)?;
+    let len = out.len() - start - HEADER_SIZE;
+    let len = u32::try_from(len)
+        .map_err(|_| EncodeError::new(format!("chunk 0x{id:04X} is larger than 4 GiB")))?;
+    out[start + 2..start + 6].copy_from_slice(&len.to_le_bytes());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_table_both_ways() {
+        let table: [(ChunkHeader, [u8; 6]); 2] = [
+            (
+                ChunkHeader {
+                    id: 0xA000,
+                    length: 0,
+                },
+                [0x00, 0xA0, 0, 0, 0, 0],
+            ),
+            (
+                ChunkHeader {
+                    id: 0xA090,
+                    length: 6104,
+                },
+                [0x90, 0xA0, 0xD8, 0x17, 0, 0],
+            ),
+        ];
+        for (value, bytes) in table {
+            let mut out = Vec::new();
+            put_record(&mut out, &value);
+            assert_eq!(out, bytes);
+            let mut cur = Cursor::new(&bytes, 0);
+            assert_eq!(cur.record::<ChunkHeader, 6>().unwrap(), value);
+        }
+    }
+
+    #[test]
+    fn walk_reports_lengths_past_the_end() {
+        let data = [0x00, 0xA0, 0, 0, 0, 0, 0x20, 0xA0, 9, 0, 0, 0, 1, 2];
+        let err = walk(&data).unwrap_err();
+        assert_eq!(err.offset, 12);
+        assert_eq!(err.path.to_string(), "chunks[1].length");
+        let err = walk(&data[..9]).unwrap_err();
+        assert_eq!(err.offset, 6);
+        assert_eq!(err.path.to_string(), "chunks[1].header");
+    }
+
+    #[test]
+    fn put_chunk_patches_the_length() {
+        let mut out = Vec::new();
+        put_chunk(&mut out, 0x1234, |o| {
+            o.extend_from_slice(b"abc");
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(out, [0x34, 0x12, 3, 0, 0, 0, b'a', b'b', b'c']);
+    }
+}

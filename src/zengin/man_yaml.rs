@@ -1,0 +1,728 @@
+//! The `zengin.man` YAML document: written by a streaming view over the binary model (samples
+//! are decoded on the fly, one per line) and read with seeds that check frame and node counts
+//! against the header while parsing, so count errors carry a line and column.
+
+use super::man::{Chunk, Dims, Events, Header, Man, Marker, Samples, Source, Unknown};
+use super::quant;
+use crate::exact::{Blob, EncodeError, FieldPath, Hex32, ImportError, Within, YamlError, F32};
+use crate::registry::{check_document_header, Codec, ImportOptions};
+use crate::yaml::Comment;
+use schemars::JsonSchema;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::ser::{SerializeSeq, SerializeStruct};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+struct DocOut<'a>(&'a Man);
+
+impl Serialize for DocOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("ManDocument", 3)?;
+        st.serialize_field("format", Man::TAG)?;
+        st.serialize_field("version", &Man::YAML_VERSION)?;
+        st.serialize_field("chunks", &ChunksOut(self.0))?;
+        st.end()
+    }
+}
+
+struct ChunksOut<'a>(&'a Man);
+
+impl Serialize for ChunksOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let chunks = &self.0.chunks;
+        let mut seq = s.serialize_seq(Some(chunks.len()))?;
+        for (i, c) in chunks.iter().enumerate() {
+            match c {
+                Chunk::Marker(m) => seq.serialize_element(&Variant("marker", m))?,
+                Chunk::Header(h) => seq.serialize_element(&Variant("header", h))?,
+                Chunk::Source(x) => seq.serialize_element(&Variant("source", x))?,
+                Chunk::Events(e) => seq.serialize_element(&Variant("events", e))?,
+                Chunk::Unknown(u) => seq.serialize_element(&Variant("unknown", u))?,
+                Chunk::Samples(x) => {
+                    let header = super::man::governing_header(chunks, i, |c| match c {
+                        Chunk::Header(h) => Some(h),
+                        _ => None,
+                    });
+                    let (min, scale) = header.map_or((0.0, 0.0), |h| {
+                        (h.position_min.get(), h.position_scale.get())
+                    });
+                    seq.serialize_element(&Variant(
+                        "samples",
+                        &SamplesOut {
+                            samples: x,
+                            min,
+                            scale,
+                        },
+                    ))?
+                }
+            }
+        }
+        seq.end()
+    }
+}
+
+/// `{name: value}`, the externally tagged enum form.
+struct Variant<'a, T>(&'static str, &'a T);
+
+impl<T: Serialize> Serialize for Variant<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_variant("Chunk", 0, self.0, self.1)
+    }
+}
+
+struct SamplesOut<'a> {
+    samples: &'a Samples,
+    min: f32,
+    scale: f32,
+}
+
+impl Serialize for SamplesOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let x = self.samples;
+        let mut st = s.serialize_struct("Samples", 4)?;
+        st.serialize_field("checksum", &x.checksum)?;
+        st.serialize_field("node_indices", &x.node_indices)?;
+        st.serialize_field("frames", &FramesOut(self))?;
+        if !x.trailing.is_empty() {
+            st.serialize_field("trailing", &x.trailing)?;
+        }
+        st.end()
+    }
+}
+
+struct FramesOut<'a>(&'a SamplesOut<'a>);
+
+impl Serialize for FramesOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let x = self.0.samples;
+        let n = x.node_indices.len();
+        let frames = x.frame_count();
+        let mut seq = s.serialize_seq(Some(frames))?;
+        if n > 0 {
+            for frame in x.codes.chunks_exact(n) {
+                seq.serialize_element(&FrameOut {
+                    codes: frame,
+                    min: self.0.min,
+                    scale: self.0.scale,
+                })?;
+            }
+        }
+        seq.end()
+    }
+}
+
+struct FrameOut<'a> {
+    codes: &'a [[u16; 6]],
+    min: f32,
+    scale: f32,
+}
+
+impl Serialize for FrameOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.codes.len()))?;
+        for c in self.codes {
+            seq.serialize_element(&SampleOut {
+                code: c,
+                min: self.min,
+                scale: self.scale,
+            })?;
+        }
+        seq.end()
+    }
+}
+
+struct SampleOut<'a> {
+    code: &'a [u16; 6],
+    min: f32,
+    scale: f32,
+}
+
+const RAW_POSITION_NOTE: &str = "position_code: these codes do not survive decoding with this header's position_min/position_scale, so they are kept raw";
+
+impl Serialize for SampleOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let c = self.code;
+        let rotation = quant::unpack_rotation([c[0], c[1], c[2]]).map(F32::new);
+        let pos_code = [c[3], c[4], c[5]];
+        let position = pos_code.map(|p| quant::unpack_position(p, self.min, self.scale));
+        let exact = (0..3).all(|k| {
+            quant::exact_position_code(position[k], self.min, self.scale) == Some(pos_code[k])
+        });
+        let mut st = s.serialize_struct("Sample", 2)?;
+        st.serialize_field("rotation", &rotation)?;
+        if exact {
+            st.serialize_field("position", &position.map(F32::new))?;
+        } else {
+            st.serialize_field("position_code", &pos_code)?;
+            st.serialize_field("note", &Comment(RAW_POSITION_NOTE.into()))?;
+        }
+        st.end()
+    }
+}
+
+pub fn to_yaml(man: &Man) -> Result<String, EncodeError> {
+    crate::yaml::to_string(&DocOut(man)).map_err(|e| EncodeError::new(e.to_string()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading: the document types (also the source of the JSON Schema)
+
+/// A `zengin.man` YAML document.
+#[derive(Debug, JsonSchema)]
+#[schemars(title = "animkit zengin.man document", deny_unknown_fields)]
+pub struct ManDocument {
+    /// Always `zengin.man`.
+    #[schemars(schema_with = "format_tag_schema")]
+    pub format: String,
+    /// Document version; this animkit reads 1.
+    #[schemars(range(min = 1, max = 1))]
+    pub version: u32,
+    /// The file's chunks in file order.
+    pub chunks: Vec<ChunkIn>,
+}
+
+fn format_tag_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+    crate::exact::schema_from_json(serde_json::json!({"const": Man::TAG}))
+}
+
+#[derive(Debug, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChunkIn {
+    Marker(Marker),
+    Header(Header),
+    Source(Source),
+    Events(Events),
+    Samples(SamplesIn),
+    Unknown(Unknown),
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ChunkTag {
+    Marker,
+    Header,
+    Source,
+    Events,
+    Samples,
+    Unknown,
+}
+
+/// 0xA090 as written in YAML.
+#[derive(Debug, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct SamplesIn {
+    /// CRC-32 of the model hierarchy's node names.
+    pub checksum: Hex32,
+    /// Index of each animated node in the hierarchy (`header.node_count` entries).
+    pub node_indices: Vec<u32>,
+    /// `header.frame_count` frames, each a list of `header.node_count` samples.
+    #[schemars(with = "Vec<Vec<SampleIn>>")]
+    pub frames: FramesIn,
+    #[serde(default)]
+    pub trailing: Blob,
+}
+
+/// Every sample, frame-major, with the frame count.
+#[derive(Debug, Default)]
+pub struct FramesIn {
+    pub frames: usize,
+    pub samples: Vec<SampleIn>,
+}
+
+/// One node in one frame: give `rotation` or `rotation_code`, and `position` or
+/// `position_code`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SampleIn {
+    /// Quaternion x, y, z, w.
+    pub rotation: Option<[F32; 4]>,
+    /// Raw packed rotation codes x, y, z (written back as they are).
+    pub rotation_code: Option<[u16; 3]>,
+    /// Position x, y, z.
+    pub position: Option<[F32; 3]>,
+    /// Raw packed position codes x, y, z (written back as they are).
+    pub position_code: Option<[u16; 3]>,
+    /// Ignored on import (a label some exports add).
+    #[schemars(with = "Option<String>")]
+    pub node: Option<IgnoredAny>,
+}
+
+const DOC_FIELDS: &[&str] = &["format", "version", "chunks"];
+
+impl<'de> Deserialize<'de> for ManDocument {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ManDocument;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a zengin.man document (format, version, chunks)")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ManDocument, A::Error> {
+                let (mut format, mut version, mut chunks) = (None, None, None);
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "format" => {
+                            let f: String = map.next_value()?;
+                            if f != Man::TAG {
+                                return Err(de::Error::custom(format!(
+                                    "document is `format: {f}`, expected `{}`",
+                                    Man::TAG
+                                )));
+                            }
+                            format = Some(f);
+                        }
+                        "version" => {
+                            let v: u32 = map.next_value()?;
+                            check_document_header(Man::TAG, v, Man::TAG, Man::YAML_VERSION)
+                                .map_err(de::Error::custom)?;
+                            version = Some(v);
+                        }
+                        "chunks" => chunks = Some(map.next_value_seed(ChunksSeed)?),
+                        other => return Err(de::Error::unknown_field(other, DOC_FIELDS)),
+                    }
+                }
+                Ok(ManDocument {
+                    format: format.ok_or_else(|| de::Error::missing_field("format"))?,
+                    version: version.ok_or_else(|| de::Error::missing_field("version"))?,
+                    chunks: chunks.ok_or_else(|| de::Error::missing_field("chunks"))?,
+                })
+            }
+        }
+        d.deserialize_struct("ManDocument", DOC_FIELDS, V)
+    }
+}
+
+struct ChunksSeed;
+
+impl<'de> DeserializeSeed<'de> for ChunksSeed {
+    type Value = Vec<ChunkIn>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ChunksSeed {
+    type Value = Vec<ChunkIn>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of chunks")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        let mut dims = None;
+        while let Some(c) = seq.next_element_seed(ChunkSeed { dims })? {
+            if let ChunkIn::Header(h) = &c {
+                dims = Some(Dims::of(h));
+            }
+            out.push(c);
+        }
+        Ok(out)
+    }
+}
+
+/// One chunk; `dims` are the counts of the header before it, if any.
+#[derive(Clone, Copy)]
+struct ChunkSeed {
+    dims: Option<Dims>,
+}
+
+impl<'de> DeserializeSeed<'de> for ChunkSeed {
+    type Value = ChunkIn;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        // `- header: {...}`: a one-key mapping naming the chunk kind.
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ChunkSeed {
+    type Value = ChunkIn;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(
+            "a chunk: one of marker, header, source, events, samples or unknown, as `kind: {...}`",
+        )
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ChunkIn, A::Error> {
+        let tag: ChunkTag = map
+            .next_key()?
+            .ok_or_else(|| de::Error::invalid_length(0, &"one chunk kind"))?;
+        let chunk = match tag {
+            ChunkTag::Marker => ChunkIn::Marker(map.next_value()?),
+            ChunkTag::Header => ChunkIn::Header(map.next_value()?),
+            ChunkTag::Source => ChunkIn::Source(map.next_value()?),
+            ChunkTag::Events => ChunkIn::Events(map.next_value()?),
+            ChunkTag::Unknown => ChunkIn::Unknown(map.next_value()?),
+            ChunkTag::Samples => ChunkIn::Samples(map.next_value_seed(SamplesSeed(self))?),
+        };
+        if map.next_key::<IgnoredAny>()?.is_some() {
+            return Err(de::Error::custom(
+                "a chunk entry names exactly one kind; start each chunk with its own `- `",
+            ));
+        }
+        Ok(chunk)
+    }
+}
+
+struct SamplesSeed(ChunkSeed);
+
+const SAMPLES_FIELDS: &[&str] = &["checksum", "node_indices", "frames", "trailing"];
+
+impl<'de> DeserializeSeed<'de> for SamplesSeed {
+    type Value = SamplesIn;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_struct("Samples", SAMPLES_FIELDS, self)
+    }
+}
+
+impl<'de> Visitor<'de> for SamplesSeed {
+    type Value = SamplesIn;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a samples chunk (checksum, node_indices, frames)")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SamplesIn, A::Error> {
+        let dims = self.0.dims;
+        let (mut checksum, mut nodes, mut frames, mut trailing) =
+            (None, None::<Vec<u32>>, None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "checksum" => checksum = Some(map.next_value()?),
+                "node_indices" => {
+                    let v: Vec<u32> = map.next_value()?;
+                    if let Some(d) = dims {
+                        if v.len() as u64 != u64::from(d.nodes) {
+                            return Err(de::Error::custom(format!(
+                                "node_indices has {} entries, but header.node_count is {}",
+                                v.len(),
+                                d.nodes
+                            )));
+                        }
+                    }
+                    nodes = Some(v);
+                }
+                "frames" => {
+                    let node_count = nodes
+                        .as_ref()
+                        .map(|n| n.len())
+                        .or(dims.map(|d| d.nodes as usize));
+                    frames = Some(map.next_value_seed(FramesSeed {
+                        frames: dims.map(|d| d.frames as usize),
+                        nodes: node_count,
+                    })?);
+                }
+                "trailing" => trailing = Some(map.next_value()?),
+                other => return Err(de::Error::unknown_field(other, SAMPLES_FIELDS)),
+            }
+        }
+        Ok(SamplesIn {
+            checksum: checksum.ok_or_else(|| de::Error::missing_field("checksum"))?,
+            node_indices: nodes.ok_or_else(|| de::Error::missing_field("node_indices"))?,
+            frames: frames.ok_or_else(|| de::Error::missing_field("frames"))?,
+            trailing: trailing.unwrap_or_default(),
+        })
+    }
+}
+
+struct FramesSeed {
+    frames: Option<usize>,
+    nodes: Option<usize>,
+}
+
+impl<'de> DeserializeSeed<'de> for FramesSeed {
+    type Value = FramesIn;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FramesSeed {
+    type Value = FramesIn;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of frames, each a list of samples")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<FramesIn, A::Error> {
+        let mut out = FramesIn::default();
+        let mut nodes = self.nodes;
+        loop {
+            let before = out.samples.len();
+            let seed = FrameSeed {
+                nodes,
+                out: &mut out.samples,
+            };
+            if seq.next_element_seed(seed)?.is_none() {
+                break;
+            }
+            nodes.get_or_insert(out.samples.len() - before);
+            out.frames += 1;
+            if let Some(n) = self.frames {
+                if out.frames > n {
+                    return Err(de::Error::custom(format!(
+                        "more than header.frame_count = {n} frames"
+                    )));
+                }
+            }
+        }
+        if let Some(n) = self.frames {
+            if out.frames != n {
+                return Err(de::Error::custom(format!(
+                    "{} frames, but header.frame_count is {n}",
+                    out.frames
+                )));
+            }
+        }
+        Ok(out)
+    }
+}
+
+struct FrameSeed<'a> {
+    nodes: Option<usize>,
+    out: &'a mut Vec<SampleIn>,
+}
+
+impl<'de> DeserializeSeed<'de> for FrameSeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FrameSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a frame: a list of samples, one per node")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut count = 0usize;
+        while let Some(s) = seq.next_element::<SampleIn>()? {
+            self.out.push(s);
+            count += 1;
+        }
+        if let Some(n) = self.nodes {
+            if count != n {
+                return Err(de::Error::custom(format!(
+                    "frame has {count} samples, but there are {n} nodes (node_indices / header.node_count)"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Document → binary model
+
+fn header_index(chunks: &[ChunkIn], i: usize) -> Option<usize> {
+    let is_header = |c: &ChunkIn| matches!(c, ChunkIn::Header(_));
+    chunks[..i]
+        .iter()
+        .rposition(is_header)
+        .or_else(|| chunks[i..].iter().position(is_header).map(|k| k + i))
+}
+
+fn encode_samples(
+    s: SamplesIn,
+    header: &Header,
+    requantize: bool,
+) -> Result<(Samples, Option<(F32, F32)>), EncodeError> {
+    let nodes = s.node_indices.len();
+    let at = |f: usize, n: usize, field: &'static str| {
+        let mut p = FieldPath::new()
+            .field("frames")
+            .index(f)
+            .index(n)
+            .field(field);
+        p.prefix(crate::exact::Segment::Field("samples"));
+        p
+    };
+    if nodes as u64 != u64::from(header.node_count) {
+        return Err(EncodeError {
+            path: FieldPath::new().field("samples").field("node_indices"),
+            message: format!(
+                "{} node indices, but header.node_count is {}",
+                nodes, header.node_count
+            ),
+        });
+    }
+    if s.frames.frames as u64 != u64::from(header.frame_count) {
+        return Err(EncodeError {
+            path: FieldPath::new().field("samples").field("frames"),
+            message: format!(
+                "{} frames, but header.frame_count is {}",
+                s.frames.frames, header.frame_count
+            ),
+        });
+    }
+    let (mut min, mut scale) = (header.position_min.get(), header.position_scale.get());
+    let mut codes = Vec::with_capacity(s.frames.samples.len());
+    let mut rots = Vec::with_capacity(s.frames.samples.len());
+    for (k, x) in s.frames.samples.iter().enumerate() {
+        let (f, n) = (k / nodes.max(1), k % nodes.max(1));
+        let rot = match (x.rotation, x.rotation_code) {
+            (Some(q), None) => {
+                quant::encode_rotation(q.map(F32::get)).map_err(|m| EncodeError {
+                    path: at(f, n, "rotation"),
+                    message: format!("frame {f}, node {n}: {m}"),
+                })?
+            }
+            (None, Some(c)) => c,
+            _ => {
+                return Err(EncodeError {
+                    path: at(f, n, "rotation"),
+                    message: format!(
+                        "frame {f}, node {n}: give exactly one of rotation and rotation_code"
+                    ),
+                })
+            }
+        };
+        rots.push(rot);
+    }
+    // Positions as values (codes decoded with the header's range) when re-quantising.
+    let positions: Vec<Result<[f32; 3], [u16; 3]>> = s
+        .frames
+        .samples
+        .iter()
+        .enumerate()
+        .map(|(k, x)| match (x.position, x.position_code) {
+            (Some(p), None) => Ok(Ok(p.map(F32::get))),
+            (None, Some(c)) if requantize => {
+                Ok(Ok(c.map(|c| quant::unpack_position(c, min, scale))))
+            }
+            (None, Some(c)) => Ok(Err(c)),
+            _ => Err(EncodeError {
+                path: at(k / nodes.max(1), k % nodes.max(1), "position"),
+                message: format!(
+                    "frame {}, node {}: give exactly one of position and position_code",
+                    k / nodes.max(1),
+                    k % nodes.max(1)
+                ),
+            }),
+        })
+        .collect::<Result<_, _>>()?;
+    let mut new_range = None;
+    if requantize {
+        let (m, sc) = quant::position_range(
+            positions
+                .iter()
+                .filter_map(|p| p.ok())
+                .map(glam::Vec3::from_array),
+        );
+        min = m;
+        scale = sc;
+        new_range = Some((F32::new(m), F32::new(sc)));
+    }
+    for (k, (rot, pos)) in rots.into_iter().zip(positions).enumerate() {
+        let (f, n) = (k / nodes.max(1), k % nodes.max(1));
+        let pos = match pos {
+            Err(code) => code,
+            Ok(p) => {
+                let mut code = [0u16; 3];
+                for axis in 0..3 {
+                    code[axis] = match quant::pack_position(p[axis], min, scale) {
+                        Some(c) => c,
+                        None if requantize => {
+                            return Err(EncodeError {
+                                path: at(f, n, "position"),
+                                message: format!(
+                                    "frame {f}, node {n}: position value {} is not a finite number",
+                                    p[axis]
+                                ),
+                            })
+                        }
+                        None => {
+                            let max = quant::unpack_position(65535, min, scale);
+                            return Err(EncodeError {
+                                path: at(f, n, "position").index(axis),
+                                message: format!(
+                                    "frame {f}, node {n} (node index {}): position {} = {} is outside what position_min {} and position_scale {} can hold ({} … {}); import with --requantize to recompute the range from all positions",
+                                    s.node_indices.get(n).copied().unwrap_or_default(),
+                                    ["x", "y", "z"][axis],
+                                    F32::new(p[axis]),
+                                    F32::new(min),
+                                    F32::new(scale),
+                                    F32::new(min),
+                                    F32::new(max)
+                                ),
+                            });
+                        }
+                    };
+                }
+                code
+            }
+        };
+        codes.push([rot[0], rot[1], rot[2], pos[0], pos[1], pos[2]]);
+    }
+    Ok((
+        Samples {
+            checksum: s.checksum,
+            node_indices: s.node_indices,
+            codes,
+            trailing: s.trailing,
+        },
+        new_range,
+    ))
+}
+
+/// Turn a parsed document into the binary model.
+pub fn document_to_man(doc: ManDocument, opts: &ImportOptions) -> Result<Man, EncodeError> {
+    let headers: Vec<Option<Header>> = doc
+        .chunks
+        .iter()
+        .map(|c| match c {
+            ChunkIn::Header(h) => Some(h.clone()),
+            _ => None,
+        })
+        .collect();
+    let governing: Vec<Option<usize>> = (0..doc.chunks.len())
+        .map(|i| header_index(&doc.chunks, i))
+        .collect();
+    let mut chunks = Vec::with_capacity(doc.chunks.len());
+    let mut ranges = Vec::new();
+    for (i, c) in doc.chunks.into_iter().enumerate() {
+        let chunk = match c {
+            ChunkIn::Marker(m) => Chunk::Marker(m),
+            ChunkIn::Header(h) => Chunk::Header(h),
+            ChunkIn::Source(s) => Chunk::Source(s),
+            ChunkIn::Events(e) => Chunk::Events(e),
+            ChunkIn::Unknown(u) => Chunk::Unknown(u),
+            ChunkIn::Samples(s) => {
+                let hi = governing[i]
+                    .ok_or_else(|| EncodeError::new("a samples chunk needs a header chunk"))
+                    .within_index(i)
+                    .within("chunks")?;
+                let header = headers[hi]
+                    .as_ref()
+                    .ok_or_else(|| EncodeError::new("internal: header index"))?;
+                let (samples, range) = encode_samples(s, header, opts.requantize)
+                    .within_index(i)
+                    .within("chunks")?;
+                if let Some(r) = range {
+                    ranges.push((hi, r));
+                }
+                Chunk::Samples(samples)
+            }
+        };
+        chunks.push(chunk);
+    }
+    for (hi, (min, scale)) in ranges {
+        if let Some(Chunk::Header(h)) = chunks.get_mut(hi) {
+            h.position_min = min;
+            h.position_scale = scale;
+        }
+    }
+    Ok(Man { chunks })
+}
+
+pub fn from_yaml(text: &str, opts: &ImportOptions) -> Result<Man, ImportError> {
+    let doc: ManDocument = crate::yaml::from_str(text)?;
+    Ok(document_to_man(doc, opts)?)
+}
+
+pub fn schema() -> schemars::schema::RootSchema {
+    schemars::schema_for!(ManDocument)
+}
+
+impl From<YamlError> for EncodeError {
+    fn from(e: YamlError) -> Self {
+        EncodeError::new(e.to_string())
+    }
+}

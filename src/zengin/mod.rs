@@ -1,0 +1,27 @@
+//! ZenGin (Gothic 1 and 2) formats. Shared building blocks live in [`chunk`] (the binary
+//! chunked container) and [`types`] (line strings, zDATE, bounding boxes); each format is one
+//! module.
+
+pub mod chunk;
+pub mod man;
+pub mod man_yaml;
+pub mod quant;
+pub mod types;
+
+/// CRC-32 of the concatenated node names, as the engine stores it in MDH, MAN and MDM.
+pub fn node_list_checksum<'a>(names: impl IntoIterator<Item = &'a [u8]>) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    for n in names {
+        h.update(n);
+    }
+    h.finalize()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn checksum_of_the_zenkit_docs_example() {
+        let names: [&[u8]; 2] = [b"BIP01", b"BIP01 LEVER STICK"];
+        assert_eq!(super::node_list_checksum(names), 0xEA80_9BF7);
+    }
+}

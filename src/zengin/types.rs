@@ -1,0 +1,181 @@
+//! ZenGin building blocks shared by MAN, MDH, MSB: `\n`-terminated line strings, zDATE,
+//! bounding boxes and vectors.
+
+use crate::exact::{put_record, Cursor, DecodeError, EncodeError, Text, F32};
+use deku::{DekuRead, DekuWrite};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Read a line string: every byte up to the next `0x0A` (kept, including `\r` and `\0`), then
+/// the `0x0A` itself.
+pub fn read_line(cur: &mut Cursor<'_>) -> Result<Text, DecodeError> {
+    cur.until(b'\n').map(Text::new)
+}
+
+/// Write a line string; a value containing `0x0A` cannot be stored.
+pub fn put_line(out: &mut Vec<u8>, text: &Text) -> Result<(), EncodeError> {
+    if text.as_bytes().contains(&b'\n') {
+        return Err(EncodeError::new(
+            "text contains a line feed, which ends a ZenGin string; remove it",
+        ));
+    }
+    out.extend_from_slice(text.as_bytes());
+    out.push(b'\n');
+    Ok(())
+}
+
+/// zDATE: 16 bytes; the engine often writes it uninitialised, so every field (the padding too)
+/// is kept as stored.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    DekuRead,
+    DekuWrite,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+)]
+#[deku(endian = "little")]
+#[serde(deny_unknown_fields)]
+pub struct ZDate {
+    pub year: u32,
+    pub month: u16,
+    pub day: u16,
+    pub hour: u16,
+    pub minute: u16,
+    pub second: u16,
+    /// Two bytes the engine never sets: garbage in most files.
+    pub padding: u16,
+}
+
+impl ZDate {
+    pub const SIZE: usize = 16;
+    pub fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
+        cur.record::<Self, { Self::SIZE }>()
+    }
+    pub fn put(&self, out: &mut Vec<u8>) {
+        put_record(out, self);
+    }
+}
+
+/// Three floats x, y, z.
+pub type Vec3 = [F32; 3];
+
+/// zTBBox3D: min then max.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    DekuRead,
+    DekuWrite,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+)]
+#[deku(endian = "little")]
+#[serde(deny_unknown_fields)]
+pub struct BBox {
+    pub min: Vec3,
+    pub max: Vec3,
+}
+
+impl BBox {
+    pub const SIZE: usize = 24;
+    pub fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
+        cur.record::<Self, { Self::SIZE }>()
+    }
+    pub fn put(&self, out: &mut Vec<u8>) {
+        put_record(out, self);
+    }
+}
+
+/// Read an `f32` keeping its bits.
+pub fn read_f32(cur: &mut Cursor<'_>) -> Result<F32, DecodeError> {
+    cur.u32().map(F32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (value, bytes) pairs checked in both directions.
+    #[test]
+    fn zdate_table() {
+        let table = [
+            (
+                // waran.msb: 2002-08-28 12:50:52
+                ZDate {
+                    year: 2002,
+                    month: 8,
+                    day: 28,
+                    hour: 12,
+                    minute: 50,
+                    second: 52,
+                    padding: 0,
+                },
+                "d2070000 0800 1c00 0c00 3200 3400 0000",
+            ),
+            (
+                // G1_HUMANS-S_FISTRUN.MAN: uninitialised, garbage padding 0x0123
+                ZDate {
+                    year: 0,
+                    month: 6,
+                    day: 0,
+                    hour: 0,
+                    minute: 0,
+                    second: 57324,
+                    padding: 0x0123,
+                },
+                "00000000 0600 0000 0000 0000 ecdf 2301",
+            ),
+        ];
+        for (value, hex_bytes) in table {
+            let bytes = hex::decode(hex_bytes.replace(' ', "")).unwrap();
+            let mut out = Vec::new();
+            value.put(&mut out);
+            assert_eq!(out, bytes);
+            assert_eq!(ZDate::read(&mut Cursor::new(&bytes, 0)).unwrap(), value);
+        }
+    }
+
+    #[test]
+    fn bbox_table_keeps_negative_zero() {
+        let value = BBox {
+            min: [F32(0x8000_0000), F32::new(-1.5), F32(0x7fa0_0001)],
+            max: [F32::new(1.0), F32::new(2.0), F32::new(3.0)],
+        };
+        let bytes =
+            hex::decode("00000080 0000c0bf 0100a07f 0000803f 00000040 00004040".replace(' ', ""))
+                .unwrap();
+        let mut out = Vec::new();
+        value.put(&mut out);
+        assert_eq!(out, bytes);
+        assert_eq!(BBox::read(&mut Cursor::new(&bytes, 0)).unwrap(), value);
+    }
+
+    #[test]
+    fn line_table() {
+        let table: [(&[u8], &[u8]); 3] = [
+            (b"S_FISTRUN", b"S_FISTRUN\n"),
+            (b"", b"\n"),
+            (b"a\r\0b", b"a\r\0b\n"),
+        ];
+        for (value, bytes) in table {
+            let mut out = Vec::new();
+            put_line(&mut out, &Text::new(value)).unwrap();
+            assert_eq!(out, bytes);
+            assert_eq!(
+                read_line(&mut Cursor::new(bytes, 0)).unwrap().as_bytes(),
+                value
+            );
+        }
+        assert!(put_line(&mut Vec::new(), &Text::new(&b"a\nb"[..])).is_err());
+    }
+}
