@@ -1205,16 +1205,12 @@ mod tests {
                     name: "S_RUN".into(),
                     list: (0..60).collect(),
                 },
-                Chunk::Frames(vec![vec![
-                    Sample {
+                Chunk::Frames(vec![(0..3)
+                    .map(|_| Sample {
                         rotation: [0.0, 0.5, -0.0, 1.0],
                         position: [1.5, 2.0, 3.25],
-                    },
-                    Sample {
-                        rotation: [0.0, 0.5, -0.0, 1.0],
-                        position: [1.5, 2.0, 3.25],
-                    },
-                ]]),
+                    })
+                    .collect()]),
             ],
             note: crate::yaml::Comment("a remark".into()),
             weird: "a: b\t\u{81}".into(),
@@ -1222,7 +1218,7 @@ mod tests {
         let text = to_string(&doc).unwrap();
         let list: Vec<String> = (0..60).map(|i| i.to_string()).collect();
         let expected = format!(
-            "format: test.doc\nchunks:\n- marker: {{}}\n- header:\n    name: S_RUN\n    list: [{}]\n- frames:\n  - - {{rotation: [0.0, 0.5, -0.0, 1.0], position: [1.5, 2.0, 3.25]}}\n    - {{rotation: [0.0, 0.5, -0.0, 1.0], position: [1.5, 2.0, 3.25]}}\n# a remark\nweird: \"a: b\\t\\x81\"\n",
+            "format: test.doc\nchunks:\n- marker: {{}}\n- header:\n    name: S_RUN\n    list: [{}]\n- frames:\n  - - {{rotation: [0.0, 0.5, -0.0, 1.0], position: [1.5, 2.0, 3.25]}}\n    - {{rotation: [0.0, 0.5, -0.0, 1.0], position: [1.5, 2.0, 3.25]}}\n    - {{rotation: [0.0, 0.5, -0.0, 1.0], position: [1.5, 2.0, 3.25]}}\n# a remark\nweird: \"a: b\\t\\x81\"\n",
             list.join(", ")
         );
         assert_eq!(text, expected);
