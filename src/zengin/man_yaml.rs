@@ -6,7 +6,6 @@ use super::man::{Chunk, Dims, Events, Header, Man, Marker, Samples, Source, Unkn
 use super::quant;
 use crate::exact::{Blob, EncodeError, FieldPath, Hex32, ImportError, Within, YamlError, F32};
 use crate::registry::{check_document_header, Codec, ImportOptions};
-use crate::yaml::Comment;
 use schemars::JsonSchema;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, SerializeStruct};
@@ -95,76 +94,192 @@ impl Serialize for SamplesOut<'_> {
 
 struct FramesOut<'a>(&'a SamplesOut<'a>);
 
-impl Serialize for FramesOut<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let x = self.0.samples;
-        let n = x.node_indices.len();
-        let frames = x.frame_count();
-        let mut seq = s.serialize_seq(Some(frames))?;
-        if n > 0 {
-            for frame in x.codes.chunks_exact(n) {
-                seq.serialize_element(&FrameOut {
-                    codes: frame,
-                    min: self.0.min,
-                    scale: self.0.scale,
-                })?;
-            }
-        }
-        seq.end()
-    }
-}
-
-struct FrameOut<'a> {
-    codes: &'a [[u16; 6]],
-    min: f32,
-    scale: f32,
-}
-
-impl Serialize for FrameOut<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.codes.len()))?;
-        for c in self.codes {
-            seq.serialize_element(&SampleOut {
-                code: c,
-                min: self.min,
-                scale: self.scale,
-            })?;
-        }
-        seq.end()
-    }
-}
-
-struct SampleOut<'a> {
-    code: &'a [u16; 6],
-    min: f32,
-    scale: f32,
-}
-
 const RAW_POSITION_NOTE: &str = "position_code: these codes do not survive decoding with this header's position_min/position_scale, so they are kept raw";
 
-impl Serialize for SampleOut<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let c = self.code;
-        let rotation = quant::unpack_rotation([c[0], c[1], c[2]]).map(F32::new);
-        let pos_code = [c[3], c[4], c[5]];
-        let position = pos_code.map(|p| quant::unpack_position(p, self.min, self.scale));
-        let exact = (0..3).all(|k| {
-            quant::exact_position_code(position[k], self.min, self.scale) == Some(pos_code[k])
-        });
-        let mut st = s.serialize_struct("Sample", 2)?;
-        st.serialize_field("rotation", &rotation)?;
-        if exact {
-            st.serialize_field("position", &position.map(F32::new))?;
-        } else {
-            st.serialize_field("position_code", &pos_code)?;
-            st.serialize_field("note", &Comment(RAW_POSITION_NOTE.into()))?;
+/// Texts of all 65536 values one component can take (one string, a span per code), and
+/// whether each code survives decode → encode (positions only).
+struct CodeTable {
+    text: String,
+    spans: Vec<(u32, u32)>,
+    exact: Vec<bool>,
+}
+
+impl CodeTable {
+    fn build(decode: impl Fn(u16) -> f32 + Sync, exact: impl Fn(u16, f32) -> bool + Sync) -> Self {
+        use rayon::prelude::*;
+        let parts: Vec<(String, Vec<(u32, u32)>, Vec<bool>)> = (0..=u16::MAX)
+            .collect::<Vec<u16>>()
+            .par_chunks(4096)
+            .map(|codes| {
+                let mut text = String::with_capacity(codes.len() * 12);
+                let mut spans = Vec::with_capacity(codes.len());
+                let mut ok = Vec::with_capacity(codes.len());
+                for &c in codes {
+                    let v = decode(c);
+                    let start = text.len();
+                    crate::exact::float::write_f32(&mut text, F32::new(v));
+                    spans.push((start as u32, text.len() as u32));
+                    ok.push(exact(c, v));
+                }
+                (text, spans, ok)
+            })
+            .collect();
+        let mut table = CodeTable {
+            text: String::with_capacity(65536 * 12),
+            spans: Vec::with_capacity(65536),
+            exact: Vec::with_capacity(65536),
+        };
+        for (text, spans, ok) in parts {
+            let base = table.text.len() as u32;
+            table.text.push_str(&text);
+            table
+                .spans
+                .extend(spans.into_iter().map(|(a, b)| (a + base, b + base)));
+            table.exact.extend(ok);
         }
-        st.end()
+        table
+    }
+    #[inline]
+    fn get(&self, code: u16) -> &str {
+        let (a, b) = self.spans[code as usize];
+        &self.text[a as usize..b as usize]
+    }
+}
+
+/// Below this many samples, formatting each float directly is cheaper than building tables.
+const TABLE_THRESHOLD: usize = 40_000;
+
+/// Renders samples as flow mappings: directly, or through per-code text tables for large
+/// animations (every x, y, z of a rotation and every position component comes from a 16-bit
+/// code, so each distinct value is formatted once).
+struct SampleRenderer {
+    min: f32,
+    scale: f32,
+    tables: Option<(CodeTable, CodeTable)>,
+}
+
+impl SampleRenderer {
+    fn new(min: f32, scale: f32, samples: usize) -> Self {
+        let tables = (samples >= TABLE_THRESHOLD).then(|| {
+            let rot = CodeTable::build(
+                |c| (c as f32 - quant::ROT_MID) * quant::ROT_SCALE,
+                |_, _| true,
+            );
+            let pos = CodeTable::build(
+                |c| quant::unpack_position(c, min, scale),
+                |c, v| quant::exact_position_code(v, min, scale) == Some(c),
+            );
+            (rot, pos)
+        });
+        SampleRenderer { min, scale, tables }
+    }
+
+    /// Append one sample as a flow mapping. Rotations never need their raw codes (every code
+    /// survives unpack → pack, proved exhaustively in `quant`); positions do when the header's
+    /// min/scale are degenerate, and then carry a comment saying why.
+    fn render(&self, out: &mut String, c: &[u16; 6]) {
+        let mut buf = ryu::Buffer::new();
+        let mut float = |out: &mut String, v: f32| {
+            if v.is_finite() {
+                out.push_str(buf.format_finite(v));
+            } else {
+                crate::exact::float::write_f32(out, F32::new(v));
+            }
+        };
+        let rotation = quant::unpack_rotation([c[0], c[1], c[2]]);
+        out.push_str("{rotation: [");
+        match &self.tables {
+            Some((rot, _)) => {
+                for k in 0..3 {
+                    out.push_str(rot.get(c[k]));
+                    out.push_str(", ");
+                }
+                float(out, rotation[3]);
+            }
+            None => {
+                for (i, v) in rotation.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    float(out, v);
+                }
+            }
+        }
+        let pos_code = [c[3], c[4], c[5]];
+        let exact = match &self.tables {
+            Some((_, pos)) => pos_code.iter().all(|&p| pos.exact[p as usize]),
+            None => pos_code.iter().all(|&p| {
+                let v = quant::unpack_position(p, self.min, self.scale);
+                quant::exact_position_code(v, self.min, self.scale) == Some(p)
+            }),
+        };
+        if exact {
+            out.push_str("], position: [");
+            for (i, &p) in pos_code.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                match &self.tables {
+                    Some((_, pos)) => out.push_str(pos.get(p)),
+                    None => float(out, quant::unpack_position(p, self.min, self.scale)),
+                }
+            }
+            out.push_str("]}");
+        } else {
+            use std::fmt::Write;
+            let _ = write!(
+                out,
+                "], position_code: [{}, {}, {}]}}  # {RAW_POSITION_NOTE}",
+                pos_code[0], pos_code[1], pos_code[2]
+            );
+        }
+    }
+}
+
+/// One frame's samples rendered as block lines (`- {rotation: ...}\n`).
+struct RenderedFrame(String);
+
+impl Serialize for RenderedFrame {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::yaml::RawBlock(&self.0).serialize(s)
+    }
+}
+
+impl Serialize for FramesOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use rayon::prelude::*;
+        let x = self.0.samples;
+        let n = x.node_indices.len();
+        let renderer = SampleRenderer::new(self.0.min, self.0.scale, x.codes.len());
+        // Render on all cores, a frame per task; the emitter then only copies text.
+        let frames: Vec<RenderedFrame> = if n == 0 {
+            Vec::new()
+        } else {
+            x.codes
+                .par_chunks_exact(n)
+                .map(|frame| {
+                    let mut text = String::with_capacity(frame.len() * 125);
+                    for c in frame {
+                        text.push_str("- ");
+                        renderer.render(&mut text, c);
+                        text.push('\n');
+                    }
+                    RenderedFrame(text)
+                })
+                .collect()
+        };
+        let mut seq = s.serialize_seq(Some(frames.len()))?;
+        for f in &frames {
+            seq.serialize_element(f)?;
+        }
+        seq.end()
     }
 }
 
 pub fn to_yaml(man: &Man) -> Result<String, EncodeError> {
-    crate::yaml::to_string(&DocOut(man)).map_err(|e| EncodeError::new(e.to_string()))
+    let hint = man.samples().map_or(0, |s| s.codes.len() * 125) + 4096;
+    crate::yaml::to_string_with_capacity(&DocOut(man), hint)
+        .map_err(|e| EncodeError::new(e.to_string()))
 }
 
 // ---------------------------------------------------------------------------------------------
