@@ -167,7 +167,6 @@ fn write_int(out: &mut String, v: impl fmt::Display) {
 struct StrSink<F>(F);
 
 /// Append the string to `out`.
-
 fn str_into(out: &mut String) -> StrSink<impl FnOnce(&str) -> R + '_> {
     StrSink(move |s: &str| {
         out.push_str(s);

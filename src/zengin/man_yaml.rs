@@ -107,7 +107,7 @@ struct CodeTable {
 impl CodeTable {
     fn build(decode: impl Fn(u16) -> f32 + Sync, exact: impl Fn(u16, f32) -> bool + Sync) -> Self {
         use rayon::prelude::*;
-        let parts: Vec<(String, Vec<(u32, u32)>, Vec<bool>)> = (0..=u16::MAX)
+        let parts: Vec<CodeTable> = (0..=u16::MAX)
             .collect::<Vec<u16>>()
             .par_chunks(4096)
             .map(|codes| {
@@ -121,7 +121,11 @@ impl CodeTable {
                     spans.push((start as u32, text.len() as u32));
                     ok.push(exact(c, v));
                 }
-                (text, spans, ok)
+                CodeTable {
+                    text,
+                    spans,
+                    exact: ok,
+                }
             })
             .collect();
         let mut table = CodeTable {
@@ -129,13 +133,13 @@ impl CodeTable {
             spans: Vec::with_capacity(65536),
             exact: Vec::with_capacity(65536),
         };
-        for (text, spans, ok) in parts {
+        for part in parts {
             let base = table.text.len() as u32;
-            table.text.push_str(&text);
+            table.text.push_str(&part.text);
             table
                 .spans
-                .extend(spans.into_iter().map(|(a, b)| (a + base, b + base)));
-            table.exact.extend(ok);
+                .extend(part.spans.into_iter().map(|(a, b)| (a + base, b + base)));
+            table.exact.extend(part.exact);
         }
         table
     }
@@ -190,8 +194,8 @@ impl SampleRenderer {
         out.push_str("{rotation: [");
         match &self.tables {
             Some((rot, _)) => {
-                for k in 0..3 {
-                    out.push_str(rot.get(c[k]));
+                for &code in &c[..3] {
+                    out.push_str(rot.get(code));
                     out.push_str(", ");
                 }
                 float(out, rotation[3]);
