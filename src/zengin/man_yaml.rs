@@ -573,6 +573,10 @@ impl<'de> Visitor<'de> for FramesSeed {
             }
             nodes.get_or_insert(out.samples.len() - before);
             out.frames += 1;
+            // With no nodes there are no samples and the list of frames is left empty.
+            if self.nodes == Some(0) {
+                continue;
+            }
             if let Some(n) = self.frames {
                 if out.frames > n {
                     return Err(de::Error::custom(format!(
@@ -581,7 +585,7 @@ impl<'de> Visitor<'de> for FramesSeed {
                 }
             }
         }
-        if let Some(n) = self.frames {
+        if let (Some(n), false) = (self.frames, self.nodes == Some(0)) {
             if out.frames != n {
                 return Err(de::Error::custom(format!(
                     "{} frames, but header.frame_count is {n}",
@@ -662,13 +666,20 @@ fn encode_samples(
             ),
         });
     }
-    if s.frames.frames as u64 != u64::from(header.frame_count) {
+    // Without nodes there are no samples; the frame list is written empty.
+    if nodes > 0 && s.frames.frames as u64 != u64::from(header.frame_count) {
         return Err(EncodeError {
             path: FieldPath::new().field("samples").field("frames"),
             message: format!(
                 "{} frames, but header.frame_count is {}",
                 s.frames.frames, header.frame_count
             ),
+        });
+    }
+    if nodes == 0 && !s.frames.samples.is_empty() {
+        return Err(EncodeError {
+            path: FieldPath::new().field("samples").field("frames"),
+            message: "samples given, but node_indices is empty".into(),
         });
     }
     let (mut min, mut scale) = (header.position_min.get(), header.position_scale.get());
