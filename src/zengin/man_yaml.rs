@@ -353,7 +353,7 @@ pub struct FramesIn {
 
 /// One node in one frame: give `rotation` or `rotation_code`, and `position` or
 /// `position_code`.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SampleIn {
     /// Quaternion x, y, z, w.
@@ -371,10 +371,26 @@ pub struct SampleIn {
 
 const DOC_FIELDS: &[&str] = &["format", "version", "chunks"];
 
+/// Frames read by [`super::man_fast`], taken by the placeholders that stand for them.
+type FastFrames = std::cell::RefCell<Vec<Option<FramesIn>>>;
+
 impl<'de> Deserialize<'de> for ManDocument {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
+        DocSeed { fast: None }.deserialize(d)
+    }
+}
+
+/// Reads a document; `fast` holds pre-read frame blocks for placeholders.
+#[derive(Clone, Copy)]
+struct DocSeed<'a> {
+    fast: Option<&'a FastFrames>,
+}
+
+impl<'de> DeserializeSeed<'de> for DocSeed<'_> {
+    type Value = ManDocument;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ManDocument, D::Error> {
+        struct V<'a>(DocSeed<'a>);
+        impl<'de> Visitor<'de> for V<'_> {
             type Value = ManDocument;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a zengin.man document (format, version, chunks)")
@@ -399,7 +415,7 @@ impl<'de> Deserialize<'de> for ManDocument {
                                 .map_err(de::Error::custom)?;
                             version = Some(v);
                         }
-                        "chunks" => chunks = Some(map.next_value_seed(ChunksSeed)?),
+                        "chunks" => chunks = Some(map.next_value_seed(ChunksSeed(self.0))?),
                         other => return Err(de::Error::unknown_field(other, DOC_FIELDS)),
                     }
                 }
@@ -410,20 +426,20 @@ impl<'de> Deserialize<'de> for ManDocument {
                 })
             }
         }
-        d.deserialize_struct("ManDocument", DOC_FIELDS, V)
+        d.deserialize_struct("ManDocument", DOC_FIELDS, V(self))
     }
 }
 
-struct ChunksSeed;
+struct ChunksSeed<'a>(DocSeed<'a>);
 
-impl<'de> DeserializeSeed<'de> for ChunksSeed {
+impl<'de> DeserializeSeed<'de> for ChunksSeed<'_> {
     type Value = Vec<ChunkIn>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_seq(self)
     }
 }
 
-impl<'de> Visitor<'de> for ChunksSeed {
+impl<'de> Visitor<'de> for ChunksSeed<'_> {
     type Value = Vec<ChunkIn>;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a list of chunks")
@@ -431,7 +447,7 @@ impl<'de> Visitor<'de> for ChunksSeed {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut out = Vec::new();
         let mut dims = None;
-        while let Some(c) = seq.next_element_seed(ChunkSeed { dims })? {
+        while let Some(c) = seq.next_element_seed(ChunkSeed { dims, doc: self.0 })? {
             if let ChunkIn::Header(h) = &c {
                 dims = Some(Dims::of(h));
             }
@@ -443,11 +459,12 @@ impl<'de> Visitor<'de> for ChunksSeed {
 
 /// One chunk; `dims` are the counts of the header before it, if any.
 #[derive(Clone, Copy)]
-struct ChunkSeed {
+struct ChunkSeed<'a> {
     dims: Option<Dims>,
+    doc: DocSeed<'a>,
 }
 
-impl<'de> DeserializeSeed<'de> for ChunkSeed {
+impl<'de> DeserializeSeed<'de> for ChunkSeed<'_> {
     type Value = ChunkIn;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         // `- header: {...}`: a one-key mapping naming the chunk kind.
@@ -455,7 +472,7 @@ impl<'de> DeserializeSeed<'de> for ChunkSeed {
     }
 }
 
-impl<'de> Visitor<'de> for ChunkSeed {
+impl<'de> Visitor<'de> for ChunkSeed<'_> {
     type Value = ChunkIn;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str(
@@ -483,18 +500,18 @@ impl<'de> Visitor<'de> for ChunkSeed {
     }
 }
 
-struct SamplesSeed(ChunkSeed);
+struct SamplesSeed<'a>(ChunkSeed<'a>);
 
 const SAMPLES_FIELDS: &[&str] = &["checksum", "node_indices", "frames", "trailing"];
 
-impl<'de> DeserializeSeed<'de> for SamplesSeed {
+impl<'de> DeserializeSeed<'de> for SamplesSeed<'_> {
     type Value = SamplesIn;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_struct("Samples", SAMPLES_FIELDS, self)
     }
 }
 
-impl<'de> Visitor<'de> for SamplesSeed {
+impl<'de> Visitor<'de> for SamplesSeed<'_> {
     type Value = SamplesIn;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a samples chunk (checksum, node_indices, frames)")
@@ -527,6 +544,7 @@ impl<'de> Visitor<'de> for SamplesSeed {
                     frames = Some(map.next_value_seed(FramesSeed {
                         frames: dims.map(|d| d.frames as usize),
                         nodes: node_count,
+                        fast: self.0.doc.fast,
                     })?);
                 }
                 "trailing" => trailing = Some(map.next_value()?),
@@ -542,22 +560,47 @@ impl<'de> Visitor<'de> for SamplesSeed {
     }
 }
 
-struct FramesSeed {
+struct FramesSeed<'a> {
     frames: Option<usize>,
     nodes: Option<usize>,
+    fast: Option<&'a FastFrames>,
 }
 
-impl<'de> DeserializeSeed<'de> for FramesSeed {
+impl<'de> DeserializeSeed<'de> for FramesSeed<'_> {
     type Value = FramesIn;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_seq(self)
+        if self.fast.is_some() {
+            // A list, or the placeholder of a pre-read block.
+            d.deserialize_any(self)
+        } else {
+            d.deserialize_seq(self)
+        }
     }
 }
 
-impl<'de> Visitor<'de> for FramesSeed {
+impl<'de> Visitor<'de> for FramesSeed<'_> {
     type Value = FramesIn;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a list of frames, each a list of samples")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<FramesIn, E> {
+        let block = self
+            .fast
+            .zip(super::man_fast::placeholder_index(v))
+            .and_then(|(fast, k)| fast.borrow_mut().get_mut(k).and_then(Option::take))
+            .ok_or_else(|| E::invalid_type(de::Unexpected::Str(v), &self))?;
+        // The fast reader checked that every frame has the same size; the counts must agree
+        // with the header and node_indices (any error sends the caller down the ordinary path,
+        // which reports it with its line).
+        let nodes = self.nodes.unwrap_or(0);
+        let per_frame = block.samples.len().checked_div(block.frames).unwrap_or(0);
+        let frames_ok = nodes == 0 || self.frames.is_none_or(|n| n == block.frames);
+        if per_frame != nodes || !frames_ok || self.nodes.is_none() {
+            return Err(E::custom(
+                "frame counts differ (re-read on the ordinary path)",
+            ));
+        }
+        Ok(block)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<FramesIn, A::Error> {
         let mut out = FramesIn::default();
@@ -843,8 +886,28 @@ pub fn document_to_man(doc: ManDocument, opts: &ImportOptions) -> Result<Man, En
 }
 
 pub fn from_yaml(text: &str, opts: &ImportOptions) -> Result<Man, ImportError> {
+    if let Some(man) = from_yaml_fast(text, opts) {
+        return Ok(man);
+    }
     let doc: ManDocument = crate::yaml::from_str(text)?;
     Ok(document_to_man(doc, opts)?)
+}
+
+/// The import with the frames read by [`super::man_fast`]; `None` on any problem (the caller
+/// then takes the ordinary path, which gives the same result or the proper error).
+pub fn from_yaml_fast(text: &str, opts: &ImportOptions) -> Option<Man> {
+    let (reduced, blocks) = super::man_fast::split(text)?;
+    if blocks.is_empty() {
+        return None;
+    }
+    let fast: FastFrames = std::cell::RefCell::new(blocks.into_iter().map(Some).collect());
+    let de = serde_yaml::Deserializer::from_str(&reduced);
+    let doc = DocSeed { fast: Some(&fast) }.deserialize(de).ok()?;
+    // Every block must have been taken by its placeholder.
+    if fast.borrow().iter().any(Option::is_some) {
+        return None;
+    }
+    document_to_man(doc, opts).ok()
 }
 
 pub fn schema() -> schemars::schema::RootSchema {

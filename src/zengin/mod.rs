@@ -4,6 +4,7 @@
 
 pub mod chunk;
 pub mod man;
+pub mod man_fast;
 pub mod man_synth;
 pub mod man_yaml;
 pub mod quant;
