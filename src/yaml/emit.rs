@@ -535,6 +535,52 @@ macro_rules! scalar_methods {
     };
 }
 
+/// The four sequence-like serde traits for a collection type with an `element` method.
+macro_rules! seq_like {
+    ($ty:ident) => {
+        impl ser::SerializeSeq for $ty<'_> {
+            type Ok = ();
+            type Error = EmitError;
+            fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+                self.element(v)
+            }
+            fn end(self) -> R {
+                self.finish()
+            }
+        }
+        impl ser::SerializeTuple for $ty<'_> {
+            type Ok = ();
+            type Error = EmitError;
+            fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+                self.element(v)
+            }
+            fn end(self) -> R {
+                self.finish()
+            }
+        }
+        impl ser::SerializeTupleStruct for $ty<'_> {
+            type Ok = ();
+            type Error = EmitError;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+                self.element(v)
+            }
+            fn end(self) -> R {
+                self.finish()
+            }
+        }
+        impl ser::SerializeTupleVariant for $ty<'_> {
+            type Ok = ();
+            type Error = EmitError;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+                self.element(v)
+            }
+            fn end(self) -> R {
+                self.finish()
+            }
+        }
+    };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Flow style
 
@@ -754,46 +800,7 @@ impl<'a> ser::Serializer for Flow<'a> {
     }
 }
 
-impl ser::SerializeSeq for FlowColl<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        self.finish()
-    }
-}
-impl ser::SerializeTuple for FlowColl<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        self.finish()
-    }
-}
-impl ser::SerializeTupleStruct for FlowColl<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        self.finish()
-    }
-}
-impl ser::SerializeTupleVariant for FlowColl<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        self.finish()
-    }
-}
+seq_like!(FlowColl);
 impl ser::SerializeMap for FlowColl<'_> {
     type Ok = ();
     type Error = EmitError;
@@ -922,6 +929,9 @@ impl BlockSeq<'_> {
         }
         self.out.push_str("- ");
         write_value(self.out, v, self.indent + 2, At::Dash)
+    }
+    fn finish(self) -> R {
+        Ok(())
     }
 }
 
@@ -1141,46 +1151,7 @@ impl<'a> ser::Serializer for Block<'a> {
     }
 }
 
-impl ser::SerializeSeq for BlockSeq<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        Ok(())
-    }
-}
-impl ser::SerializeTuple for BlockSeq<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        Ok(())
-    }
-}
-impl ser::SerializeTupleStruct for BlockSeq<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        Ok(())
-    }
-}
-impl ser::SerializeTupleVariant for BlockSeq<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        Ok(())
-    }
-}
+seq_like!(BlockSeq);
 impl ser::SerializeMap for BlockMap<'_> {
     type Ok = ();
     type Error = EmitError;
