@@ -226,6 +226,29 @@ mod tests {
         }
     }
 
+    /// Every one of the 2^32 bit patterns survives text and back. Takes a few minutes:
+    /// `cargo test --release --lib -- --ignored every_f32_bit_pattern`.
+    #[test]
+    #[ignore = "exhaustive over 2^32 values; run on demand"]
+    fn every_f32_bit_pattern_round_trips_through_text() {
+        use rayon::prelude::*;
+        let bad = (0..=u16::MAX as u32)
+            .into_par_iter()
+            .map(|hi| {
+                let mut s = String::with_capacity(32);
+                (0..=u16::MAX as u32)
+                    .filter(|lo| {
+                        let v = F32(hi << 16 | lo);
+                        s.clear();
+                        write_f32(&mut s, v);
+                        parse_f32(&s) != Some(v)
+                    })
+                    .count()
+            })
+            .sum::<usize>();
+        assert_eq!(bad, 0);
+    }
+
     #[test]
     fn words_are_not_numbers() {
         assert_eq!(parse_f32("inf"), None);
