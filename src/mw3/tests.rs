@@ -1,0 +1,2 @@
+#![allow(unused_imports)]
+use super::*;
