@@ -1148,9 +1148,9 @@ impl Event {
         let base = c.offset();
         let bytes = c.bytes(payload_len)?;
         let mut pc = Cursor::new(bytes, base);
-        let data = EventData::read_payload(code, &mut pc)?
-            .ok_or_else(|| DecodeError::invalid(at, format!("unknown event type {code}")))
-            .within(name)?;
+        let data = EventData::read_payload(code, &mut pc)
+            .within(name)?
+            .ok_or_else(|| DecodeError::invalid(at, format!("unknown event type {code}")))?;
         if !pc.is_empty() {
             return Err(DecodeError::invalid(
                 pc.offset(),

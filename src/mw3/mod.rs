@@ -14,6 +14,7 @@ pub mod anim_def;
 pub mod arrays;
 pub mod check;
 pub mod events;
+pub mod gen;
 pub mod header;
 pub mod prim;
 pub mod refs;
@@ -102,7 +103,7 @@ impl Anim {
     /// Decode a whole file.
     pub fn read(data: &[u8]) -> Result<Self, DecodeError> {
         let mut c = Cursor::new(data, 0);
-        let sig = c.u32().within("header").within("signature")?;
+        let sig = c.u32().within("signature").within("header")?;
         if sig != SIGNATURE {
             return Err(DecodeError::invalid(
                 0,
@@ -153,8 +154,8 @@ impl Anim {
                 e.offset = info_at + 10;
                 e
             })
-            .within("info")
-            .within("def_count")?;
+            .within("def_count")
+            .within("info")?;
         let mut anim_defs = Vec::with_capacity(n);
         for i in 0..n {
             anim_defs.push(AnimDef::read(&mut c).within_index(i).within("anim_defs")?);

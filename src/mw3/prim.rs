@@ -88,8 +88,14 @@ impl<T: Field + Default, const N: usize> Field for [T; N] {
         Ok(out)
     }
     fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
-        for v in self {
-            v.write(out, ctx)?;
+        for (i, v) in self.iter().enumerate() {
+            crate::exact::Within::within_index(v.write(out, ctx), i)?;
+        }
+        Ok(())
+    }
+    fn visit_refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
+        for (i, x) in self.iter_mut().enumerate() {
+            crate::exact::Within::within_index(x.visit_refs(v), i)?;
         }
         Ok(())
     }
@@ -634,6 +640,9 @@ impl<T: Field + Default, const N: usize> Field for Slots<T, N> {
     }
     fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
         self.0.write(out, ctx)
+    }
+    fn visit_refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
+        self.0.visit_refs(v)
     }
 }
 
