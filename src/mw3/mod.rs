@@ -379,3 +379,5 @@ fn event_at(a: &Anim, part: &str, offset: u64) -> Option<String> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_events;
