@@ -44,19 +44,22 @@ impl RefKind {
 
 /// The name used for the INPUT_NODE sentinels (-200 and -100).
 pub const INPUT_NODE: &str = "INPUT_NODE";
-/// Index value of a reference given only by name in a document, before resolution.
-pub const UNSET: i32 = i32::MIN;
-
 /// A reference: the stored index and, for display, the name it resolves to.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Ref {
     pub index: i32,
     pub name: Option<Text>,
+    /// A document gave only the name; the index is found when the document is resolved.
+    pub index_missing: bool,
 }
 
 impl Ref {
     pub fn new(index: i32) -> Self {
-        Self { index, name: None }
+        Self {
+            index,
+            name: None,
+            index_missing: false,
+        }
     }
 }
 
@@ -93,23 +96,28 @@ impl<'de> Deserialize<'de> for Ref {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Ref, E> {
                 let name = Text::deserialize(de::value::StrDeserializer::<E>::new(v))?;
                 Ok(Ref {
-                    index: UNSET,
+                    index: 0,
                     name: Some(name),
+                    index_missing: true,
                 })
             }
             fn visit_map<A: de::MapAccess<'de>>(self, mut m: A) -> Result<Ref, A::Error> {
                 let mut r = Ref {
-                    index: UNSET,
+                    index: 0,
                     name: None,
+                    index_missing: true,
                 };
                 while let Some(k) = m.next_key::<String>()? {
                     match k.as_str() {
-                        "index" => r.index = m.next_value()?,
+                        "index" => {
+                            r.index = m.next_value()?;
+                            r.index_missing = false;
+                        }
                         "name" => r.name = Some(m.next_value()?),
                         other => return Err(de::Error::unknown_field(other, &["index", "name"])),
                     }
                 }
-                if r.index == UNSET && r.name.is_none() {
+                if r.index_missing && r.name.is_none() {
                     return Err(de::Error::custom("a reference needs `index` or `name`"));
                 }
                 Ok(r)
@@ -251,17 +259,18 @@ impl<'a> Names<'a> {
     /// After reading a document: make the index follow an edited name.
     pub fn resolve(&self, kind: RefKind, r: &mut Ref) -> Result<(), EncodeError> {
         let Some(name) = &r.name else {
-            if r.index == UNSET {
+            if r.index_missing {
                 return Err(EncodeError::new("a reference needs `index` or `name`"));
             }
             return Ok(());
         };
-        if r.index != UNSET && self.name_of(kind, r.index).as_ref() == Some(name) {
+        if !r.index_missing && self.name_of(kind, r.index).as_ref() == Some(name) {
             return Ok(());
         }
         if kind == RefKind::Node && name.as_bytes() == INPUT_NODE.as_bytes() {
-            if r.index == UNSET {
+            if r.index_missing {
                 r.index = -200;
+                r.index_missing = false;
                 return Ok(());
             }
             return Err(EncodeError::new(format!(
@@ -272,6 +281,7 @@ impl<'a> Names<'a> {
         match self.index_of(kind, name) {
             Some(i) => {
                 r.index = i;
+                r.index_missing = false;
                 Ok(())
             }
             None => Err(EncodeError::new(format!(
