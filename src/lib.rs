@@ -4,11 +4,12 @@
 //!   paths, the bounds-checked cursor, Windows-1252 text, bit-exact floats, blobs).
 //! * [`yaml`]: the human-facing YAML emitter and parser entry point.
 //! * [`registry`]: detects a file's format and dispatches every command to it.
-//! * one module per game family: [`zengin`].
+//! * one module per game family: [`zengin`], [`mw3`].
 
 pub mod cli;
 pub mod exact;
 pub mod fsio;
+pub mod mw3;
 pub mod registry;
 pub mod verify;
 pub mod yaml;

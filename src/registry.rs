@@ -22,6 +22,34 @@ pub struct ImportOptions {
 /// One line of `info`: a label and a value.
 pub type InfoLine = (&'static str, String);
 
+/// How serious a [`Finding`] of `check` is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Observed in every known file, but an edited file may legitimately differ.
+    Warning,
+    /// Breaks the format's structure: the game (or a strict reader) cannot use the file.
+    Error,
+}
+
+/// One result of `animkit check`: a rule a file breaks, where, and how seriously.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub severity: Severity,
+    /// Field path, e.g. `anim_defs[2].sequences[1].events[7]`.
+    pub path: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sev = match self.severity {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
+        write!(f, "{sev}: {}: {}", self.path, self.message)
+    }
+}
+
 /// What a format implements. The model type itself is the decoded file.
 pub trait Codec: Sized + Send + Sync + 'static {
     /// The YAML document tag, e.g. `zengin.man`.
@@ -47,6 +75,10 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn field_at(&self, offset: u64) -> String;
     /// What changed from `self` (old) to `other` (new), one line per change; empty when equal.
     fn diff(&self, other: &Self) -> Vec<String>;
+    /// The format's validation rules (`animkit check`); formats without rules find nothing.
+    fn check(&self) -> Vec<Finding> {
+        Vec::new()
+    }
 }
 
 /// A format, as the commands see it.
@@ -70,6 +102,8 @@ pub trait Asset: Send + Sync {
     fn field_at(&self, offset: u64) -> String;
     /// `None` when `other` is a different format.
     fn diff(&self, other: &dyn Asset) -> Option<Vec<String>>;
+    /// See [`Codec::check`].
+    fn check(&self) -> Vec<Finding>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -96,6 +130,9 @@ impl<T: Codec> Asset for T {
             .as_any()
             .downcast_ref::<T>()
             .map(|o| Codec::diff(self, o))
+    }
+    fn check(&self) -> Vec<Finding> {
+        Codec::check(self)
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -137,7 +174,10 @@ impl<T: Codec> Format for Registered<T> {
 }
 
 /// Every format animkit knows. Order matters only when two detectors accept the same bytes.
-pub static FORMATS: &[&dyn Format] = &[&Registered::<crate::zengin::man::Man>::NEW];
+pub static FORMATS: &[&dyn Format] = &[
+    &Registered::<crate::zengin::man::Man>::NEW,
+    &Registered::<crate::mw3::Anim>::NEW,
+];
 
 /// The format of `data`, detected from its content.
 pub fn detect(data: &[u8]) -> Option<&'static dyn Format> {

@@ -1,0 +1,54 @@
+//! MechWarrior 3 anim.zbd: a generated file with 3,000 anim defs. Parse + write against a plain
+//! copy of the same bytes, and YAML export throughput (bytes of binary input per second).
+
+use animkit::mw3::gen::{self, Shape};
+use animkit::mw3::Anim;
+use animkit::registry::{Codec, ExportOptions};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+
+fn input() -> Vec<u8> {
+    let shape = Shape {
+        defs: 3000,
+        max_items: 6,
+        max_sequences: 3,
+        max_events: 16,
+    };
+    match gen::file(7, &shape) {
+        Ok(d) => d,
+        Err(e) => panic!("generator: {e}"),
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let data = input();
+    eprintln!("mw3_anim input: {} bytes, 3000 anim defs", data.len());
+    let mut g = c.benchmark_group("mw3_anim");
+    g.throughput(Throughput::Bytes(data.len() as u64));
+    g.bench_function("copy", |b| b.iter(|| black_box(data.clone())));
+    g.bench_function("parse", |b| {
+        b.iter(|| Anim::read(black_box(&data)).map(|a| a.anim_defs.len()))
+    });
+    let model = Anim::read(&data).unwrap_or_default();
+    g.bench_function("write", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(data.len());
+            model.write(&mut out, None).map(|_| out.len())
+        })
+    });
+    g.bench_function("parse_write", |b| {
+        b.iter(|| {
+            let a = Anim::read(black_box(&data)).unwrap_or_default();
+            let mut out = Vec::with_capacity(data.len());
+            a.write(&mut out, None).map(|_| out.len())
+        })
+    });
+    g.sample_size(10);
+    g.bench_function("yaml_export", |b| {
+        b.iter(|| Codec::to_yaml(&model, &ExportOptions::default()).map(|s| s.len()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,63 @@
+//! `animkit check FILE...`: the format's validation rules, as a list of findings.
+
+use super::{load, Status};
+use crate::exact::Error;
+use crate::registry::{ImportOptions, Severity};
+use std::path::PathBuf;
+
+/// Check files against their format's validation rules (MechWarrior 3 anim.zbd: spec §9).
+/// Errors break the format's structure or its duplicated values; warnings are rules every
+/// shipped file follows but an edited file may break. Exit 1 when any file has an error (or,
+/// with --strict, a warning).
+#[derive(clap::Args)]
+pub struct Args {
+    /// Binary assets or animkit YAML documents.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Treat warnings as failures.
+    #[arg(long)]
+    strict: bool,
+    /// Print only the summary line per file.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: Args) -> Result<Status, Error> {
+    let mut status = Status::Ok;
+    for path in &args.files {
+        let loaded = match load(path, &ImportOptions::default()) {
+            Ok(l) => l,
+            Err(e) if args.files.len() > 1 => {
+                eprintln!("animkit: error: {e}");
+                status = Status::Failed;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let findings = loaded.asset.check();
+        let errors = findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count();
+        let warnings = findings.len() - errors;
+        if !args.quiet {
+            for f in &findings {
+                println!("{}: {f}", path.display());
+            }
+        }
+        println!(
+            "{}: {} ({}): {errors} errors, {warnings} warnings",
+            path.display(),
+            if errors == 0 && (warnings == 0 || !args.strict) {
+                "ok"
+            } else {
+                "FAILED"
+            },
+            loaded.format.tag()
+        );
+        if errors > 0 || args.strict && warnings > 0 {
+            status = Status::Failed;
+        }
+    }
+    Ok(status)
+}

@@ -1,0 +1,329 @@
+//! The per-def arrays (spec §5.2–5.9): objects, nodes, lights, puffers, dynamic and static
+//! sounds (each with an all-zero item 0 on disk, which the model leaves out), activation
+//! prerequisites and anim refs (no zero item).
+
+use super::prim::{is_default, named, record, Bytes, Ctx, Field, NodeName, Z};
+use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+record! {
+    /// ObjectRef (96 bytes).
+    pub struct ObjectRef (96) {
+        pub name: NodeName,
+        #[serde(skip_serializing_if = "is_default")]
+        pub zero32: u32,
+        pub node_ptr: Hex32,
+        pub flags: Hex32,
+        pub flags_merged: Hex32,
+        /// 3×3 rotation + translation as raw bytes (the floats can be bogus).
+        pub affine: Bytes<48>,
+    }
+}
+
+record! {
+    /// NodeRef (40 bytes).
+    pub struct NodeRef (40) {
+        pub name: NodeName,
+        #[serde(skip_serializing_if = "is_default")]
+        pub zero32: u32,
+        pub ptr: Hex32,
+    }
+}
+
+record! {
+    /// LightRef and DynamicSoundRef (44 bytes).
+    pub struct LightRef (44) {
+        pub name: NodeName,
+        #[serde(skip_serializing_if = "is_default")]
+        pub flags: u32,
+        pub ptr: Hex32,
+        #[serde(skip_serializing_if = "is_default")]
+        pub in_world: u32,
+    }
+}
+
+/// DynamicSoundRef has the LightRef layout.
+pub type DynamicSoundRef = LightRef;
+
+record! {
+    /// PufferRef (44 bytes). Only the high byte of `flags` is used.
+    pub struct PufferRef (44) {
+        pub name: Z<32>,
+        pub flags: Hex32,
+        pub ptr: Hex32,
+        #[serde(skip_serializing_if = "is_default")]
+        pub in_world: u32,
+    }
+}
+
+record! {
+    /// StaticSoundRef (36 bytes); its name tail is usually garbage.
+    pub struct StaticSoundRef (36) {
+        pub name: Z<32>,
+        #[serde(skip_serializing_if = "is_default")]
+        pub zero32: u32,
+    }
+}
+
+named!(/// Activation prerequisite type.
+    PrereqType: u32 { 1 => "animation", 2 => "object", 3 => "parent" });
+
+/// ActivPrereq (48 bytes). Animation: name, then two zero words (`active`, `ptr` here).
+/// Object / parent: `active`, name, ptr. Another type keeps its 40 body bytes raw.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct ActivPrereq {
+    #[serde(rename = "type")]
+    pub kind: PrereqType,
+    /// 0 = required, 1 = optional.
+    pub optional: u32,
+    pub name: Z<32>,
+    #[serde(skip_serializing_if = "is_default")]
+    pub active: u32,
+    #[serde(skip_serializing_if = "is_default")]
+    pub ptr: Hex32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<Bytes<40>>,
+}
+
+impl Field for ActivPrereq {
+    const SIZE: usize = 48;
+    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
+        let optional = c.u32().within("optional")?;
+        let kind = PrereqType::read(c).within("type")?;
+        let mut p = ActivPrereq {
+            kind,
+            optional,
+            ..Default::default()
+        };
+        match kind.0 {
+            1 => {
+                p.name = Z::read(c).within("name")?;
+                p.active = c.u32().within("active")?;
+                p.ptr = Hex32::read(c).within("ptr")?;
+            }
+            2 | 3 => {
+                p.active = c.u32().within("active")?;
+                p.name = Z::read(c).within("name")?;
+                p.ptr = Hex32::read(c).within("ptr")?;
+            }
+            _ => p.body = Some(Bytes::read(c).within("body")?),
+        }
+        Ok(p)
+    }
+    fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
+        self.optional.write(out, ctx)?;
+        self.kind.write(out, ctx)?;
+        match (self.kind.0, &self.body) {
+            (1, None) => {
+                self.name.write(out, ctx).within("name")?;
+                self.active.write(out, ctx)?;
+                self.ptr.write(out, ctx)
+            }
+            (2 | 3, None) => {
+                self.active.write(out, ctx)?;
+                self.name.write(out, ctx).within("name")?;
+                self.ptr.write(out, ctx)
+            }
+            (1..=3, Some(_)) => Err(EncodeError::new(
+                "`body` is only for unknown prerequisite types",
+            ))
+            .within("body"),
+            (_, Some(b)) => b.write(out, ctx),
+            (_, None) => Err(EncodeError::new(
+                "an unknown prerequisite type needs its 40 `body` bytes",
+            ))
+            .within("body"),
+        }
+    }
+}
+
+named!(/// Anim ref type.
+    AnimRefType: u32 { 0 => "call_animation", 1 => "call_object_connector" });
+
+/// AnimRef (72 bytes). Type call_animation: one 64-byte name. Type call_object_connector:
+/// two 32-byte names. Another type keeps its 64 name bytes raw.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct AnimRef {
+    #[serde(rename = "type")]
+    pub kind: AnimRefType,
+    pub name: Z<64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub local_name: Option<Z<32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw: Option<Bytes<64>>,
+    #[serde(skip_serializing_if = "is_default")]
+    pub ptr: Hex32,
+}
+
+impl Field for AnimRef {
+    const SIZE: usize = 72;
+    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
+        let at = c.offset();
+        let raw = c.bytes(64)?;
+        let kind = AnimRefType::read(c).within("type")?;
+        let ptr = Hex32::read(c).within("ptr")?;
+        let unterminated =
+            |d: u64| DecodeError::new(at + d, crate::exact::DecodeErrorKind::Unterminated);
+        let mut r = AnimRef {
+            kind,
+            ptr,
+            ..Default::default()
+        };
+        match kind.0 {
+            0 => {
+                r.name = Z::from_raw(raw)
+                    .ok_or_else(|| unterminated(0))
+                    .within("name")?
+            }
+            1 => {
+                let n = Z::<32>::from_raw(&raw[..32])
+                    .ok_or_else(|| unterminated(0))
+                    .within("name")?;
+                r.name = Z {
+                    text: n.text,
+                    tail: n.tail,
+                };
+                r.local_name = Some(
+                    Z::from_raw(&raw[32..])
+                        .ok_or_else(|| unterminated(32))
+                        .within("local_name")?,
+                );
+            }
+            _ => {
+                let mut b = [0u8; 64];
+                b.copy_from_slice(raw);
+                r.raw = Some(Bytes(b));
+            }
+        }
+        Ok(r)
+    }
+    fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
+        match (self.kind.0, &self.local_name, &self.raw) {
+            (0, None, None) => self.name.write(out, ctx).within("name")?,
+            (1, Some(local), None) => {
+                Z::<32> {
+                    text: self.name.text.clone(),
+                    tail: self.name.tail.clone(),
+                }
+                .write(out, ctx)
+                .within("name")?;
+                local.write(out, ctx).within("local_name")?;
+            }
+            (0 | 1, _, _) => return Err(EncodeError::new(
+                "call_animation has `name` only; call_object_connector has `name` and `local_name`",
+            )),
+            (_, _, Some(raw)) => raw.write(out, ctx)?,
+            (_, _, None) => {
+                return Err(EncodeError::new(
+                    "an unknown anim ref type needs its 64 `raw` bytes",
+                ))
+                .within("raw")
+            }
+        }
+        self.kind.write(out, ctx)?;
+        self.ptr.write(out, ctx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::Text;
+
+    fn both_ways<T: Field + PartialEq + std::fmt::Debug>(value: &T, bytes: &[u8]) {
+        let mut c = Cursor::new(bytes, 0);
+        assert_eq!(&T::read(&mut c).unwrap(), value);
+        assert!(c.is_empty());
+        let mut out = Vec::new();
+        value.write(&mut out, &Ctx::default()).unwrap();
+        assert_eq!(out, bytes);
+    }
+
+    fn node_fill(name: &[u8]) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        b[..17].copy_from_slice(super::super::prim::NODE_FILL);
+        b[..name.len()].copy_from_slice(name);
+        b[name.len()] = 0;
+        b
+    }
+
+    #[test]
+    fn array_records_table() {
+        let mut node = Vec::from(node_fill(b"node_a"));
+        node.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 5]);
+        both_ways(
+            &NodeRef {
+                name: NodeName::new("node_a"),
+                zero32: 0,
+                ptr: Hex32(0x0500_0000),
+            },
+            &node,
+        );
+
+        let mut light = Vec::from(node_fill(b"light1"));
+        light.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 6, 1, 0, 0, 0]);
+        both_ways(
+            &LightRef {
+                name: NodeName::new("light1"),
+                flags: 0,
+                ptr: Hex32(0x0600_0000),
+                in_world: 1,
+            },
+            &light,
+        );
+
+        let mut ssnd = [0u8; 36];
+        ssnd[..6].copy_from_slice(b"ssnd1\0");
+        ssnd[30] = 1;
+        ssnd[31] = 2;
+        let mut tail = vec![0u8; 26];
+        tail[24] = 1;
+        tail[25] = 2;
+        both_ways(
+            &StaticSoundRef {
+                name: Z {
+                    text: Text::from("ssnd1"),
+                    tail: Some(crate::exact::Blob(tail)),
+                },
+                zero32: 0,
+            },
+            &ssnd,
+        );
+
+        let mut prereq = vec![0u8; 48];
+        prereq[0] = 1;
+        prereq[4] = 2;
+        prereq[8] = 1;
+        prereq[12..22].copy_from_slice(b"prereq_obj");
+        prereq[47] = 9;
+        both_ways(
+            &ActivPrereq {
+                kind: PrereqType(2),
+                optional: 1,
+                name: Z::new("prereq_obj"),
+                active: 1,
+                ptr: Hex32(0x0900_0000),
+                body: None,
+            },
+            &prereq,
+        );
+
+        let mut aref = vec![0u8; 72];
+        aref[..5].copy_from_slice(b"conn\0");
+        aref[32..38].copy_from_slice(b"local\0");
+        aref[64] = 1;
+        both_ways(
+            &AnimRef {
+                kind: AnimRefType(1),
+                name: Z::new("conn"),
+                local_name: Some(Z::new("local")),
+                raw: None,
+                ptr: Hex32(0),
+            },
+            &aref,
+        );
+    }
+}

@@ -1,0 +1,755 @@
+//! The building blocks every MechWarrior 3 record is made of: the [`Field`] trait (one read and
+//! one mirrored write per on-disk type), fixed-size strings whose garbage tails stay data,
+//! flag sets and small enums shown by name, raw byte arrays, and the [`record!`] macro that
+//! declares a fixed-layout record once and derives its reader, writer and YAML form.
+
+use crate::exact::{Blob, Cursor, DecodeError, EncodeError, Hex32, Text, F32};
+use schemars::JsonSchema;
+use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+use super::refs::RefVisitor;
+
+/// What a writer may need besides the value itself.
+#[derive(Default, Clone, Copy)]
+pub struct Ctx<'a> {
+    /// The name of the item an event references (lights, puffers, dynamic sounds), used to
+    /// regenerate the copy of that name the event stores.
+    pub item_name: Option<&'a Text>,
+}
+
+/// One on-disk type: a reader and the mirrored writer.
+pub trait Field: Sized {
+    /// Bytes on disk.
+    const SIZE: usize;
+    fn read(c: &mut Cursor) -> Result<Self, DecodeError>;
+    fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError>;
+    /// Visit every reference to another array (node, light, ...) inside the value.
+    fn visit_refs(&mut self, _v: &mut RefVisitor) -> Result<(), EncodeError> {
+        Ok(())
+    }
+}
+
+macro_rules! int_field {
+    ($t:ty, $rd:ident) => {
+        impl Field for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            #[inline]
+            fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
+                c.$rd()
+            }
+            #[inline]
+            fn write(&self, out: &mut Vec<u8>, _: &Ctx) -> Result<(), EncodeError> {
+                out.extend_from_slice(&self.to_le_bytes());
+                Ok(())
+            }
+        }
+    };
+}
+int_field!(u8, u8);
+int_field!(u16, u16);
+int_field!(i16, i16);
+int_field!(u32, u32);
+int_field!(i32, i32);
+
+impl Field for F32 {
+    const SIZE: usize = 4;
+    #[inline]
+    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
+        c.u32().map(F32)
+    }
+    #[inline]
+    fn write(&self, out: &mut Vec<u8>, _: &Ctx) -> Result<(), EncodeError> {
+        out.extend_from_slice(&self.0.to_le_bytes());
+        Ok(())
+    }
+}
+
+impl Field for Hex32 {
+    const SIZE: usize = 4;
+    #[inline]
+    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
+        c.u32().map(Hex32)
+    }
+    #[inline]
+    fn write(&self, out: &mut Vec<u8>, _: &Ctx) -> Result<(), EncodeError> {
+        out.extend_from_slice(&self.0.to_le_bytes());
+        Ok(())
+    }
+}
+
+impl<T: Field + Default, const N: usize> Field for [T; N] {
+    const SIZE: usize = T::SIZE * N;
+    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
+        let mut out: [T; N] = std::array::from_fn(|_| T::default());
+        for v in out.iter_mut() {
+            *v = T::read(c)?;
+        }
+        Ok(out)
+    }
+    fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
+        for (i, v) in self.iter().enumerate() {
+            crate::exact::Within::within_index(v.write(out, ctx), i)?;
+        }
+        Ok(())
+    }
+    fn visit_refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
+        for (i, x) in self.iter_mut().enumerate() {
+            crate::exact::Within::within_index(x.visit_refs(v), i)?;
+        }
+        Ok(())
+    }
+}
+
+impl<T: Field> Field for Box<T> {
+    const SIZE: usize = T::SIZE;
+    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
+        T::read(c).map(Box::new)
+    }
+    fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
+        (**self).write(out, ctx)
+    }
+    fn visit_refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
+        (**self).visit_refs(v)
+    }
+}
+
+pub type Vec2 = [F32; 2];
+pub type Vec3 = [F32; 3];
+
+/// `skip_serializing_if` helper: the value is its type's default (zero).
+pub fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw bytes
+
+/// `N` bytes without a known meaning, shown as hex.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Bytes<const N: usize>(pub [u8; N]);
+
+impl<const N: usize> Default for Bytes<N> {
+    fn default() -> Self {
+        Self([0; N])
+    }
+}
+
+impl<const N: usize> fmt::Debug for Bytes<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Bytes({})", hex::encode(self.0))
+    }
+}
+
+impl<const N: usize> Field for Bytes<N> {
+    const SIZE: usize = N;
+    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
+        c.array::<N>().map(Bytes)
+    }
+    fn write(&self, out: &mut Vec<u8>, _: &Ctx) -> Result<(), EncodeError> {
+        out.extend_from_slice(&self.0);
+        Ok(())
+    }
+}
+
+impl<const N: usize> Serialize for Bytes<N> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&hex::encode(self.0))
+    }
+}
+
+impl<'de, const N: usize> Deserialize<'de> for Bytes<N> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let blob = Blob::deserialize(d)?;
+        let arr: [u8; N] = blob.0.as_slice().try_into().map_err(|_| {
+            de::Error::custom(format!("expected {N} bytes of hex, got {}", blob.0.len()))
+        })?;
+        Ok(Bytes(arr))
+    }
+}
+
+impl<const N: usize> JsonSchema for Bytes<N> {
+    fn schema_name() -> String {
+        format!("Bytes{N}")
+    }
+    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        crate::exact::schema_from_json(serde_json::json!({
+            "description": format!("{N} raw bytes as hex"),
+            "type": "string",
+            "pattern": format!("^([0-9a-fA-F]{{2}}\\s*){{{N}}}$"),
+        }))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixed-size strings
+
+/// The 17 bytes the engine fills NODE-kind name buffers with before writing the name.
+pub const NODE_FILL: &[u8; 17] = b"Default_node_name";
+
+/// A NUL-terminated string in an `N`-byte buffer. The bytes after the terminator (the *tail*)
+/// are kept verbatim unless they are exactly the default fill for the field's kind (zeros, or
+/// for `NODE = true` the `Default_node_name` template), in which case `tail` is `None` and the
+/// writer regenerates them. YAML shows a plain string for the default case and
+/// `{text: ..., tail: <hex>}` otherwise.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct Str<const N: usize, const NODE: bool = false> {
+    pub text: Text,
+    pub tail: Option<Blob>,
+}
+
+/// A zero-padded (or garbage-tailed) name buffer.
+pub type Z<const N: usize> = Str<N, false>;
+/// A `Default_node_name`-filled name buffer.
+pub type NodeName = Str<32, true>;
+
+impl<const N: usize, const NODE: bool> fmt::Debug for Str<N, NODE> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.tail {
+            None => write!(f, "{:?}", self.text),
+            Some(t) => write!(f, "{:?}+{:?}", self.text, t),
+        }
+    }
+}
+
+/// The default tail bytes of an `n`-byte buffer holding a `len`-byte name.
+fn default_fill(n: usize, node: bool, len: usize) -> impl Iterator<Item = u8> {
+    (len + 1..n).map(move |i| {
+        if node {
+            NODE_FILL.get(i).copied().unwrap_or(0)
+        } else {
+            0
+        }
+    })
+}
+
+impl<const N: usize, const NODE: bool> Str<N, NODE> {
+    pub fn new(text: &str) -> Self {
+        Self {
+            text: Text::from(text),
+            tail: None,
+        }
+    }
+    /// Split a raw buffer at its first NUL. `None` when there is no terminator.
+    pub fn from_raw(raw: &[u8]) -> Option<Self> {
+        let len = raw.iter().position(|&b| b == 0)?;
+        let tail = &raw[len + 1..];
+        let is_default = tail.iter().copied().eq(default_fill(raw.len(), NODE, len));
+        Some(Self {
+            text: Text(raw[..len].to_vec()),
+            tail: (!is_default).then(|| Blob(tail.to_vec())),
+        })
+    }
+    /// The raw buffer: the default fill (or the stored tail aligned to the end of the buffer),
+    /// then the text and its terminator written over the start.
+    pub fn to_raw(&self) -> Result<[u8; N], EncodeError> {
+        let len = self.text.len();
+        if len >= N {
+            return Err(EncodeError::new(format!(
+                "text {:?} is {len} bytes; this field holds at most {}",
+                self.text,
+                N - 1
+            )));
+        }
+        let mut buf = [0u8; N];
+        match &self.tail {
+            None => {
+                for (b, v) in buf[len + 1..].iter_mut().zip(default_fill(N, NODE, len)) {
+                    *b = v;
+                }
+            }
+            Some(t) => {
+                let t = &t.0[..t.0.len().min(N)];
+                buf[N - t.len()..].copy_from_slice(t);
+            }
+        }
+        buf[..len].copy_from_slice(self.text.as_bytes());
+        buf[len] = 0;
+        Ok(buf)
+    }
+    /// Whether the buffer holds exactly this text with the kind's default fill.
+    pub fn is_clean(&self) -> bool {
+        self.tail.is_none()
+    }
+}
+
+impl<const N: usize, const NODE: bool> Field for Str<N, NODE> {
+    const SIZE: usize = N;
+    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
+        let at = c.offset();
+        let raw = c.bytes(N)?;
+        Self::from_raw(raw)
+            .ok_or_else(|| DecodeError::new(at, crate::exact::DecodeErrorKind::Unterminated))
+    }
+    fn write(&self, out: &mut Vec<u8>, _: &Ctx) -> Result<(), EncodeError> {
+        out.extend_from_slice(&self.to_raw()?);
+        Ok(())
+    }
+}
+
+impl<const N: usize, const NODE: bool> Serialize for Str<N, NODE> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        match &self.tail {
+            None => self.text.serialize(s),
+            Some(t) => {
+                let mut st = s.serialize_struct("Str", 2)?;
+                st.serialize_field("text", &self.text)?;
+                st.serialize_field("tail", t)?;
+                st.end()
+            }
+        }
+    }
+}
+
+impl<'de, const N: usize, const NODE: bool> Deserialize<'de> for Str<N, NODE> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<const N: usize, const NODE: bool>;
+        impl<const N: usize, const NODE: bool> V<N, NODE> {
+            fn text<E: de::Error>(v: &str) -> Result<Str<N, NODE>, E> {
+                let text = Text::deserialize(de::value::StrDeserializer::<E>::new(v))?;
+                Ok(Str { text, tail: None })
+            }
+        }
+        impl<'de, const N: usize, const NODE: bool> de::Visitor<'de> for V<N, NODE> {
+            type Value = Str<N, NODE>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string, or {text: ..., tail: <hex>}")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Self::text(v)
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                Self::text(&v.to_string())
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                Self::text(&v.to_string())
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+                Self::text(&v.to_string())
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                let mut text = None;
+                let mut tail = None;
+                while let Some(k) = m.next_key::<String>()? {
+                    match k.as_str() {
+                        "text" => text = Some(m.next_value::<Text>()?),
+                        "tail" => tail = Some(m.next_value::<Blob>()?),
+                        other => return Err(de::Error::unknown_field(other, &["text", "tail"])),
+                    }
+                }
+                Ok(Str {
+                    text: text.ok_or_else(|| de::Error::missing_field("text"))?,
+                    tail,
+                })
+            }
+        }
+        d.deserialize_any(V::<N, NODE>)
+    }
+}
+
+impl<const N: usize, const NODE: bool> JsonSchema for Str<N, NODE> {
+    fn schema_name() -> String {
+        format!("Str{N}{}", if NODE { "Node" } else { "" })
+    }
+    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        crate::exact::schema_from_json(serde_json::json!({
+            "description": format!(
+                "a name in a {N}-byte buffer (at most {} bytes); `tail` holds the bytes after the terminator when they are not the default {} fill",
+                N - 1, if NODE { "Default_node_name" } else { "zero" }),
+            "anyOf": [
+                {"type": "string"},
+                {"type": "object", "required": ["text"], "additionalProperties": false,
+                 "properties": {"text": {"type": "string"}, "tail": {"type": "string", "pattern": "^([0-9a-fA-F]{2}|\\s)*$"}}}
+            ]
+        }))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flags and small enums by name
+
+/// Declare a flag set stored as `$raw`, shown in YAML as a list of names; bits without a name
+/// appear as one `0x...` entry so nothing is lost.
+macro_rules! flags {
+    ($(#[$m:meta])* $name:ident: $raw:ty { $($bit:literal => $fname:literal),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+        pub struct $name(pub $raw);
+
+        impl $name {
+            pub const NAMES: &'static [($raw, &'static str)] = &[$(($bit, $fname)),*];
+            pub const KNOWN: $raw = 0 $(| $bit)*;
+            #[inline]
+            pub fn has(self, bit: $raw) -> bool {
+                self.0 & bit != 0
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}({:#x})", stringify!($name), self.0)
+            }
+        }
+
+        impl $crate::mw3::prim::Field for $name {
+            const SIZE: usize = std::mem::size_of::<$raw>();
+            fn read(c: &mut $crate::exact::Cursor) -> Result<Self, $crate::exact::DecodeError> {
+                <$raw as $crate::mw3::prim::Field>::read(c).map($name)
+            }
+            fn write(&self, out: &mut Vec<u8>, ctx: &$crate::mw3::prim::Ctx) -> Result<(), $crate::exact::EncodeError> {
+                self.0.write(out, ctx)
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                $crate::mw3::prim::ser_flags(s, self.0 as u64, Self::NAMES.iter().map(|&(b, n)| (b as u64, n)))
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let v = $crate::mw3::prim::de_flags(d, Self::NAMES.iter().map(|&(b, n)| (b as u64, n)).collect())?;
+                <$raw>::try_from(v).map($name).map_err(|_| serde::de::Error::custom("flag value too large"))
+            }
+        }
+
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> String {
+                stringify!($name).into()
+            }
+            fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+                $crate::mw3::prim::flags_schema(&[$($fname),*])
+            }
+        }
+    };
+}
+pub(crate) use flags;
+
+pub fn ser_flags<S: Serializer>(
+    s: S,
+    v: u64,
+    names: impl Iterator<Item = (u64, &'static str)>,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(None)?;
+    let mut rest = v;
+    for (bit, name) in names {
+        if v & bit == bit && bit != 0 {
+            seq.serialize_element(name)?;
+            rest &= !bit;
+        }
+    }
+    if rest != 0 {
+        seq.serialize_element(&format!("0x{rest:x}"))?;
+    }
+    seq.end()
+}
+
+pub fn de_flags<'de, D: Deserializer<'de>>(
+    d: D,
+    names: Vec<(u64, &'static str)>,
+) -> Result<u64, D::Error> {
+    let items: Vec<String> = Vec::deserialize(d)?;
+    let mut v = 0u64;
+    for it in items {
+        if let Some(&(bit, _)) = names.iter().find(|(_, n)| *n == it) {
+            v |= bit;
+        } else if let Some(x) = crate::exact::blob::parse_u32(&it).filter(|_| it.starts_with("0x"))
+        {
+            v |= x as u64;
+        } else {
+            let known: Vec<&str> = names.iter().map(|(_, n)| *n).collect();
+            return Err(de::Error::custom(format!(
+                "unknown flag `{it}` (known: {}; other bits as 0x...)",
+                known.join(", ")
+            )));
+        }
+    }
+    Ok(v)
+}
+
+pub fn flags_schema(names: &[&str]) -> schemars::schema::Schema {
+    crate::exact::schema_from_json(serde_json::json!({
+        "type": "array",
+        "items": {"anyOf": [{"enum": names}, {"type": "string", "pattern": "^0x[0-9a-fA-F]+$"}]}
+    }))
+}
+
+/// Declare a small enum stored as `$raw`, shown by name; values without a name are shown as
+/// numbers and kept.
+macro_rules! named {
+    ($(#[$m:meta])* $name:ident: $raw:ty { $($val:literal => $vname:literal),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+        pub struct $name(pub $raw);
+
+        impl $name {
+            pub const NAMES: &'static [($raw, &'static str)] = &[$(($val, $vname)),*];
+            pub fn name(self) -> Option<&'static str> {
+                Self::NAMES.iter().find(|(v, _)| *v == self.0).map(|(_, n)| *n)
+            }
+            pub fn is_known(self) -> bool {
+                self.name().is_some()
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                match self.name() {
+                    Some(n) => f.write_str(n),
+                    None => write!(f, "{}({})", stringify!($name), self.0),
+                }
+            }
+        }
+
+        impl $crate::mw3::prim::Field for $name {
+            const SIZE: usize = std::mem::size_of::<$raw>();
+            fn read(c: &mut $crate::exact::Cursor) -> Result<Self, $crate::exact::DecodeError> {
+                <$raw as $crate::mw3::prim::Field>::read(c).map($name)
+            }
+            fn write(&self, out: &mut Vec<u8>, ctx: &$crate::mw3::prim::Ctx) -> Result<(), $crate::exact::EncodeError> {
+                self.0.write(out, ctx)
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                match self.name() {
+                    Some(n) => s.serialize_str(n),
+                    None => s.serialize_i64(self.0 as i64),
+                }
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let v = $crate::mw3::prim::de_named(d, Self::NAMES.iter().map(|&(b, n)| (b as i64, n)).collect())?;
+                <$raw>::try_from(v).map($name).map_err(|_| serde::de::Error::custom("value out of range"))
+            }
+        }
+
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> String {
+                stringify!($name).into()
+            }
+            fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+                $crate::mw3::prim::named_schema(&[$($vname),*])
+            }
+        }
+    };
+}
+pub(crate) use named;
+
+pub fn de_named<'de, D: Deserializer<'de>>(
+    d: D,
+    names: Vec<(i64, &'static str)>,
+) -> Result<i64, D::Error> {
+    struct V(Vec<(i64, &'static str)>);
+    impl de::Visitor<'_> for V {
+        type Value = i64;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            let known: Vec<&str> = self.0.iter().map(|(_, n)| *n).collect();
+            write!(f, "one of {} or a number", known.join(", "))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<i64, E> {
+            self.0
+                .iter()
+                .find(|(_, n)| *n == v)
+                .map(|(x, _)| *x)
+                .ok_or_else(|| E::invalid_value(de::Unexpected::Str(v), &self))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
+            Ok(v)
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
+            i64::try_from(v).map_err(|_| E::custom("value out of range"))
+        }
+    }
+    d.deserialize_any(V(names))
+}
+
+pub fn named_schema(names: &[&str]) -> schemars::schema::Schema {
+    crate::exact::schema_from_json(serde_json::json!({
+        "anyOf": [{"enum": names}, {"type": "integer"}]
+    }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixed-layout records
+
+/// Declare a fixed-layout record: the struct (with serde and schema derives), its [`Field`]
+/// reader and writer (fields in declaration order), its reference visitor, and a compile-time
+/// check of its size.
+macro_rules! record {
+    ($(#[$m:meta])* pub struct $name:ident ($size:expr) {
+        $($(#[$fm:meta])* pub $f:ident: $t:ty,)*
+    }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct $name {
+            $($(#[$fm])* pub $f: $t,)*
+        }
+
+        const _: () = assert!(0 $(+ <$t as $crate::mw3::prim::Field>::SIZE)* == $size);
+
+        impl $crate::mw3::prim::Field for $name {
+            const SIZE: usize = $size;
+            #[allow(unused_variables)]
+            fn read(c: &mut $crate::exact::Cursor) -> Result<Self, $crate::exact::DecodeError> {
+                #[allow(unused_imports)]
+                use $crate::exact::Within;
+                Ok(Self { $($f: <$t as $crate::mw3::prim::Field>::read(c).within(stringify!($f))?,)* })
+            }
+            #[allow(unused_variables)]
+            fn write(&self, out: &mut Vec<u8>, ctx: &$crate::mw3::prim::Ctx) -> Result<(), $crate::exact::EncodeError> {
+                #[allow(unused_imports)]
+                use $crate::exact::Within;
+                $(self.$f.write(out, ctx).within(stringify!($f))?;)*
+                Ok(())
+            }
+            #[allow(unused_variables)]
+            fn visit_refs(&mut self, v: &mut $crate::mw3::refs::RefVisitor) -> Result<(), $crate::exact::EncodeError> {
+                #[allow(unused_imports)]
+                use $crate::exact::Within;
+                $(self.$f.visit_refs(v).within(stringify!($f))?;)*
+                Ok(())
+            }
+        }
+    };
+}
+pub(crate) use record;
+
+/// Fixed slot arrays (puffer textures, colours, growth factors): YAML lists the slots up to
+/// the last non-zero one; the writer pads with zero slots.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slots<T, const N: usize>(pub [T; N]);
+
+impl<T: Default, const N: usize> Default for Slots<T, N> {
+    fn default() -> Self {
+        Self(std::array::from_fn(|_| T::default()))
+    }
+}
+
+impl<T: Field + Default, const N: usize> Field for Slots<T, N> {
+    const SIZE: usize = T::SIZE * N;
+    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
+        <[T; N]>::read(c).map(Slots)
+    }
+    fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
+        self.0.write(out, ctx)
+    }
+    fn visit_refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
+        self.0.visit_refs(v)
+    }
+}
+
+impl<T: Serialize + Default + PartialEq, const N: usize> Serialize for Slots<T, N> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let used = self
+            .0
+            .iter()
+            .rposition(|v| *v != T::default())
+            .map_or(0, |i| i + 1);
+        self.0[..used].serialize(s)
+    }
+}
+
+impl<'de, T: Deserialize<'de> + Default, const N: usize> Deserialize<'de> for Slots<T, N> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v: Vec<T> = Vec::deserialize(d)?;
+        if v.len() > N {
+            return Err(de::Error::custom(format!(
+                "at most {N} slots, got {}",
+                v.len()
+            )));
+        }
+        let mut out: [T; N] = std::array::from_fn(|_| T::default());
+        for (slot, x) in out.iter_mut().zip(v) {
+            *slot = x;
+        }
+        Ok(Slots(out))
+    }
+}
+
+impl<T: JsonSchema, const N: usize> JsonSchema for Slots<T, N> {
+    fn schema_name() -> String {
+        format!("Slots{N}_{}", T::schema_name())
+    }
+    fn json_schema(g: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        let mut s = Vec::<T>::json_schema(g).into_object();
+        s.array().max_items = Some(N as u32);
+        s.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip<const N: usize, const NODE: bool>(raw: &[u8], text: &str, tail: Option<&[u8]>) {
+        let s = Str::<N, NODE>::from_raw(raw).expect("terminated");
+        assert_eq!(s.text.as_bytes(), text.as_bytes());
+        assert_eq!(s.tail.as_ref().map(|b| b.0.as_slice()), tail);
+        let back = s.to_raw().expect("fits");
+        assert_eq!(&back[..], raw);
+        // and from the value side
+        let v = Str::<N, NODE> {
+            text: Text::from(text),
+            tail: tail.map(|t| Blob(t.to_vec())),
+        };
+        assert_eq!(&v.to_raw().unwrap()[..], raw);
+    }
+
+    #[test]
+    fn string_table_both_ways() {
+        let mut node_a = [0u8; 32];
+        node_a[..17].copy_from_slice(NODE_FILL);
+        node_a[..2].copy_from_slice(b"a\0");
+        roundtrip::<32, true>(&node_a, "a", None);
+
+        let mut empty = [0u8; 32];
+        empty[..17].copy_from_slice(NODE_FILL);
+        empty[0] = 0;
+        roundtrip::<32, true>(&empty, "", None);
+
+        let mut long = [0u8; 32];
+        long[..17].copy_from_slice(b"abcdefghijklmnopq");
+        roundtrip::<32, true>(&long, "abcdefghijklmnopq", None);
+
+        let mut abort = [0u8; 32];
+        abort[..18].copy_from_slice(b"abort_test\0ng\0ame\0");
+        roundtrip::<32, true>(&abort, "abort_test", Some(&abort[11..]));
+
+        let mut blood = [0u8; 32];
+        blood[..9].copy_from_slice(b"blood\0flt");
+        roundtrip::<32, false>(&blood, "blood", Some(&blood[6..]));
+
+        let mut clean = [0u8; 32];
+        clean[..4].copy_from_slice(b"seq1");
+        roundtrip::<32, false>(&clean, "seq1", None);
+    }
+
+    #[test]
+    fn edited_text_keeps_the_tail_at_the_end() {
+        let mut blood = [0u8; 16];
+        blood[..10].copy_from_slice(b"blood\0flt!");
+        let mut s = Str::<16>::from_raw(&blood).unwrap();
+        s.text = Text::from("bloody");
+        let raw = s.to_raw().unwrap();
+        // the tail "flt!" + zeros is aligned to the end, the new name overwrites the start
+        assert_eq!(&raw[..], b"bloody\0lt!\0\0\0\0\0\0");
+        s.text = Text::from("a_name_too_long!");
+        assert!(s.to_raw().is_err());
+    }
+
+    #[test]
+    fn strings_without_terminator_are_refused() {
+        let mut c = Cursor::new(&[b'a'; 8], 40);
+        let err = <Str<8>>::read(&mut c).unwrap_err();
+        assert_eq!(err.offset, 40);
+        assert_eq!(err.kind, crate::exact::DecodeErrorKind::Unterminated);
+    }
+}

@@ -1,0 +1,294 @@
+//! References from events to an anim def's arrays (nodes, lights, puffers, sounds, anim refs).
+//!
+//! The file stores an index. The model keeps that index (so duplicate names round-trip) and
+//! also the name it resolves to, for people: YAML shows `{index: 2, name: node_b}`. When a
+//! document is read back, a name that no longer matches the item at `index` is looked up (first
+//! item with that name) and the index follows it, so an edit of either the name or the index
+//! works; a name that matches nothing is an error naming the path.
+
+use super::prim::{Ctx, Field};
+use crate::exact::{Cursor, DecodeError, EncodeError, Text};
+use schemars::JsonSchema;
+use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// The array a reference points into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefKind {
+    /// 1-based into `nodes`; 0 = none; -200 / -100 = the INPUT_NODE sentinel.
+    Node,
+    /// 1-based into `lights`.
+    Light,
+    /// 1-based into `puffers`.
+    Puffer,
+    /// 1-based into `dynamic_sounds`.
+    DynamicSound,
+    /// 1-based into `static_sounds`.
+    StaticSound,
+    /// 0-based into `anim_refs`; -1 = none.
+    AnimRef,
+}
+
+impl RefKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            RefKind::Node => "node",
+            RefKind::Light => "light",
+            RefKind::Puffer => "puffer",
+            RefKind::DynamicSound => "dynamic sound",
+            RefKind::StaticSound => "static sound",
+            RefKind::AnimRef => "anim ref",
+        }
+    }
+}
+
+/// The name used for the INPUT_NODE sentinels (-200 and -100).
+pub const INPUT_NODE: &str = "INPUT_NODE";
+/// A reference: the stored index and, for display, the name it resolves to.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ref {
+    pub index: i32,
+    pub name: Option<Text>,
+    /// A document gave only the name; the index is found when the document is resolved.
+    pub index_missing: bool,
+}
+
+impl Ref {
+    pub fn new(index: i32) -> Self {
+        Self {
+            index,
+            name: None,
+            index_missing: false,
+        }
+    }
+}
+
+impl Serialize for Ref {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Ref", 2)?;
+        st.serialize_field("index", &self.index)?;
+        if let Some(n) = &self.name {
+            st.serialize_field("name", n)?;
+        }
+        st.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Ref {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> de::Visitor<'de> for V {
+            type Value = Ref;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an index, a name, or {index: ..., name: ...}")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Ref, E> {
+                i32::try_from(v)
+                    .map(Ref::new)
+                    .map_err(|_| E::custom("index out of range"))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Ref, E> {
+                i32::try_from(v)
+                    .map(Ref::new)
+                    .map_err(|_| E::custom("index out of range"))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Ref, E> {
+                let name = Text::deserialize(de::value::StrDeserializer::<E>::new(v))?;
+                Ok(Ref {
+                    index: 0,
+                    name: Some(name),
+                    index_missing: true,
+                })
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut m: A) -> Result<Ref, A::Error> {
+                let mut r = Ref {
+                    index: 0,
+                    name: None,
+                    index_missing: true,
+                };
+                while let Some(k) = m.next_key::<String>()? {
+                    match k.as_str() {
+                        "index" => {
+                            r.index = m.next_value()?;
+                            r.index_missing = false;
+                        }
+                        "name" => r.name = Some(m.next_value()?),
+                        other => return Err(de::Error::unknown_field(other, &["index", "name"])),
+                    }
+                }
+                if r.index_missing && r.name.is_none() {
+                    return Err(de::Error::custom("a reference needs `index` or `name`"));
+                }
+                Ok(r)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl JsonSchema for Ref {
+    fn schema_name() -> String {
+        "Ref".into()
+    }
+    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        crate::exact::schema_from_json(serde_json::json!({
+            "description": "a reference into one of the anim def's arrays: the stored index and the name it resolves to (either may be edited)",
+            "anyOf": [
+                {"type": "integer"},
+                {"type": "string"},
+                {"type": "object", "additionalProperties": false,
+                 "properties": {"index": {"type": "integer"}, "name": {"type": "string"}}}
+            ]
+        }))
+    }
+}
+
+/// Called for every reference inside a value.
+pub type RefVisitor<'a> = dyn FnMut(RefKind, &mut Ref) -> Result<(), EncodeError> + 'a;
+
+macro_rules! ref_field {
+    ($(#[$m:meta])* $name:ident, $raw:ty, $kind:expr) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+        #[serde(transparent)]
+        pub struct $name(pub Ref);
+
+        impl $name {
+            pub fn new(index: i32) -> Self {
+                Self(Ref::new(index))
+            }
+            pub fn index(&self) -> i32 {
+                self.0.index
+            }
+        }
+
+        impl Field for $name {
+            const SIZE: usize = std::mem::size_of::<$raw>();
+            fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
+                <$raw as Field>::read(c).map(|v| $name(Ref::new(v as i32)))
+            }
+            fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
+                let v = <$raw>::try_from(self.0.index).map_err(|_| {
+                    EncodeError::new(format!(
+                        "index {} does not fit in {}",
+                        self.0.index,
+                        stringify!($raw)
+                    ))
+                })?;
+                v.write(out, ctx)
+            }
+            fn visit_refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
+                v($kind, &mut self.0)
+            }
+        }
+    };
+}
+
+ref_field!(/// A node index stored as i16.
+    Node16, i16, RefKind::Node);
+ref_field!(/// A node index stored as i32.
+    Node32, i32, RefKind::Node);
+ref_field!(/// A light index stored as i32.
+    Light32, i32, RefKind::Light);
+ref_field!(/// A puffer index stored as i32.
+    Puffer32, i32, RefKind::Puffer);
+ref_field!(/// A dynamic sound index stored as i32.
+    DynSound32, i32, RefKind::DynamicSound);
+ref_field!(/// A static sound index stored as i16.
+    StaticSound16, i16, RefKind::StaticSound);
+ref_field!(/// An anim ref index stored as i16.
+    AnimRef16, i16, RefKind::AnimRef);
+
+/// The names an anim def's references resolve to.
+#[derive(Default)]
+pub struct Names<'a> {
+    pub nodes: Vec<&'a Text>,
+    pub lights: Vec<&'a Text>,
+    pub puffers: Vec<&'a Text>,
+    pub dynamic_sounds: Vec<&'a Text>,
+    pub static_sounds: Vec<&'a Text>,
+    pub anim_refs: Vec<&'a Text>,
+}
+
+impl<'a> Names<'a> {
+    fn list(&self, kind: RefKind) -> &[&'a Text] {
+        match kind {
+            RefKind::Node => &self.nodes,
+            RefKind::Light => &self.lights,
+            RefKind::Puffer => &self.puffers,
+            RefKind::DynamicSound => &self.dynamic_sounds,
+            RefKind::StaticSound => &self.static_sounds,
+            RefKind::AnimRef => &self.anim_refs,
+        }
+    }
+    fn slot(kind: RefKind, index: i32) -> Option<usize> {
+        let i = if kind == RefKind::AnimRef {
+            index
+        } else {
+            index.checked_sub(1)?
+        };
+        usize::try_from(i).ok()
+    }
+    /// The item an index refers to, if it resolves.
+    pub fn item(&self, kind: RefKind, index: i32) -> Option<&'a Text> {
+        Self::slot(kind, index).and_then(|i| self.list(kind).get(i).copied())
+    }
+    /// The display name of an index (INPUT_NODE for the node sentinels).
+    pub fn name_of(&self, kind: RefKind, index: i32) -> Option<Text> {
+        if kind == RefKind::Node && (index == -200 || index == -100) {
+            return Some(Text::from(INPUT_NODE));
+        }
+        self.item(kind, index).cloned()
+    }
+    /// The index of the first item named `name`.
+    pub fn index_of(&self, kind: RefKind, name: &Text) -> Option<i32> {
+        let pos = self.list(kind).iter().position(|t| *t == name)? as i32;
+        Some(if kind == RefKind::AnimRef {
+            pos
+        } else {
+            pos + 1
+        })
+    }
+
+    /// After decoding: attach names to indices.
+    pub fn fill(&self, kind: RefKind, r: &mut Ref) {
+        r.name = self.name_of(kind, r.index);
+    }
+
+    /// After reading a document: make the index follow an edited name.
+    pub fn resolve(&self, kind: RefKind, r: &mut Ref) -> Result<(), EncodeError> {
+        let Some(name) = &r.name else {
+            if r.index_missing {
+                return Err(EncodeError::new("a reference needs `index` or `name`"));
+            }
+            return Ok(());
+        };
+        if !r.index_missing && self.name_of(kind, r.index).as_ref() == Some(name) {
+            return Ok(());
+        }
+        if kind == RefKind::Node && name.as_bytes() == INPUT_NODE.as_bytes() {
+            if r.index_missing {
+                r.index = -200;
+                r.index_missing = false;
+                return Ok(());
+            }
+            return Err(EncodeError::new(format!(
+                "{INPUT_NODE} is index -200 or -100, not {}",
+                r.index
+            )));
+        }
+        match self.index_of(kind, name) {
+            Some(i) => {
+                r.index = i;
+                r.index_missing = false;
+                Ok(())
+            }
+            None => Err(EncodeError::new(format!(
+                "no {} named {:?} in this anim def",
+                kind.label(),
+                name
+            ))),
+        }
+    }
+}
