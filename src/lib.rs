@@ -10,6 +10,7 @@ pub mod cli;
 pub mod exact;
 pub mod fsio;
 pub mod registry;
+pub mod ue3;
 pub mod verify;
 pub mod yaml;
 pub mod zengin;
