@@ -52,3 +52,24 @@ fn every_variant_round_trips_byte_for_byte() {
         assert_eq!(pkg.compressed.is_some(), v == "lzo");
     }
 }
+
+#[test]
+fn psa_export_equals_ue_viewer_output() {
+    for v in VARIANTS {
+        let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
+            return;
+        };
+        let Some(want) = corpus(&format!("{v}/MyAnimSet.psa")) else {
+            return;
+        };
+        let pkg = Package::read(&data).unwrap();
+        let sets = super::anim::anim_sets(&pkg);
+        assert_eq!(sets.len(), 1);
+        assert_eq!(sets[0].name, "MyAnimSet");
+        assert_eq!(sets[0].bones, ["root", "pelvis", "spine"]);
+        let got = super::psa::export_set(&pkg, &sets[0]).unwrap();
+        assert_eq!(got.len(), want.len(), "{v}");
+        let diff: Vec<usize> = (0..got.len()).filter(|&i| got[i] != want[i]).collect();
+        assert!(diff.is_empty(), "{v}: PSA differs at {diff:?}");
+    }
+}

@@ -1,0 +1,223 @@
+//! ActorX `.psa` (spec §5): export of an AnimSet exactly as UE Viewer writes it, and a reader
+//! for importing keys back into a package.
+
+use super::anim::{self, AnimSet};
+use super::codec::{Quat, Vec3};
+use super::package::Package;
+use crate::exact::{Cursor, DecodeError, PutLe};
+
+/// ANIMHEAD TypeFlag written by UE Viewer.
+pub const PSA_VERSION: u32 = 20_100_422;
+
+fn chunk_header(out: &mut Vec<u8>, id: &str, type_flag: u32, size: i32, count: i32) {
+    let mut name = [0u8; 20];
+    name[..id.len()].copy_from_slice(id.as_bytes());
+    out.extend_from_slice(&name);
+    out.put_u32(type_flag);
+    out.put_i32(size);
+    out.put_i32(count);
+}
+
+fn fixed_name(out: &mut Vec<u8>, s: &str, shorten: bool) {
+    let mut b: Vec<u8> = s.bytes().collect();
+    if shorten && b.len() > 63 {
+        let mut v = b[..30].to_vec();
+        v.extend_from_slice(b"____");
+        v.extend_from_slice(&b[b.len() - 29..]);
+        b = v;
+    }
+    let mut field = [0u8; 64];
+    let n = b.len().min(63);
+    field[..n].copy_from_slice(&b[..n]);
+    out.extend_from_slice(&field);
+}
+
+/// The coordinate conversion UE3 ↔ PSA (its own inverse).
+pub fn flip_position(p: Vec3) -> Vec3 {
+    [p[0], -p[1], p[2]]
+}
+pub fn flip_rotation(q: Quat) -> Quat {
+    [q[0], -q[1], q[2], -q[3]]
+}
+
+/// The PSA of one AnimSet.
+pub fn export_set(pkg: &Package, set: &AnimSet) -> Result<Vec<u8>, DecodeError> {
+    let bones = set.bones.len();
+    let mut infos = Vec::new();
+    let mut keys = Vec::new();
+    let mut first = 0i32;
+    for &si in &set.sequences {
+        let Some(seq) = anim::sequence(pkg, si, Some(bones))? else {
+            continue;
+        };
+        let (_, tracks) = anim::decode(&seq, anim::stream(pkg, si))?;
+        let nf = seq.num_frames.max(0) as usize;
+        for f in 0..nf {
+            for t in &tracks {
+                let p = flip_position(anim::sample_translation(&t.translations, f, nf));
+                let q = flip_rotation(anim::sample_rotation(&t.rotations, f, nf));
+                for v in p.iter().chain(q.iter()) {
+                    keys.put_u32(v.to_bits());
+                }
+                keys.put_u32(1.0f32.to_bits());
+            }
+        }
+        let mut info = Vec::with_capacity(168);
+        fixed_name(&mut info, &seq.name, false);
+        fixed_name(&mut info, "None", false);
+        info.put_i32(bones as i32);
+        info.put_i32(0);
+        info.put_i32(0);
+        info.put_i32(seq.num_frames * bones as i32);
+        info.put_u32(0f32.to_bits());
+        info.put_u32((seq.num_frames as f32).to_bits());
+        let rate = seq.num_frames as f32 / seq.length * seq.rate_scale;
+        info.put_u32(rate.to_bits());
+        info.put_i32(0);
+        info.put_i32(first);
+        info.put_i32(seq.num_frames);
+        first += seq.num_frames;
+        infos.push(info);
+    }
+    let mut out = Vec::new();
+    chunk_header(&mut out, "ANIMHEAD", PSA_VERSION, 0, 0);
+    chunk_header(&mut out, "BONENAMES", 0, 120, bones as i32);
+    for (i, b) in set.bones.iter().enumerate() {
+        fixed_name(&mut out, b, true);
+        out.put_u32(0); // flags
+        out.put_i32(0); // children
+        out.put_i32(if i == 0 { -1 } else { 0 });
+        for _ in 0..7 {
+            out.put_u32(0); // orientation, position
+        }
+        out.put_u32(1.0f32.to_bits());
+        for _ in 0..3 {
+            out.put_u32(0);
+        }
+    }
+    chunk_header(&mut out, "ANIMINFO", 0, 168, infos.len() as i32);
+    for i in &infos {
+        out.extend_from_slice(i);
+    }
+    chunk_header(&mut out, "ANIMKEYS", 0, 32, (keys.len() / 32) as i32);
+    out.extend_from_slice(&keys);
+    chunk_header(&mut out, "SCALEKEYS", 0, 16, 0);
+    Ok(out)
+}
+
+/// One sequence of a PSA file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PsaSequence {
+    pub name: String,
+    pub num_frames: usize,
+    pub rate: f32,
+    /// Frame-major, bone fastest, in UE3 coordinates (the PSA flip undone).
+    pub keys: Vec<(Vec3, Quat)>,
+}
+
+/// A PSA file's bones and sequences.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Psa {
+    pub bones: Vec<String>,
+    pub sequences: Vec<PsaSequence>,
+}
+
+fn cstr(b: &[u8]) -> String {
+    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+    String::from_utf8_lossy(&b[..end]).into_owned()
+}
+
+/// Read a PSA (chunks walked by their sizes; unknown chunks skipped).
+pub fn read(data: &[u8]) -> Result<Psa, DecodeError> {
+    let mut c = Cursor::new(data, 0);
+    let mut bones = Vec::new();
+    let mut infos: Vec<(String, usize, usize, usize, f32)> = Vec::new();
+    let mut keys: Vec<(Vec3, Quat)> = Vec::new();
+    while !c.is_empty() {
+        let at = c.offset();
+        let id = cstr(c.bytes(20)?);
+        let _flag = c.u32()?;
+        let size = c.i32()?;
+        let count = c.i32()?;
+        if size < 0 || count < 0 {
+            return Err(DecodeError::invalid(
+                at,
+                format!("chunk {id} has negative sizes"),
+            ));
+        }
+        let n = c.check_count(count as u64, size as usize)?;
+        let body = c.bytes(n * size as usize)?;
+        let mut b = Cursor::new(body, at + 32);
+        match id.as_str() {
+            "BONENAMES" if size >= 64 => {
+                for r in body.chunks_exact(size as usize) {
+                    bones.push(cstr(&r[..64]));
+                }
+            }
+            "ANIMINFO" if size >= 168 => {
+                for r in body.chunks_exact(size as usize) {
+                    let mut rc = Cursor::new(&r[128..], 0);
+                    let total_bones = rc.i32()?;
+                    let mut rc = Cursor::new(&r[152..], 0);
+                    let rate = f32::from_bits(rc.u32()?);
+                    let _start = rc.i32()?;
+                    let first = rc.i32()?;
+                    let frames = rc.i32()?;
+                    if total_bones < 0 || first < 0 || frames < 0 {
+                        return Err(DecodeError::invalid(at, "ANIMINFO has negative counts"));
+                    }
+                    infos.push((
+                        cstr(&r[..64]),
+                        total_bones as usize,
+                        first as usize,
+                        frames as usize,
+                        rate,
+                    ));
+                }
+            }
+            "ANIMKEYS" if size >= 32 => {
+                keys.reserve(n);
+                for _ in 0..n {
+                    let mut v = [0f32; 8];
+                    for x in v.iter_mut() {
+                        *x = f32::from_bits(b.u32()?);
+                    }
+                    b.bytes(size as usize - 32)?;
+                    keys.push((
+                        flip_position([v[0], v[1], v[2]]),
+                        flip_rotation([v[3], v[4], v[5], v[6]]),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut sequences = Vec::new();
+    for (name, tb, first, frames, rate) in infos {
+        let start = first.checked_mul(tb);
+        let end = first.checked_add(frames).and_then(|e| e.checked_mul(tb));
+        let (Some(s), Some(e)) = (start, end) else {
+            return Err(DecodeError::invalid(
+                0,
+                format!("sequence {name}: key range overflows"),
+            ));
+        };
+        if e > keys.len() || tb != bones.len() {
+            return Err(DecodeError::invalid(
+                0,
+                format!(
+                    "sequence {name}: keys {s}..{e} of {} ({tb} bones per frame, {} bone names)",
+                    keys.len(),
+                    bones.len()
+                ),
+            ));
+        }
+        sequences.push(PsaSequence {
+            name,
+            num_frames: frames,
+            rate,
+            keys: keys[s..e].to_vec(),
+        });
+    }
+    Ok(Psa { bones, sequences })
+}
