@@ -1,6 +1,6 @@
 //! Corpus tests: the four container variants of `../shared/corpus/ue3/`.
 
-use super::package::Package;
+use super::package::{self, Package};
 use std::path::PathBuf;
 
 pub(crate) fn corpus(rel: &str) -> Option<Vec<u8>> {
@@ -72,4 +72,174 @@ fn psa_export_equals_ue_viewer_output() {
         let diff: Vec<usize> = (0..got.len()).filter(|&i| got[i] != want[i]).collect();
         assert!(diff.is_empty(), "{v}: PSA differs at {diff:?}");
     }
+}
+
+fn encode(p: &Package) -> Vec<u8> {
+    let mut out = Vec::new();
+    p.write(&mut out).unwrap();
+    out
+}
+
+#[test]
+fn every_variant_round_trips_through_yaml() {
+    for v in VARIANTS {
+        let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
+            return;
+        };
+        let pkg = Package::read(&data).unwrap();
+        let yaml = super::doc::to_yaml(&pkg).unwrap();
+        let back = super::doc::from_yaml(&yaml).unwrap_or_else(|e| panic!("{v}: {e}"));
+        assert!(encode(&back) == data, "{v}: YAML round trip differs");
+        assert_eq!(super::doc::to_yaml(&back).unwrap(), yaml);
+    }
+}
+
+#[test]
+fn decoded_keys_match_the_corpus_description() {
+    let Some(data) = corpus("plain/TestAnims.upk") else {
+        return;
+    };
+    let pkg = Package::read(&data).unwrap();
+    let seq = super::anim::sequence(&pkg, 3, Some(3)).unwrap().unwrap();
+    assert_eq!(seq.name, "idle");
+    let (_, t) = super::anim::decode(&seq, super::anim::stream(&pkg, 3)).unwrap();
+    let z: Vec<f32> = t[0].rotations.iter().map(|q| q[2]).collect();
+    assert_eq!(z, [0.05, 0.1, 0.1, 0.1, 0.2]);
+    assert_eq!(t[0].translations, [[0.0, 0.0, 0.0]]);
+    assert_eq!(t[2].translations.len(), 0);
+    assert_eq!(t[2].rotations.len(), 5);
+    let run = super::anim::sequence(&pkg, 2, Some(3)).unwrap().unwrap();
+    let (l, t) = super::anim::decode(&run, super::anim::stream(&pkg, 2)).unwrap();
+    // Spec §7: track 0 rotation at 60, 24 + 5 × 6 = 54 bytes, then 2 padding bytes.
+    assert_eq!(l[0].rot, 60..114);
+    assert_eq!(l[0].pad, 114..116);
+    assert_eq!(
+        t[0].rotations[1][2],
+        (0x8664_i32 - 32767) as f32 / 32767.0
+    );
+}
+
+#[test]
+fn editing_one_key_changes_only_that_sequence_in_place() {
+    for v in VARIANTS {
+        let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
+            return;
+        };
+        let pkg = Package::read(&data).unwrap();
+        let yaml = super::doc::to_yaml(&pkg).unwrap();
+        // run (Fixed48NoW), root, frame 2: z 0.0999… → 0.25.
+        let mut doc: super::doc::UpkDocument = crate::yaml::from_str(&yaml).unwrap();
+        let a = doc.objects[2].animation.as_mut().unwrap();
+        assert_eq!(a.sequence, "run");
+        let keys = a.tracks[0].keys.as_mut().unwrap();
+        keys[2].rotation =
+            Some([0.0, 0.0, 0.25, (1.0f32 - 0.0625).sqrt()].map(crate::exact::F32::new));
+        let edited = super::doc::from_doc(&doc).unwrap();
+        let out = encode(&edited);
+        if v == "lzo" {
+            // Option U: written uncompressed.
+            let plain = corpus("plain/TestAnims.upk").unwrap();
+            assert_eq!(out.len(), plain.len());
+            let back = Package::read(&out).unwrap();
+            assert!(back.compressed.is_none());
+            assert_eq!(back.summary.package_flags & package::FLAG_COMPRESSED, 0);
+            continue;
+        }
+        assert_eq!(out.len(), data.len(), "{v}: same size in place");
+        let mut plain_out = out.clone();
+        let mut plain_in = data.clone();
+        if v == "xor" {
+            super::crypt::xor(&mut plain_out, 0);
+            super::crypt::xor(&mut plain_in, 0);
+        }
+        let diff: Vec<usize> = (0..out.len())
+            .filter(|&i| plain_out[i] != plain_in[i])
+            .collect();
+        // Only bytes of run's record (1909..2345) change: the new Uz of key 2 and the
+        // recomputed mins/ranges of the track.
+        assert!(
+            diff.iter().all(|&i| (1909..2345).contains(&i)),
+            "{v}: {diff:?}"
+        );
+        assert!(!diff.is_empty());
+        let back = Package::read(&out).unwrap();
+        let seq = super::anim::sequence(&back, 2, Some(3)).unwrap().unwrap();
+        let (_, t) = super::anim::decode(&seq, super::anim::stream(&back, 2)).unwrap();
+        assert_eq!(
+            t[0].rotations[2][2],
+            super::codec::fixed48_decode(super::codec::fixed48_encode(0.25) as u16)
+        );
+        let orig = super::anim::sequence(&pkg, 2, Some(3)).unwrap().unwrap();
+        let (_, o) = super::anim::decode(&orig, super::anim::stream(&pkg, 2)).unwrap();
+        assert_eq!(t[1..], o[1..]);
+    }
+}
+
+#[test]
+fn growing_a_track_shifts_later_objects_and_fixes_offsets() {
+    for v in ["plain", "obf", "xor"] {
+        let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
+            return;
+        };
+        let pkg = Package::read(&data).unwrap();
+        let mut doc = super::doc::to_doc(&pkg).unwrap();
+        let a = doc.objects[1].animation.as_mut().unwrap();
+        assert_eq!(a.sequence, "walk");
+        // pelvis: 1 translation key → 5 distinct keys (the rotation stays 1 key).
+        let k = a.tracks[1].keys.as_ref().unwrap()[0].rotation;
+        a.tracks[1].keys = Some(
+            (0..5)
+                .map(|i| super::doc::KeyY {
+                    translation: Some([i as f32, 10.0, 0.0].map(crate::exact::F32::new)),
+                    rotation: k,
+                })
+                .collect(),
+        );
+        let out = encode(&super::doc::from_doc(&doc).unwrap());
+        assert_eq!(out.len(), data.len() + 48, "{v}");
+        let back = Package::read(&out).unwrap();
+        let offs: Vec<(i32, i32)> = back
+            .exports
+            .iter()
+            .map(|e| (e.serial_offset, e.serial_size))
+            .collect();
+        assert_eq!(
+            offs,
+            [(1249, 168), (1417, 540), (1957, 436), (2393, 416)],
+            "{v}"
+        );
+        // The later objects are byte-identical, just moved.
+        assert_eq!(back.objects[2..], pkg.objects[2..]);
+        let seq = super::anim::sequence(&back, 1, Some(3)).unwrap().unwrap();
+        assert_eq!(
+            &seq.offsets[1..]
+                .iter()
+                .map(|o| o.trans_offset)
+                .collect::<Vec<_>>(),
+            &[144, 216]
+        );
+        let (_, t) = super::anim::decode(&seq, super::anim::stream(&back, 1)).unwrap();
+        assert_eq!(t[1].translations[4], [4.0, 10.0, 0.0]);
+        assert_eq!(
+            super::psa::export_set(&back, &super::anim::anim_sets(&back)[0])
+                .unwrap()
+                .len(),
+            2464
+        );
+    }
+}
+
+#[test]
+fn a_value_the_format_cannot_hold_names_its_path() {
+    let Some(data) = corpus("plain/TestAnims.upk") else {
+        return;
+    };
+    let pkg = Package::read(&data).unwrap();
+    let mut doc = super::doc::to_doc(&pkg).unwrap();
+    let a = doc.objects[2].animation.as_mut().unwrap();
+    a.tracks[0].keys.as_mut().unwrap()[1].rotation =
+        Some([f32::NAN, 0.0, 0.0, 1.0].map(crate::exact::F32::new));
+    let e = super::doc::from_doc(&doc).unwrap_err();
+    assert_eq!(e.path.to_string(), "objects[2].animation.tracks[0]");
+    assert!(e.message.contains("not finite"), "{e}");
 }
