@@ -6,6 +6,7 @@ mod diff;
 mod export;
 mod import;
 mod info;
+mod psa;
 mod schema;
 mod verify;
 
@@ -37,6 +38,7 @@ enum Command {
     Diff(diff::Args),
     Checksum(checksum::Args),
     Schema(schema::Args),
+    Psa(psa::Args),
 }
 
 /// What a command reports.
@@ -67,6 +69,7 @@ pub fn main() -> ExitCode {
         Command::Diff(a) => diff::run(a),
         Command::Checksum(a) => checksum::run(a),
         Command::Schema(a) => schema::run(a),
+        Command::Psa(a) => psa::run(a),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

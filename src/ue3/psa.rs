@@ -221,3 +221,103 @@ pub fn read(data: &[u8]) -> Result<Psa, DecodeError> {
     }
     Ok(Psa { bones, sequences })
 }
+
+/// Replace the keys of the sequences of AnimSet `set_name` that the PSA names (matched by name,
+/// case-insensitively; bones matched to TrackBoneNames the same way, tracks the PSA lacks keep
+/// their data). Parts whose keys equal the package's decoded keys keep their original bytes;
+/// the others are re-encoded in the sequence's format. Returns the replaced sequence names.
+pub fn import(
+    pkg: &mut Package,
+    set_name: &str,
+    psa: &Psa,
+) -> Result<Vec<String>, crate::exact::EncodeError> {
+    use crate::exact::EncodeError;
+    let sets = anim::anim_sets(pkg);
+    let set = sets
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case(set_name))
+        .ok_or_else(|| {
+            EncodeError::new(format!(
+                "no AnimSet `{set_name}` in the package (it has: {})",
+                sets.iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?
+        .clone();
+    let norm = |s: &str| s.trim().to_ascii_lowercase();
+    let mut bone_map = Vec::with_capacity(psa.bones.len());
+    for b in &psa.bones {
+        let k = set
+            .bones
+            .iter()
+            .position(|x| norm(x) == norm(b))
+            .ok_or_else(|| {
+                EncodeError::new(format!("PSA bone `{b}` is not a track of {}", set.name))
+            })?;
+        bone_map.push(k);
+    }
+    let mut done = Vec::new();
+    for ps in &psa.sequences {
+        let mut found = None;
+        for &si in &set.sequences {
+            let seq = anim::sequence(pkg, si, Some(set.bones.len()))
+                .map_err(|e| EncodeError::new(e.to_string()))?;
+            if let Some(q) = seq.filter(|q| q.name.eq_ignore_ascii_case(&ps.name)) {
+                found = Some(q);
+            }
+        }
+        let seq = found.ok_or_else(|| {
+            EncodeError::new(format!("PSA sequence `{}` is not in {}", ps.name, set.name))
+        })?;
+        let si = seq.export;
+        let stream = anim::stream(pkg, si).to_vec();
+        let (layouts, tracks) =
+            anim::decode(&seq, &stream).map_err(|e| EncodeError::new(e.to_string()))?;
+        let nb = psa.bones.len();
+        let nf = ps.num_frames;
+        let mut edits = vec![anim::TrackEdit::default(); tracks.len()];
+        let mut changed = false;
+        for (b, &k) in bone_map.iter().enumerate() {
+            let tr: Vec<Vec3> = (0..nf).map(|f| ps.keys[f * nb + b].0).collect();
+            let ro: Vec<Quat> = (0..nf).map(|f| ps.keys[f * nb + b].1).collect();
+            let t = &tracks[k];
+            let default_t =
+                t.translations.is_empty() && tr.iter().all(|p| p.map(f32::to_bits) == [0; 3]);
+            if !default_t && !anim::same_keys(&t.translations, &tr) {
+                edits[k].translations = Some(tr);
+                changed = true;
+            }
+            let ident = [0f32, 0.0, 0.0, 1.0].map(f32::to_bits);
+            let default_r =
+                t.rotations.is_empty() && ro.iter().all(|q| q.map(f32::to_bits) == ident);
+            if !default_r && !anim::same_keys(&t.rotations, &ro) {
+                edits[k].rotations = Some(ro);
+                changed = true;
+            }
+        }
+        if nf as i32 != seq.num_frames {
+            let names = pkg.name_texts.clone();
+            if let Some(super::package::Object::Tagged { props, .. }) = pkg.objects.get_mut(si) {
+                if let Some(p) = props.find_mut(&names, "NumFrames") {
+                    p.value = super::props::Value::Int(nf as i32);
+                }
+                if let Some(p) = props.find_mut(&names, "SequenceLength") {
+                    p.value = super::props::Value::Float((nf as f32 / ps.rate).to_bits());
+                }
+            }
+        }
+        if changed {
+            let (s, offs) =
+                anim::rebuild(&stream, &layouts, &seq.offsets, &edits, seq.rotation_format)
+                    .map_err(|mut e| {
+                        e.path.prefix(crate::exact::Segment::Key(seq.name.clone()));
+                        e
+                    })?;
+            anim::store(pkg, si, s, &offs)?;
+        }
+        done.push(seq.name.clone());
+    }
+    Ok(done)
+}

@@ -113,10 +113,7 @@ fn decoded_keys_match_the_corpus_description() {
     // Spec §7: track 0 rotation at 60, 24 + 5 × 6 = 54 bytes, then 2 padding bytes.
     assert_eq!(l[0].rot, 60..114);
     assert_eq!(l[0].pad, 114..116);
-    assert_eq!(
-        t[0].rotations[1][2],
-        (0x8664_i32 - 32767) as f32 / 32767.0
-    );
+    assert_eq!(t[0].rotations[1][2], (0x8664_i32 - 32767) as f32 / 32767.0);
 }
 
 #[test]
@@ -242,4 +239,48 @@ fn a_value_the_format_cannot_hold_names_its_path() {
     let e = super::doc::from_doc(&doc).unwrap_err();
     assert_eq!(e.path.to_string(), "objects[2].animation.tracks[0]");
     assert!(e.message.contains("not finite"), "{e}");
+}
+
+#[test]
+fn psa_import_of_the_own_export_is_identity_and_an_edit_reencodes() {
+    let Some(data) = corpus("obf/TestAnims.upk") else {
+        return;
+    };
+    let pkg = Package::read(&data).unwrap();
+    let set = &super::anim::anim_sets(&pkg)[0];
+    let bytes = super::psa::export_set(&pkg, set).unwrap();
+    let mut p = super::psa::read(&bytes).unwrap();
+    assert_eq!(p.bones, ["root", "pelvis", "spine"]);
+    assert_eq!(
+        p.sequences
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>(),
+        ["walk", "run", "idle"]
+    );
+    assert_eq!(p.sequences[0].rate, 30.0);
+    let mut same = pkg.clone();
+    super::psa::import(&mut same, "myanimset", &p).unwrap();
+    assert!(encode(&same) == data);
+    // Rotate the spine of `idle` (ZOnlyRLE, mode 0) at frame 4 about Z only.
+    let z = 0.3f32;
+    p.sequences[2].keys[4 * 3 + 2].1 = [0.0, 0.0, z, (1.0 - z * z).sqrt()];
+    let mut edited = pkg.clone();
+    super::psa::import(&mut edited, "MyAnimSet", &p).unwrap();
+    let out = encode(&edited);
+    let back = Package::read(&out).unwrap();
+    assert_eq!(back.objects[..3], pkg.objects[..3]);
+    let seq = super::anim::sequence(&back, 3, Some(3)).unwrap().unwrap();
+    let (_, t) = super::anim::decode(&seq, super::anim::stream(&back, 3)).unwrap();
+    assert_eq!(t[2].rotations[4], [0.0, 0.0, z, (1.0 - z * z).sqrt()]);
+    assert_eq!(
+        t[2].rotations[..4],
+        super::anim::decode(
+            &super::anim::sequence(&pkg, 3, Some(3)).unwrap().unwrap(),
+            super::anim::stream(&pkg, 3)
+        )
+        .unwrap()
+        .1[2]
+            .rotations[..4]
+    );
 }
