@@ -47,6 +47,11 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn field_at(&self, offset: u64) -> String;
     /// What changed from `self` (old) to `other` (new), one line per change; empty when equal.
     fn diff(&self, other: &Self) -> Vec<String>;
+    /// Format-specific consistency findings for `animkit check`, one line each (none by
+    /// default).
+    fn check(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A format, as the commands see it.
@@ -71,6 +76,8 @@ pub trait Asset: Send + Sync {
     /// `None` when `other` is a different format.
     fn diff(&self, other: &dyn Asset) -> Option<Vec<String>>;
     fn as_any(&self) -> &dyn Any;
+    /// See [`Codec::check`].
+    fn check(&self) -> Vec<String>;
 }
 
 impl<T: Codec> Asset for T {
@@ -99,6 +106,9 @@ impl<T: Codec> Asset for T {
     }
     fn as_any(&self) -> &dyn Any {
         self
+    }
+    fn check(&self) -> Vec<String> {
+        Codec::check(self)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The `animkit` command line: one file per subcommand. Exit codes: 0 ok, 1 a check failed or
 //! the files differ, 2 bad input or usage.
 
+mod check;
 mod checksum;
 mod diff;
 mod export;
@@ -38,6 +39,7 @@ enum Command {
     Diff(diff::Args),
     Checksum(checksum::Args),
     Schema(schema::Args),
+    Check(check::Args),
     Psa(psa::Args),
 }
 
@@ -69,6 +71,7 @@ pub fn main() -> ExitCode {
         Command::Diff(a) => diff::run(a),
         Command::Checksum(a) => checksum::run(a),
         Command::Schema(a) => schema::run(a),
+        Command::Check(a) => check::run(a),
         Command::Psa(a) => psa::run(a),
     };
     match result {

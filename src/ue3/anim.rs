@@ -2,7 +2,7 @@
 //! table of a sequence's compressed stream, decoding every track, and rebuilding a stream in
 //! which only the edited parts are re-encoded (spec §4.9).
 
-use super::codec::{self, Quat, RotFormat, TrackLayout, TrackOffsets, Vec3};
+use super::codec::{self, Quat, RotFormat, TrackLayout, TrackOffsets, Vec3, PAD};
 use super::package::{Object, Package};
 use super::props::{Properties, Value};
 use crate::exact::{DecodeError, EncodeError};
@@ -409,4 +409,105 @@ fn sample<T: Copy>(
             lerp(keys[i], keys[j], pos - i as f32)
         }
     }
+}
+
+/// `animkit check` findings for every sequence: for each ZOnlyRLE track with a run table, how
+/// many stored values its bytes hold and whether that fits UE Viewer's reading (inclusive run
+/// ends: `keys − Σ(end − start)` values) or the article's (exclusive ends: that `+ pairs`),
+/// spec §4.6; and gaps ("holes") between consecutive track parts.
+pub fn check(pkg: &Package) -> Vec<String> {
+    let sets = anim_sets(pkg);
+    let mut out = Vec::new();
+    for i in 0..pkg.exports.len() {
+        let set = set_of(&sets, pkg, i);
+        let seq = match sequence(pkg, i, set.map(|s| sets[s].bones.len())) {
+            Ok(Some(s)) => s,
+            Ok(None) => continue,
+            Err(e) => {
+                out.push(format!("{}: cannot read: {e}", pkg.export_name(i)));
+                continue;
+            }
+        };
+        let stream = stream(pkg, i);
+        let label = format!("{} ({})", pkg.export_name(i), seq.name);
+        let (layouts, _) = match decode(&seq, stream) {
+            Ok(x) => x,
+            Err(e) => {
+                out.push(format!("{label}: cannot decode: {e}"));
+                continue;
+            }
+        };
+        let bone = |k: usize| {
+            set.and_then(|s| sets[s].bones.get(k).cloned())
+                .unwrap_or_else(|| format!("track{k}"))
+        };
+        // Start offsets of all non-empty parts, to find where each part's successor begins.
+        let mut starts: Vec<usize> = layouts
+            .iter()
+            .flat_map(|l| [l.trans.clone(), l.rot.clone()])
+            .filter(|r| !r.is_empty())
+            .map(|r| r.start)
+            .collect();
+        starts.sort_unstable();
+        let next_after = |pos: usize| {
+            starts
+                .iter()
+                .copied()
+                .find(|&s| s > pos)
+                .unwrap_or(stream.len())
+        };
+        for (k, (l, o)) in layouts.iter().zip(&seq.offsets).enumerate() {
+            if let Some(t) = &l.rle {
+                let vstart = l.rot.start + 32 + 4 * t.pairs.len();
+                let mut end = next_after(vstart.saturating_sub(1));
+                while end > vstart
+                    && stream.get(end - 1) == Some(&PAD)
+                    && (end - vstart) % t.value_size() != 0
+                {
+                    end -= 1;
+                }
+                let bytes = end.saturating_sub(vstart);
+                let n = bytes / t.value_size();
+                let uev = t.stored_inclusive(o.rot_keys.max(0) as usize);
+                let art = uev + t.pairs.len() as i64;
+                let verdict = match (n as i64 == uev, n as i64 == art) {
+                    (true, true) => "fits both readings (no runs)",
+                    (true, false) => "fits UE Viewer's reading (inclusive run ends)",
+                    (false, true) => "fits the article's reading (exclusive run ends)",
+                    (false, false) => "fits neither reading",
+                };
+                out.push(format!(
+                    "{label} track {k} ({}): ZOnlyRLE mode {}, {} runs, {} keys, {bytes} value bytes = {n} values; UE Viewer predicts {uev}, article predicts {art}: {verdict}",
+                    bone(k),
+                    t.mode,
+                    t.pairs.len(),
+                    o.rot_keys
+                ));
+            }
+        }
+        let mut parts: Vec<std::ops::Range<usize>> = layouts
+            .iter()
+            .flat_map(|l| [l.trans.clone(), l.rot.start..l.pad.end])
+            .filter(|r| !r.is_empty())
+            .collect();
+        parts.sort_by_key(|r| r.start);
+        let mut pos = 0;
+        for r in &parts {
+            if r.start > pos {
+                out.push(format!(
+                    "{label}: hole of {} bytes before stream offset {}",
+                    r.start - pos,
+                    r.start
+                ));
+            }
+            pos = pos.max(r.end);
+        }
+        if pos < stream.len() {
+            out.push(format!(
+                "{label}: {} bytes after the last track",
+                stream.len() - pos
+            ));
+        }
+    }
+    out
 }

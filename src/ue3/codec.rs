@@ -66,6 +66,10 @@ impl RotFormat {
     }
 }
 
+/// Largest key count accepted for ACF_Identity, whose keys take no bytes (so the stream size
+/// cannot bound them).
+pub const MAX_IDENTITY_KEYS: usize = 1 << 20;
+
 /// The padding byte after a rotation part (UE3's 0x55).
 pub const PAD: u8 = 0x55;
 
@@ -217,6 +221,13 @@ pub fn layout(
     let len = stream.len();
     let tn = key_count(o.trans_keys, base, 0, "translation")?;
     let rn = key_count(o.rot_keys, base, 0, "rotation")?;
+    if format == RotFormat::Identity && rn > MAX_IDENTITY_KEYS {
+        return Err(stream_err(
+            base,
+            0,
+            format!("{rn} ACF_Identity rotation keys (at most {MAX_IDENTITY_KEYS} accepted: they take no bytes)"),
+        ));
+    }
     let part = |off: i32,
                 size: Option<usize>,
                 what: &str|

@@ -116,6 +116,9 @@ impl Codec for Package {
     fn field_at(&self, offset: u64) -> String {
         Package::field_at(self, offset)
     }
+    fn check(&self) -> Vec<String> {
+        anim::check(self)
+    }
     fn diff(&self, other: &Self) -> Vec<String> {
         let mut out = Vec::new();
         if self.summary != other.summary {
@@ -171,3 +174,35 @@ impl Codec for Package {
 
 #[cfg(test)]
 mod tests;
+
+/// Fuzzing entry point of the track decoder: lay out and decode one track of `stream` with
+/// the given `CompressedTrackOffsets` entries and rotation format (index into
+/// [`codec::RotFormat::ALL`]). Never panics.
+pub fn fuzz_track(stream: &[u8], offsets: &[i32], format: usize) {
+    let fmt = codec::RotFormat::ALL[format % codec::RotFormat::ALL.len()];
+    let o = codec::TrackOffsets {
+        trans_offset: offsets.first().copied().unwrap_or(0),
+        trans_keys: offsets.get(1).copied().unwrap_or(0),
+        rot_offset: offsets.get(2).copied().unwrap_or(0),
+        rot_keys: offsets.get(3).copied().unwrap_or(0),
+    };
+    if let Ok(l) = codec::layout(stream, 0, &o, fmt) {
+        let t = codec::decode_translations(stream, &l);
+        let r = codec::decode_rotations(stream, &l, o.rot_keys.max(0) as usize, fmt);
+        let mut out = Vec::new();
+        codec::encode_translations(&t, &mut out);
+        let _ = codec::encode_rotations(&r, fmt, &mut out);
+    }
+}
+
+/// Fuzzing entry point of the package reader: read, decode every track, export YAML and PSA,
+/// write back. Never panics.
+pub fn fuzz_package(data: &[u8]) {
+    let Ok(pkg) = Package::read(data) else { return };
+    let _ = doc::to_yaml(&pkg);
+    let _ = anim::check(&pkg);
+    for set in anim::anim_sets(&pkg) {
+        let _ = psa::export_set(&pkg, &set);
+    }
+    let _ = pkg.write(&mut Vec::new());
+}

@@ -6,6 +6,9 @@ use super::codec::{Quat, Vec3};
 use super::package::Package;
 use crate::exact::{Cursor, DecodeError, PutLe};
 
+/// Most keys one PSA export may hold (NumFrames × tracks): 512 MiB of key records.
+pub const MAX_KEYS: usize = 1 << 24;
+
 /// ANIMHEAD TypeFlag written by UE Viewer.
 pub const PSA_VERSION: u32 = 20_100_422;
 
@@ -51,7 +54,16 @@ pub fn export_set(pkg: &Package, set: &AnimSet) -> Result<Vec<u8>, DecodeError> 
             continue;
         };
         let (_, tracks) = anim::decode(&seq, anim::stream(pkg, si))?;
-        let nf = seq.num_frames.max(0) as usize;
+        let nf = usize::try_from(seq.num_frames).unwrap_or(0);
+        if nf.saturating_mul(bones.max(1)) > MAX_KEYS {
+            return Err(DecodeError::invalid(
+                seq.stream_base,
+                format!(
+                    "{}: NumFrames {} × {bones} tracks exceeds the {MAX_KEYS} PSA keys animkit writes",
+                    seq.name, seq.num_frames
+                ),
+            ));
+        }
         for f in 0..nf {
             for t in &tracks {
                 let p = flip_position(anim::sample_translation(&t.translations, f, nf));

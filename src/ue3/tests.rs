@@ -284,3 +284,175 @@ fn psa_import_of_the_own_export_is_identity_and_an_edit_reencodes() {
             .rotations[..4]
     );
 }
+
+#[test]
+fn check_reports_the_zonly_reading() {
+    let Some(data) = corpus("plain/TestAnims.upk") else {
+        return;
+    };
+    let pkg = Package::read(&data).unwrap();
+    let lines = super::anim::check(&pkg);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].contains("track 0 (root)") && lines[0].contains("12 value bytes = 3 values"));
+    assert!(
+        lines[0].ends_with("fits UE Viewer's reading (inclusive run ends)"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].ends_with("fits both readings (no runs)"),
+        "{}",
+        lines[1]
+    );
+}
+
+/// Everything a user can run on a package: read, decode all tracks, YAML, PSA, write.
+pub(crate) fn exercise(data: &[u8]) {
+    super::fuzz_package(data);
+    let Ok(pkg) = Package::read(data) else { return };
+    let mut out = Vec::new();
+    if pkg.write(&mut out).is_ok() {
+        // A package that reads and writes must read back.
+        assert!(Package::read(&out).is_ok());
+    }
+}
+
+#[test]
+fn every_truncation_is_a_clear_error() {
+    for v in VARIANTS {
+        let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
+            return;
+        };
+        for n in 0..data.len() {
+            let r = Package::read(&data[..n]);
+            assert!(r.is_err(), "{v}: a {n}-byte prefix was accepted");
+            exercise(&data[..n]);
+        }
+    }
+}
+
+fn plain() -> Option<Vec<u8>> {
+    corpus("plain/TestAnims.upk")
+}
+
+fn put(d: &mut [u8], at: usize, v: i32) {
+    d[at..at + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+#[test]
+fn malformed_packages_give_errors_with_offset_and_path() {
+    let Some(data) = plain() else { return };
+    // Export 1's SerialSize (export table at 961, 68-byte entries, size at +32) past the file.
+    let mut d = data.clone();
+    put(&mut d, 961 + 68 + 32, 100_000);
+    let e = Package::read(&d).unwrap_err();
+    assert_eq!(e.path.to_string(), "exports[1].serial_offset");
+    assert!(e.to_string().contains("past the end"), "{e}");
+    // A bad name index in the first property of the AnimSet (record at 1249, NetIndex first).
+    let mut d = data.clone();
+    put(&mut d, 1253, 9999);
+    let e = Package::read(&d).unwrap_err();
+    assert_eq!(e.offset, 1253);
+    assert_eq!(e.path.to_string(), "objects[0].properties[0]");
+    // A huge name count.
+    let mut d = data.clone();
+    put(&mut d, 0x19, i32::MAX);
+    let e = Package::read(&d).unwrap_err();
+    assert_eq!(e.path.to_string(), "names");
+    assert!(matches!(
+        e.kind,
+        crate::exact::DecodeErrorKind::CountTooLarge { .. }
+    ));
+    // A track offset past the stream: walk's CompressedTrackOffsets[2] (rot offset of track 0).
+    let pkg = Package::read(&data).unwrap();
+    let mut bad = pkg.clone();
+    if let package::Object::Tagged { props, .. } = &mut bad.objects[1] {
+        let names = pkg.name_texts.clone();
+        let p = props.find_mut(&names, "CompressedTrackOffsets").unwrap();
+        p.value = super::props::Value::Ints(vec![0, 5, 6000, 5, 144, 1, 156, 1, 168, 0, 168, 5]);
+    }
+    let seq = super::anim::sequence(&bad, 1, Some(3)).unwrap().unwrap();
+    let e = super::anim::decode(&seq, super::anim::stream(&bad, 1)).unwrap_err();
+    assert_eq!(e.path.to_string(), "tracks[0]");
+    assert!(e.to_string().contains("outside the 252-byte stream"), "{e}");
+    // Huge NumFrames: the PSA export refuses instead of allocating.
+    let mut huge = pkg.clone();
+    if let package::Object::Tagged { props, .. } = &mut huge.objects[1] {
+        let names = pkg.name_texts.clone();
+        props.find_mut(&names, "NumFrames").unwrap().value = super::props::Value::Int(i32::MAX);
+    }
+    let e = super::psa::export_set(&huge, &super::anim::anim_sets(&huge)[0]).unwrap_err();
+    assert!(e.to_string().contains("exceeds"), "{e}");
+    // A wrong NumBytes.
+    let mut d = data.clone();
+    put(&mut d, 1417 + 492 - 252 - 4, 9);
+    let p = Package::read(&d).unwrap();
+    let e = super::anim::sequence(&p, 1, Some(3)).unwrap_err();
+    assert!(e.to_string().contains("NumBytes"), "{e}");
+}
+
+#[test]
+fn corrupt_lzo_data_is_an_error() {
+    let Some(data) = corpus("lzo/TestAnims.upk") else {
+        return;
+    };
+    let mut d = data.clone();
+    // Compressed data begins after the 125-byte summary, 16-byte chunk header and one block record.
+    for b in d[125 + 24..].iter_mut().step_by(5) {
+        *b ^= 0x5A;
+    }
+    assert!(Package::read(&d).is_err());
+}
+
+mod prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// Mutated corpus packages never panic anywhere in the pipeline.
+        #[test]
+        fn mutated_packages_never_panic(variant in 0usize..4, flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..8)) {
+            let Some(mut data) = corpus(&format!("{}/TestAnims.upk", VARIANTS[variant])) else { return Ok(()) };
+            for (at, v) in flips {
+                let n = data.len();
+                data[at % n] = v;
+            }
+            exercise(&data);
+        }
+
+        /// Random streams and offsets never panic the track decoder.
+        #[test]
+        fn random_tracks_never_panic(stream in proptest::collection::vec(any::<u8>(), 0..200),
+                                     offs in proptest::collection::vec(-4i32..220, 4),
+                                     f in 0usize..8) {
+            super::super::fuzz_track(&stream, &offs, f);
+        }
+
+        /// Float96NoW and Fixed48NoW: decode → encode → decode is stable on random unit quats.
+        #[test]
+        fn codecs_are_stable(a in -1.0f32..1.0, b in -1.0f32..1.0, c in -1.0f32..1.0, w in 0.0f32..1.0, f in 0usize..8) {
+            let n = (a * a + b * b + c * c + w * w).sqrt();
+            prop_assume!(n > 0.1);
+            let q = [a / n, b / n, c / n, w / n];
+            let keys = vec![q, [0.0, 0.0, 0.0, 1.0], q];
+            let fmt = super::super::codec::RotFormat::ALL[f];
+            let dec = |k: &[super::super::codec::Quat]| {
+                let mut out = Vec::new();
+                super::super::codec::encode_rotations(k, fmt, &mut out).unwrap();
+                let o = super::super::codec::TrackOffsets { rot_keys: k.len() as i32, ..Default::default() };
+                let l = super::super::codec::layout(&out, 0, &o, fmt).unwrap();
+                (out.clone(), super::super::codec::decode_rotations(&out, &l, k.len(), fmt))
+            };
+            let (_, once) = dec(&keys);
+            let (bytes1, twice) = dec(&once);
+            let (bytes2, _) = dec(&twice);
+            if fmt != super::super::codec::RotFormat::IntervalFixed32NoW {
+                prop_assert_eq!(&bytes1, &bytes2);
+                let bits = |v: &[super::super::codec::Quat]| v.iter().flat_map(|q| q.map(f32::to_bits)).collect::<Vec<_>>();
+                prop_assert_eq!(bits(&once), bits(&twice));
+            }
+        }
+    }
+}
