@@ -169,11 +169,7 @@ pub fn sequence(
     let nb = tail
         .get(..4)
         .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-    let body_len = {
-        let mut v = Vec::new();
-        pkg.objects[i].write(&mut v);
-        v.len() - tail.len()
-    };
+    let body_len = 4 + props.encoded_len();
     if nb != Some(tail.len() as i32 - 4) {
         return Err(DecodeError::invalid(
             base + body_len as u64,

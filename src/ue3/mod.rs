@@ -21,6 +21,7 @@ pub mod doc;
 pub mod package;
 pub mod props;
 pub mod psa;
+pub mod synth;
 
 use crate::exact::{DecodeError, EncodeError, ImportError};
 use crate::registry::{Codec, ExportOptions, ImportOptions, InfoLine};

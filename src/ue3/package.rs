@@ -226,6 +226,14 @@ pub enum Object {
 }
 
 impl Object {
+    /// Encoded size of the record.
+    pub fn encoded_len(&self) -> usize {
+        match self {
+            Object::Empty => 0,
+            Object::Raw(b) => b.len(),
+            Object::Tagged { props, tail, .. } => 4 + props.encoded_len() + tail.len(),
+        }
+    }
     pub fn write(&self, out: &mut Vec<u8>) {
         match self {
             Object::Empty => {}
@@ -680,12 +688,7 @@ impl Package {
         summary.import_count = self.imports.len() as i32;
         summary.export_count = self.exports.len() as i32;
         // Object bytes and the new layout.
-        let mut bodies: Vec<Vec<u8>> = Vec::with_capacity(self.objects.len());
-        for o in &self.objects {
-            let mut b = Vec::new();
-            o.write(&mut b);
-            bodies.push(b);
-        }
+        let sizes: Vec<usize> = self.objects.iter().map(Object::encoded_len).collect();
         let mut exports = self.exports.clone();
         let tables_end = [
             (summary.name_offset, Region::Names),
@@ -727,7 +730,7 @@ impl Package {
                     }
                 }
                 Item::Object(i) => {
-                    let new_size = bodies[i].len() as i64;
+                    let new_size = sizes[i] as i64;
                     delta += new_size - self.exports[i].serial_size as i64;
                     let (Ok(o), Ok(s)) = (i32::try_from(target), i32::try_from(new_size)) else {
                         return Err(EncodeError::new(format!(
@@ -742,7 +745,17 @@ impl Package {
             targets.push(usize::try_from(target).unwrap_or(0));
         }
         // Build the image.
-        let mut img = Vec::new();
+        let direct = out.is_empty() && !compressed;
+        let mut img = if direct {
+            std::mem::take(out)
+        } else {
+            Vec::new()
+        };
+        img.reserve(
+            self.gaps.iter().map(|g| g.bytes.len()).sum::<usize>()
+                + sizes.iter().sum::<usize>()
+                + s_estimate(self),
+        );
         let mut sum_plain = summary.clone();
         sum_plain.chunks.clear();
         sum_plain.write(&mut img);
@@ -750,7 +763,7 @@ impl Package {
         let codes = (summary.package_flags & FLAG_OBFUSCATED != 0).then(|| summary.pointer_codes());
         for (&(_, _, it), &target) in items.iter().zip(&targets) {
             let empty = match it {
-                Item::Object(i) => bodies[i].is_empty(),
+                Item::Object(i) => sizes[i] == 0,
                 Item::Gap(g) => self.gaps[g].bytes.is_empty(),
                 Item::Table(Region::Names) => self.names.is_empty(),
                 Item::Table(Region::Imports) => self.imports.is_empty(),
@@ -807,7 +820,7 @@ impl Package {
                     }
                 }
                 Item::Table(_) => img.extend_from_slice(&self.depends),
-                Item::Object(i) => img.extend_from_slice(&bodies[i]),
+                Item::Object(i) => self.objects[i].write(&mut img),
                 Item::Gap(g) => img.extend_from_slice(&self.gaps[g].bytes),
             }
         }
@@ -830,6 +843,7 @@ impl Package {
                 s.write(out);
                 out.extend_from_slice(&img[s_len..]);
             }
+            None if direct => *out = img,
             None => out.extend_from_slice(&img),
         }
         if self.whole_file_xor {
@@ -869,6 +883,13 @@ impl Package {
         }
         "gaps".into()
     }
+}
+
+/// Bytes of the header part (summary and tables), for reserving.
+fn s_estimate(p: &Package) -> usize {
+    usize::try_from(p.summary.headers_size)
+        .unwrap_or(0)
+        .min(1 << 30)
 }
 
 fn region_name(r: Region) -> String {

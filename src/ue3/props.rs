@@ -222,6 +222,14 @@ impl Property {
             Value::Raw(b) => b.len() as i32,
         }
     }
+    /// Encoded size of the tag and value.
+    pub fn encoded_len(&self) -> usize {
+        let value = match self.value {
+            Value::Bool(_) => 4,
+            _ => self.data_size().max(0) as usize,
+        };
+        24 + if self.struct_name.is_some() { 8 } else { 0 } + value
+    }
     pub fn write(&self, out: &mut Vec<u8>) {
         self.name.write(out);
         self.ty.write(out);
@@ -289,6 +297,10 @@ impl Properties {
             p.write(out);
         }
         self.terminator.write(out);
+    }
+    /// Encoded size of the stream including the terminator.
+    pub fn encoded_len(&self) -> usize {
+        self.props.iter().map(Property::encoded_len).sum::<usize>() + 8
     }
     pub fn find(&self, names: &Names, name: &str) -> Option<&Property> {
         self.props.iter().find(|p| names.is(p.name, name))
