@@ -796,6 +796,30 @@ mod tests {
     }
 
     #[test]
+    fn zonly_modes_1_and_2_put_the_value_in_x_and_y() {
+        for (mode, comp) in [(1u8, 0usize), (2, 1)] {
+            let mut b = vec![0u8; 24];
+            b.extend_from_slice(&[mode, 0, 0, 0, 0, 0, 0, 0]);
+            for v in [0.5f32, -0.25] {
+                put_f32(&mut b, v);
+            }
+            let o = TrackOffsets {
+                rot_keys: 2,
+                ..Default::default()
+            };
+            let l = layout(&b, 0, &o, RotFormat::ZOnlyRle).unwrap();
+            let q = decode_rotations(&b, &l, 2, RotFormat::ZOnlyRle);
+            let mut want = [0.0f32, 0.0, 0.0, (1.0f32 - 0.25).sqrt()];
+            want[comp] = 0.5;
+            assert_eq!(q[0], want);
+            assert_eq!(q[1][comp], -0.25);
+            let mut e = Vec::new();
+            encode_rotations(&q, RotFormat::ZOnlyRle, &mut e).unwrap();
+            assert_eq!(&e[24..], &b[24..], "mode {mode} re-encodes to itself");
+        }
+    }
+
+    #[test]
     fn rle_past_key_count_is_an_error() {
         let mut b = vec![0u8; 24];
         b.extend_from_slice(&[3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 9, 0]);

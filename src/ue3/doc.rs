@@ -229,6 +229,10 @@ pub struct ObjectY {
     pub native: Option<Blob>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub animation: Option<AnimY>,
+    /// Why an AnimSequence's tracks are not decoded (its native bytes are then in `native`);
+    /// informational, ignored on import.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_decoded: Option<String>,
 }
 
 /// A tagged property: `prop` name, `type`, and exactly one value field.
@@ -384,10 +388,6 @@ fn track_y(bone: String, t: &anim::Track) -> TrackY {
     }
 }
 
-fn enc_err(e: crate::exact::DecodeError) -> EncodeError {
-    EncodeError::new(e.to_string())
-}
-
 pub fn to_doc(pkg: &Package) -> Result<UpkDocument, EncodeError> {
     let names = pkg.names();
     let n = |f: FName| names.to_yaml(f);
@@ -405,6 +405,7 @@ pub fn to_doc(pkg: &Package) -> Result<UpkDocument, EncodeError> {
             properties_end: None,
             native: None,
             animation: None,
+            not_decoded: None,
         };
         match o {
             Object::Empty => {}
@@ -420,12 +421,19 @@ pub fn to_doc(pkg: &Package) -> Result<UpkDocument, EncodeError> {
                     y.properties_end = Some(n(props.terminator));
                 }
                 let set = anim::set_of(&sets, pkg, i);
-                let seq = anim::sequence(pkg, i, set.map(|s| sets[s].bones.len()))
-                    .map_err(|e| EncodeError::new(format!("objects[{i}]: {e}")))?;
-                match seq {
-                    Some(seq) => {
-                        let stream = anim::stream(pkg, i);
-                        let (_, tracks) = anim::decode(&seq, stream).map_err(enc_err)?;
+                let decoded =
+                    anim::sequence(pkg, i, set.map(|s| sets[s].bones.len())).and_then(|seq| {
+                        match seq {
+                            Some(seq) => {
+                                let stream = anim::stream(pkg, i);
+                                anim::decode(&seq, stream)
+                                    .map(|(_, tracks)| Some((seq, stream, tracks)))
+                            }
+                            None => Ok(None),
+                        }
+                    });
+                match decoded {
+                    Ok(Some((seq, stream, tracks))) => {
                         let bones = set.map(|s| sets[s].bones.clone()).unwrap_or_default();
                         y.animation = Some(AnimY {
                             sequence: seq.name.clone(),
@@ -450,7 +458,10 @@ pub fn to_doc(pkg: &Package) -> Result<UpkDocument, EncodeError> {
                             stream: Blob::new(stream.to_vec()),
                         });
                     }
-                    None => {
+                    other => {
+                        if let Err(e) = other {
+                            y.not_decoded = Some(e.to_string());
+                        }
                         if !tail.is_empty() {
                             y.native = Some(Blob::new(tail.clone()));
                         }
