@@ -461,6 +461,12 @@ pub fn decode_rotations(
 
 // ---- encoding -----------------------------------------------------------------------------
 
+/// Tolerance on |q|² − 1 under which a key is stored as given (not re-normalised): decoded
+/// keys of every format lie within it (Float32NoW's 7-bit mantissas are the coarsest, < 1 %),
+/// so decoded keys re-encode to their own codes; an edited key further from unit length is
+/// normalised.
+pub const UNIT_TOLERANCE: f32 = 0.05;
+
 /// Sign-flip to W ≥ 0 and normalise a quaternion that is not already unit length (a decoded
 /// key is stored unchanged, so exact formats re-encode to their own bytes).
 pub fn canonical(q: Quat) -> Quat {
@@ -469,7 +475,7 @@ pub fn canonical(q: Quat) -> Quat {
         q = [-q[0], -q[1], -q[2], -q[3]];
     }
     let n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-    if (n2 - 1.0).abs() > 1e-4 && n2 > 0.0 {
+    if (n2 - 1.0).abs() > UNIT_TOLERANCE && n2 > 0.0 {
         let n = n2.sqrt();
         q = [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
     }

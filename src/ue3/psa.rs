@@ -50,16 +50,32 @@ pub fn export_set(pkg: &Package, set: &AnimSet) -> Result<Vec<u8>, DecodeError> 
     let mut keys = Vec::new();
     let mut first = 0i32;
     for &si in &set.sequences {
-        let Some(seq) = anim::sequence(pkg, si, Some(bones))? else {
+        let prefix = |mut e: DecodeError| {
+            e.path.prefix(crate::exact::Segment::Index(si));
+            e.path.prefix(crate::exact::Segment::Field("objects"));
+            e
+        };
+        let Some(seq) = anim::sequence(pkg, si, Some(bones)).map_err(prefix)? else {
             continue;
         };
-        let (_, tracks) = anim::decode(&seq, anim::stream(pkg, si))?;
-        let nf = usize::try_from(seq.num_frames).unwrap_or(0);
-        if nf.saturating_mul(bones.max(1)) > MAX_KEYS {
+        let (_, tracks) = anim::decode(&seq, anim::stream(pkg, si)).map_err(prefix)?;
+        let nf = usize::try_from(seq.num_frames)
+            .map_err(|_| {
+                DecodeError::invalid(
+                    seq.stream_base,
+                    format!("{}: NumFrames {} is negative", seq.name, seq.num_frames),
+                )
+            })
+            .map_err(prefix)?;
+        if (first as usize)
+            .saturating_add(nf)
+            .saturating_mul(bones.max(1))
+            > MAX_KEYS
+        {
             return Err(DecodeError::invalid(
                 seq.stream_base,
                 format!(
-                    "{}: NumFrames {} × {bones} tracks exceeds the {MAX_KEYS} PSA keys animkit writes",
+                    "{}: NumFrames {} × {bones} tracks (with the sequences before it) exceeds the {MAX_KEYS} PSA keys animkit writes",
                     seq.name, seq.num_frames
                 ),
             ));

@@ -519,3 +519,33 @@ fn an_undecodable_sequence_still_round_trips_through_yaml() {
     let yaml = super::doc::to_yaml(&pkg).unwrap();
     assert!(encode(&super::doc::from_yaml(&yaml).unwrap()) == d);
 }
+
+#[test]
+fn a_text_edit_of_the_yaml_changes_only_that_key() {
+    let Some(data) = plain() else { return };
+    let pkg = Package::read(&data).unwrap();
+    let yaml = super::doc::to_yaml(&pkg).unwrap();
+    let from = "{translation: [4.0, 2.0, 3.0], rotation: [0.0, 0.0, 0.19866933, 0.9800666]}";
+    assert!(yaml.contains(from));
+    let edited = yaml.replacen(
+        from,
+        "{translation: [4.0, 2.5, 3.0], rotation: [0.0, 0.0, 0.5, 0.8660254]}",
+        1,
+    );
+    let out = encode(&super::doc::from_yaml(&edited).unwrap());
+    assert_eq!(out.len(), data.len());
+    let diff: Vec<usize> = (0..out.len()).filter(|&i| out[i] != data[i]).collect();
+    // walk's stream starts at 1417 + 492 - 252 = 1657: translation key 4 Y at +52, rotation
+    // key 4 Z at +60 (track 0 rotation) + 24 + 4·12 + 8 = +140, and the Z range at +80.
+    let rel: Vec<usize> = diff.iter().map(|&i| i - 1657).collect();
+    assert!(
+        rel.iter()
+            .all(|&r| (52..56).contains(&r) || (140..144).contains(&r) || (80..84).contains(&r)),
+        "{rel:?}"
+    );
+    let back = Package::read(&out).unwrap();
+    let q = super::anim::sequence(&back, 1, Some(3)).unwrap().unwrap();
+    let (_, t) = super::anim::decode(&q, super::anim::stream(&back, 1)).unwrap();
+    assert_eq!(t[0].translations[4], [4.0, 2.5, 3.0]);
+    assert_eq!(t[0].rotations[4][2], 0.5);
+}
