@@ -1,1 +1,12 @@
-//! Round-trip tests (filled in below).
+//! Round-trip and end-to-end tests: the verify engine over `samples/` and `../shared/corpus`,
+//! decoded corpus values, bad input, generated property tests, the CLI and the README.
+
+mod cli;
+mod common;
+mod man_bad_input;
+mod man_corpus;
+mod man_edit;
+mod man_props;
+mod readme;
+mod schemas;
+mod verify_trees;

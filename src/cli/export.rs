@@ -11,12 +11,9 @@ use std::path::PathBuf;
 pub struct Args {
     /// The binary asset (format detected from its content).
     file: PathBuf,
-    /// Write the YAML here instead of to stdout.
-    #[arg(short, long)]
-    output: Option<PathBuf>,
-    /// Overwrite OUTPUT if it exists.
-    #[arg(long)]
-    force: bool,
+    /// Write the YAML to OUTPUT instead of stdout.
+    #[command(flatten)]
+    out: super::OutputArgs,
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
@@ -33,8 +30,8 @@ pub fn run(args: Args) -> Result<Status, Error> {
             file: args.file.clone(),
             source: e,
         })?;
-    match &args.output {
-        Some(out) => crate::fsio::write_file(out, yaml.as_bytes(), args.force)?,
+    match &args.out.output {
+        Some(out) => crate::fsio::write_file(out, yaml.as_bytes(), args.out.force)?,
         None => {
             let mut stdout = std::io::stdout().lock();
             if let Err(e) = stdout

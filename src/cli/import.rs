@@ -11,11 +11,8 @@ pub struct Args {
     /// The YAML document (its `format:` names the binary format).
     file: PathBuf,
     /// Output file (default: FILE without its .yaml/.yml extension).
-    #[arg(short, long)]
-    output: Option<PathBuf>,
-    /// Overwrite OUTPUT if it exists.
-    #[arg(long)]
-    force: bool,
+    #[command(flatten)]
+    out: super::OutputArgs,
     /// Where edited values fall outside the stored quantisation range (MAN positions),
     /// recompute the range from all values and re-pack everything instead of failing.
     #[arg(long)]
@@ -40,7 +37,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
         file: args.file.clone(),
         source: e,
     })?;
-    let output = match args.output {
+    let output = match args.out.output {
         Some(o) => o,
         None => {
             let ext = args.file.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -53,7 +50,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
             args.file.with_extension("")
         }
     };
-    crate::fsio::write_file(&output, &data, args.force)?;
+    crate::fsio::write_file(&output, &data, args.out.force)?;
     eprintln!("wrote {} ({} bytes, {})", output.display(), data.len(), tag);
     Ok(Status::Ok)
 }

@@ -84,6 +84,17 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Where a command writes its file.
+#[derive(clap::Args)]
+pub struct OutputArgs {
+    /// Output file.
+    #[arg(short, long)]
+    pub output: Option<std::path::PathBuf>,
+    /// Overwrite the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
 /// A file loaded for a command: a recognised binary, or a YAML document of a known format.
 pub struct Loaded {
     pub format: &'static dyn Format,

@@ -3,7 +3,7 @@
 //! not fit is written in block style. Flow attempts stop as soon as they pass the budget, so the
 //! cost of a failed attempt is about one line.
 
-use super::{COMMENT, RAW_SCALAR};
+use super::{COMMENT, RAW_BLOCK, RAW_FLOW, RAW_FLOW_COMMENT, RAW_SCALAR};
 use crate::exact::float::write_f32;
 use crate::exact::F32;
 use serde::ser::{self, Serialize};
@@ -31,7 +31,15 @@ type R = Result<(), EmitError>;
 
 /// Serialise `value` (a struct or map) as a block-style YAML document.
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, EmitError> {
-    let mut out = String::with_capacity(4096);
+    to_string_with_capacity(value, 4096)
+}
+
+/// [`to_string`] with a size hint for the output buffer.
+pub fn to_string_with_capacity<T: Serialize + ?Sized>(
+    value: &T,
+    capacity: usize,
+) -> Result<String, EmitError> {
+    let mut out = String::with_capacity(capacity);
     value.serialize(Block {
         out: &mut out,
         indent: 0,
@@ -154,8 +162,17 @@ fn write_int(out: &mut String, v: impl fmt::Display) {
     let _ = write!(out, "{v}");
 }
 
-/// Extracts the text of a [`COMMENT`] or [`RAW_SCALAR`] newtype.
-struct StrOnly<'a>(&'a mut String);
+/// Hands the text of a string-valued newtype ([`COMMENT`], [`RAW_SCALAR`], ...) to a closure;
+/// any other value is an error.
+struct StrSink<F>(F);
+
+/// Append the string to `out`.
+fn str_into(out: &mut String) -> StrSink<impl FnOnce(&str) -> R + '_> {
+    StrSink(move |s: &str| {
+        out.push_str(s);
+        Ok(())
+    })
+}
 
 macro_rules! reject {
     ($($name:ident($($t:ty),*)),* $(,)?) => {
@@ -163,7 +180,7 @@ macro_rules! reject {
     };
 }
 
-impl ser::Serializer for StrOnly<'_> {
+impl<F: FnOnce(&str) -> R> ser::Serializer for StrSink<F> {
     type Ok = ();
     type Error = EmitError;
     type SerializeSeq = ser::Impossible<(), EmitError>;
@@ -174,8 +191,7 @@ impl ser::Serializer for StrOnly<'_> {
     type SerializeStruct = ser::Impossible<(), EmitError>;
     type SerializeStructVariant = ser::Impossible<(), EmitError>;
     fn serialize_str(self, v: &str) -> R {
-        self.0.push_str(v);
-        Ok(())
+        (self.0)(v)
     }
     reject!(
         serialize_bool(bool),
@@ -254,6 +270,29 @@ impl ser::Serializer for StrOnly<'_> {
     }
 }
 
+/// Write pre-rendered block lines ([`RAW_BLOCK`]) at a block position, indenting each.
+fn write_lines(block: Block<'_>, text: &str) -> R {
+    let Block { out, indent, at } = block;
+    let mut lines = text.split_inclusive('\n');
+    match at {
+        At::Dash => {
+            if let Some(first) = lines.next() {
+                out.push_str(first);
+            }
+        }
+        At::Key => out.push('\n'),
+        At::Top => {}
+    }
+    for line in lines {
+        push_indent(out, indent);
+        out.push_str(line);
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    Ok(())
+}
+
 /// Detects a [`COMMENT`] field value without writing anything for other values.
 struct CommentProbe;
 
@@ -272,11 +311,14 @@ impl ser::Serializer for CommentProbe {
         name: &'static str,
         value: &T,
     ) -> Result<Option<String>, EmitError> {
+        if name == RAW_FLOW || name == RAW_BLOCK {
+            return Err(EmitError::TooLong);
+        }
         if name != COMMENT {
             return Ok(None);
         }
         let mut s = String::new();
-        value.serialize(StrOnly(&mut s))?;
+        value.serialize(str_into(&mut s))?;
         Ok(Some(s))
     }
     fn serialize_bool(self, _: bool) -> Result<Option<String>, EmitError> {
@@ -493,6 +535,52 @@ macro_rules! scalar_methods {
     };
 }
 
+/// The four sequence-like serde traits for a collection type with an `element` method.
+macro_rules! seq_like {
+    ($ty:ident) => {
+        impl ser::SerializeSeq for $ty<'_> {
+            type Ok = ();
+            type Error = EmitError;
+            fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+                self.element(v)
+            }
+            fn end(self) -> R {
+                self.finish()
+            }
+        }
+        impl ser::SerializeTuple for $ty<'_> {
+            type Ok = ();
+            type Error = EmitError;
+            fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+                self.element(v)
+            }
+            fn end(self) -> R {
+                self.finish()
+            }
+        }
+        impl ser::SerializeTupleStruct for $ty<'_> {
+            type Ok = ();
+            type Error = EmitError;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+                self.element(v)
+            }
+            fn end(self) -> R {
+                self.finish()
+            }
+        }
+        impl ser::SerializeTupleVariant for $ty<'_> {
+            type Ok = ();
+            type Error = EmitError;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+                self.element(v)
+            }
+            fn end(self) -> R {
+                self.finish()
+            }
+        }
+    };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Flow style
 
@@ -600,11 +688,23 @@ impl<'a> ser::Serializer for Flow<'a> {
 
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, name: &'static str, v: &T) -> R {
         if name == RAW_SCALAR {
-            return v.serialize(StrOnly(self.out));
+            return v.serialize(str_into(self.out));
+        }
+        if name == RAW_BLOCK {
+            return Err(EmitError::TooLong);
+        }
+        if name == RAW_FLOW {
+            let start = self.out.len();
+            v.serialize(str_into(self.out))?;
+            if let Some(cut) = self.out[start..].find(RAW_FLOW_COMMENT) {
+                self.comments.push(self.out[start + cut + 1..].to_string());
+                self.out.truncate(start + cut);
+            }
+            return self.check();
         }
         if name == COMMENT {
             let mut s = String::new();
-            v.serialize(StrOnly(&mut s))?;
+            v.serialize(str_into(&mut s))?;
             self.comments.push(s);
             return Ok(());
         }
@@ -700,46 +800,7 @@ impl<'a> ser::Serializer for Flow<'a> {
     }
 }
 
-impl ser::SerializeSeq for FlowColl<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        self.finish()
-    }
-}
-impl ser::SerializeTuple for FlowColl<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        self.finish()
-    }
-}
-impl ser::SerializeTupleStruct for FlowColl<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        self.finish()
-    }
-}
-impl ser::SerializeTupleVariant for FlowColl<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        self.finish()
-    }
-}
+seq_like!(FlowColl);
 impl ser::SerializeMap for FlowColl<'_> {
     type Ok = ();
     type Error = EmitError;
@@ -868,6 +929,9 @@ impl BlockSeq<'_> {
         }
         self.out.push_str("- ");
         write_value(self.out, v, self.indent + 2, At::Dash)
+    }
+    fn finish(self) -> R {
+        Ok(())
     }
 }
 
@@ -1008,9 +1072,19 @@ impl<'a> ser::Serializer for Block<'a> {
         self.serialize_str(variant)
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(mut self, name: &'static str, v: &T) -> R {
-        if name == RAW_SCALAR {
+        if name == RAW_BLOCK {
+            return v.serialize(StrSink(|text: &str| write_lines(self, text)));
+        }
+        if name == RAW_SCALAR || name == RAW_FLOW {
             self.prefix_scalar();
-            v.serialize(StrOnly(self.out))?;
+            let start = self.out.len();
+            v.serialize(str_into(self.out))?;
+            if let Some(cut) = self.out[start..].find(RAW_FLOW_COMMENT) {
+                let comment = self.out[start + cut + 1..].to_string();
+                self.out.truncate(start + cut);
+                self.out.push_str("  # ");
+                self.out.push_str(&comment);
+            }
             return self.after_scalar();
         }
         v.serialize(self)
@@ -1077,46 +1151,7 @@ impl<'a> ser::Serializer for Block<'a> {
     }
 }
 
-impl ser::SerializeSeq for BlockSeq<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        Ok(())
-    }
-}
-impl ser::SerializeTuple for BlockSeq<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        Ok(())
-    }
-}
-impl ser::SerializeTupleStruct for BlockSeq<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        Ok(())
-    }
-}
-impl ser::SerializeTupleVariant for BlockSeq<'_> {
-    type Ok = ();
-    type Error = EmitError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        self.element(v)
-    }
-    fn end(self) -> R {
-        Ok(())
-    }
-}
+seq_like!(BlockSeq);
 impl ser::SerializeMap for BlockMap<'_> {
     type Ok = ();
     type Error = EmitError;

@@ -7,7 +7,7 @@
 
 mod emit;
 
-pub use emit::{to_string, EmitError};
+pub use emit::{to_string, to_string_with_capacity, EmitError};
 
 use crate::exact::YamlError;
 use serde::de::DeserializeOwned;
@@ -18,6 +18,35 @@ pub const RAW_SCALAR: &str = "$animkit::raw_scalar";
 /// Newtype-struct name of a comment: in a block mapping it becomes a `# text` line, in a
 /// one-line value a trailing `  # text`. Other serialisers see a plain string.
 pub const COMMENT: &str = "$animkit::comment";
+
+/// Newtype-struct name of a pre-rendered one-line flow value (`{a: [1, 2]}`), written as it is.
+/// The text may end in [`RAW_FLOW_COMMENT`] followed by a comment for the value. Used where a
+/// format renders many small values itself (in parallel) for speed.
+pub const RAW_FLOW: &str = "$animkit::raw_flow";
+/// Separates a [`RAW_FLOW`] text from its comment.
+pub const RAW_FLOW_COMMENT: char = '\0';
+
+/// Newtype-struct name of pre-rendered block lines (each ending in `\n`, without indentation,
+/// e.g. `- {rotation: [..]}\n`): the emitter indents and copies them. Always block style.
+pub const RAW_BLOCK: &str = "$animkit::raw_block";
+
+/// Pre-rendered block lines (see [`RAW_BLOCK`]).
+pub struct RawBlock<'a>(pub &'a str);
+
+impl Serialize for RawBlock<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(RAW_BLOCK, self.0)
+    }
+}
+
+/// A pre-rendered flow value (see [`RAW_FLOW`]).
+pub struct RawFlow<'a>(pub &'a str);
+
+impl Serialize for RawFlow<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(RAW_FLOW, self.0)
+    }
+}
 
 /// A YAML comment as a struct field (`#[serde(skip_deserializing)]` it on the reading side).
 #[derive(Debug, Clone, Default, PartialEq)]

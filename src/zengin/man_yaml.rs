@@ -6,7 +6,6 @@ use super::man::{Chunk, Dims, Events, Header, Man, Marker, Samples, Source, Unkn
 use super::quant;
 use crate::exact::{Blob, EncodeError, FieldPath, Hex32, ImportError, Within, YamlError, F32};
 use crate::registry::{check_document_header, Codec, ImportOptions};
-use crate::yaml::Comment;
 use schemars::JsonSchema;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, SerializeStruct};
@@ -95,76 +94,196 @@ impl Serialize for SamplesOut<'_> {
 
 struct FramesOut<'a>(&'a SamplesOut<'a>);
 
-impl Serialize for FramesOut<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let x = self.0.samples;
-        let n = x.node_indices.len();
-        let frames = x.frame_count();
-        let mut seq = s.serialize_seq(Some(frames))?;
-        if n > 0 {
-            for frame in x.codes.chunks_exact(n) {
-                seq.serialize_element(&FrameOut {
-                    codes: frame,
-                    min: self.0.min,
-                    scale: self.0.scale,
-                })?;
-            }
-        }
-        seq.end()
-    }
-}
-
-struct FrameOut<'a> {
-    codes: &'a [[u16; 6]],
-    min: f32,
-    scale: f32,
-}
-
-impl Serialize for FrameOut<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.codes.len()))?;
-        for c in self.codes {
-            seq.serialize_element(&SampleOut {
-                code: c,
-                min: self.min,
-                scale: self.scale,
-            })?;
-        }
-        seq.end()
-    }
-}
-
-struct SampleOut<'a> {
-    code: &'a [u16; 6],
-    min: f32,
-    scale: f32,
-}
-
 const RAW_POSITION_NOTE: &str = "position_code: these codes do not survive decoding with this header's position_min/position_scale, so they are kept raw";
 
-impl Serialize for SampleOut<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let c = self.code;
-        let rotation = quant::unpack_rotation([c[0], c[1], c[2]]).map(F32::new);
-        let pos_code = [c[3], c[4], c[5]];
-        let position = pos_code.map(|p| quant::unpack_position(p, self.min, self.scale));
-        let exact = (0..3).all(|k| {
-            quant::exact_position_code(position[k], self.min, self.scale) == Some(pos_code[k])
-        });
-        let mut st = s.serialize_struct("Sample", 2)?;
-        st.serialize_field("rotation", &rotation)?;
-        if exact {
-            st.serialize_field("position", &position.map(F32::new))?;
-        } else {
-            st.serialize_field("position_code", &pos_code)?;
-            st.serialize_field("note", &Comment(RAW_POSITION_NOTE.into()))?;
+/// Texts of all 65536 values one component can take (one string, a span per code), and
+/// whether each code survives decode → encode (positions only).
+struct CodeTable {
+    text: String,
+    spans: Vec<(u32, u32)>,
+    exact: Vec<bool>,
+}
+
+impl CodeTable {
+    fn build(decode: impl Fn(u16) -> f32 + Sync, exact: impl Fn(u16, f32) -> bool + Sync) -> Self {
+        use rayon::prelude::*;
+        let parts: Vec<CodeTable> = (0..=u16::MAX)
+            .collect::<Vec<u16>>()
+            .par_chunks(4096)
+            .map(|codes| {
+                let mut text = String::with_capacity(codes.len() * 12);
+                let mut spans = Vec::with_capacity(codes.len());
+                let mut ok = Vec::with_capacity(codes.len());
+                for &c in codes {
+                    let v = decode(c);
+                    let start = text.len();
+                    crate::exact::float::write_f32(&mut text, F32::new(v));
+                    spans.push((start as u32, text.len() as u32));
+                    ok.push(exact(c, v));
+                }
+                CodeTable {
+                    text,
+                    spans,
+                    exact: ok,
+                }
+            })
+            .collect();
+        let mut table = CodeTable {
+            text: String::with_capacity(65536 * 12),
+            spans: Vec::with_capacity(65536),
+            exact: Vec::with_capacity(65536),
+        };
+        for part in parts {
+            let base = table.text.len() as u32;
+            table.text.push_str(&part.text);
+            table
+                .spans
+                .extend(part.spans.into_iter().map(|(a, b)| (a + base, b + base)));
+            table.exact.extend(part.exact);
         }
-        st.end()
+        table
+    }
+    #[inline]
+    fn get(&self, code: u16) -> &str {
+        let (a, b) = self.spans[code as usize];
+        &self.text[a as usize..b as usize]
+    }
+}
+
+/// Below this many samples, formatting each float directly is cheaper than building tables.
+const TABLE_THRESHOLD: usize = 40_000;
+
+/// Renders samples as flow mappings: directly, or through per-code text tables for large
+/// animations (every x, y, z of a rotation and every position component comes from a 16-bit
+/// code, so each distinct value is formatted once).
+struct SampleRenderer {
+    min: f32,
+    scale: f32,
+    tables: Option<(CodeTable, CodeTable)>,
+}
+
+impl SampleRenderer {
+    fn new(min: f32, scale: f32, samples: usize) -> Self {
+        let tables = (samples >= TABLE_THRESHOLD).then(|| {
+            let rot = CodeTable::build(
+                |c| (c as f32 - quant::ROT_MID) * quant::ROT_SCALE,
+                |_, _| true,
+            );
+            let pos = CodeTable::build(
+                |c| quant::unpack_position(c, min, scale),
+                |c, v| quant::exact_position_code(v, min, scale) == Some(c),
+            );
+            (rot, pos)
+        });
+        SampleRenderer { min, scale, tables }
+    }
+
+    /// Append one sample as a flow mapping. Rotations never need their raw codes (every code
+    /// survives unpack → pack, proved exhaustively in `quant`); positions do when the header's
+    /// min/scale are degenerate, and then carry a comment saying why.
+    fn render(&self, out: &mut String, c: &[u16; 6]) {
+        let mut buf = ryu::Buffer::new();
+        let mut float = |out: &mut String, v: f32| {
+            if v.is_finite() {
+                out.push_str(buf.format_finite(v));
+            } else {
+                crate::exact::float::write_f32(out, F32::new(v));
+            }
+        };
+        let rotation = quant::unpack_rotation([c[0], c[1], c[2]]);
+        out.push_str("{rotation: [");
+        match &self.tables {
+            Some((rot, _)) => {
+                for &code in &c[..3] {
+                    out.push_str(rot.get(code));
+                    out.push_str(", ");
+                }
+                float(out, rotation[3]);
+            }
+            None => {
+                for (i, v) in rotation.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    float(out, v);
+                }
+            }
+        }
+        let pos_code = [c[3], c[4], c[5]];
+        let exact = match &self.tables {
+            Some((_, pos)) => pos_code.iter().all(|&p| pos.exact[p as usize]),
+            None => pos_code.iter().all(|&p| {
+                let v = quant::unpack_position(p, self.min, self.scale);
+                quant::exact_position_code(v, self.min, self.scale) == Some(p)
+            }),
+        };
+        if exact {
+            out.push_str("], position: [");
+            for (i, &p) in pos_code.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                match &self.tables {
+                    Some((_, pos)) => out.push_str(pos.get(p)),
+                    None => float(out, quant::unpack_position(p, self.min, self.scale)),
+                }
+            }
+            out.push_str("]}");
+        } else {
+            use std::fmt::Write;
+            let _ = write!(
+                out,
+                "], position_code: [{}, {}, {}]}}  # {RAW_POSITION_NOTE}",
+                pos_code[0], pos_code[1], pos_code[2]
+            );
+        }
+    }
+}
+
+/// One frame's samples rendered as block lines (`- {rotation: ...}\n`).
+struct RenderedFrame(String);
+
+impl Serialize for RenderedFrame {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::yaml::RawBlock(&self.0).serialize(s)
+    }
+}
+
+impl Serialize for FramesOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use rayon::prelude::*;
+        let x = self.0.samples;
+        let n = x.node_indices.len();
+        let renderer = SampleRenderer::new(self.0.min, self.0.scale, x.codes.len());
+        // Render on all cores, a frame per task; the emitter then only copies text.
+        let frames: Vec<RenderedFrame> = if n == 0 {
+            Vec::new()
+        } else {
+            x.codes
+                .par_chunks_exact(n)
+                .map(|frame| {
+                    let mut text = String::with_capacity(frame.len() * 125);
+                    for c in frame {
+                        text.push_str("- ");
+                        renderer.render(&mut text, c);
+                        text.push('\n');
+                    }
+                    RenderedFrame(text)
+                })
+                .collect()
+        };
+        let mut seq = s.serialize_seq(Some(frames.len()))?;
+        for f in &frames {
+            seq.serialize_element(f)?;
+        }
+        seq.end()
     }
 }
 
 pub fn to_yaml(man: &Man) -> Result<String, EncodeError> {
-    crate::yaml::to_string(&DocOut(man)).map_err(|e| EncodeError::new(e.to_string()))
+    let hint = man.samples().map_or(0, |s| s.codes.len() * 125) + 4096;
+    crate::yaml::to_string_with_capacity(&DocOut(man), hint)
+        .map_err(|e| EncodeError::new(e.to_string()))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -234,7 +353,7 @@ pub struct FramesIn {
 
 /// One node in one frame: give `rotation` or `rotation_code`, and `position` or
 /// `position_code`.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SampleIn {
     /// Quaternion x, y, z, w.
@@ -252,10 +371,26 @@ pub struct SampleIn {
 
 const DOC_FIELDS: &[&str] = &["format", "version", "chunks"];
 
+/// Frames read by [`super::man_fast`], taken by the placeholders that stand for them.
+type FastFrames = std::cell::RefCell<Vec<Option<FramesIn>>>;
+
 impl<'de> Deserialize<'de> for ManDocument {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
+        DocSeed { fast: None }.deserialize(d)
+    }
+}
+
+/// Reads a document; `fast` holds pre-read frame blocks for placeholders.
+#[derive(Clone, Copy)]
+struct DocSeed<'a> {
+    fast: Option<&'a FastFrames>,
+}
+
+impl<'de> DeserializeSeed<'de> for DocSeed<'_> {
+    type Value = ManDocument;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ManDocument, D::Error> {
+        struct V<'a>(DocSeed<'a>);
+        impl<'de> Visitor<'de> for V<'_> {
             type Value = ManDocument;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a zengin.man document (format, version, chunks)")
@@ -280,7 +415,7 @@ impl<'de> Deserialize<'de> for ManDocument {
                                 .map_err(de::Error::custom)?;
                             version = Some(v);
                         }
-                        "chunks" => chunks = Some(map.next_value_seed(ChunksSeed)?),
+                        "chunks" => chunks = Some(map.next_value_seed(ChunksSeed(self.0))?),
                         other => return Err(de::Error::unknown_field(other, DOC_FIELDS)),
                     }
                 }
@@ -291,20 +426,20 @@ impl<'de> Deserialize<'de> for ManDocument {
                 })
             }
         }
-        d.deserialize_struct("ManDocument", DOC_FIELDS, V)
+        d.deserialize_struct("ManDocument", DOC_FIELDS, V(self))
     }
 }
 
-struct ChunksSeed;
+struct ChunksSeed<'a>(DocSeed<'a>);
 
-impl<'de> DeserializeSeed<'de> for ChunksSeed {
+impl<'de> DeserializeSeed<'de> for ChunksSeed<'_> {
     type Value = Vec<ChunkIn>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_seq(self)
     }
 }
 
-impl<'de> Visitor<'de> for ChunksSeed {
+impl<'de> Visitor<'de> for ChunksSeed<'_> {
     type Value = Vec<ChunkIn>;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a list of chunks")
@@ -312,7 +447,7 @@ impl<'de> Visitor<'de> for ChunksSeed {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut out = Vec::new();
         let mut dims = None;
-        while let Some(c) = seq.next_element_seed(ChunkSeed { dims })? {
+        while let Some(c) = seq.next_element_seed(ChunkSeed { dims, doc: self.0 })? {
             if let ChunkIn::Header(h) = &c {
                 dims = Some(Dims::of(h));
             }
@@ -324,11 +459,12 @@ impl<'de> Visitor<'de> for ChunksSeed {
 
 /// One chunk; `dims` are the counts of the header before it, if any.
 #[derive(Clone, Copy)]
-struct ChunkSeed {
+struct ChunkSeed<'a> {
     dims: Option<Dims>,
+    doc: DocSeed<'a>,
 }
 
-impl<'de> DeserializeSeed<'de> for ChunkSeed {
+impl<'de> DeserializeSeed<'de> for ChunkSeed<'_> {
     type Value = ChunkIn;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         // `- header: {...}`: a one-key mapping naming the chunk kind.
@@ -336,7 +472,7 @@ impl<'de> DeserializeSeed<'de> for ChunkSeed {
     }
 }
 
-impl<'de> Visitor<'de> for ChunkSeed {
+impl<'de> Visitor<'de> for ChunkSeed<'_> {
     type Value = ChunkIn;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str(
@@ -364,18 +500,18 @@ impl<'de> Visitor<'de> for ChunkSeed {
     }
 }
 
-struct SamplesSeed(ChunkSeed);
+struct SamplesSeed<'a>(ChunkSeed<'a>);
 
 const SAMPLES_FIELDS: &[&str] = &["checksum", "node_indices", "frames", "trailing"];
 
-impl<'de> DeserializeSeed<'de> for SamplesSeed {
+impl<'de> DeserializeSeed<'de> for SamplesSeed<'_> {
     type Value = SamplesIn;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_struct("Samples", SAMPLES_FIELDS, self)
     }
 }
 
-impl<'de> Visitor<'de> for SamplesSeed {
+impl<'de> Visitor<'de> for SamplesSeed<'_> {
     type Value = SamplesIn;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a samples chunk (checksum, node_indices, frames)")
@@ -408,6 +544,7 @@ impl<'de> Visitor<'de> for SamplesSeed {
                     frames = Some(map.next_value_seed(FramesSeed {
                         frames: dims.map(|d| d.frames as usize),
                         nodes: node_count,
+                        fast: self.0.doc.fast,
                     })?);
                 }
                 "trailing" => trailing = Some(map.next_value()?),
@@ -423,22 +560,47 @@ impl<'de> Visitor<'de> for SamplesSeed {
     }
 }
 
-struct FramesSeed {
+struct FramesSeed<'a> {
     frames: Option<usize>,
     nodes: Option<usize>,
+    fast: Option<&'a FastFrames>,
 }
 
-impl<'de> DeserializeSeed<'de> for FramesSeed {
+impl<'de> DeserializeSeed<'de> for FramesSeed<'_> {
     type Value = FramesIn;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_seq(self)
+        if self.fast.is_some() {
+            // A list, or the placeholder of a pre-read block.
+            d.deserialize_any(self)
+        } else {
+            d.deserialize_seq(self)
+        }
     }
 }
 
-impl<'de> Visitor<'de> for FramesSeed {
+impl<'de> Visitor<'de> for FramesSeed<'_> {
     type Value = FramesIn;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a list of frames, each a list of samples")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<FramesIn, E> {
+        let block = self
+            .fast
+            .zip(super::man_fast::placeholder_index(v))
+            .and_then(|(fast, k)| fast.borrow_mut().get_mut(k).and_then(Option::take))
+            .ok_or_else(|| E::invalid_type(de::Unexpected::Str(v), &self))?;
+        // The fast reader checked that every frame has the same size; the counts must agree
+        // with the header and node_indices (any error sends the caller down the ordinary path,
+        // which reports it with its line).
+        let nodes = self.nodes.unwrap_or(0);
+        let per_frame = block.samples.len().checked_div(block.frames).unwrap_or(0);
+        let frames_ok = nodes == 0 || self.frames.is_none_or(|n| n == block.frames);
+        if per_frame != nodes || !frames_ok || self.nodes.is_none() {
+            return Err(E::custom(
+                "frame counts differ (re-read on the ordinary path)",
+            ));
+        }
+        Ok(block)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<FramesIn, A::Error> {
         let mut out = FramesIn::default();
@@ -454,6 +616,10 @@ impl<'de> Visitor<'de> for FramesSeed {
             }
             nodes.get_or_insert(out.samples.len() - before);
             out.frames += 1;
+            // With no nodes there are no samples and the list of frames is left empty.
+            if self.nodes == Some(0) {
+                continue;
+            }
             if let Some(n) = self.frames {
                 if out.frames > n {
                     return Err(de::Error::custom(format!(
@@ -462,7 +628,7 @@ impl<'de> Visitor<'de> for FramesSeed {
                 }
             }
         }
-        if let Some(n) = self.frames {
+        if let (Some(n), false) = (self.frames, self.nodes == Some(0)) {
             if out.frames != n {
                 return Err(de::Error::custom(format!(
                     "{} frames, but header.frame_count is {n}",
@@ -543,13 +709,20 @@ fn encode_samples(
             ),
         });
     }
-    if s.frames.frames as u64 != u64::from(header.frame_count) {
+    // Without nodes there are no samples; the frame list is written empty.
+    if nodes > 0 && s.frames.frames as u64 != u64::from(header.frame_count) {
         return Err(EncodeError {
             path: FieldPath::new().field("samples").field("frames"),
             message: format!(
                 "{} frames, but header.frame_count is {}",
                 s.frames.frames, header.frame_count
             ),
+        });
+    }
+    if nodes == 0 && !s.frames.samples.is_empty() {
+        return Err(EncodeError {
+            path: FieldPath::new().field("samples").field("frames"),
+            message: "samples given, but node_indices is empty".into(),
         });
     }
     let (mut min, mut scale) = (header.position_min.get(), header.position_scale.get());
@@ -713,8 +886,28 @@ pub fn document_to_man(doc: ManDocument, opts: &ImportOptions) -> Result<Man, En
 }
 
 pub fn from_yaml(text: &str, opts: &ImportOptions) -> Result<Man, ImportError> {
+    if let Some(man) = from_yaml_fast(text, opts) {
+        return Ok(man);
+    }
     let doc: ManDocument = crate::yaml::from_str(text)?;
     Ok(document_to_man(doc, opts)?)
+}
+
+/// The import with the frames read by [`super::man_fast`]; `None` on any problem (the caller
+/// then takes the ordinary path, which gives the same result or the proper error).
+pub fn from_yaml_fast(text: &str, opts: &ImportOptions) -> Option<Man> {
+    let (reduced, blocks) = super::man_fast::split(text)?;
+    if blocks.is_empty() {
+        return None;
+    }
+    let fast: FastFrames = std::cell::RefCell::new(blocks.into_iter().map(Some).collect());
+    let de = serde_yaml::Deserializer::from_str(&reduced);
+    let doc = DocSeed { fast: Some(&fast) }.deserialize(de).ok()?;
+    // Every block must have been taken by its placeholder.
+    if fast.borrow().iter().any(Option::is_some) {
+        return None;
+    }
+    document_to_man(doc, opts).ok()
 }
 
 pub fn schema() -> schemars::schema::RootSchema {

@@ -4,6 +4,8 @@
 
 pub mod chunk;
 pub mod man;
+pub mod man_fast;
+pub mod man_synth;
 pub mod man_yaml;
 pub mod quant;
 pub mod types;

@@ -1,0 +1,55 @@
+//! MAN throughput on a generated 100-node × 2000-frame animation (~2.4 MB):
+//! parse, parse + decode, byte-exact write, YAML export, YAML import.
+//!
+//!     cargo bench --bench man
+
+use animkit::registry::{Codec, ExportOptions, ImportOptions};
+use animkit::zengin::man::Man;
+use animkit::zengin::man_synth::{synthesize_bytes, Synth};
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+
+fn bench(c: &mut Criterion) {
+    let bytes = synthesize_bytes(&Synth {
+        events: 4,
+        ..Synth::new("S_BENCH", 100, 2000)
+    });
+    let man = Man::read(&bytes).expect("generated MAN parses");
+    let yaml = man.to_yaml(&ExportOptions::default()).expect("exports");
+    eprintln!(
+        "input: {} bytes of MAN, {} bytes of YAML",
+        bytes.len(),
+        yaml.len()
+    );
+
+    let mut g = c.benchmark_group("man");
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.bench_function("parse", |b| {
+        b.iter(|| Man::read(black_box(&bytes)).map(|m| m.chunks.len()))
+    });
+    g.bench_function("parse+decode", |b| {
+        b.iter(|| {
+            let m = Man::read(black_box(&bytes)).expect("parses");
+            m.decode_samples().len()
+        })
+    });
+    g.bench_function("write", |b| {
+        let mut out = Vec::with_capacity(bytes.len());
+        b.iter(|| {
+            out.clear();
+            man.write(&mut out).map(|_| out.len())
+        })
+    });
+    g.bench_function("yaml_export", |b| {
+        b.iter(|| man.to_yaml(&ExportOptions::default()).map(|y| y.len()))
+    });
+    g.sample_size(10);
+    g.bench_function("yaml_import", |b| {
+        b.iter(|| {
+            Man::from_yaml(black_box(&yaml), &ImportOptions::default()).map(|m| m.chunks.len())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

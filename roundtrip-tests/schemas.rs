@@ -1,0 +1,51 @@
+//! `schemas/` holds the JSON Schema of every document kind, generated from the Rust types.
+//! Regenerate with `cargo run -- schema --out-dir schemas`.
+
+use crate::common::root;
+use animkit::registry::FORMATS;
+
+#[test]
+fn schemas_are_up_to_date() {
+    for f in FORMATS {
+        let path = root()
+            .join("schemas")
+            .join(format!("{}.schema.json", f.tag()));
+        let stored = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}; run `cargo run -- schema --out-dir schemas`",
+                path.display()
+            )
+        });
+        let mut current = serde_json::to_string_pretty(&f.schema()).unwrap();
+        current.push('\n');
+        assert!(
+            stored == current,
+            "{} is out of date; run `cargo run -- schema --out-dir schemas`",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn exported_documents_validate_against_their_schema() {
+    // Every sample's YAML is valid under the stored schema.
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("schemas/zengin.man.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("schema compiles");
+    for f in ["WALK.MAN", "EVENTS.MAN", "GARBAGE.MAN", "UNKNOWN-CHUNK.MAN"] {
+        let bytes = std::fs::read(root().join("samples").join(f)).unwrap();
+        let man = animkit::zengin::man::Man::read(&bytes).unwrap();
+        let yaml = animkit::zengin::man_yaml::to_yaml(&man).unwrap();
+        let value: serde_json::Value = serde_yaml::from_str(&yaml).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&value)
+            .map(|e| format!("{} at {}", e, e.instance_path))
+            .collect();
+        assert!(errors.is_empty(), "{f}: {errors:#?}");
+    }
+    // And a wrong type is caught.
+    let bad = serde_json::json!({"format": "zengin.man", "version": 1, "chunks": [{"header": {"version": "twelve"}}]});
+    assert!(!validator.is_valid(&bad));
+}

@@ -1,0 +1,66 @@
+//! The verify engine over the project's samples and the shared corpus.
+
+use crate::common::{corpus, root};
+use animkit::verify::{collect_files, verify_files, Outcome};
+
+fn verify_all(dir: &std::path::Path) -> (usize, Vec<String>) {
+    let files = collect_files(&[dir.to_path_buf()]).expect("folder lists");
+    let reports = verify_files(&files, &|| {});
+    let mut ok = 0;
+    let mut problems = Vec::new();
+    for r in reports {
+        match r.outcome {
+            Outcome::Ok { .. } => ok += 1,
+            Outcome::Unrecognised => {}
+            other => problems.push(format!("{}: {other:?}", r.path.display())),
+        }
+    }
+    (ok, problems)
+}
+
+#[test]
+fn every_sample_round_trips_byte_for_byte() {
+    let (ok, problems) = verify_all(&root().join("samples"));
+    assert!(problems.is_empty(), "{problems:#?}");
+    // The six files make-samples writes.
+    assert!(ok >= 6, "only {ok} samples verified");
+}
+
+#[test]
+fn every_recognised_corpus_file_round_trips_byte_for_byte() {
+    let Some(dir) = corpus() else { return };
+    let (ok, problems) = verify_all(&dir);
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert!(ok >= 1, "no corpus file verified");
+}
+
+#[test]
+fn the_samples_are_what_make_samples_writes() {
+    // samples/ is generated; a stale checkout would test old bytes.
+    let tmp = tempfile::tempdir().unwrap();
+    let status = std::process::Command::new(env!("CARGO"))
+        .args([
+            "run",
+            "--quiet",
+            "--release",
+            "--example",
+            "make-samples",
+            "--",
+        ])
+        .arg(tmp.path())
+        .current_dir(root())
+        .status()
+        .expect("cargo runs");
+    assert!(status.success());
+    for entry in std::fs::read_dir(tmp.path()).unwrap() {
+        let entry = entry.unwrap();
+        let committed = std::fs::read(root().join("samples").join(entry.file_name()))
+            .unwrap_or_else(|e| panic!("samples/{:?}: {e}", entry.file_name()));
+        assert_eq!(
+            std::fs::read(entry.path()).unwrap(),
+            committed,
+            "samples/{:?} differs from what make-samples writes",
+            entry.file_name()
+        );
+    }
+}

@@ -1,0 +1,198 @@
+//! A fast reader for the `frames:` blocks of a `zengin.man` document, in exactly the shape the
+//! exporter writes them (one `{rotation: [...], position: [...]}` per line).
+//!
+//! serde_yaml reads about 20 MB of YAML per second, and the samples are nearly all of a MAN
+//! document. This reader parses those lines directly and replaces each block by a one-line
+//! placeholder plus blank lines (so line numbers elsewhere stay true); serde_yaml then reads
+//! the small rest. It is optimistic: any line it does not recognise makes it decline, and any
+//! error on the fast path makes the caller redo the whole import the ordinary way, so results
+//! and error messages are the same as without it (a test compares both paths).
+
+use super::man_yaml::{FramesIn, SampleIn};
+use crate::exact::float::parse_f32;
+use crate::exact::F32;
+
+/// The placeholder that stands for fast-parsed block `k`.
+pub fn placeholder(k: usize) -> String {
+    format!("__animkit_fast_frames_{k}__")
+}
+
+/// Index `k` of a placeholder.
+pub fn placeholder_index(s: &str) -> Option<usize> {
+    s.strip_prefix("__animkit_fast_frames_")?
+        .strip_suffix("__")?
+        .parse()
+        .ok()
+}
+
+/// The document with every `frames:` block replaced, and the blocks' samples; `None` when a
+/// block is not in the exporter's shape.
+pub fn split(text: &str) -> Option<(String, Vec<FramesIn>)> {
+    let mut reduced = String::with_capacity(4096);
+    let mut blocks = Vec::new();
+    let mut lines = text.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        reduced.push_str(line);
+        let body = line.trim_end_matches(['\n', '\r']);
+        let Some(indent) = body
+            .strip_suffix("frames:")
+            .filter(|i| i.bytes().all(|b| b == b' '))
+        else {
+            continue;
+        };
+        let ind = indent.len();
+        let mut frames = FramesIn::default();
+        let mut block_lines = 0usize;
+        // Every frame must hold the same number of samples (checked per frame here, against
+        // the node count by the caller); otherwise the ordinary path reports the frame.
+        let mut per_frame: Option<usize> = None;
+        let mut frame_start = 0usize;
+        let mut close_frame = |frames: &FramesIn, start: usize| -> Option<()> {
+            if frames.frames == 0 {
+                return Some(());
+            }
+            let n = frames.samples.len() - start;
+            match per_frame {
+                None => per_frame = Some(n),
+                Some(p) if p != n => return None,
+                Some(_) => {}
+            }
+            Some(())
+        };
+        while let Some(next) = lines.peek() {
+            let l = next.trim_end_matches(['\n', '\r']);
+            let spaces = l.len() - l.trim_start_matches(' ').len();
+            if l.trim().is_empty() || (spaces > ind && l.trim_start().starts_with('#')) {
+                break;
+            }
+            if spaces < ind || (spaces == ind && !l[ind..].starts_with("- ")) {
+                break; // the block ended
+            }
+            let rest = &l[ind..];
+            if let Some(first) = rest.strip_prefix("- - ") {
+                close_frame(&frames, frame_start)?;
+                frames.frames += 1;
+                frame_start = frames.samples.len();
+                frames.samples.push(sample(first)?);
+            } else if rest == "- []" {
+                close_frame(&frames, frame_start)?;
+                frames.frames += 1;
+                frame_start = frames.samples.len();
+            } else if let Some(more) = rest.strip_prefix("  - ") {
+                if frames.frames == 0 {
+                    return None;
+                }
+                frames.samples.push(sample(more)?);
+            } else {
+                return None;
+            }
+            block_lines += 1;
+            lines.next();
+        }
+        close_frame(&frames, frame_start)?;
+        if block_lines == 0 {
+            continue;
+        }
+        // The placeholder on the first line of the block, blank lines for the rest.
+        for _ in 0..ind + 2 {
+            reduced.push(' ');
+        }
+        reduced.push_str(&placeholder(blocks.len()));
+        reduced.push('\n');
+        for _ in 1..block_lines {
+            reduced.push('\n');
+        }
+        blocks.push(frames);
+    }
+    Some((reduced, blocks))
+}
+
+/// One `{rotation: [...], position: [...]}` (or the `_code` forms), with an optional comment.
+fn sample(text: &str) -> Option<SampleIn> {
+    let text = match text.find("  #") {
+        Some(cut) => &text[..cut],
+        None => text,
+    };
+    let inner = text.trim_end().strip_prefix('{')?.strip_suffix('}')?;
+    let mut s = SampleIn::default();
+    let mut rest = inner;
+    loop {
+        let (key, after) = rest.split_once(": [")?;
+        let (values, after) = after.split_once(']')?;
+        match key.trim() {
+            "rotation" if s.rotation.is_none() => s.rotation = Some(floats::<4>(values)?),
+            "position" if s.position.is_none() => s.position = Some(floats::<3>(values)?),
+            "rotation_code" if s.rotation_code.is_none() => s.rotation_code = Some(codes(values)?),
+            "position_code" if s.position_code.is_none() => s.position_code = Some(codes(values)?),
+            _ => return None,
+        }
+        match after.strip_prefix(", ") {
+            Some(r) => rest = r,
+            None if after.trim().is_empty() => return Some(s),
+            None => return None,
+        }
+    }
+}
+
+fn floats<const N: usize>(text: &str) -> Option<[F32; N]> {
+    let mut out = [F32::default(); N];
+    let mut parts = text.split(',');
+    for v in out.iter_mut() {
+        let t = parts.next()?.trim();
+        // Quoted or tagged values take the ordinary path.
+        if t.is_empty() || t.starts_with(['"', '\'', '!', '&', '*']) {
+            return None;
+        }
+        *v = parse_f32(t)?;
+    }
+    parts.next().is_none().then_some(out)
+}
+
+fn codes(text: &str) -> Option<[u16; 3]> {
+    let mut out = [0u16; 3];
+    let mut parts = text.split(',');
+    for v in out.iter_mut() {
+        *v = parts.next()?.trim().parse().ok()?;
+    }
+    parts.next().is_none().then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_in_the_exported_shape() {
+        let s = sample("{rotation: [0.0, -0.0, NaN(0x7fa00001), 1.0], position: [1e3, .inf, 2.5]}")
+            .unwrap();
+        assert_eq!(s.rotation.unwrap()[1], F32(0x8000_0000));
+        assert_eq!(s.rotation.unwrap()[2], F32(0x7fa0_0001));
+        assert_eq!(s.position.unwrap()[0].get(), 1000.0);
+        let s = sample("{rotation: [0.0, 0.0, 0.0, 1.0], position_code: [1, 2, 65535]}  # why")
+            .unwrap();
+        assert_eq!(s.position_code, Some([1, 2, 65535]));
+        // Anything else declines.
+        assert!(sample("{rotation: [\"0.0\", 0.0, 0.0, 1.0], position: [1, 2, 3]}").is_none());
+        assert!(sample("{rotation: [0.0, 0.0, 1.0], position: [1, 2, 3]}").is_none());
+        assert!(sample("{node: BIP01, rotation: [0.0, 0.0, 0.0, 1.0]}").is_none());
+        assert!(sample("{position_code: [1, 2, 70000]}").is_none());
+    }
+
+    #[test]
+    fn blocks_are_replaced_keeping_line_numbers() {
+        let one = "{rotation: [0.0, 0.0, 0.0, 1.0], position: [1.0, 2.0, 3.0]}";
+        let text = format!("a: 1\n    frames:\n    - - {one}\n    - - {one}\n    trailing: ab\n");
+        let (reduced, blocks) = split(&text).unwrap();
+        assert_eq!(
+            reduced,
+            "a: 1\n    frames:\n      __animkit_fast_frames_0__\n\n    trailing: ab\n"
+        );
+        assert_eq!((blocks[0].frames, blocks[0].samples.len()), (2, 2));
+        // Frames without nodes.
+        let (_, blocks) = split("    frames:\n    - []\n    - []\n").unwrap();
+        assert_eq!((blocks[0].frames, blocks[0].samples.len()), (2, 0));
+        // Frames of different sizes are left to the ordinary path.
+        let uneven = format!("    frames:\n    - - {one}\n      - {one}\n    - - {one}\n");
+        assert!(split(&uneven).is_none());
+    }
+}
