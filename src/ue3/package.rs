@@ -477,7 +477,9 @@ impl Package {
             .within("exports")?;
         let codes = (summary.package_flags & FLAG_OBFUSCATED != 0).then(|| summary.pointer_codes());
         let mut exports = Vec::with_capacity(n);
+        let mut entry_at = Vec::with_capacity(n);
         for i in 0..n {
+            entry_at.push(c.offset());
             let r = (|| -> Result<Export, DecodeError> {
                 let class = c.i32()?;
                 let super_index = c.i32()?;
@@ -551,7 +553,7 @@ impl Package {
         };
         // Objects.
         let mut objects = Vec::with_capacity(n);
-        for i in 0..pkg.exports.len() {
+        for (i, &at) in entry_at.iter().enumerate() {
             let e = &pkg.exports[i];
             let obj = if e.serial_size == 0 {
                 Object::Empty
@@ -563,7 +565,7 @@ impl Package {
                     .filter(|r| r.end <= len)
                     .ok_or_else(|| {
                         DecodeError::invalid(
-                            0,
+                            at + 32,
                             format!(
                                 "object {}+{} (SerialOffset+SerialSize) lies past the end of the {len}-byte package",
                                 e.serial_offset, e.serial_size
