@@ -15,6 +15,17 @@ pub struct AnimSet {
     pub bones: Vec<String>,
     /// Export indices of the sequences, in the `Sequences` property's order.
     pub sequences: Vec<usize>,
+    /// `bAnimRotationOnly` (UE3 default true when absent).
+    pub anim_rotation_only: bool,
+    pub use_translation_bone_names: Vec<String>,
+    /// BnS-specific (face sets).
+    pub use_movement_bone_names: Vec<String>,
+    pub force_mesh_translation_bone_names: Vec<String>,
+    /// BnS-specific, meaning unknown.
+    pub adjust_ani_scale_bone_names: Vec<String>,
+    pub preview_skel_mesh_name: Option<String>,
+    /// BnS-specific `bServiced`.
+    pub serviced: Option<bool>,
 }
 
 /// The typed properties of an AnimSequence and where its stream lies.
@@ -30,6 +41,13 @@ pub struct Sequence {
     pub offsets: Vec<TrackOffsets>,
     /// Absolute image offset of the first stream byte.
     pub stream_base: u64,
+    pub no_looping_interpolation: bool,
+    pub is_additive: bool,
+    pub additive_ref_name: Option<String>,
+    /// BnS-specific `bServiced`.
+    pub serviced: Option<bool>,
+    /// Number of `Notifies` entries (the structs are kept verbatim in the property).
+    pub notifies: usize,
 }
 
 /// The decoded keys of one track.
@@ -69,11 +87,22 @@ pub fn anim_sets(pkg: &Package) -> Vec<AnimSet> {
                 })
                 .collect();
         }
+        let list = |prop: &str| match props.find(names, prop).map(|p| &p.value) {
+            Some(Value::Names(v)) => v.iter().map(|n| names.display(*n)).collect(),
+            _ => Vec::new(),
+        };
         out.push(AnimSet {
             export: i,
             name: pkg.export_name(i),
             bones,
             sequences,
+            anim_rotation_only: bool_prop(pkg, props, "bAnimRotationOnly").unwrap_or(true),
+            use_translation_bone_names: list("UseTranslationBoneNames"),
+            use_movement_bone_names: list("UseMovementBoneNames"),
+            force_mesh_translation_bone_names: list("ForceMeshTranslationBoneNames"),
+            adjust_ani_scale_bone_names: list("AdjustAniScaleBoneNames"),
+            preview_skel_mesh_name: name_prop(pkg, props, "PreviewSkelMeshName"),
+            serviced: bool_prop(pkg, props, "bServiced"),
         });
     }
     out
@@ -87,6 +116,13 @@ pub fn set_of(sets: &[AnimSet], pkg: &Package, i: usize) -> Option<usize> {
             let outer = pkg.exports.get(i)?.outer;
             sets.iter().position(|s| s.export as i32 + 1 == outer)
         })
+}
+
+fn bool_prop(pkg: &Package, props: &Properties, prop: &str) -> Option<bool> {
+    match props.find(pkg.names(), prop).map(|p| &p.value) {
+        Some(Value::Bool(v)) => Some(*v != 0),
+        _ => None,
+    }
 }
 
 fn name_prop(pkg: &Package, props: &Properties, prop: &str) -> Option<String> {
@@ -190,6 +226,16 @@ pub fn sequence(
         translation_format,
         offsets,
         stream_base: base + body_len as u64 + 4,
+        no_looping_interpolation: bool_prop(pkg, props, "bNoLoopingInterpolation").unwrap_or(false),
+        is_additive: bool_prop(pkg, props, "bIsAdditive").unwrap_or(false),
+        additive_ref_name: name_prop(pkg, props, "AdditiveRefName"),
+        serviced: bool_prop(pkg, props, "bServiced"),
+        notifies: match props.find(names, "Notifies").map(|p| &p.value) {
+            Some(Value::Raw(b)) if b.len() >= 4 => {
+                i32::from_le_bytes([b[0], b[1], b[2], b[3]]).max(0) as usize
+            }
+            _ => 0,
+        },
     }))
 }
 

@@ -94,6 +94,15 @@ impl Codec for Package {
                     set.bones.join(", ")
                 ),
             ));
+            if !set.use_translation_bone_names.is_empty() {
+                v.push((
+                    "translation bones",
+                    set.use_translation_bone_names.join(", "),
+                ));
+            }
+            if !set.use_movement_bone_names.is_empty() {
+                v.push(("movement bones", set.use_movement_bone_names.join(", ")));
+            }
             for &si in &set.sequences {
                 match anim::sequence(self, si, Some(set.bones.len())) {
                     Ok(Some(q)) => v.push((

@@ -67,6 +67,9 @@ fn psa_export_equals_ue_viewer_output() {
         assert_eq!(sets.len(), 1);
         assert_eq!(sets[0].name, "MyAnimSet");
         assert_eq!(sets[0].bones, ["root", "pelvis", "spine"]);
+        assert_eq!(sets[0].use_translation_bone_names, ["root"]);
+        assert!(sets[0].anim_rotation_only, "absent: UE3 default true");
+        assert_eq!(sets[0].serviced, Some(true));
         let got = super::psa::export_set(&pkg, &sets[0]).unwrap();
         assert_eq!(got.len(), want.len(), "{v}");
         let diff: Vec<usize> = (0..got.len()).filter(|&i| got[i] != want[i]).collect();
@@ -548,4 +551,39 @@ fn a_text_edit_of_the_yaml_changes_only_that_key() {
     let (_, t) = super::anim::decode(&q, super::anim::stream(&back, 1)).unwrap();
     assert_eq!(t[0].translations[4], [4.0, 2.5, 3.0]);
     assert_eq!(t[0].rotations[4][2], 0.5);
+}
+
+/// The lzo corpus file turned into CompressionFlags 8 (per-block XOR), optionally also
+/// whole-file XOR'd: every layer combination the corpus does not ship.
+fn lzo_xor_variant(whole_file: bool) -> Option<Vec<u8>> {
+    let mut d = corpus("lzo/TestAnims.upk")?;
+    assert_eq!(&d[0x5D..0x61], &2u32.to_le_bytes());
+    d[0x5D..0x61].copy_from_slice(&8u32.to_le_bytes());
+    let csize = i32::from_le_bytes(d[125 + 8..125 + 12].try_into().unwrap()) as usize;
+    assert!(csize >= 32);
+    super::crypt::xor(&mut d[149..149 + csize], 0);
+    if whole_file {
+        super::crypt::xor(&mut d, 0);
+    }
+    Some(d)
+}
+
+#[test]
+fn lzo_with_block_xor_and_whole_file_xor_read_and_round_trip() {
+    let Some(plain) = plain() else { return };
+    let want = Package::read(&plain).unwrap();
+    for whole in [false, true] {
+        let Some(d) = lzo_xor_variant(whole) else {
+            return;
+        };
+        let p = Package::read(&d).unwrap();
+        assert_eq!(p.summary.compression_flags, 8);
+        assert_eq!(p.whole_file_xor, whole);
+        assert_eq!(p.objects, want.objects);
+        assert!(encode(&p) == d);
+        let y = super::doc::from_yaml(&super::doc::to_yaml(&p).unwrap()).unwrap();
+        assert!(encode(&y) == d);
+        let set = &super::anim::anim_sets(&p)[0];
+        assert!(Some(super::psa::export_set(&p, set).unwrap()) == corpus("plain/MyAnimSet.psa"));
+    }
 }
