@@ -518,8 +518,24 @@ pub fn check(pkg: &Package) -> Vec<String> {
                     (false, true) => "fits the article's reading (exclusive run ends)",
                     (false, false) => "fits neither reading",
                 };
+                // Value meaning (spec §4.6): a single-axis value above 1 in magnitude cannot be
+                // a quaternion component, only the article's half angle.
+                let meaning = if t.mode == 0 {
+                    String::new()
+                } else {
+                    let vals = &stream[vstart..(vstart + 4 * n).min(stream.len())];
+                    let max = vals
+                        .chunks_exact(4)
+                        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]).abs())
+                        .fold(0.0f32, f32::max);
+                    if max > 1.0 {
+                        format!("; largest |value| {max} > 1: only the article's half-angle reading can hold it")
+                    } else {
+                        format!("; largest |value| {max} ≤ 1: both value readings possible")
+                    }
+                };
                 out.push(format!(
-                    "{label} track {k} ({}): ZOnlyRLE mode {}, {} runs, {} keys, {bytes} value bytes = {n} values; UE Viewer predicts {uev}, article predicts {art}: {verdict}",
+                    "{label} track {k} ({}): ZOnlyRLE mode {}, {} runs, {} keys, {bytes} value bytes = {n} values; UE Viewer predicts {uev}, article predicts {art}: {verdict}{meaning}",
                     bone(k),
                     t.mode,
                     t.pairs.len(),
