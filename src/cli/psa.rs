@@ -85,7 +85,19 @@ pub fn run(args: Args) -> Result<Status, Error> {
             file: path.clone(),
             source: e,
         })?;
-        let out = dir.join(format!("{}.psa", set.name));
+        // Names come from the package: keep them from naming other folders.
+        let safe: String = set
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || "_-.".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let out = dir.join(format!("{safe}.psa"));
         crate::fsio::write_file(&out, &bytes, args.force)?;
         println!(
             "wrote {} ({} bones, {} sequences)",
