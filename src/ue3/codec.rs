@@ -192,7 +192,7 @@ impl RleTable {
 }
 
 /// Where the parts of one track lie in the stream (offsets relative to the stream start).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TrackLayout {
     pub trans: std::ops::Range<usize>,
     pub rot: std::ops::Range<usize>,

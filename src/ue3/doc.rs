@@ -12,12 +12,16 @@
 //!   (spec §1.11 Option U: CompressionFlags 0, no chunk table, PackageFlags 0x02000000 cleared).
 //! * An AnimSequence shows its tracks decoded, per bone and per frame:
 //!   `{translation: [x, y, z], rotation: [x, y, z, w]}` (a part with a single key is repeated on
-//!   every line; a part with no keys is left out). Its original compressed stream is kept as
-//!   `animation.stream` (hex, with `stream_format`, the rotation format it is in). On import each
-//!   track part is compared with what the original stream decodes to: equal parts are copied
-//!   from the original bytes (so untouched tracks stay byte-identical whatever their codec),
-//!   changed parts are re-encoded in the sequence's `RotationCompressionFormat` and
-//!   `CompressedTrackOffsets` and the stream length are recomputed. Editing only values is
+//!   every line; a part with no keys is left out).
+//! * When re-encoding the decoded keys reproduces the sequence's compressed stream byte for byte
+//!   (always so for Float96NoW data written by a UE3-rule encoder), the stream is not in the
+//!   document: import encodes the keys. Otherwise (lossy codecs whose Mins/Ranges came from
+//!   unquantised keys, ZOnlyRLE tables from another run rule, odd padding or holes) the original
+//!   stream is kept as `animation.stream` (hex, with `stream_format`, the rotation format it is
+//!   in). On import each track part is then compared with what that stream decodes to: equal
+//!   parts are copied from the original bytes (so untouched tracks stay byte-identical whatever
+//!   their codec), changed parts are re-encoded in the sequence's `RotationCompressionFormat`,
+//!   and `CompressedTrackOffsets` and the stream length are recomputed. Editing only values is
 //!   enough; do not edit `stream`. If no part changed the original stream is written as is.
 //! * When a track's translation and rotation key counts are both above 1 and differ, the track
 //!   is written as two lists, `translations:` and `rotations:`, instead of `keys:`.
@@ -283,8 +287,10 @@ pub struct AnimY {
     /// The rotation format `stream` is in.
     pub stream_format: String,
     pub tracks: Vec<TrackY>,
-    /// The original compressed stream (do not edit; untouched tracks are copied from it).
-    pub stream: Blob,
+    /// The original compressed stream, when re-encoding the keys would not reproduce it (do not
+    /// edit; untouched tracks are copied from it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<Blob>,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -455,7 +461,8 @@ pub fn to_doc(pkg: &Package) -> Result<UpkDocument, EncodeError> {
                                     )
                                 })
                                 .collect(),
-                            stream: Blob::new(stream.to_vec()),
+                            stream: (!reproducible(&seq, stream, &tracks))
+                                .then(|| Blob::new(stream.to_vec())),
                         });
                     }
                     other => {
@@ -846,9 +853,10 @@ pub fn from_doc(doc: &UpkDocument) -> Result<Package, EncodeError> {
                 };
                 let tail = match (&o.animation, &o.native) {
                     (Some(a), None) => {
-                        let mut t = Vec::with_capacity(a.stream.len() + 4);
-                        t.extend_from_slice(&(a.stream.len() as i32).to_le_bytes());
-                        t.extend_from_slice(a.stream.as_bytes());
+                        let st = a.stream.as_ref().map_or(&[][..], |b| b.as_bytes());
+                        let mut t = Vec::with_capacity(st.len() + 4);
+                        t.extend_from_slice(&(st.len() as i32).to_le_bytes());
+                        t.extend_from_slice(st);
                         t
                     }
                     (None, Some(b)) => b.0.clone(),
@@ -916,33 +924,40 @@ pub fn from_doc(doc: &UpkDocument) -> Result<Package, EncodeError> {
         let mut orig = seq.clone();
         orig.rotation_format = stream_format;
         let stream = anim::stream(&pkg, i).to_vec();
-        let (layouts, tracks) =
-            anim::decode(&orig, &stream).map_err(|e| err_at(&segs, e.to_string()))?;
-        if a.tracks.len() != tracks.len() {
+        let n = seq.offsets.len();
+        let kept = a.stream.is_some();
+        let (layouts, tracks) = if kept {
+            anim::decode(&orig, &stream).map_err(|e| err_at(&segs, e.to_string()))?
+        } else {
+            (vec![Default::default(); n], Vec::new())
+        };
+        if a.tracks.len() != n {
             return Err(err_at(
                 &segs,
-                format!(
-                    "{} tracks given, the sequence has {}",
-                    a.tracks.len(),
-                    tracks.len()
-                ),
+                format!("{} tracks given, the sequence has {n}", a.tracks.len()),
             ));
         }
         let same_format = stream_format == seq.rotation_format;
-        let mut edits = Vec::with_capacity(tracks.len());
-        let mut changed = !same_format;
-        for (k, (ty, t)) in a.tracks.iter().zip(&tracks).enumerate() {
+        let mut edits = Vec::with_capacity(n);
+        let mut changed = !same_format || !kept;
+        for (k, ty) in a.tracks.iter().enumerate() {
             let mut tsegs = segs.clone();
             tsegs.extend([f("tracks"), Segment::Index(k)]);
             let (tr, ro) = track_parts(ty, &tsegs)?;
             let mut e = TrackEdit::default();
-            if !anim::same_keys(&t.translations, &tr) {
-                e.translations = Some(tr);
-                changed = true;
+            match tracks.get(k) {
+                Some(t) if anim::same_keys(&t.translations, &tr) => {}
+                _ => {
+                    e.translations = Some(tr);
+                    changed = true;
+                }
             }
-            if !same_format || !anim::same_keys(&t.rotations, &ro) {
-                e.rotations = Some(ro);
-                changed = true;
+            match tracks.get(k) {
+                Some(t) if same_format && anim::same_keys(&t.rotations, &ro) => {}
+                _ => {
+                    e.rotations = Some(ro);
+                    changed = true;
+                }
             }
             edits.push(e);
         }
@@ -964,6 +979,22 @@ pub fn from_doc(doc: &UpkDocument) -> Result<Package, EncodeError> {
         }
     }
     Ok(pkg)
+}
+
+/// Whether encoding the decoded keys gives back exactly `stream` and the sequence's offsets.
+fn reproducible(seq: &anim::Sequence, stream: &[u8], tracks: &[anim::Track]) -> bool {
+    let edits: Vec<TrackEdit> = tracks
+        .iter()
+        .map(|t| TrackEdit {
+            translations: Some(t.translations.clone()),
+            rotations: Some(t.rotations.clone()),
+        })
+        .collect();
+    let layouts = vec![Default::default(); tracks.len()];
+    match anim::rebuild(&[], &layouts, &seq.offsets, &edits, seq.rotation_format) {
+        Ok((s, o)) => s == stream && o == seq.offsets,
+        Err(_) => false,
+    }
 }
 
 pub fn to_yaml(pkg: &Package) -> Result<String, EncodeError> {
