@@ -7,6 +7,9 @@ use super::crypt::{self, PointerCodes, FLAG_OBFUSCATED};
 use super::props::{FName, FStr, Names, Properties};
 use crate::exact::{Cursor, DecodeError, EncodeError, PutLe, Within};
 
+/// Largest run of uncovered image bytes the writer fills with zeros.
+const MAX_HOLE: usize = 1 << 20;
+
 /// PackageFlags bit set when the package uses a chunk table.
 pub const FLAG_COMPRESSED: u32 = 0x0200_0000;
 
@@ -779,6 +782,14 @@ impl Package {
                 return Err(EncodeError::new(format!(
                     "layout conflict: data for image offset {target} overlaps what precedes it (image is {} bytes so far)",
                     img.len()
+                )));
+            }
+            // A decoded package covers every image byte with a table, an object or a gap, so a
+            // hole can only come from a hand-edited document: fill small ones with zeros.
+            if target - img.len() > MAX_HOLE {
+                return Err(EncodeError::new(format!(
+                    "layout leaves {} bytes before image offset {target} uncovered (more than {MAX_HOLE})",
+                    target - img.len()
                 )));
             }
             img.resize(target, 0);

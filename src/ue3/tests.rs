@@ -427,6 +427,27 @@ mod prop {
             exercise(&data);
         }
 
+        /// Mutated YAML documents never panic the importer or the writer.
+        #[test]
+        fn mutated_documents_never_panic(variant in 0usize..4, edits in proptest::collection::vec((any::<usize>(), 0u8..16), 1..4)) {
+            let Some(data) = corpus(&format!("{}/TestAnims.upk", VARIANTS[variant])) else { return Ok(()) };
+            let yaml = super::super::doc::to_yaml(&Package::read(&data).unwrap()).unwrap();
+            let mut b = yaml.into_bytes();
+            for (at, d) in edits {
+                let n = b.len();
+                // Digits and signs: keeps most documents parseable, so values get exercised.
+                b[at % n] = b"0123456789-.,#x "[d as usize];
+            }
+            if let Ok(text) = String::from_utf8(b) {
+                if let Ok(p) = super::super::doc::from_yaml(&text) {
+                    let mut out = Vec::new();
+                    if p.write(&mut out).is_ok() {
+                        super::super::fuzz_package(&out);
+                    }
+                }
+            }
+        }
+
         /// Random streams and offsets never panic the track decoder.
         #[test]
         fn random_tracks_never_panic(stream in proptest::collection::vec(any::<u8>(), 0..200),
@@ -588,4 +609,16 @@ fn lzo_with_block_xor_and_whole_file_xor_read_and_round_trip() {
         let set = &super::anim::anim_sets(&p)[0];
         assert!(Some(super::psa::export_set(&p, set).unwrap()) == corpus("plain/MyAnimSet.psa"));
     }
+}
+
+#[test]
+fn a_hand_edited_layout_with_a_huge_hole_is_refused() {
+    let Some(data) = plain() else { return };
+    let mut doc = super::doc::to_doc(&Package::read(&data).unwrap()).unwrap();
+    doc.exports[3].serial_offset = 1 << 30;
+    let e = super::doc::from_doc(&doc)
+        .unwrap()
+        .write(&mut Vec::new())
+        .unwrap_err();
+    assert!(e.message.contains("uncovered"), "{e}");
 }
