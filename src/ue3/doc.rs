@@ -15,7 +15,9 @@
 //!   every line; a part with no keys is left out).
 //! * When re-encoding the decoded keys reproduces the sequence's compressed stream byte for byte
 //!   (always so for Float96NoW data written by a UE3-rule encoder), the stream is not in the
-//!   document: import encodes the keys. Otherwise (lossy codecs whose Mins/Ranges came from
+//!   document: import encodes the keys. If only some tracks' rotation Mins/Ranges differ (an
+//!   encoder that took them from the unquantised keys), those tracks carry `mins_ranges`, which
+//!   import writes back while the track's rotation keys are unchanged. Otherwise (lossy codecs whose Mins/Ranges came from
 //!   unquantised keys, ZOnlyRLE tables from another run rule, odd padding or holes) the original
 //!   stream is kept as `animation.stream` (hex, with `stream_format`, the rotation format it is
 //!   in). On import each track part is then compared with what that stream decodes to: equal
@@ -27,7 +29,7 @@
 //!   is written as two lists, `translations:` and `rotations:`, instead of `keys:`.
 
 use super::anim::{self, TrackEdit};
-use super::codec::{Quat, RotFormat, Vec3};
+use super::codec::{Quat, RotFormat, TrackOffsets, Vec3};
 use super::compress::ChunkRecord;
 use super::package::{Compressed, Export, Gap, Import, NameEntry, Object, Package, Summary};
 use super::props::{FName, FStr, Names, Properties, Property, Value};
@@ -297,6 +299,12 @@ pub struct AnimY {
 #[serde(deny_unknown_fields)]
 pub struct TrackY {
     pub bone: String,
+    /// The stored rotation Mins[3] + Ranges[3], when they differ from what animkit computes from
+    /// the decoded keys (e.g. the encoder used the unquantised keys). Written back while the
+    /// rotation keys are unchanged; ignored by every format but IntervalFixed32NoW (for which
+    /// the whole stream is kept instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mins_ranges: Option<[F32; 6]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keys: Option<Vec<KeyY>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -380,6 +388,7 @@ fn track_y(bone: String, t: &anim::Track) -> TrackY {
             .collect();
         TrackY {
             bone,
+            mins_ranges: None,
             keys: Some(keys),
             translations: None,
             rotations: None,
@@ -387,6 +396,7 @@ fn track_y(bone: String, t: &anim::Track) -> TrackY {
     } else {
         TrackY {
             bone,
+            mins_ranges: None,
             keys: None,
             translations: Some(t.translations.iter().map(|&v| v3(v)).collect()),
             rotations: Some(t.rotations.iter().map(|&q| v4(q)).collect()),
@@ -441,6 +451,7 @@ pub fn to_doc(pkg: &Package) -> Result<UpkDocument, EncodeError> {
                 match decoded {
                     Ok(Some((seq, stream, tracks))) => {
                         let bones = set.map(|s| sets[s].bones.clone()).unwrap_or_default();
+                        let headers = reproduce(&seq, stream, &tracks);
                         y.animation = Some(AnimY {
                             sequence: seq.name.clone(),
                             frames: seq.num_frames,
@@ -452,17 +463,21 @@ pub fn to_doc(pkg: &Package) -> Result<UpkDocument, EncodeError> {
                                 .iter()
                                 .enumerate()
                                 .map(|(k, t)| {
-                                    track_y(
+                                    let mut y = track_y(
                                         bones
                                             .get(k)
                                             .cloned()
                                             .unwrap_or_else(|| format!("track{k}")),
                                         t,
-                                    )
+                                    );
+                                    y.mins_ranges = headers
+                                        .as_ref()
+                                        .and_then(|h| h.get(k).copied().flatten())
+                                        .map(|h| h.map(F32));
+                                    y
                                 })
                                 .collect(),
-                            stream: (!reproducible(&seq, stream, &tracks))
-                                .then(|| Blob::new(stream.to_vec())),
+                            stream: headers.is_none().then(|| Blob::new(stream.to_vec())),
                         });
                     }
                     other => {
@@ -962,7 +977,7 @@ pub fn from_doc(doc: &UpkDocument) -> Result<Package, EncodeError> {
             edits.push(e);
         }
         if changed {
-            let (new_stream, offsets) = anim::rebuild(
+            let (mut new_stream, offsets) = anim::rebuild(
                 &stream,
                 &layouts,
                 &orig.offsets,
@@ -975,14 +990,57 @@ pub fn from_doc(doc: &UpkDocument) -> Result<Package, EncodeError> {
                 }
                 e
             })?;
+            if !kept {
+                apply_headers(&seq, &mut new_stream, &offsets, a, &segs)?;
+            }
             anim::store(&mut pkg, i, new_stream, &offsets).map_err(|e| err_at(&segs, e.message))?;
         }
     }
     Ok(pkg)
 }
 
-/// Whether encoding the decoded keys gives back exactly `stream` and the sequence's offsets.
-fn reproducible(seq: &anim::Sequence, stream: &[u8], tracks: &[anim::Track]) -> bool {
+/// Write the documented Mins/Ranges of tracks whose rotation keys are exactly what the new
+/// encoding decodes to (i.e. unchanged by the user, up to the codec's own rounding).
+fn apply_headers(
+    seq: &anim::Sequence,
+    stream: &mut [u8],
+    offsets: &[TrackOffsets],
+    a: &AnimY,
+    segs: &[Segment],
+) -> Result<(), EncodeError> {
+    let mut view = seq.clone();
+    view.offsets = offsets.to_vec();
+    let (_, decoded) = anim::decode(&view, stream).map_err(|e| err_at(segs, e.to_string()))?;
+    for (k, (ty, off)) in a.tracks.iter().zip(offsets).enumerate() {
+        let Some(h) = ty.mins_ranges else { continue };
+        if off.rot_keys < 2 || seq.rotation_format == RotFormat::IntervalFixed32NoW {
+            continue;
+        }
+        let mut tsegs = segs.to_vec();
+        tsegs.extend([Segment::Field("tracks"), Segment::Index(k)]);
+        let (_, ro) = track_parts(ty, &tsegs)?;
+        if decoded
+            .get(k)
+            .is_some_and(|d| anim::same_keys(&d.rotations, &ro))
+        {
+            let at = off.rot_offset as usize;
+            for (c, v) in h.iter().enumerate() {
+                stream[at + 4 * c..at + 4 * c + 4].copy_from_slice(&v.0.to_le_bytes());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether encoding the decoded keys gives back exactly `stream` and the sequence's offsets,
+/// allowing the rotation Mins/Ranges of some tracks to be given explicitly: `Some(headers)`
+/// (per track, the 24 header bytes as f32 bits where they differ), or `None` when the stream
+/// must be kept.
+fn reproduce(
+    seq: &anim::Sequence,
+    stream: &[u8],
+    tracks: &[anim::Track],
+) -> Option<Vec<Option<[u32; 6]>>> {
     let edits: Vec<TrackEdit> = tracks
         .iter()
         .map(|t| TrackEdit {
@@ -991,10 +1049,29 @@ fn reproducible(seq: &anim::Sequence, stream: &[u8], tracks: &[anim::Track]) -> 
         })
         .collect();
     let layouts = vec![Default::default(); tracks.len()];
-    match anim::rebuild(&[], &layouts, &seq.offsets, &edits, seq.rotation_format) {
-        Ok((s, o)) => s == stream && o == seq.offsets,
-        Err(_) => false,
+    let (mut s, o) =
+        anim::rebuild(&[], &layouts, &seq.offsets, &edits, seq.rotation_format).ok()?;
+    if o != seq.offsets || s.len() != stream.len() {
+        return None;
     }
+    let mut headers = vec![None; tracks.len()];
+    if seq.rotation_format != RotFormat::IntervalFixed32NoW {
+        for (k, off) in o.iter().enumerate() {
+            if off.rot_keys > 1 {
+                let h = off.rot_offset as usize..off.rot_offset as usize + 24;
+                if s.get(h.clone()) != stream.get(h.clone()) {
+                    let orig = stream.get(h.clone())?;
+                    let mut v = [0u32; 6];
+                    for (c, b) in v.iter_mut().zip(orig.chunks_exact(4)) {
+                        *c = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                    }
+                    headers[k] = Some(v);
+                    s[h].copy_from_slice(orig);
+                }
+            }
+        }
+    }
+    (s == stream).then_some(headers)
 }
 
 pub fn to_yaml(pkg: &Package) -> Result<String, EncodeError> {
