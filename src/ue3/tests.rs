@@ -622,3 +622,29 @@ fn a_hand_edited_layout_with_a_huge_hole_is_refused() {
         .unwrap_err();
     assert!(e.message.contains("uncovered"), "{e}");
 }
+
+#[test]
+fn the_document_keeps_original_bytes_only_where_keys_cannot_reproduce_them() {
+    let Some(data) = plain() else { return };
+    let doc = super::doc::to_doc(&Package::read(&data).unwrap()).unwrap();
+    let anim = |i: usize| doc.objects[i].animation.as_ref().unwrap();
+    // walk (Float96NoW): keys alone reproduce the stream.
+    assert!(anim(1).stream.is_none());
+    assert!(anim(1).tracks.iter().all(|t| t.mins_ranges.is_none()));
+    // run (Fixed48NoW): only the Mins/Ranges of the two 5-key tracks differ.
+    assert!(anim(2).stream.is_none());
+    let mr: Vec<Option<Vec<f32>>> = anim(2)
+        .tracks
+        .iter()
+        .map(|t| t.mins_ranges.map(|m| m.iter().map(|f| f.get()).collect()))
+        .collect();
+    assert_eq!(mr[0], Some(vec![0.0, 0.0, 0.0, 1.0, 1.0, 0.19866933]));
+    assert_eq!(mr[1], None);
+    assert_eq!(
+        mr[2],
+        Some(vec![0.0, -0.38941833, 0.0, 1.0, 0.38941833, 1.0])
+    );
+    // idle (ZOnlyRLE): spine stores 5 equal values without a run, which animkit's encoder
+    // would write as one key: the stream is kept.
+    assert_eq!(anim(3).stream.as_ref().map(|b| b.len()), Some(176));
+}
