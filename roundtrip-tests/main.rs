@@ -9,4 +9,5 @@ mod man_edit;
 mod man_props;
 mod readme;
 mod schemas;
+mod ue3;
 mod verify_trees;

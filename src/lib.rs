@@ -11,6 +11,7 @@ pub mod exact;
 pub mod fsio;
 pub mod mw3;
 pub mod registry;
+pub mod ue3;
 pub mod verify;
 pub mod yaml;
 pub mod zengin;

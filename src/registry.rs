@@ -25,6 +25,8 @@ pub type InfoLine = (&'static str, String);
 /// How serious a [`Finding`] of `check` is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
+    /// Information about the file (e.g. which reading of an ambiguous layout its bytes fit).
+    Info,
     /// Observed in every known file, but an edited file may legitimately differ.
     Warning,
     /// Breaks the format's structure: the game (or a strict reader) cannot use the file.
@@ -40,9 +42,27 @@ pub struct Finding {
     pub message: String,
 }
 
+impl Finding {
+    pub fn new(severity: Severity, path: impl Into<String>, message: impl Into<String>) -> Self {
+        Finding {
+            severity,
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// What `animkit check` compares a file against (all optional).
+#[derive(Default)]
+pub struct CheckContext<'a> {
+    /// A related file, e.g. the `.MDH` skeleton a `.MAN` must belong to (`--mdh`).
+    pub reference: Option<&'a dyn Asset>,
+}
+
 impl std::fmt::Display for Finding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let sev = match self.severity {
+            Severity::Info => "info",
             Severity::Warning => "warning",
             Severity::Error => "error",
         };
@@ -75,8 +95,9 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn field_at(&self, offset: u64) -> String;
     /// What changed from `self` (old) to `other` (new), one line per change; empty when equal.
     fn diff(&self, other: &Self) -> Vec<String>;
-    /// The format's validation rules (`animkit check`); formats without rules find nothing.
-    fn check(&self) -> Vec<Finding> {
+    /// The format's validation rules and consistency findings (`animkit check`), alone or
+    /// against a related file in `ctx`; formats without rules find nothing.
+    fn check(&self, _ctx: &CheckContext<'_>) -> Vec<Finding> {
         Vec::new()
     }
 }
@@ -103,7 +124,7 @@ pub trait Asset: Send + Sync {
     /// `None` when `other` is a different format.
     fn diff(&self, other: &dyn Asset) -> Option<Vec<String>>;
     /// See [`Codec::check`].
-    fn check(&self) -> Vec<Finding>;
+    fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -131,8 +152,8 @@ impl<T: Codec> Asset for T {
             .downcast_ref::<T>()
             .map(|o| Codec::diff(self, o))
     }
-    fn check(&self) -> Vec<Finding> {
-        Codec::check(self)
+    fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding> {
+        Codec::check(self, ctx)
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -177,6 +198,7 @@ impl<T: Codec> Format for Registered<T> {
 pub static FORMATS: &[&dyn Format] = &[
     &Registered::<crate::zengin::man::Man>::NEW,
     &Registered::<crate::mw3::Anim>::NEW,
+    &Registered::<crate::ue3::Package>::NEW,
 ];
 
 /// The format of `data`, detected from its content.

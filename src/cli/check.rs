@@ -2,13 +2,14 @@
 
 use super::{load, Status};
 use crate::exact::Error;
-use crate::registry::{ImportOptions, Severity};
+use crate::registry::{CheckContext, ImportOptions, Severity};
 use std::path::PathBuf;
 
-/// Check files against their format's validation rules (MechWarrior 3 anim.zbd: spec §9).
-/// Errors break the format's structure or its duplicated values; warnings are rules every
-/// shipped file follows but an edited file may break. Exit 1 when any file has an error (or,
-/// with --strict, a warning).
+/// Check files against their format's validation rules and consistency checks (MechWarrior 3
+/// anim.zbd: spec §9; UE3 packages: which ZOnlyRLE reading each track's bytes fit). Errors break
+/// the format's structure or its duplicated values; warnings are rules every shipped file follows
+/// but an edited file may break; info lines describe the file. Exit 1 when any file has an
+/// error (or, with --strict, a warning).
 #[derive(clap::Args)]
 pub struct Args {
     /// Binary assets or animkit YAML documents.
@@ -34,12 +35,15 @@ pub fn run(args: Args) -> Result<Status, Error> {
             }
             Err(e) => return Err(e),
         };
-        let findings = loaded.asset.check();
+        let findings = loaded.asset.check(&CheckContext::default());
         let errors = findings
             .iter()
             .filter(|f| f.severity == Severity::Error)
             .count();
-        let warnings = findings.len() - errors;
+        let warnings = findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .count();
         if !args.quiet {
             for f in &findings {
                 println!("{}: {f}", path.display());

@@ -7,6 +7,7 @@ mod diff;
 mod export;
 mod import;
 mod info;
+mod psa;
 mod schema;
 mod verify;
 
@@ -39,6 +40,7 @@ enum Command {
     Checksum(checksum::Args),
     Check(check::Args),
     Schema(schema::Args),
+    Psa(psa::Args),
 }
 
 /// What a command reports.
@@ -70,6 +72,7 @@ pub fn main() -> ExitCode {
         Command::Checksum(a) => checksum::run(a),
         Command::Check(a) => check::run(a),
         Command::Schema(a) => schema::run(a),
+        Command::Psa(a) => psa::run(a),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

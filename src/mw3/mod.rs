@@ -337,7 +337,7 @@ impl Codec for Anim {
         }
         lines
     }
-    fn check(&self) -> Vec<Finding> {
+    fn check(&self, _ctx: &crate::registry::CheckContext<'_>) -> Vec<Finding> {
         check::check(self)
     }
 }
@@ -408,7 +408,7 @@ pub fn fuzz_round_trip(data: &[u8]) -> Result<(), String> {
             crate::verify::first_difference(data, &out2)
         ));
     }
-    let _ = Codec::check(&a);
+    let _ = Codec::check(&a, &Default::default());
     Ok(())
 }
 #[cfg(test)]

@@ -1,0 +1,110 @@
+//! `animkit psa IN.upk [-o DIR]`: one ActorX `.psa` per AnimSet of a UE3 package;
+//! `animkit psa --import IN.psa --into PKG.upk --set NAME -o OUT.upk`: replace the keys of the
+//! set's sequences named in the PSA.
+
+use super::Status;
+use crate::exact::Error;
+use crate::ue3::{anim, psa, Package};
+use std::path::{Path, PathBuf};
+
+/// Export ActorX PSA animations from a Blade & Soul / UE3 package, or import one back.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The package to export from (without --import).
+    #[arg(required_unless_present = "import")]
+    package: Option<PathBuf>,
+    /// Output folder for the .psa files (default: the current folder); with --import the
+    /// output package.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Import this PSA instead of exporting.
+    #[arg(long, requires_all = ["into", "set", "output"])]
+    import: Option<PathBuf>,
+    /// The package whose sequences the PSA replaces.
+    #[arg(long)]
+    into: Option<PathBuf>,
+    /// The AnimSet whose sequences are replaced.
+    #[arg(long)]
+    set: Option<String>,
+    /// Overwrite existing output files.
+    #[arg(long)]
+    force: bool,
+}
+
+fn load(path: &Path) -> Result<Package, Error> {
+    let data = crate::fsio::read_file(path)?;
+    Package::read(&data).map_err(|e| Error::Decode {
+        file: path.into(),
+        source: e,
+    })
+}
+
+pub fn run(args: Args) -> Result<Status, Error> {
+    if let (Some(psa_path), Some(into), Some(set), Some(out)) =
+        (&args.import, &args.into, &args.set, &args.output)
+    {
+        let data = crate::fsio::read_file(psa_path)?;
+        let p = psa::read(&data).map_err(|e| Error::Decode {
+            file: psa_path.clone(),
+            source: e,
+        })?;
+        let mut pkg = load(into)?;
+        let done = psa::import(&mut pkg, set, &p).map_err(|e| Error::Encode {
+            file: into.clone(),
+            source: e,
+        })?;
+        let mut bytes = Vec::new();
+        pkg.write(&mut bytes).map_err(|e| Error::Encode {
+            file: out.clone(),
+            source: e,
+        })?;
+        crate::fsio::write_file(out, &bytes, args.force)?;
+        println!(
+            "{}: replaced {} from {}",
+            out.display(),
+            done.join(", "),
+            psa_path.display()
+        );
+        return Ok(Status::Ok);
+    }
+    let Some(path) = &args.package else {
+        return Err(Error::other(
+            "psa",
+            "give a package, or --import with --into, --set and -o",
+        ));
+    };
+    let pkg = load(path)?;
+    let dir = args.output.clone().unwrap_or_else(|| PathBuf::from("."));
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let sets = anim::anim_sets(&pkg);
+    if sets.is_empty() {
+        return Err(Error::other(path, "the package holds no AnimSet"));
+    }
+    for set in &sets {
+        let bytes = psa::export_set(&pkg, set).map_err(|e| Error::Decode {
+            file: path.clone(),
+            source: e,
+        })?;
+        // Names come from the package: keep them from naming other folders.
+        let safe: String = set
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || "_-.".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let out = dir.join(format!("{safe}.psa"));
+        crate::fsio::write_file(&out, &bytes, args.force)?;
+        println!(
+            "wrote {} ({} bones, {} sequences)",
+            out.display(),
+            set.bones.len(),
+            set.sequences.len()
+        );
+    }
+    Ok(Status::Ok)
+}

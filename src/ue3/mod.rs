@@ -1,0 +1,232 @@
+//! Blade & Soul (Unreal Engine 3, file version 573) animation packages and ActorX PSA
+//! (spec `ue3-bns-anim.md`).
+//!
+//! * [`package`]: container (summary, tables, objects, layout and byte-exact writer);
+//!   [`crypt`]: whole-file / per-block XOR and export-pointer obfuscation;
+//!   [`compress`]: LZO chunks; [`props`]: names, strings, tagged properties.
+//! * [`anim`]: AnimSet / AnimSequence views, track decoding, stream rebuild;
+//!   [`codec`]: the rotation formats incl. ZOnlyRLE; [`psa`]: ActorX PSA export/import.
+//! * [`doc`]: the `ue3.upk` YAML document (see there for how untouched tracks stay exact).
+//!
+//! Writing: an untouched package is byte-identical whatever its layers. An edited sequence is
+//! written in place when its record keeps its size, else every later object shifts and the
+//! export table's SerialSize/SerialOffset are rewritten (re-obfuscated when flagged). A
+//! compressed package whose content changed is written uncompressed (spec §1.11 Option U).
+
+pub mod anim;
+pub mod codec;
+pub mod compress;
+pub mod crypt;
+pub mod doc;
+pub mod package;
+pub mod props;
+pub mod psa;
+pub mod synth;
+
+use crate::exact::{DecodeError, EncodeError, ImportError};
+use crate::registry::{Codec, ExportOptions, ImportOptions, InfoLine};
+pub use package::Package;
+
+impl Codec for Package {
+    const TAG: &'static str = "ue3.upk";
+    const DESCRIPTION: &'static str = "Unreal Engine 3 / Blade & Soul animation package (.upk)";
+    const EXTENSIONS: &'static [&'static str] = &["upk"];
+
+    fn detect(data: &[u8]) -> bool {
+        data.len() >= 8 && {
+            let t = u32::from_le_bytes([data[0], data[1], data[2], data[3]]);
+            t == compress::PACKAGE_TAG || t == crypt::XOR_TAG
+        }
+    }
+    fn decode(data: &[u8]) -> Result<Self, DecodeError> {
+        Package::read(data)
+    }
+    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.write(out)
+    }
+    fn to_yaml(&self, _opts: &ExportOptions) -> Result<String, EncodeError> {
+        doc::to_yaml(self)
+    }
+    fn from_yaml(text: &str, _opts: &ImportOptions) -> Result<Self, ImportError> {
+        doc::from_yaml(text)
+    }
+    fn schema() -> schemars::schema::RootSchema {
+        doc::schema()
+    }
+    fn info(&self) -> Vec<InfoLine> {
+        let s = &self.summary;
+        let mut v = vec![
+            (
+                "version",
+                format!("{}.{}", s.file_version, s.licensee_version),
+            ),
+            ("package_flags", format!("{:#010x}", s.package_flags)),
+            (
+                "layers",
+                format!(
+                    "whole-file XOR: {}, compression: {}, obfuscated export pointers: {}",
+                    if self.whole_file_xor { "yes" } else { "no" },
+                    match s.compression_flags {
+                        0 => "none".to_string(),
+                        2 => "LZO".into(),
+                        8 => "LZO+XOR".into(),
+                        f => f.to_string(),
+                    },
+                    if s.package_flags & crypt::FLAG_OBFUSCATED != 0 {
+                        "yes"
+                    } else {
+                        "no"
+                    }
+                ),
+            ),
+            ("names", self.names.len().to_string()),
+            ("imports", self.imports.len().to_string()),
+            ("exports", self.exports.len().to_string()),
+        ];
+        let sets = anim::anim_sets(self);
+        for set in &sets {
+            v.push((
+                "animset",
+                format!(
+                    "{} ({} bones: {})",
+                    set.name,
+                    set.bones.len(),
+                    set.bones.join(", ")
+                ),
+            ));
+            if !set.use_translation_bone_names.is_empty() {
+                v.push((
+                    "translation bones",
+                    set.use_translation_bone_names.join(", "),
+                ));
+            }
+            if !set.use_movement_bone_names.is_empty() {
+                v.push(("movement bones", set.use_movement_bone_names.join(", ")));
+            }
+            for &si in &set.sequences {
+                match anim::sequence(self, si, Some(set.bones.len())) {
+                    Ok(Some(q)) => v.push((
+                        "sequence",
+                        format!(
+                            "{} = {}: {} frames, {} s, {}",
+                            self.export_name(si),
+                            q.name,
+                            q.num_frames,
+                            q.length,
+                            q.rotation_format.name()
+                        ),
+                    )),
+                    Ok(None) => {}
+                    Err(e) => v.push(("sequence", format!("{}: {e}", self.export_name(si)))),
+                }
+            }
+        }
+        v
+    }
+    fn field_at(&self, offset: u64) -> String {
+        Package::field_at(self, offset)
+    }
+    fn check(&self, _ctx: &crate::registry::CheckContext<'_>) -> Vec<crate::registry::Finding> {
+        use crate::registry::{Finding, Severity};
+        anim::check(self)
+            .into_iter()
+            .map(|line| {
+                let severity = if line.contains("cannot") || line.contains("fits neither") {
+                    Severity::Warning
+                } else {
+                    Severity::Info
+                };
+                match line.split_once(": ") {
+                    Some((at, msg)) => Finding::new(severity, at, msg),
+                    None => Finding::new(severity, "", line),
+                }
+            })
+            .collect()
+    }
+    fn diff(&self, other: &Self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.summary != other.summary {
+            out.push("summary differs".into());
+        }
+        if self.whole_file_xor != other.whole_file_xor || self.compressed != other.compressed {
+            out.push("container layers differ".into());
+        }
+        for (what, a, b) in [
+            ("names", self.names.len(), other.names.len()),
+            ("imports", self.imports.len(), other.imports.len()),
+            ("exports", self.exports.len(), other.exports.len()),
+        ] {
+            if a != b {
+                out.push(format!("{what}: {a} → {b} entries"));
+            }
+        }
+        if self.names != other.names {
+            out.push("name table differs".into());
+        }
+        if self.imports != other.imports {
+            out.push("import table differs".into());
+        }
+        for (i, (a, b)) in self.objects.iter().zip(&other.objects).enumerate() {
+            if a == b {
+                continue;
+            }
+            let (sa, sb) = (anim::stream(self, i), anim::stream(other, i));
+            let detail = match (
+                anim::sequence(self, i, None).ok().flatten(),
+                anim::sequence(other, i, None).ok().flatten(),
+            ) {
+                (Some(qa), Some(qb)) => match (anim::decode(&qa, sa), anim::decode(&qb, sb)) {
+                    (Ok((_, ta)), Ok((_, tb))) => {
+                        let changed: Vec<String> = ta
+                            .iter()
+                            .zip(&tb)
+                            .enumerate()
+                            .filter(|(_, (x, y))| x != y)
+                            .map(|(k, _)| k.to_string())
+                            .collect();
+                        format!("tracks changed: [{}]", changed.join(", "))
+                    }
+                    _ => "stream differs".into(),
+                },
+                _ => "record differs".into(),
+            };
+            out.push(format!("objects[{i}] ({}): {detail}", self.export_name(i)));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;
+
+/// Fuzzing entry point of the track decoder: lay out and decode one track of `stream` with
+/// the given `CompressedTrackOffsets` entries and rotation format (index into
+/// [`codec::RotFormat::ALL`]). Never panics.
+pub fn fuzz_track(stream: &[u8], offsets: &[i32], format: usize) {
+    let fmt = codec::RotFormat::ALL[format % codec::RotFormat::ALL.len()];
+    let o = codec::TrackOffsets {
+        trans_offset: offsets.first().copied().unwrap_or(0),
+        trans_keys: offsets.get(1).copied().unwrap_or(0),
+        rot_offset: offsets.get(2).copied().unwrap_or(0),
+        rot_keys: offsets.get(3).copied().unwrap_or(0),
+    };
+    if let Ok(l) = codec::layout(stream, 0, &o, fmt) {
+        let t = codec::decode_translations(stream, &l);
+        let r = codec::decode_rotations(stream, &l, o.rot_keys.max(0) as usize, fmt);
+        let mut out = Vec::new();
+        codec::encode_translations(&t, &mut out);
+        let _ = codec::encode_rotations(&r, fmt, &mut out);
+    }
+}
+
+/// Fuzzing entry point of the package reader: read, decode every track, export YAML and PSA,
+/// write back. Never panics.
+pub fn fuzz_package(data: &[u8]) {
+    let Ok(pkg) = Package::read(data) else { return };
+    let _ = doc::to_yaml(&pkg);
+    let _ = anim::check(&pkg);
+    for set in anim::anim_sets(&pkg) {
+        let _ = psa::export_set(&pkg, &set);
+    }
+    let _ = pkg.write(&mut Vec::new());
+}

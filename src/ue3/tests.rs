@@ -1,0 +1,650 @@
+//! Corpus tests: the four container variants of `../shared/corpus/ue3/`.
+
+use super::package::{self, Package};
+use std::path::PathBuf;
+
+pub(crate) fn corpus(rel: &str) -> Option<Vec<u8>> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/ue3")
+        .join(rel);
+    match std::fs::read(&p) {
+        Ok(d) => Some(d),
+        Err(e) => {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("corpus file {} missing: {e}", p.display());
+            }
+            eprintln!(
+                "notice: corpus file {} not found, test skipped",
+                p.display()
+            );
+            None
+        }
+    }
+}
+
+pub(crate) const VARIANTS: [&str; 4] = ["plain", "obf", "xor", "lzo"];
+
+#[test]
+fn every_variant_round_trips_byte_for_byte() {
+    for v in VARIANTS {
+        let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
+            return;
+        };
+        let pkg = Package::read(&data).unwrap_or_else(|e| panic!("{v}: {e}"));
+        let mut out = Vec::new();
+        pkg.write(&mut out).unwrap();
+        assert_eq!(out.len(), data.len(), "{v}");
+        assert!(out == data, "{v}: rewritten bytes differ");
+        assert_eq!(pkg.names.len(), 33);
+        assert_eq!(pkg.exports.len(), 4);
+        assert_eq!(pkg.gaps.len(), 0, "{v}: {:?}", pkg.gaps);
+        let sizes: Vec<(i32, i32)> = pkg
+            .exports
+            .iter()
+            .map(|e| (e.serial_offset, e.serial_size))
+            .collect();
+        assert_eq!(
+            sizes,
+            [(1249, 168), (1417, 492), (1909, 436), (2345, 416)],
+            "{v}"
+        );
+        assert_eq!(pkg.whole_file_xor, v == "xor");
+        assert_eq!(pkg.compressed.is_some(), v == "lzo");
+    }
+}
+
+#[test]
+fn psa_export_equals_ue_viewer_output() {
+    for v in VARIANTS {
+        let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
+            return;
+        };
+        let Some(want) = corpus(&format!("{v}/MyAnimSet.psa")) else {
+            return;
+        };
+        let pkg = Package::read(&data).unwrap();
+        let sets = super::anim::anim_sets(&pkg);
+        assert_eq!(sets.len(), 1);
+        assert_eq!(sets[0].name, "MyAnimSet");
+        assert_eq!(sets[0].bones, ["root", "pelvis", "spine"]);
+        assert_eq!(sets[0].use_translation_bone_names, ["root"]);
+        assert!(sets[0].anim_rotation_only, "absent: UE3 default true");
+        assert_eq!(sets[0].serviced, Some(true));
+        let got = super::psa::export_set(&pkg, &sets[0]).unwrap();
+        assert_eq!(got.len(), want.len(), "{v}");
+        let diff: Vec<usize> = (0..got.len()).filter(|&i| got[i] != want[i]).collect();
+        assert!(diff.is_empty(), "{v}: PSA differs at {diff:?}");
+    }
+}
+
+fn encode(p: &Package) -> Vec<u8> {
+    let mut out = Vec::new();
+    p.write(&mut out).unwrap();
+    out
+}
+
+#[test]
+fn every_variant_round_trips_through_yaml() {
+    for v in VARIANTS {
+        let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
+            return;
+        };
+        let pkg = Package::read(&data).unwrap();
+        let yaml = super::doc::to_yaml(&pkg).unwrap();
+        let back = super::doc::from_yaml(&yaml).unwrap_or_else(|e| panic!("{v}: {e}"));
+        assert!(encode(&back) == data, "{v}: YAML round trip differs");
+        assert_eq!(super::doc::to_yaml(&back).unwrap(), yaml);
+    }
+}
+
+#[test]
+fn decoded_keys_match_the_corpus_description() {
+    let Some(data) = corpus("plain/TestAnims.upk") else {
+        return;
+    };
+    let pkg = Package::read(&data).unwrap();
+    let seq = super::anim::sequence(&pkg, 3, Some(3)).unwrap().unwrap();
+    assert_eq!(seq.name, "idle");
+    let (_, t) = super::anim::decode(&seq, super::anim::stream(&pkg, 3)).unwrap();
+    let z: Vec<f32> = t[0].rotations.iter().map(|q| q[2]).collect();
+    assert_eq!(z, [0.05, 0.1, 0.1, 0.1, 0.2]);
+    assert_eq!(t[0].translations, [[0.0, 0.0, 0.0]]);
+    assert_eq!(t[2].translations.len(), 0);
+    assert_eq!(t[2].rotations.len(), 5);
+    let run = super::anim::sequence(&pkg, 2, Some(3)).unwrap().unwrap();
+    let (l, t) = super::anim::decode(&run, super::anim::stream(&pkg, 2)).unwrap();
+    // Spec §7: track 0 rotation at 60, 24 + 5 × 6 = 54 bytes, then 2 padding bytes.
+    assert_eq!(l[0].rot, 60..114);
+    assert_eq!(l[0].pad, 114..116);
+    assert_eq!(t[0].rotations[1][2], (0x8664_i32 - 32767) as f32 / 32767.0);
+}
+
+#[test]
+fn editing_one_key_changes_only_that_sequence_in_place() {
+    for v in VARIANTS {
+        let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
+            return;
+        };
+        let pkg = Package::read(&data).unwrap();
+        let yaml = super::doc::to_yaml(&pkg).unwrap();
+        // run (Fixed48NoW), root, frame 2: z 0.0999… → 0.25.
+        let mut doc: super::doc::UpkDocument = crate::yaml::from_str(&yaml).unwrap();
+        let a = doc.objects[2].animation.as_mut().unwrap();
+        assert_eq!(a.sequence, "run");
+        let keys = a.tracks[0].keys.as_mut().unwrap();
+        keys[2].rotation =
+            Some([0.0, 0.0, 0.25, (1.0f32 - 0.0625).sqrt()].map(crate::exact::F32::new));
+        let edited = super::doc::from_doc(&doc).unwrap();
+        let out = encode(&edited);
+        if v == "lzo" {
+            // Option U: written uncompressed.
+            let plain = corpus("plain/TestAnims.upk").unwrap();
+            assert_eq!(out.len(), plain.len());
+            let back = Package::read(&out).unwrap();
+            assert!(back.compressed.is_none());
+            assert_eq!(back.summary.package_flags & package::FLAG_COMPRESSED, 0);
+            continue;
+        }
+        assert_eq!(out.len(), data.len(), "{v}: same size in place");
+        let mut plain_out = out.clone();
+        let mut plain_in = data.clone();
+        if v == "xor" {
+            super::crypt::xor(&mut plain_out, 0);
+            super::crypt::xor(&mut plain_in, 0);
+        }
+        let diff: Vec<usize> = (0..out.len())
+            .filter(|&i| plain_out[i] != plain_in[i])
+            .collect();
+        // Only bytes of run's record (1909..2345) change: the new Uz of key 2 and the
+        // recomputed mins/ranges of the track.
+        assert!(
+            diff.iter().all(|&i| (1909..2345).contains(&i)),
+            "{v}: {diff:?}"
+        );
+        assert!(!diff.is_empty());
+        let back = Package::read(&out).unwrap();
+        let seq = super::anim::sequence(&back, 2, Some(3)).unwrap().unwrap();
+        let (_, t) = super::anim::decode(&seq, super::anim::stream(&back, 2)).unwrap();
+        assert_eq!(
+            t[0].rotations[2][2],
+            super::codec::fixed48_decode(super::codec::fixed48_encode(0.25) as u16)
+        );
+        let orig = super::anim::sequence(&pkg, 2, Some(3)).unwrap().unwrap();
+        let (_, o) = super::anim::decode(&orig, super::anim::stream(&pkg, 2)).unwrap();
+        assert_eq!(t[1..], o[1..]);
+    }
+}
+
+#[test]
+fn growing_a_track_shifts_later_objects_and_fixes_offsets() {
+    for v in ["plain", "obf", "xor"] {
+        let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
+            return;
+        };
+        let pkg = Package::read(&data).unwrap();
+        let mut doc = super::doc::to_doc(&pkg).unwrap();
+        let a = doc.objects[1].animation.as_mut().unwrap();
+        assert_eq!(a.sequence, "walk");
+        // pelvis: 1 translation key → 5 distinct keys (the rotation stays 1 key).
+        let k = a.tracks[1].keys.as_ref().unwrap()[0].rotation;
+        a.tracks[1].keys = Some(
+            (0..5)
+                .map(|i| super::doc::KeyY {
+                    translation: Some([i as f32, 10.0, 0.0].map(crate::exact::F32::new)),
+                    rotation: k,
+                })
+                .collect(),
+        );
+        let out = encode(&super::doc::from_doc(&doc).unwrap());
+        assert_eq!(out.len(), data.len() + 48, "{v}");
+        let back = Package::read(&out).unwrap();
+        let offs: Vec<(i32, i32)> = back
+            .exports
+            .iter()
+            .map(|e| (e.serial_offset, e.serial_size))
+            .collect();
+        assert_eq!(
+            offs,
+            [(1249, 168), (1417, 540), (1957, 436), (2393, 416)],
+            "{v}"
+        );
+        // The later objects are byte-identical, just moved.
+        assert_eq!(back.objects[2..], pkg.objects[2..]);
+        let seq = super::anim::sequence(&back, 1, Some(3)).unwrap().unwrap();
+        assert_eq!(
+            &seq.offsets[1..]
+                .iter()
+                .map(|o| o.trans_offset)
+                .collect::<Vec<_>>(),
+            &[144, 216]
+        );
+        let (_, t) = super::anim::decode(&seq, super::anim::stream(&back, 1)).unwrap();
+        assert_eq!(t[1].translations[4], [4.0, 10.0, 0.0]);
+        assert_eq!(
+            super::psa::export_set(&back, &super::anim::anim_sets(&back)[0])
+                .unwrap()
+                .len(),
+            2464
+        );
+    }
+}
+
+#[test]
+fn a_value_the_format_cannot_hold_names_its_path() {
+    let Some(data) = corpus("plain/TestAnims.upk") else {
+        return;
+    };
+    let pkg = Package::read(&data).unwrap();
+    let mut doc = super::doc::to_doc(&pkg).unwrap();
+    let a = doc.objects[2].animation.as_mut().unwrap();
+    a.tracks[0].keys.as_mut().unwrap()[1].rotation =
+        Some([f32::NAN, 0.0, 0.0, 1.0].map(crate::exact::F32::new));
+    let e = super::doc::from_doc(&doc).unwrap_err();
+    assert_eq!(e.path.to_string(), "objects[2].animation.tracks[0]");
+    assert!(e.message.contains("not finite"), "{e}");
+}
+
+#[test]
+fn psa_import_of_the_own_export_is_identity_and_an_edit_reencodes() {
+    let Some(data) = corpus("obf/TestAnims.upk") else {
+        return;
+    };
+    let pkg = Package::read(&data).unwrap();
+    let set = &super::anim::anim_sets(&pkg)[0];
+    let bytes = super::psa::export_set(&pkg, set).unwrap();
+    let mut p = super::psa::read(&bytes).unwrap();
+    assert_eq!(p.bones, ["root", "pelvis", "spine"]);
+    assert_eq!(
+        p.sequences
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>(),
+        ["walk", "run", "idle"]
+    );
+    assert_eq!(p.sequences[0].rate, 30.0);
+    let mut same = pkg.clone();
+    super::psa::import(&mut same, "myanimset", &p).unwrap();
+    assert!(encode(&same) == data);
+    // Rotate the spine of `idle` (ZOnlyRLE, mode 0) at frame 4 about Z only.
+    let z = 0.3f32;
+    p.sequences[2].keys[4 * 3 + 2].1 = [0.0, 0.0, z, (1.0 - z * z).sqrt()];
+    let mut edited = pkg.clone();
+    super::psa::import(&mut edited, "MyAnimSet", &p).unwrap();
+    let out = encode(&edited);
+    let back = Package::read(&out).unwrap();
+    assert_eq!(back.objects[..3], pkg.objects[..3]);
+    let seq = super::anim::sequence(&back, 3, Some(3)).unwrap().unwrap();
+    let (_, t) = super::anim::decode(&seq, super::anim::stream(&back, 3)).unwrap();
+    assert_eq!(t[2].rotations[4], [0.0, 0.0, z, (1.0 - z * z).sqrt()]);
+    assert_eq!(
+        t[2].rotations[..4],
+        super::anim::decode(
+            &super::anim::sequence(&pkg, 3, Some(3)).unwrap().unwrap(),
+            super::anim::stream(&pkg, 3)
+        )
+        .unwrap()
+        .1[2]
+            .rotations[..4]
+    );
+}
+
+#[test]
+fn check_reports_the_zonly_reading() {
+    let Some(data) = corpus("plain/TestAnims.upk") else {
+        return;
+    };
+    let pkg = Package::read(&data).unwrap();
+    let lines = super::anim::check(&pkg);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].contains("track 0 (root)") && lines[0].contains("12 value bytes = 3 values"));
+    assert!(
+        lines[0].ends_with(
+            "fits UE Viewer's reading (inclusive run ends); largest |value| 0.2 ≤ 1: both value readings possible"
+        ),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].ends_with("fits both readings (no runs)"),
+        "{}",
+        lines[1]
+    );
+}
+
+/// Everything a user can run on a package: read, decode all tracks, YAML, PSA, write.
+pub(crate) fn exercise(data: &[u8]) {
+    super::fuzz_package(data);
+    let Ok(pkg) = Package::read(data) else { return };
+    let mut out = Vec::new();
+    if pkg.write(&mut out).is_ok() {
+        // A package that reads and writes must read back.
+        assert!(Package::read(&out).is_ok());
+    }
+}
+
+#[test]
+fn every_truncation_is_a_clear_error() {
+    for v in VARIANTS {
+        let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
+            return;
+        };
+        for n in 0..data.len() {
+            let r = Package::read(&data[..n]);
+            assert!(r.is_err(), "{v}: a {n}-byte prefix was accepted");
+            exercise(&data[..n]);
+        }
+    }
+}
+
+fn plain() -> Option<Vec<u8>> {
+    corpus("plain/TestAnims.upk")
+}
+
+fn put(d: &mut [u8], at: usize, v: i32) {
+    d[at..at + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+#[test]
+fn malformed_packages_give_errors_with_offset_and_path() {
+    let Some(data) = plain() else { return };
+    // Export 1's SerialSize (export table at 961, 68-byte entries, size at +32) past the file.
+    let mut d = data.clone();
+    put(&mut d, 961 + 68 + 32, 100_000);
+    let e = Package::read(&d).unwrap_err();
+    assert_eq!(e.path.to_string(), "exports[1].serial_offset");
+    assert!(e.to_string().contains("past the end"), "{e}");
+    // A bad name index in the first property of the AnimSet (record at 1249, NetIndex first).
+    let mut d = data.clone();
+    put(&mut d, 1253, 9999);
+    let e = Package::read(&d).unwrap_err();
+    assert_eq!(e.offset, 1253);
+    assert_eq!(e.path.to_string(), "objects[0].properties[0]");
+    // A huge name count.
+    let mut d = data.clone();
+    put(&mut d, 0x19, i32::MAX);
+    let e = Package::read(&d).unwrap_err();
+    assert_eq!(e.path.to_string(), "names");
+    assert!(matches!(
+        e.kind,
+        crate::exact::DecodeErrorKind::CountTooLarge { .. }
+    ));
+    // A track offset past the stream: walk's CompressedTrackOffsets[2] (rot offset of track 0).
+    let pkg = Package::read(&data).unwrap();
+    let mut bad = pkg.clone();
+    if let package::Object::Tagged { props, .. } = &mut bad.objects[1] {
+        let names = pkg.name_texts.clone();
+        let p = props.find_mut(&names, "CompressedTrackOffsets").unwrap();
+        p.value = super::props::Value::Ints(vec![0, 5, 6000, 5, 144, 1, 156, 1, 168, 0, 168, 5]);
+    }
+    let seq = super::anim::sequence(&bad, 1, Some(3)).unwrap().unwrap();
+    let e = super::anim::decode(&seq, super::anim::stream(&bad, 1)).unwrap_err();
+    assert_eq!(e.path.to_string(), "tracks[0]");
+    assert!(e.to_string().contains("outside the 252-byte stream"), "{e}");
+    // Huge NumFrames: the PSA export refuses instead of allocating.
+    let mut huge = pkg.clone();
+    if let package::Object::Tagged { props, .. } = &mut huge.objects[1] {
+        let names = pkg.name_texts.clone();
+        props.find_mut(&names, "NumFrames").unwrap().value = super::props::Value::Int(i32::MAX);
+    }
+    let e = super::psa::export_set(&huge, &super::anim::anim_sets(&huge)[0]).unwrap_err();
+    assert!(e.to_string().contains("exceeds"), "{e}");
+    // A wrong NumBytes.
+    let mut d = data.clone();
+    put(&mut d, 1417 + 492 - 252 - 4, 9);
+    let p = Package::read(&d).unwrap();
+    let e = super::anim::sequence(&p, 1, Some(3)).unwrap_err();
+    assert!(e.to_string().contains("NumBytes"), "{e}");
+}
+
+#[test]
+fn corrupt_lzo_data_is_an_error() {
+    let Some(data) = corpus("lzo/TestAnims.upk") else {
+        return;
+    };
+    let mut d = data.clone();
+    // Compressed data begins after the 125-byte summary, 16-byte chunk header and one block record.
+    for b in d[125 + 24..].iter_mut().step_by(5) {
+        *b ^= 0x5A;
+    }
+    assert!(Package::read(&d).is_err());
+}
+
+mod prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// Mutated corpus packages never panic anywhere in the pipeline.
+        #[test]
+        fn mutated_packages_never_panic(variant in 0usize..4, flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..8)) {
+            let Some(mut data) = corpus(&format!("{}/TestAnims.upk", VARIANTS[variant])) else { return Ok(()) };
+            for (at, v) in flips {
+                let n = data.len();
+                data[at % n] = v;
+            }
+            exercise(&data);
+        }
+
+        /// Mutated YAML documents never panic the importer or the writer.
+        #[test]
+        fn mutated_documents_never_panic(variant in 0usize..4, edits in proptest::collection::vec((any::<usize>(), 0u8..16), 1..4)) {
+            let Some(data) = corpus(&format!("{}/TestAnims.upk", VARIANTS[variant])) else { return Ok(()) };
+            let yaml = super::super::doc::to_yaml(&Package::read(&data).unwrap()).unwrap();
+            let mut b = yaml.into_bytes();
+            for (at, d) in edits {
+                let n = b.len();
+                // Digits and signs: keeps most documents parseable, so values get exercised.
+                b[at % n] = b"0123456789-.,#x "[d as usize];
+            }
+            if let Ok(text) = String::from_utf8(b) {
+                if let Ok(p) = super::super::doc::from_yaml(&text) {
+                    let mut out = Vec::new();
+                    if p.write(&mut out).is_ok() {
+                        super::super::fuzz_package(&out);
+                    }
+                }
+            }
+        }
+
+        /// Random streams and offsets never panic the track decoder.
+        #[test]
+        fn random_tracks_never_panic(stream in proptest::collection::vec(any::<u8>(), 0..200),
+                                     offs in proptest::collection::vec(-4i32..220, 4),
+                                     f in 0usize..8) {
+            super::super::fuzz_track(&stream, &offs, f);
+        }
+
+        /// Float96NoW and Fixed48NoW: decode → encode → decode is stable on random unit quats.
+        #[test]
+        fn codecs_are_stable(a in -1.0f32..1.0, b in -1.0f32..1.0, c in -1.0f32..1.0, w in 0.0f32..1.0, f in 0usize..8) {
+            let n = (a * a + b * b + c * c + w * w).sqrt();
+            prop_assume!(n > 0.1);
+            let q = [a / n, b / n, c / n, w / n];
+            let keys = vec![q, [0.0, 0.0, 0.0, 1.0], q];
+            let fmt = super::super::codec::RotFormat::ALL[f];
+            let dec = |k: &[super::super::codec::Quat]| {
+                let mut out = Vec::new();
+                super::super::codec::encode_rotations(k, fmt, &mut out).unwrap();
+                let o = super::super::codec::TrackOffsets { rot_keys: k.len() as i32, ..Default::default() };
+                let l = super::super::codec::layout(&out, 0, &o, fmt).unwrap();
+                (out.clone(), super::super::codec::decode_rotations(&out, &l, k.len(), fmt))
+            };
+            let (_, once) = dec(&keys);
+            let (bytes1, twice) = dec(&once);
+            let (bytes2, _) = dec(&twice);
+            if fmt != super::super::codec::RotFormat::IntervalFixed32NoW {
+                prop_assert_eq!(&bytes1, &bytes2);
+                let bits = |v: &[super::super::codec::Quat]| v.iter().flat_map(|q| q.map(f32::to_bits)).collect::<Vec<_>>();
+                prop_assert_eq!(bits(&once), bits(&twice));
+            }
+        }
+    }
+}
+
+#[test]
+fn re_encoding_every_corpus_track_reproduces_its_bytes() {
+    let Some(data) = plain() else { return };
+    let pkg = Package::read(&data).unwrap();
+    for si in 1..4 {
+        let q = super::anim::sequence(&pkg, si, Some(3)).unwrap().unwrap();
+        let stream = super::anim::stream(&pkg, si);
+        let (layouts, tracks) = super::anim::decode(&q, stream).unwrap();
+        let edits: Vec<super::anim::TrackEdit> = tracks
+            .iter()
+            .map(|t| super::anim::TrackEdit {
+                translations: Some(t.translations.clone()),
+                // A part of several identical keys re-encodes as one key (spec §4.9), unlike
+                // the corpus (idle's spine has 5 equal keys): keep those raw here.
+                rotations: (t.rotations.len() < 2
+                    || t.rotations.iter().any(|q| *q != t.rotations[0]))
+                .then(|| t.rotations.clone()),
+            })
+            .collect();
+        let (mut s, offs) =
+            super::anim::rebuild(stream, &layouts, &q.offsets, &edits, q.rotation_format).unwrap();
+        assert_eq!(offs, q.offsets, "{}", q.name);
+        if q.rotation_format == super::codec::RotFormat::Fixed48NoW {
+            // The codes re-encode to themselves, but the encoder computed Mins/Ranges from the
+            // unquantised keys: recomputed from the decoded keys they differ in the last bits.
+            for (l, o) in layouts.iter().zip(&q.offsets) {
+                if o.rot_keys > 1 {
+                    let r = l.rot.start..l.rot.start + 24;
+                    assert_ne!(s[r.clone()], stream[r.clone()]);
+                    s[r.clone()].copy_from_slice(&stream[r]);
+                }
+            }
+        }
+        let diff: Vec<(usize, u8, u8)> = (0..s.len().min(stream.len()))
+            .filter(|&i| s[i] != stream[i])
+            .map(|i| (i, stream[i], s[i]))
+            .collect();
+        assert!(
+            s == stream,
+            "{}: re-encoded stream differs: {diff:?}",
+            q.name
+        );
+    }
+}
+
+#[test]
+fn an_undecodable_sequence_still_round_trips_through_yaml() {
+    let Some(data) = plain() else { return };
+    let mut d = data.clone();
+    // walk's CompressedTrackOffsets[2] (track 0 rot offset, 60) → 6000. The array starts after
+    // SequenceName (32), SequenceLength (28), NumFrames (28), RotationCompressionFormat (32)
+    // tags and its own 24-byte tag + count: 1417 + 4 + 120 + 24 + 4 = 1569; entry 2 at +8.
+    assert_eq!(&d[1577..1581], &60i32.to_le_bytes());
+    put(&mut d, 1577, 6000);
+    let pkg = Package::read(&d).unwrap();
+    let doc = super::doc::to_doc(&pkg).unwrap();
+    assert!(doc.objects[1].animation.is_none());
+    let why = doc.objects[1].not_decoded.as_deref().unwrap();
+    assert!(why.contains("rotation offset 6000 is outside"), "{why}");
+    let yaml = super::doc::to_yaml(&pkg).unwrap();
+    assert!(encode(&super::doc::from_yaml(&yaml).unwrap()) == d);
+}
+
+#[test]
+fn a_text_edit_of_the_yaml_changes_only_that_key() {
+    let Some(data) = plain() else { return };
+    let pkg = Package::read(&data).unwrap();
+    let yaml = super::doc::to_yaml(&pkg).unwrap();
+    let from = "{translation: [4.0, 2.0, 3.0], rotation: [0.0, 0.0, 0.19866933, 0.9800666]}";
+    assert!(yaml.contains(from));
+    let edited = yaml.replacen(
+        from,
+        "{translation: [4.0, 2.5, 3.0], rotation: [0.0, 0.0, 0.5, 0.8660254]}",
+        1,
+    );
+    let out = encode(&super::doc::from_yaml(&edited).unwrap());
+    assert_eq!(out.len(), data.len());
+    let diff: Vec<usize> = (0..out.len()).filter(|&i| out[i] != data[i]).collect();
+    // walk's stream starts at 1417 + 492 - 252 = 1657: translation key 4 Y at +52, rotation
+    // key 4 Z at +60 (track 0 rotation) + 24 + 4·12 + 8 = +140, and the Z range at +80.
+    let rel: Vec<usize> = diff.iter().map(|&i| i - 1657).collect();
+    assert!(
+        rel.iter()
+            .all(|&r| (52..56).contains(&r) || (140..144).contains(&r) || (80..84).contains(&r)),
+        "{rel:?}"
+    );
+    let back = Package::read(&out).unwrap();
+    let q = super::anim::sequence(&back, 1, Some(3)).unwrap().unwrap();
+    let (_, t) = super::anim::decode(&q, super::anim::stream(&back, 1)).unwrap();
+    assert_eq!(t[0].translations[4], [4.0, 2.5, 3.0]);
+    assert_eq!(t[0].rotations[4][2], 0.5);
+}
+
+/// The lzo corpus file turned into CompressionFlags 8 (per-block XOR), optionally also
+/// whole-file XOR'd: every layer combination the corpus does not ship.
+fn lzo_xor_variant(whole_file: bool) -> Option<Vec<u8>> {
+    let mut d = corpus("lzo/TestAnims.upk")?;
+    assert_eq!(&d[0x5D..0x61], &2u32.to_le_bytes());
+    d[0x5D..0x61].copy_from_slice(&8u32.to_le_bytes());
+    let csize = i32::from_le_bytes(d[125 + 8..125 + 12].try_into().unwrap()) as usize;
+    assert!(csize >= 32);
+    super::crypt::xor(&mut d[149..149 + csize], 0);
+    if whole_file {
+        super::crypt::xor(&mut d, 0);
+    }
+    Some(d)
+}
+
+#[test]
+fn lzo_with_block_xor_and_whole_file_xor_read_and_round_trip() {
+    let Some(plain) = plain() else { return };
+    let want = Package::read(&plain).unwrap();
+    for whole in [false, true] {
+        let Some(d) = lzo_xor_variant(whole) else {
+            return;
+        };
+        let p = Package::read(&d).unwrap();
+        assert_eq!(p.summary.compression_flags, 8);
+        assert_eq!(p.whole_file_xor, whole);
+        assert_eq!(p.objects, want.objects);
+        assert!(encode(&p) == d);
+        let y = super::doc::from_yaml(&super::doc::to_yaml(&p).unwrap()).unwrap();
+        assert!(encode(&y) == d);
+        let set = &super::anim::anim_sets(&p)[0];
+        assert!(Some(super::psa::export_set(&p, set).unwrap()) == corpus("plain/MyAnimSet.psa"));
+    }
+}
+
+#[test]
+fn a_hand_edited_layout_with_a_huge_hole_is_refused() {
+    let Some(data) = plain() else { return };
+    let mut doc = super::doc::to_doc(&Package::read(&data).unwrap()).unwrap();
+    doc.exports[3].serial_offset = 1 << 30;
+    let e = super::doc::from_doc(&doc)
+        .unwrap()
+        .write(&mut Vec::new())
+        .unwrap_err();
+    assert!(e.message.contains("uncovered"), "{e}");
+}
+
+#[test]
+fn the_document_keeps_original_bytes_only_where_keys_cannot_reproduce_them() {
+    let Some(data) = plain() else { return };
+    let doc = super::doc::to_doc(&Package::read(&data).unwrap()).unwrap();
+    let anim = |i: usize| doc.objects[i].animation.as_ref().unwrap();
+    // walk (Float96NoW): keys alone reproduce the stream.
+    assert!(anim(1).stream.is_none());
+    assert!(anim(1).tracks.iter().all(|t| t.mins_ranges.is_none()));
+    // run (Fixed48NoW): only the Mins/Ranges of the two 5-key tracks differ.
+    assert!(anim(2).stream.is_none());
+    let mr: Vec<Option<Vec<f32>>> = anim(2)
+        .tracks
+        .iter()
+        .map(|t| t.mins_ranges.map(|m| m.iter().map(|f| f.get()).collect()))
+        .collect();
+    assert_eq!(mr[0], Some(vec![0.0, 0.0, 0.0, 1.0, 1.0, 0.19866933]));
+    assert_eq!(mr[1], None);
+    assert_eq!(
+        mr[2],
+        Some(vec![0.0, -0.38941833, 0.0, 1.0, 0.38941833, 1.0])
+    );
+    // idle (ZOnlyRLE): spine stores 5 equal values without a run, which animkit's encoder
+    // would write as one key: the stream is kept.
+    assert_eq!(anim(3).stream.as_ref().map(|b| b.len()), Some(176));
+}
