@@ -9,7 +9,26 @@ use std::marker::PhantomData;
 
 /// Options for binary → YAML.
 #[derive(Debug, Clone, Default)]
-pub struct ExportOptions {}
+pub struct ExportOptions {
+    /// Node names of the skeleton (MAN: from `--mdh`), shown beside the samples; import
+    /// ignores them.
+    pub node_names: Option<Vec<crate::exact::Text>>,
+}
+
+/// What `animkit check` compares a file against (all optional).
+#[derive(Default)]
+pub struct CheckContext<'a> {
+    /// A related file, e.g. the `.MDH` skeleton a `.MAN` must belong to (`--mdh`).
+    pub reference: Option<&'a dyn Asset>,
+}
+
+/// One problem `animkit check` found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Field path or topic, e.g. `samples.node_indices[3]`.
+    pub at: String,
+    pub message: String,
+}
 
 /// Options for YAML → binary.
 #[derive(Debug, Clone, Default)]
@@ -47,6 +66,10 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn field_at(&self, offset: u64) -> String;
     /// What changed from `self` (old) to `other` (new), one line per change; empty when equal.
     fn diff(&self, other: &Self) -> Vec<String>;
+    /// Consistency checks for `animkit check` (alone or against `ctx`); empty when all is well.
+    fn check(&self, _ctx: &CheckContext<'_>) -> Vec<Finding> {
+        Vec::new()
+    }
 }
 
 /// A format, as the commands see it.
@@ -70,6 +93,7 @@ pub trait Asset: Send + Sync {
     fn field_at(&self, offset: u64) -> String;
     /// `None` when `other` is a different format.
     fn diff(&self, other: &dyn Asset) -> Option<Vec<String>>;
+    fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -96,6 +120,9 @@ impl<T: Codec> Asset for T {
             .as_any()
             .downcast_ref::<T>()
             .map(|o| Codec::diff(self, o))
+    }
+    fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding> {
+        Codec::check(self, ctx)
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -137,7 +164,10 @@ impl<T: Codec> Format for Registered<T> {
 }
 
 /// Every format animkit knows. Order matters only when two detectors accept the same bytes.
-pub static FORMATS: &[&dyn Format] = &[&Registered::<crate::zengin::man::Man>::NEW];
+pub static FORMATS: &[&dyn Format] = &[
+    &Registered::<crate::zengin::man::Man>::NEW,
+    &Registered::<crate::zengin::mdh::Mdh>::NEW,
+];
 
 /// The format of `data`, detected from its content.
 pub fn detect(data: &[u8]) -> Option<&'static dyn Format> {

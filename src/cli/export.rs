@@ -17,6 +17,9 @@ pub struct Args {
     /// Overwrite OUTPUT if it exists.
     #[arg(long)]
     force: bool,
+    /// The model hierarchy (.MDH) of a .MAN: each sample is labelled with its node's name.
+    #[arg(long)]
+    mdh: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
@@ -27,12 +30,22 @@ pub fn run(args: Args) -> Result<Status, Error> {
         file: args.file.clone(),
         source: e,
     })?;
-    let yaml = asset
-        .to_yaml(&ExportOptions::default())
-        .map_err(|e| Error::Encode {
-            file: args.file.clone(),
-            source: e,
-        })?;
+    let mut opts = ExportOptions::default();
+    if let Some(p) = &args.mdh {
+        let data = crate::fsio::read_file(p)?;
+        let mdh =
+            <crate::zengin::mdh::Mdh as crate::registry::Codec>::decode(&data).map_err(|e| {
+                Error::Decode {
+                    file: p.clone(),
+                    source: e,
+                }
+            })?;
+        opts.node_names = Some(mdh.node_names());
+    }
+    let yaml = asset.to_yaml(&opts).map_err(|e| Error::Encode {
+        file: args.file.clone(),
+        source: e,
+    })?;
     match &args.output {
         Some(out) => crate::fsio::write_file(out, yaml.as_bytes(), args.force)?,
         None => {

@@ -1,6 +1,7 @@
 //! The `animkit` command line: one file per subcommand. Exit codes: 0 ok, 1 a check failed or
 //! the files differ, 2 bad input or usage.
 
+mod check;
 mod checksum;
 mod diff;
 mod export;
@@ -36,6 +37,7 @@ enum Command {
     Verify(verify::Args),
     Diff(diff::Args),
     Checksum(checksum::Args),
+    Check(check::Args),
     Schema(schema::Args),
 }
 
@@ -66,6 +68,7 @@ pub fn main() -> ExitCode {
         Command::Verify(a) => verify::run(a),
         Command::Diff(a) => diff::run(a),
         Command::Checksum(a) => checksum::run(a),
+        Command::Check(a) => check::run(a),
         Command::Schema(a) => schema::run(a),
     };
     match result {

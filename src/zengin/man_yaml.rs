@@ -16,19 +16,19 @@ use std::fmt;
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-struct DocOut<'a>(&'a Man);
+struct DocOut<'a>(&'a Man, Option<&'a [crate::exact::Text]>);
 
 impl Serialize for DocOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut st = s.serialize_struct("ManDocument", 3)?;
         st.serialize_field("format", Man::TAG)?;
         st.serialize_field("version", &Man::YAML_VERSION)?;
-        st.serialize_field("chunks", &ChunksOut(self.0))?;
+        st.serialize_field("chunks", &ChunksOut(self.0, self.1))?;
         st.end()
     }
 }
 
-struct ChunksOut<'a>(&'a Man);
+struct ChunksOut<'a>(&'a Man, Option<&'a [crate::exact::Text]>);
 
 impl Serialize for ChunksOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -55,6 +55,7 @@ impl Serialize for ChunksOut<'_> {
                             samples: x,
                             min,
                             scale,
+                            names: self.1,
                         },
                     ))?
                 }
@@ -77,6 +78,8 @@ struct SamplesOut<'a> {
     samples: &'a Samples,
     min: f32,
     scale: f32,
+    /// Skeleton node names (`export --mdh`), indexed by node index.
+    names: Option<&'a [crate::exact::Text]>,
 }
 
 impl Serialize for SamplesOut<'_> {
@@ -107,6 +110,7 @@ impl Serialize for FramesOut<'_> {
                     codes: frame,
                     min: self.0.min,
                     scale: self.0.scale,
+                    node_names: self.0.names.map(|names| (names, &x.node_indices[..])),
                 })?;
             }
         }
@@ -118,16 +122,21 @@ struct FrameOut<'a> {
     codes: &'a [[u16; 6]],
     min: f32,
     scale: f32,
+    node_names: Option<(&'a [crate::exact::Text], &'a [u32])>,
 }
 
 impl Serialize for FrameOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut seq = s.serialize_seq(Some(self.codes.len()))?;
-        for c in self.codes {
+        for (n, c) in self.codes.iter().enumerate() {
+            let node = self
+                .node_names
+                .and_then(|(names, idx)| idx.get(n).and_then(|&i| names.get(i as usize)));
             seq.serialize_element(&SampleOut {
                 code: c,
                 min: self.min,
                 scale: self.scale,
+                node,
             })?;
         }
         seq.end()
@@ -138,6 +147,8 @@ struct SampleOut<'a> {
     code: &'a [u16; 6],
     min: f32,
     scale: f32,
+    /// The skeleton node's name (`export --mdh`); import ignores `node`.
+    node: Option<&'a crate::exact::Text>,
 }
 
 const RAW_POSITION_NOTE: &str = "position_code: these codes do not survive decoding with this header's position_min/position_scale, so they are kept raw";
@@ -151,7 +162,10 @@ impl Serialize for SampleOut<'_> {
         let exact = (0..3).all(|k| {
             quant::exact_position_code(position[k], self.min, self.scale) == Some(pos_code[k])
         });
-        let mut st = s.serialize_struct("Sample", 2)?;
+        let mut st = s.serialize_struct("Sample", 3)?;
+        if let Some(node) = self.node {
+            st.serialize_field("node", node)?;
+        }
         st.serialize_field("rotation", &rotation)?;
         if exact {
             st.serialize_field("position", &position.map(F32::new))?;
@@ -164,7 +178,16 @@ impl Serialize for SampleOut<'_> {
 }
 
 pub fn to_yaml(man: &Man) -> Result<String, EncodeError> {
-    crate::yaml::to_string(&DocOut(man)).map_err(|e| EncodeError::new(e.to_string()))
+    crate::yaml::to_string(&DocOut(man, None)).map_err(|e| EncodeError::new(e.to_string()))
+}
+
+/// [`to_yaml`] with export options (`node_names`: each sample is labelled with its node).
+pub fn to_yaml_with(
+    man: &Man,
+    opts: &crate::registry::ExportOptions,
+) -> Result<String, EncodeError> {
+    crate::yaml::to_string(&DocOut(man, opts.node_names.as_deref()))
+        .map_err(|e| EncodeError::new(e.to_string()))
 }
 
 // ---------------------------------------------------------------------------------------------

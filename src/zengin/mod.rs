@@ -5,7 +5,9 @@
 pub mod chunk;
 pub mod man;
 pub mod man_yaml;
+pub mod mdh;
 pub mod quant;
+pub mod tagged;
 pub mod types;
 
 /// CRC-32 of the concatenated node names, as the engine stores it in MDH, MAN and MDM.

@@ -1,7 +1,7 @@
 //! ZenGin building blocks shared by MAN, MDH, MSB: `\n`-terminated line strings, zDATE,
 //! bounding boxes and vectors.
 
-use crate::exact::{put_record, Cursor, DecodeError, EncodeError, Text, F32};
+use crate::exact::{put_record, Cursor, DecodeError, EncodeError, Text, Within, F32};
 use deku::{DekuRead, DekuWrite};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -93,6 +93,32 @@ impl BBox {
     }
     pub fn put(&self, out: &mut Vec<u8>) {
         put_record(out, self);
+    }
+}
+
+/// zMAT4: sixteen floats, row-major as stored (translation in the last column, §1.4). YAML:
+/// four rows of four floats.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct Mat4(pub [[F32; 4]; 4]);
+
+impl Mat4 {
+    pub const SIZE: usize = 64;
+    pub fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
+        let mut m = [[F32::default(); 4]; 4];
+        for (r, row) in m.iter_mut().enumerate() {
+            for (c, v) in row.iter_mut().enumerate() {
+                *v = read_f32(cur).within_index(c).within_index(r)?;
+            }
+        }
+        Ok(Mat4(m))
+    }
+    pub fn put(&self, out: &mut Vec<u8>) {
+        for row in &self.0 {
+            for v in row {
+                out.extend_from_slice(&v.0.to_le_bytes());
+            }
+        }
     }
 }
 
