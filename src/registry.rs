@@ -167,6 +167,7 @@ impl<T: Codec> Format for Registered<T> {
 pub static FORMATS: &[&dyn Format] = &[
     &Registered::<crate::zengin::man::Man>::NEW,
     &Registered::<crate::zengin::mdh::Mdh>::NEW,
+    &Registered::<crate::zengin::msb::Msb>::NEW,
 ];
 
 /// The format of `data`, detected from its content.

@@ -6,6 +6,8 @@ pub mod chunk;
 pub mod man;
 pub mod man_yaml;
 pub mod mdh;
+pub mod msb;
+pub mod msb_yaml;
 pub mod quant;
 pub mod tagged;
 pub mod types;
