@@ -168,6 +168,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &Registered::<crate::zengin::man::Man>::NEW,
     &Registered::<crate::zengin::mdh::Mdh>::NEW,
     &Registered::<crate::zengin::msb::Msb>::NEW,
+    &Registered::<crate::zengin::mds::Mds>::NEW,
 ];
 
 /// The format of `data`, detected from its content.
