@@ -206,9 +206,9 @@ fn compile_event(e: &MEvent) -> msb::Event {
         MEvent::Sfx(x) | MEvent::SfxGrnd(x) => {
             let grnd = matches!(e, MEvent::SfxGrnd(_));
             let default = if grnd { 1000.0 } else { 2500.0 };
-            let range =
-                x.range
-                    .map_or(f(default), |r| if r.get() > 3500.0 { f(3500.0) } else { r });
+            let range = x
+                .range
+                .map_or(f(default), |r| if r.get() > 3500.0 { f(3500.0) } else { r });
             let name = upper(&x.name);
             let empty = x.empty_slot || name.as_bytes().windows(6).any(|w| w == b"EMPTY_");
             let s = msb::Sfx {

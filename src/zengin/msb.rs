@@ -1236,4 +1236,4 @@ fn chunk_kind_name(id: u16) -> &'static str {
 
 #[cfg(test)]
 #[path = "msb_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -373,7 +373,7 @@ fn every_chunk_kind_both_ways() {
 }
 
 /// A file with every chunk kind, events folded after an ani, plus stray event entries.
-pub(super) fn sample_file() -> (Msb, Vec<u8>) {
+pub(crate) fn sample_file() -> (Msb, Vec<u8>) {
     let mut entries: Vec<Entry> = Vec::new();
     let mut bytes = Vec::new();
     let rows = table();
