@@ -131,7 +131,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("msb_2000_anis");
     g.throughput(Throughput::Bytes(msb_bytes.len() as u64));
     g.bench_function("parse", |b| {
-        b.iter(|| Msb::read(black_box(&msb_bytes)).unwrap())
+        b.iter_with_large_drop(|| Msb::read(black_box(&msb_bytes)).unwrap())
     });
     g.bench_function("write", |b| {
         b.iter(|| {
@@ -146,7 +146,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("mds_2000_anis");
     g.throughput(Throughput::Bytes(text.len() as u64));
     g.bench_function("parse", |b| {
-        b.iter(|| mds::parse(black_box(&text)).unwrap())
+        b.iter_with_large_drop(|| mds::parse(black_box(&text)).unwrap())
     });
     let parsed = mds::parse(&text).unwrap();
     g.bench_function("print", |b| b.iter(|| parsed.print()));
@@ -158,7 +158,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("mdh_300_nodes");
     g.throughput(Throughput::Bytes(mdh_bytes.len() as u64));
     g.bench_function("parse", |b| {
-        b.iter(|| Mdh::read(black_box(&mdh_bytes)).unwrap())
+        b.iter_with_large_drop(|| Mdh::read(black_box(&mdh_bytes)).unwrap())
     });
     g.bench_function("write", |b| {
         b.iter(|| {

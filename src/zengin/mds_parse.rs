@@ -6,7 +6,7 @@
 //! is line based). Every loop consumes at least one token per turn, so no input can hang it.
 
 use super::mds::*;
-use super::mds_lex::{line_col, tokenize, Kind, Token};
+use super::mds_lex::{tokenize, Kind, Token};
 use crate::exact::{Text, F32};
 use std::fmt;
 
@@ -114,8 +114,10 @@ struct Parser<'a> {
     sig: Vec<Sig>,
     p: usize,
     warnings: Vec<Warning>,
-    /// Lines (0-based) that contain `//`: the engine skips them entirely.
-    slash_lines: Vec<bool>,
+    /// Recycled argument buffer (one allocation for all statements).
+    arg_buf: Vec<Option<Arg<'a>>>,
+    /// Byte offset where each line starts.
+    line_starts: Vec<usize>,
 }
 
 fn eq_kw(text: &[u8], kw: &str) -> bool {
@@ -132,8 +134,14 @@ impl<'a> Parser<'a> {
     fn at_offset(&self) -> usize {
         self.peek().map_or(self.src.len(), |s| s.tok.start as usize)
     }
+    /// Line and column (from 1) of `offset`, from the line table (no rescanning).
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.src.len());
+        let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
+        (line, offset - self.line_starts[line - 1] + 1)
+    }
     fn warn(&mut self, offset: usize, message: impl Into<String>) {
-        let (line, column) = line_col(self.src, offset);
+        let (line, column) = self.line_col(offset);
         self.warnings.push(Warning {
             line,
             column,
@@ -141,7 +149,7 @@ impl<'a> Parser<'a> {
         });
     }
     fn error(&self, offset: usize, message: impl Into<String>) -> ParseError {
-        let (line, column) = line_col(self.src, offset);
+        let (line, column) = self.line_col(offset);
         ParseError {
             offset,
             line,
@@ -174,13 +182,25 @@ impl<'a> Parser<'a> {
             }
         }
     }
+    /// Whether the line of `offset` contains `//` (the engine skips such lines entirely) after
+    /// some code (a line that is only a comment holds no statement).
     fn line_has_slashes(&self, offset: usize) -> bool {
-        let (line, _) = line_col(self.src, offset);
-        self.slash_lines.get(line - 1).copied().unwrap_or(false)
+        let (line, _) = self.line_col(offset);
+        let start = self.line_starts[line - 1];
+        let end = self
+            .line_starts
+            .get(line)
+            .map_or(self.src.len(), |&e| e.saturating_sub(1));
+        let text = &self.src[start..end.max(start)];
+        let code = text
+            .iter()
+            .position(|&b| !matches!(b, b' ' | b'\t' | b'\r'))
+            .unwrap_or(text.len());
+        text.windows(2).any(|w| w == b"//") && !text[code..].starts_with(b"//")
     }
 
     /// The arguments after a statement keyword (the keyword is consumed already).
-    fn args(&mut self, keyword: &str, kw_offset: usize) -> Vec<Arg<'a>> {
+    fn args(&mut self, keyword: &str, kw_offset: usize) -> Vec<Option<Arg<'a>>> {
         let mut opens = 0;
         while let Some(s) = self.peek() {
             if s.tok.kind == Kind::LParen && (opens == 0 || !s.nl_before) {
@@ -221,9 +241,9 @@ impl<'a> Parser<'a> {
                     if t.unterminated(self.src) {
                         self.warn(off, "string not terminated (it ends at the line end)");
                     }
-                    args.push(Arg::Str(t.str_value(self.src), off));
+                    args.push(Some(Arg::Str(t.str_value(self.src), off)));
                 }
-                Kind::Number => args.push(Arg::Num(self.text(t), off)),
+                Kind::Number => args.push(Some(Arg::Num(self.text(t), off))),
                 Kind::Word => {
                     // KEY:value
                     if let (Some(c), Some(v)) = (self.peek(), self.sig.get(self.p + 1).copied()) {
@@ -233,11 +253,11 @@ impl<'a> Parser<'a> {
                             && matches!(v.tok.kind, Kind::Number | Kind::Word)
                         {
                             self.p += 2;
-                            args.push(Arg::Kv(self.text(t), self.text(v.tok), off));
+                            args.push(Some(Arg::Kv(self.text(t), self.text(v.tok), off)));
                             continue;
                         }
                     }
-                    args.push(Arg::Word(self.text(t), off));
+                    args.push(Some(Arg::Word(self.text(t), off)));
                 }
                 Kind::Colon => self.warn(off, format!("{keyword}: stray `:` ignored")),
                 Kind::Semicolon => {}
@@ -702,7 +722,7 @@ impl<'a> Parser<'a> {
         &mut self,
         kw: &'static str,
         off: usize,
-        args: Vec<Arg<'a>>,
+        args: Vec<Option<Arg<'a>>>,
     ) -> Result<AniItem, ParseError> {
         let mut r = ArgReader::new(self, kw, off, args);
         let item = match kw {
@@ -843,12 +863,17 @@ struct ArgReader<'p, 'a> {
 }
 
 impl<'p, 'a> ArgReader<'p, 'a> {
-    fn new(p: &'p mut Parser<'a>, kw: &'static str, kw_off: usize, args: Vec<Arg<'a>>) -> Self {
+    fn new(
+        p: &'p mut Parser<'a>,
+        kw: &'static str,
+        kw_off: usize,
+        args: Vec<Option<Arg<'a>>>,
+    ) -> Self {
         ArgReader {
             p,
             kw,
             kw_off,
-            args: args.into_iter().map(Some).collect(),
+            args,
             i: 0,
         }
     }
@@ -968,12 +993,13 @@ impl<'p, 'a> ArgReader<'p, 'a> {
     fn take_word(&mut self, name: &str) -> bool {
         self.flag_word(&[name])
     }
-    /// Warn about arguments nobody read.
-    fn finish(self) {
-        for a in self.args.into_iter().flatten() {
+    /// Warn about arguments nobody read; give the buffer back to the parser.
+    fn finish(mut self) {
+        for a in self.args.drain(..).flatten() {
             let msg = format!("{}: unexpected argument {} ignored", self.kw, a.describe());
             self.p.warn(a.offset(), msg);
         }
+        self.p.arg_buf = std::mem::take(&mut self.args);
     }
 }
 
@@ -1001,23 +1027,20 @@ pub fn parse(src: &[u8]) -> Result<Mds, ParseError> {
             }
         }
     }
-    let slash_lines = src
-        .split(|&b| b == b'\n')
-        .map(|line| {
-            let code_start = line
-                .iter()
-                .position(|&b| !matches!(b, b' ' | b'\t' | b'\r'))
-                .unwrap_or(line.len());
-            // A line that is only a comment is not a skipped statement; flag lines with code.
-            line.windows(2).any(|w| w == b"//") && !line[code_start..].starts_with(b"//")
-        })
-        .collect();
+    let mut line_starts = vec![0];
+    line_starts.extend(
+        src.iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b'\n')
+            .map(|(i, _)| i + 1),
+    );
     let mut p = Parser {
         src,
         sig,
         p: 0,
         warnings: Vec::new(),
-        slash_lines,
+        arg_buf: Vec::new(),
+        line_starts,
     };
     for off in single_slash {
         p.warn(
