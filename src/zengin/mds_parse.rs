@@ -231,7 +231,14 @@ impl<'a> Parser<'a> {
             let t = s.tok;
             let off = t.start as usize;
             if s.nl_before || matches!(t.kind, Kind::LBrace | Kind::RBrace) {
-                self.warn(off, format!("{keyword}: `)` missing before this"));
+                // Point at the end of the statement's line.
+                let end = self
+                    .p
+                    .checked_sub(1)
+                    .and_then(|k| self.sig.get(k))
+                    .map_or(off, |prev| prev.tok.end as usize);
+                let at = if s.nl_before { end } else { off };
+                self.warn(at, format!("{keyword}: `)` missing"));
                 break;
             }
             self.p += 1;
