@@ -81,6 +81,8 @@ fn engine_int(text: &[u8]) -> Option<i32> {
 struct Sig {
     tok: Token,
     nl_before: bool,
+    /// Line number, from 0.
+    line: u32,
 }
 
 /// One argument of a statement.
@@ -116,8 +118,10 @@ struct Parser<'a> {
     warnings: Vec<Warning>,
     /// Recycled argument buffer (one allocation for all statements).
     arg_buf: Vec<Option<Arg<'a>>>,
-    /// Byte offset where each line starts.
-    line_starts: Vec<usize>,
+    /// Byte offset where each line starts (built on the first warning or error).
+    line_starts: std::cell::OnceCell<Vec<usize>>,
+    /// Lines (from 0, ascending) with `//` after code: the engine skips them entirely.
+    slash_lines: Vec<u32>,
 }
 
 fn eq_kw(text: &[u8], kw: &str) -> bool {
@@ -137,8 +141,19 @@ impl<'a> Parser<'a> {
     /// Line and column (from 1) of `offset`, from the line table (no rescanning).
     fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.src.len());
-        let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
-        (line, offset - self.line_starts[line - 1] + 1)
+        let starts = self.line_starts.get_or_init(|| {
+            let mut v = vec![0];
+            v.extend(
+                self.src
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            );
+            v
+        });
+        let line = starts.partition_point(|&s| s <= offset).max(1);
+        (line, offset - starts[line - 1] + 1)
     }
     fn warn(&mut self, offset: usize, message: impl Into<String>) {
         let (line, column) = self.line_col(offset);
@@ -182,23 +197,6 @@ impl<'a> Parser<'a> {
             }
         }
     }
-    /// Whether the line of `offset` contains `//` (the engine skips such lines entirely) after
-    /// some code (a line that is only a comment holds no statement).
-    fn line_has_slashes(&self, offset: usize) -> bool {
-        let (line, _) = self.line_col(offset);
-        let start = self.line_starts[line - 1];
-        let end = self
-            .line_starts
-            .get(line)
-            .map_or(self.src.len(), |&e| e.saturating_sub(1));
-        let text = &self.src[start..end.max(start)];
-        let code = text
-            .iter()
-            .position(|&b| !matches!(b, b' ' | b'\t' | b'\r'))
-            .unwrap_or(text.len());
-        text.windows(2).any(|w| w == b"//") && !text[code..].starts_with(b"//")
-    }
-
     /// The arguments after a statement keyword (the keyword is consumed already).
     fn args(&mut self, keyword: &str, kw_offset: usize) -> Vec<Option<Arg<'a>>> {
         let mut opens = 0;
@@ -353,7 +351,7 @@ impl<'a> Parser<'a> {
                 };
                 self.p += 1;
                 let args = self.args(kw, off);
-                let skipped = self.engine_skips(off, kw);
+                let skipped = self.engine_skips(s.line, off, kw);
                 let mut r = ArgReader::new(self, kw, off, args);
                 let asc = r.string("the ASC file name")?;
                 let item = if is_mesh {
@@ -399,8 +397,8 @@ impl<'a> Parser<'a> {
     }
 
     /// The engine skips any line that contains `//`: so does compile; warn about it.
-    fn engine_skips(&mut self, off: usize, kw: &str) -> bool {
-        if self.line_has_slashes(off) {
+    fn engine_skips(&mut self, line: u32, off: usize, kw: &str) -> bool {
+        if self.slash_lines.binary_search(&line).is_ok() {
             self.warn(
                 off,
                 format!("{kw}: this line contains `//`, so the engine skips the whole statement (animkit does too)"),
@@ -440,7 +438,7 @@ impl<'a> Parser<'a> {
             let text = self.text(t);
             if t.kind == Kind::Word && text.first() == Some(&b'*') {
                 let o = off;
-                let skipped = self.engine_skips(off, "event");
+                let skipped = self.engine_skips(s.line, off, "event");
                 let ev = self.parse_event()?;
                 match (ev, items.last_mut().and_then(AniItem::events_mut)) {
                     (Some(ev), Some(slot)) if !skipped => {
@@ -478,7 +476,7 @@ impl<'a> Parser<'a> {
             };
             self.p += 1;
             let args = self.args(kw, off);
-            let skipped = self.engine_skips(off, kw);
+            let skipped = self.engine_skips(s.line, off, kw);
             let mut item = self.ani_item(kw, off, args)?;
             if let AniItem::AniBatch(b) = &mut item {
                 if matches!(self.peek(), Some(s) if s.tok.kind == Kind::LBrace) {
@@ -564,7 +562,7 @@ impl<'a> Parser<'a> {
                 break;
             }
             if s.tok.kind == Kind::Word && self.text(s.tok).first() == Some(&b'*') {
-                let skipped = self.engine_skips(off, "event");
+                let skipped = self.engine_skips(s.line, off, "event");
                 if let Some(ev) = self.parse_event()? {
                     if !skipped {
                         out.push(ev);
@@ -1015,39 +1013,49 @@ pub fn parse(src: &[u8]) -> Result<Mds, ParseError> {
     let tokens = tokenize(src);
     let mut sig = Vec::with_capacity(tokens.len() / 2);
     let mut nl = true;
+    let mut line = 0u32;
+    let mut code = false;
     let mut single_slash = Vec::new();
+    let mut slash_lines = Vec::new();
     for t in &tokens {
         match t.kind {
-            Kind::Newline => nl = true,
+            Kind::Newline => {
+                nl = true;
+                code = false;
+                line += 1;
+            }
             Kind::Space => {}
             Kind::Comment => {
-                if !t.text(src).starts_with(b"//") {
+                let text = t.text(src);
+                if !text.starts_with(b"//") {
                     single_slash.push(t.start as usize);
                 }
+                if code && text.windows(2).any(|w| w == b"//") {
+                    slash_lines.push(line);
+                }
             }
-            _ => {
+            kind => {
+                if kind == Kind::Str && t.text(src).windows(2).any(|w| w == b"//") {
+                    slash_lines.push(line);
+                }
                 sig.push(Sig {
                     tok: *t,
                     nl_before: nl,
+                    line,
                 });
                 nl = false;
+                code = true;
             }
         }
     }
-    let mut line_starts = vec![0];
-    line_starts.extend(
-        src.iter()
-            .enumerate()
-            .filter(|&(_, &b)| b == b'\n')
-            .map(|(i, _)| i + 1),
-    );
     let mut p = Parser {
         src,
         sig,
         p: 0,
         warnings: Vec::new(),
         arg_buf: Vec::new(),
-        line_starts,
+        line_starts: std::cell::OnceCell::new(),
+        slash_lines,
     };
     for off in single_slash {
         p.warn(
