@@ -6,6 +6,7 @@ use animkit::zengin::mdh::{Chunk as MdhChunk, End, Hierarchy, Mdh, Node, Source 
 use animkit::zengin::mds;
 use animkit::zengin::mds_compile::decompile;
 use animkit::zengin::msb::*;
+use animkit::zengin::stext::ShortText;
 use animkit::zengin::types::{BBox, Mat4, ZDate};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
@@ -13,23 +14,27 @@ fn t(s: String) -> Text {
     Text::new(s.into_bytes())
 }
 
+fn st(s: String) -> ShortText {
+    ShortText::new(s)
+}
+
 fn generated_msb(anis: usize) -> Msb {
     let nb = Blob::default;
     let mut e = vec![
         Entry::Root(Root {
             version: 1,
-            directory: Text::from(r"\_WORK\DATA\ANIMS\"),
+            directory: ShortText::from(r"\_WORK\DATA\ANIMS\"),
             trailing: nb(),
         }),
         Entry::Source(Source {
             date: ZDate::default(),
-            path: Text::from(r"\_WORK\DATA\ANIMS\HUMANS.MDS"),
+            path: ShortText::from(r"\_WORK\DATA\ANIMS\HUMANS.MDS"),
             trailing: nb(),
         }),
         Entry::Model(Marker::default()),
         Entry::MeshAndTree(MeshAndTree {
             dont_use_mesh: Bool32(0),
-            mesh: Text::from("HUM_BODY_NAKED0"),
+            mesh: ShortText::from("HUM_BODY_NAKED0"),
             trailing: nb(),
         }),
         Entry::AniEnum(Marker::default()),
@@ -39,18 +44,18 @@ fn generated_msb(anis: usize) -> Msb {
             vec![
                 Event::Tag(Tag {
                     frame: 3,
-                    tag: Text::from("DEF_HIT_LIMB"),
+                    tag: ShortText::from("DEF_HIT_LIMB"),
                     args: [
-                        Text::from("ZS_RIGHTHAND"),
-                        Text::default(),
-                        Text::default(),
-                        Text::default(),
+                        ShortText::from("ZS_RIGHTHAND"),
+                        ShortText::default(),
+                        ShortText::default(),
+                        ShortText::default(),
                     ],
                     trailing: nb(),
                 }),
                 Event::SfxGrnd(Sfx {
                     frame: 5,
-                    name: Text::from("RUN"),
+                    name: ShortText::from("RUN"),
                     range: F32::new(1000.0),
                     empty_slot_flag: F32::new(1.0),
                     trailing: nb(),
@@ -59,26 +64,26 @@ fn generated_msb(anis: usize) -> Msb {
         });
         e.push(match i % 4 {
             3 => Entry::AniAlias(AniAlias {
-                name: t(format!("S_RUNL_ALIAS{i}")),
+                name: st(format!("S_RUNL_ALIAS{i}")),
                 layer: 1,
-                next: t(format!("S_RUNL{i}")),
+                next: st(format!("S_RUNL{i}")),
                 blend_in: F32::new(0.1),
                 blend_out: F32::new(0.1),
-                flags: Text::from("M."),
-                alias_of: t(format!("S_RUNL{}", i - 1)),
-                direction: Text::from("F"),
+                flags: ShortText::from("M."),
+                alias_of: st(format!("S_RUNL{}", i - 1)),
+                direction: ShortText::from("F"),
                 trailing: nb(),
                 events,
             }),
             _ => Entry::Ani(Ani {
-                name: t(format!("S_RUNL{i}")),
+                name: st(format!("S_RUNL{i}")),
                 layer: 1,
-                next: t(format!("S_RUNL{i}")),
+                next: st(format!("S_RUNL{i}")),
                 blend_in: F32::new(0.1),
                 blend_out: F32::new(0.1),
-                flags: Text::from("M."),
-                asc: t(format!("HUM_RUNLOOP_M{i:04}.ASC")),
-                direction: Text::from("F"),
+                flags: ShortText::from("M."),
+                asc: st(format!("HUM_RUNLOOP_M{i:04}.ASC")),
+                direction: ShortText::from("F"),
                 first_frame: 1,
                 last_frame: 24,
                 fps: F32::new(25.0),

@@ -1,8 +1,9 @@
 //! `animkit compile IN.MDS [-o OUT.MSB]`: the MSB the engine would write for a model script.
 
 use super::Status;
-use crate::exact::{Error, Text};
+use crate::exact::Error;
 use crate::zengin::mds_compile::{compile, CompileOptions};
+use crate::zengin::stext::ShortText as Text;
 use crate::zengin::types::ZDate;
 use std::path::{Path, PathBuf};
 

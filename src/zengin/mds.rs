@@ -15,8 +15,9 @@
 //! `Model`) is an error.
 
 use super::mds_lex::{self, Token};
+use super::stext::ShortText as Text;
 use super::tagged::{read_list, OneOf, Variant};
-use crate::exact::{DecodeError, EncodeError, ImportError, Text, F32};
+use crate::exact::{DecodeError, EncodeError, ImportError, F32};
 use crate::registry::{Codec, ExportOptions, ImportOptions, InfoLine};
 use schemars::JsonSchema;
 use serde::de::MapAccess;

@@ -17,8 +17,9 @@
 
 use super::mds::{self, AniItem, Event as MEvent, ModelItem, Script};
 use super::msb::{self, Bool32, Entry, Marker, Msb};
+use super::stext::ShortText as Text;
 use super::types::ZDate;
-use crate::exact::{Blob, Text, F32};
+use crate::exact::{Blob, F32};
 
 /// Where the root/source chunk data comes from when the script has no header.
 #[derive(Debug, Clone, Default)]

@@ -7,7 +7,8 @@
 
 use super::mds::*;
 use super::mds_lex::{tokenize, Kind, Token};
-use crate::exact::{Text, F32};
+use super::stext::ShortText as Text;
+use crate::exact::F32;
 use std::fmt;
 
 /// A quirk the parser tolerated.

@@ -13,6 +13,7 @@ pub mod mds_parse;
 pub mod msb;
 pub mod msb_yaml;
 pub mod quant;
+pub mod stext;
 pub mod tagged;
 pub mod types;
 

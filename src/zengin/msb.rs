@@ -11,8 +11,9 @@
 //! engine's meaning (SFX empty-slot flag, PFX handles and camera-tremor values are `f32`).
 
 use super::chunk::{self, put_chunk};
-use super::types::{put_line, read_f32, read_line, ZDate};
-use crate::exact::{Blob, Cursor, DecodeError, EncodeError, FieldPath, PutLe, Text, Within, F32};
+use super::stext::ShortText as Text;
+use super::types::{put_short_line as put_line, read_f32, read_short_line as read_line, ZDate};
+use crate::exact::{Blob, Cursor, DecodeError, EncodeError, FieldPath, PutLe, Within, F32};
 use serde::{Deserialize, Serialize};
 
 pub use super::man::{Hex16, Unknown};

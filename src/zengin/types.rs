@@ -24,6 +24,27 @@ pub fn put_line(out: &mut Vec<u8>, text: &Text) -> Result<(), EncodeError> {
     Ok(())
 }
 
+/// [`read_line`] into a [`super::stext::ShortText`].
+pub fn read_short_line(cur: &mut Cursor<'_>) -> Result<super::stext::ShortText, DecodeError> {
+    cur.until(b'\n').map(super::stext::ShortText::new)
+}
+
+/// [`put_line`] for a [`super::stext::ShortText`].
+pub fn put_short_line(
+    out: &mut Vec<u8>,
+    text: &super::stext::ShortText,
+) -> Result<(), EncodeError> {
+    let b = text.as_bytes();
+    if b.contains(&b'\n') {
+        return Err(EncodeError::new(
+            "text contains a line feed, which ends a ZenGin string; remove it",
+        ));
+    }
+    out.extend_from_slice(b);
+    out.push(b'\n');
+    Ok(())
+}
+
 /// zDATE: 16 bytes; the engine often writes it uninitialised, so every field (the padding too)
 /// is kept as stored.
 #[derive(
