@@ -31,7 +31,8 @@ pub use super::mds_parse::{parse, ParseError, Warning};
 pub struct Mds {
     /// The file's bytes.
     pub src: Vec<u8>,
-    /// Lossless tokens covering `src`.
+    /// The token tree: every token of `src` except whitespace runs, which are the gaps between
+    /// them (so printing tokens and gaps gives every byte back).
     pub tokens: Vec<Token>,
     /// The structured view.
     pub script: Script,
@@ -902,9 +903,14 @@ impl Mds {
     /// Print the token tree (the original bytes).
     pub fn print(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.src.len());
+        let mut at = 0usize;
         for t in &self.tokens {
+            // the whitespace before the token, then the token
+            out.extend_from_slice(&self.src[at..t.start as usize]);
             out.extend_from_slice(t.text(&self.src));
+            at = t.end as usize;
         }
+        out.extend_from_slice(&self.src[at..]);
         out
     }
     /// A script printed canonically and parsed again.

@@ -1,6 +1,7 @@
 //! The MDS tokenizer. Lossless: every input byte belongs to exactly one token (whitespace, line
 //! breaks and comments are tokens too), so printing the tokens in order gives the file back byte
-//! for byte. Never loops without consuming input, so it cannot hang (unlike ZenKit on a comment in
+//! for byte. (A parsed file keeps its tokens without the whitespace runs, which are the gaps
+//! between the kept tokens.) Never loops without consuming input, so it cannot hang (unlike ZenKit on a comment in
 //! an unterminated last line).
 
 /// What a token is.
@@ -80,7 +81,13 @@ fn is_word_char(b: u8) -> bool {
 
 /// Split `src` into tokens covering every byte.
 pub fn tokenize(src: &[u8]) -> Vec<Token> {
-    let mut out = Vec::with_capacity(src.len() / 3);
+    tokenize_with(src, true)
+}
+
+/// [`tokenize`], leaving out [`Kind::Space`] tokens when `spaces` is false (the whitespace is
+/// then the gaps between tokens; printing them with the gaps still gives every byte back).
+pub fn tokenize_with(src: &[u8], spaces: bool) -> Vec<Token> {
+    let mut out = Vec::with_capacity(src.len() / if spaces { 3 } else { 5 });
     let mut i = 0usize;
     let n = src.len();
     while i < n {
@@ -171,11 +178,13 @@ pub fn tokenize(src: &[u8]) -> Vec<Token> {
                 Kind::Other
             }
         };
-        out.push(Token {
-            kind,
-            start: start as u32,
-            end: i as u32,
-        });
+        if spaces || kind != Kind::Space {
+            out.push(Token {
+                kind,
+                start: start as u32,
+                end: i as u32,
+            });
+        }
     }
     out
 }

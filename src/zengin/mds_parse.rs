@@ -6,7 +6,7 @@
 //! is line based). Every loop consumes at least one token per turn, so no input can hang it.
 
 use super::mds::*;
-use super::mds_lex::{tokenize, Kind, Token};
+use super::mds_lex::{tokenize_with, Kind, Token};
 use super::stext::ShortText as Text;
 use crate::exact::F32;
 use std::fmt;
@@ -114,8 +114,15 @@ impl Arg<'_> {
 
 struct Parser<'a> {
     src: &'a [u8],
-    sig: Vec<Sig>,
+    /// The tokens (without whitespace runs); `p` is always at a significant one (or the end).
+    toks: Vec<Token>,
     p: usize,
+    /// A line break lies between the previous significant token and `p`.
+    nl: bool,
+    /// Line (from 0) of the token at `p`.
+    line: u32,
+    /// End offset of the last consumed significant token.
+    prev_end: usize,
     warnings: Vec<Warning>,
     /// Recycled argument buffer (one allocation for all statements).
     arg_buf: Vec<Option<Arg<'a>>>,
@@ -131,7 +138,54 @@ fn eq_kw(text: &[u8], kw: &str) -> bool {
 
 impl<'a> Parser<'a> {
     fn peek(&self) -> Option<Sig> {
-        self.sig.get(self.p).copied()
+        self.toks.get(self.p).map(|&tok| Sig {
+            tok,
+            nl_before: self.nl,
+            line: self.line,
+        })
+    }
+    /// Move past comments and line breaks to the next significant token.
+    fn settle(&mut self) {
+        while let Some(t) = self.toks.get(self.p) {
+            match t.kind {
+                Kind::Newline => {
+                    self.nl = true;
+                    self.line += 1;
+                }
+                Kind::Comment | Kind::Space => {}
+                _ => break,
+            }
+            self.p += 1;
+        }
+    }
+    /// Consume the current significant token.
+    fn bump(&mut self) {
+        if let Some(t) = self.toks.get(self.p) {
+            self.prev_end = t.end as usize;
+            self.p += 1;
+            self.nl = false;
+            self.settle();
+        }
+    }
+    /// The significant token after the current one (and whether a line break precedes it).
+    fn peek_second(&self) -> Option<Sig> {
+        let mut k = self.p + 1;
+        let mut nl = false;
+        while let Some(&tok) = self.toks.get(k) {
+            match tok.kind {
+                Kind::Newline => nl = true,
+                Kind::Comment | Kind::Space => {}
+                _ => {
+                    return Some(Sig {
+                        tok,
+                        nl_before: nl,
+                        line: 0,
+                    })
+                }
+            }
+            k += 1;
+        }
+        None
     }
     fn text(&self, t: Token) -> &'a [u8] {
         t.text(self.src)
@@ -181,18 +235,18 @@ impl<'a> Parser<'a> {
     }
     /// Skip the rest of the current line (at least one token).
     fn skip_line(&mut self) {
-        self.p += 1;
+        self.bump();
         while let Some(s) = self.peek() {
             if s.nl_before {
                 break;
             }
-            self.p += 1;
+            self.bump();
         }
     }
     fn skip_semicolons(&mut self) {
         while let Some(s) = self.peek() {
             if s.tok.kind == Kind::Semicolon {
-                self.p += 1;
+                self.bump();
             } else {
                 break;
             }
@@ -210,7 +264,7 @@ impl<'a> Parser<'a> {
                     );
                 }
                 opens += 1;
-                self.p += 1;
+                self.bump();
             } else {
                 break;
             }
@@ -231,16 +285,11 @@ impl<'a> Parser<'a> {
             let off = t.start as usize;
             if s.nl_before || matches!(t.kind, Kind::LBrace | Kind::RBrace) {
                 // Point at the end of the statement's line.
-                let end = self
-                    .p
-                    .checked_sub(1)
-                    .and_then(|k| self.sig.get(k))
-                    .map_or(off, |prev| prev.tok.end as usize);
-                let at = if s.nl_before { end } else { off };
+                let at = if s.nl_before { self.prev_end } else { off };
                 self.warn(at, format!("{keyword}: `)` missing"));
                 break;
             }
-            self.p += 1;
+            self.bump();
             match t.kind {
                 Kind::RParen => break,
                 Kind::Str => {
@@ -252,13 +301,14 @@ impl<'a> Parser<'a> {
                 Kind::Number => args.push(Some(Arg::Num(self.text(t), off))),
                 Kind::Word => {
                     // KEY:value
-                    if let (Some(c), Some(v)) = (self.peek(), self.sig.get(self.p + 1).copied()) {
+                    if let (Some(c), Some(v)) = (self.peek(), self.peek_second()) {
                         if c.tok.kind == Kind::Colon
                             && !c.nl_before
                             && !v.nl_before
                             && matches!(v.tok.kind, Kind::Number | Kind::Word)
                         {
-                            self.p += 2;
+                            self.bump();
+                            self.bump();
                             args.push(Some(Arg::Kv(self.text(t), self.text(v.tok), off)));
                             continue;
                         }
@@ -286,7 +336,7 @@ impl<'a> Parser<'a> {
                     s.tok.start as usize,
                     format!("{keyword}: extra `)` ignored"),
                 );
-                self.p += 1;
+                self.bump();
             } else {
                 break;
             }
@@ -308,7 +358,7 @@ impl<'a> Parser<'a> {
                 format!("expected `Model(\"name\")`, found {}", self.found()),
             ));
         }
-        self.p += 1;
+        self.bump();
         let kw_off = s.tok.start as usize;
         let args = self.args("Model", kw_off);
         let mut r = ArgReader::new(self, "Model", kw_off, args);
@@ -316,7 +366,7 @@ impl<'a> Parser<'a> {
         r.finish();
         let mut items = Vec::new();
         match self.peek() {
-            Some(s) if s.tok.kind == Kind::LBrace => self.p += 1,
+            Some(s) if s.tok.kind == Kind::LBrace => self.bump(),
             _ => {
                 let off = self.at_offset();
                 self.warn(off, "Model: `{` missing");
@@ -332,7 +382,7 @@ impl<'a> Parser<'a> {
             let off = t.start as usize;
             let text = self.text(t);
             if t.kind == Kind::RBrace {
-                self.p += 1;
+                self.bump();
                 break;
             }
             if t.kind != Kind::Word {
@@ -350,7 +400,7 @@ impl<'a> Parser<'a> {
                 } else {
                     "registerMesh"
                 };
-                self.p += 1;
+                self.bump();
                 let args = self.args(kw, off);
                 let skipped = self.engine_skips(s.line, off, kw);
                 let mut r = ArgReader::new(self, kw, off, args);
@@ -369,9 +419,9 @@ impl<'a> Parser<'a> {
                     items.push(item);
                 }
             } else if eq_kw(text, "aniEnum") {
-                self.p += 1;
+                self.bump();
                 match self.peek() {
-                    Some(s) if s.tok.kind == Kind::LBrace => self.p += 1,
+                    Some(s) if s.tok.kind == Kind::LBrace => self.bump(),
                     _ => {
                         let o = self.at_offset();
                         self.warn(o, "aniEnum: `{` missing");
@@ -392,7 +442,7 @@ impl<'a> Parser<'a> {
         }
         if let Some(s) = self.peek() {
             self.warn(s.tok.start as usize, "text after the end of Model ignored");
-            self.p = self.sig.len();
+            self.p = self.toks.len();
         }
         Ok(Script { model, items })
     }
@@ -424,7 +474,7 @@ impl<'a> Parser<'a> {
             let t = s.tok;
             let off = t.start as usize;
             if t.kind == Kind::RBrace {
-                self.p += 1;
+                self.bump();
                 break;
             }
             if t.kind == Kind::LBrace {
@@ -475,18 +525,18 @@ impl<'a> Parser<'a> {
                 self.skip_line();
                 continue;
             };
-            self.p += 1;
+            self.bump();
             let args = self.args(kw, off);
             let skipped = self.engine_skips(s.line, off, kw);
             let mut item = self.ani_item(kw, off, args)?;
             if let AniItem::AniBatch(b) = &mut item {
                 if matches!(self.peek(), Some(s) if s.tok.kind == Kind::LBrace) {
-                    self.p += 1;
+                    self.bump();
                     b.anis = self.parse_batch_block()?;
                 }
             } else if let Some(slot) = item.events_mut() {
                 if matches!(self.peek(), Some(s) if s.tok.kind == Kind::LBrace) {
-                    self.p += 1;
+                    self.bump();
                     *slot = Some(self.parse_event_block()?);
                 }
             }
@@ -500,7 +550,7 @@ impl<'a> Parser<'a> {
     fn skip_block(&mut self) {
         let mut depth = 0usize;
         while let Some(s) = self.peek() {
-            self.p += 1;
+            self.bump();
             match s.tok.kind {
                 Kind::LBrace => depth += 1,
                 Kind::RBrace => {
@@ -526,11 +576,11 @@ impl<'a> Parser<'a> {
             };
             let off = s.tok.start as usize;
             if s.tok.kind == Kind::RBrace {
-                self.p += 1;
+                self.bump();
                 break;
             }
             if s.tok.kind == Kind::Word && eq_kw(self.text(s.tok), "*aniBatch") {
-                self.p += 1;
+                self.bump();
                 let args = self.args("*aniBatch", off);
                 let mut r = ArgReader::new(self, "*aniBatch", off, args);
                 out.push(r.string("the animation name")?);
@@ -559,7 +609,7 @@ impl<'a> Parser<'a> {
             };
             let off = s.tok.start as usize;
             if s.tok.kind == Kind::RBrace {
-                self.p += 1;
+                self.bump();
                 break;
             }
             if s.tok.kind == Kind::Word && self.text(s.tok).first() == Some(&b'*') {
@@ -609,7 +659,7 @@ impl<'a> Parser<'a> {
             self.skip_line();
             return Ok(None);
         };
-        self.p += 1;
+        self.bump();
         let args = self.args(kw, off);
         let mut r = ArgReader::new(self, kw, off, args);
         let ev = match kw {
@@ -1011,9 +1061,7 @@ impl<'p, 'a> ArgReader<'p, 'a> {
 
 /// Parse an MDS file.
 pub fn parse(src: &[u8]) -> Result<Mds, ParseError> {
-    let tokens = tokenize(src);
-    let mut sig = Vec::with_capacity(tokens.len() / 2);
-    let mut nl = true;
+    let tokens = tokenize_with(src, false);
     let mut line = 0u32;
     let mut code = false;
     let mut single_slash = Vec::new();
@@ -1021,7 +1069,6 @@ pub fn parse(src: &[u8]) -> Result<Mds, ParseError> {
     for t in &tokens {
         match t.kind {
             Kind::Newline => {
-                nl = true;
                 code = false;
                 line += 1;
             }
@@ -1039,20 +1086,17 @@ pub fn parse(src: &[u8]) -> Result<Mds, ParseError> {
                 if kind == Kind::Str && t.text(src).windows(2).any(|w| w == b"//") {
                     slash_lines.push(line);
                 }
-                sig.push(Sig {
-                    tok: *t,
-                    nl_before: nl,
-                    line,
-                });
-                nl = false;
                 code = true;
             }
         }
     }
     let mut p = Parser {
         src,
-        sig,
+        toks: tokens,
         p: 0,
+        nl: true,
+        line: 0,
+        prev_end: 0,
         warnings: Vec::new(),
         arg_buf: Vec::new(),
         line_starts: std::cell::OnceCell::new(),
@@ -1064,7 +1108,9 @@ pub fn parse(src: &[u8]) -> Result<Mds, ParseError> {
             "a single `/` starts a comment here (ZenKit also swallows the next byte; the engine ignores the line)",
         );
     }
+    p.settle();
     let script = p.parse_script()?;
+    let tokens = std::mem::take(&mut p.toks);
     let mut warnings = p.warnings;
     warnings.sort_by_key(|w| (w.line, w.column));
     Ok(Mds {

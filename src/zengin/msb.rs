@@ -1086,10 +1086,10 @@ impl Msb {
         while i < raw.len() {
             let c = &raw[i];
             let mut cur = c.cursor();
-            let entry = Entry::read(c.id, c.payload, &mut cur)
-                .within(chunk_kind_name(c.id))
-                .within_index(i)
-                .within("chunks")?;
+            let entry = match Entry::read(c.id, c.payload, &mut cur) {
+                Ok(e) => e,
+                Err(e) => return Err(chunk_error(e, i, c.id)),
+            };
             // Fold an engine-shaped event list into the animation before it.
             if let Entry::AniEvents(ev) = &entry {
                 if let Some(n) = foldable(&raw[i..], ev) {
@@ -1099,9 +1099,7 @@ impl Msb {
                             for (k, e) in raw[i + 1..=i + n].iter().enumerate() {
                                 let mut cur = e.cursor();
                                 let ev = Event::read(e.id, &mut cur)
-                                    .within(chunk_kind_name(e.id))
-                                    .within_index(i + 1 + k)
-                                    .within("chunks")?;
+                                    .map_err(|err| chunk_error(err, i + 1 + k, e.id))?;
                                 if let Some(ev) = ev {
                                     list.push(ev);
                                 }
@@ -1210,6 +1208,16 @@ fn foldable(raw: &[chunk::RawChunk<'_>], ev: &AniEvents) -> Option<usize> {
         .all(|c| (ID_EVENT_SFX..=ID_EVENT_CAM_TREMOR).contains(&c.id));
     let end = &raw[n + 1];
     (events_ok && end.id == ID_ANI_EVENTS_END && end.payload.is_empty()).then_some(n)
+}
+
+/// `chunks[i].<kind>.…` on an error from chunk `i`.
+#[cold]
+fn chunk_error(mut e: DecodeError, i: usize, id: u16) -> DecodeError {
+    use crate::exact::Segment;
+    e.path.prefix(Segment::Field(chunk_kind_name(id)));
+    e.path.prefix(Segment::Index(i));
+    e.path.prefix(Segment::Field("chunks"));
+    e
 }
 
 /// The field name used in error paths for chunk `id`.

@@ -26,7 +26,36 @@ pub fn put_line(out: &mut Vec<u8>, text: &Text) -> Result<(), EncodeError> {
 
 /// [`read_line`] into a [`super::stext::ShortText`].
 pub fn read_short_line(cur: &mut Cursor<'_>) -> Result<super::stext::ShortText, DecodeError> {
-    cur.until(b'\n').map(super::stext::ShortText::new)
+    let rest = cur.clone().rest();
+    match find_newline(rest) {
+        Some(n) => {
+            let text = super::stext::ShortText::new(cur.bytes(n)?);
+            cur.bytes(1)?;
+            Ok(text)
+        }
+        // Let the cursor report the error with its offset.
+        None => cur.until(b'\n').map(super::stext::ShortText::new),
+    }
+}
+
+/// Position of the first `\n`, eight bytes at a time.
+#[inline]
+fn find_newline(b: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const NL: u64 = LO * b'\n' as u64;
+    let mut i = 0;
+    while i + 8 <= b.len() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[i..i + 8]);
+        let x = u64::from_le_bytes(w) ^ NL;
+        let found = x.wrapping_sub(LO) & !x & HI;
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b[i..].iter().position(|&c| c == b'\n').map(|p| i + p)
 }
 
 /// [`put_line`] for a [`super::stext::ShortText`].
@@ -205,6 +234,24 @@ mod tests {
         value.put(&mut out);
         assert_eq!(out, bytes);
         assert_eq!(BBox::read(&mut Cursor::new(&bytes, 0)).unwrap(), value);
+    }
+
+    #[test]
+    fn find_newline_agrees_with_a_plain_search() {
+        let mut data: Vec<u8> = (0..=255u8).cycle().take(600).collect();
+        for start in 0..40 {
+            for end in start..start + 40 {
+                let s = &data[start..end];
+                assert_eq!(find_newline(s), s.iter().position(|&c| c == b'\n'));
+            }
+        }
+        data.retain(|&c| c != b'\n');
+        assert_eq!(find_newline(&data), None);
+        // 0x0B next to 0x0A, and bytes >= 0x80, must not confuse the word test
+        assert_eq!(
+            find_newline(b"\x0b\x8a\x0b\x0b\xff\x09\x0b\x0bX\n"),
+            Some(9)
+        );
     }
 
     #[test]
