@@ -11,3 +11,4 @@ mod readme;
 mod schemas;
 mod ue3;
 mod verify_trees;
+mod zengin_model_cli;

@@ -9,7 +9,11 @@ use std::marker::PhantomData;
 
 /// Options for binary → YAML.
 #[derive(Debug, Clone, Default)]
-pub struct ExportOptions {}
+pub struct ExportOptions {
+    /// Node names of the skeleton (MAN: from `--mdh`), shown beside the samples; import
+    /// ignores them.
+    pub node_names: Option<Vec<crate::exact::Text>>,
+}
 
 /// Options for YAML → binary.
 #[derive(Debug, Clone, Default)]
@@ -199,6 +203,9 @@ pub static FORMATS: &[&dyn Format] = &[
     &Registered::<crate::zengin::man::Man>::NEW,
     &Registered::<crate::mw3::Anim>::NEW,
     &Registered::<crate::ue3::Package>::NEW,
+    &Registered::<crate::zengin::mdh::Mdh>::NEW,
+    &Registered::<crate::zengin::msb::Msb>::NEW,
+    &Registered::<crate::zengin::mds::Mds>::NEW,
 ];
 
 /// The format of `data`, detected from its content.

@@ -1,4 +1,6 @@
-//! `animkit check FILE...`: the format's validation rules, as a list of findings.
+//! `animkit check FILE... [--mdh FILE.MDH]`: the format's validation rules, as a list of
+//! findings, alone or against a related file (each format decides what it checks, see
+//! `Codec::check`).
 
 use super::{load, Status};
 use crate::exact::Error;
@@ -8,8 +10,9 @@ use std::path::PathBuf;
 /// Check files against their format's validation rules and consistency checks (MechWarrior 3
 /// anim.zbd: spec §9; UE3 packages: which ZOnlyRLE reading each track's bytes fit). Errors break
 /// the format's structure or its duplicated values; warnings are rules every shipped file follows
-/// but an edited file may break; info lines describe the file. Exit 1 when any file has an
-/// error (or, with --strict, a warning).
+/// but an edited file may break; info lines describe the file. `animkit check ANIM.MAN --mdh
+/// MODEL.MDH` tells whether an animation belongs to that skeleton (checksums match, every node
+/// index exists). Exit 1 when any file has an error (or, with --strict, a warning).
 #[derive(clap::Args)]
 pub struct Args {
     /// Binary assets or animkit YAML documents.
@@ -21,9 +24,31 @@ pub struct Args {
     /// Print only the summary line per file.
     #[arg(long, short)]
     quiet: bool,
+    /// The model hierarchy (.MDH) the files (.MAN) must belong to.
+    #[arg(long)]
+    mdh: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
+    let reference = match &args.mdh {
+        Some(p) => {
+            let r = load(p, &ImportOptions::default())?;
+            if r.format.tag() != crate::zengin::mdh::Mdh::TAG_STR {
+                return Err(Error::other(
+                    p,
+                    format!(
+                        "--mdh expects a .MDH file, this is {}",
+                        r.format.description()
+                    ),
+                ));
+            }
+            Some(r)
+        }
+        None => None,
+    };
+    let ctx = CheckContext {
+        reference: reference.as_ref().map(|r| r.asset.as_ref()),
+    };
     let mut status = Status::Ok;
     for path in &args.files {
         let loaded = match load(path, &ImportOptions::default()) {
@@ -35,7 +60,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
             }
             Err(e) => return Err(e),
         };
-        let findings = loaded.asset.check(&CheckContext::default());
+        let findings = loaded.asset.check(&ctx);
         let errors = findings
             .iter()
             .filter(|f| f.severity == Severity::Error)

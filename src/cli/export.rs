@@ -14,6 +14,9 @@ pub struct Args {
     /// Write the YAML to OUTPUT instead of stdout.
     #[command(flatten)]
     out: super::OutputArgs,
+    /// The model hierarchy (.MDH) of a .MAN: each sample is labelled with its node's name.
+    #[arg(long)]
+    mdh: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
@@ -24,12 +27,22 @@ pub fn run(args: Args) -> Result<Status, Error> {
         file: args.file.clone(),
         source: e,
     })?;
-    let yaml = asset
-        .to_yaml(&ExportOptions::default())
-        .map_err(|e| Error::Encode {
-            file: args.file.clone(),
-            source: e,
-        })?;
+    let mut opts = ExportOptions::default();
+    if let Some(p) = &args.mdh {
+        let data = crate::fsio::read_file(p)?;
+        let mdh =
+            <crate::zengin::mdh::Mdh as crate::registry::Codec>::decode(&data).map_err(|e| {
+                Error::Decode {
+                    file: p.clone(),
+                    source: e,
+                }
+            })?;
+        opts.node_names = Some(mdh.node_names());
+    }
+    let yaml = asset.to_yaml(&opts).map_err(|e| Error::Encode {
+        file: args.file.clone(),
+        source: e,
+    })?;
     match &args.out.output {
         Some(out) => crate::fsio::write_file(out, yaml.as_bytes(), args.out.force)?,
         None => {

@@ -3,6 +3,8 @@
 
 mod check;
 mod checksum;
+mod compile;
+mod decompile;
 mod diff;
 mod export;
 mod import;
@@ -39,6 +41,8 @@ enum Command {
     Diff(diff::Args),
     Checksum(checksum::Args),
     Check(check::Args),
+    Compile(compile::Args),
+    Decompile(decompile::Args),
     Schema(schema::Args),
     Psa(psa::Args),
 }
@@ -71,6 +75,8 @@ pub fn main() -> ExitCode {
         Command::Diff(a) => diff::run(a),
         Command::Checksum(a) => checksum::run(a),
         Command::Check(a) => check::run(a),
+        Command::Compile(a) => compile::run(a),
+        Command::Decompile(a) => decompile::run(a),
         Command::Schema(a) => schema::run(a),
         Command::Psa(a) => psa::run(a),
     };

@@ -462,7 +462,7 @@ impl Package {
             .within("imports")?;
         let mut imports = Vec::with_capacity(n);
         for i in 0..n {
-            let r = (|| {
+            let r = (|| -> Result<Import, DecodeError> {
                 Ok(Import {
                     class_package: FName::read(&mut c)?,
                     class_name: FName::read(&mut c)?,

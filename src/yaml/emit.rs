@@ -132,7 +132,9 @@ fn is_printable(c: char) -> bool {
     }
 }
 
-fn write_str(out: &mut String, s: &str) {
+/// Append `s` as a YAML scalar: plain when that reads back as the same string, else
+/// double-quoted with escapes.
+pub fn write_str(out: &mut String, s: &str) {
     if !needs_quotes(s) {
         out.push_str(s);
         return;

@@ -7,7 +7,7 @@
 
 mod emit;
 
-pub use emit::{to_string, to_string_with_capacity, EmitError};
+pub use emit::{to_string, to_string_with_capacity, write_str, EmitError};
 
 use crate::exact::YamlError;
 use serde::de::DeserializeOwned;

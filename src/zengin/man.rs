@@ -1070,8 +1070,8 @@ impl Codec for Man {
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         self.write(out)
     }
-    fn to_yaml(&self, _opts: &ExportOptions) -> Result<String, EncodeError> {
-        super::man_yaml::to_yaml(self)
+    fn to_yaml(&self, opts: &ExportOptions) -> Result<String, EncodeError> {
+        super::man_yaml::to_yaml_with(self, opts)
     }
     fn from_yaml(text: &str, opts: &ImportOptions) -> Result<Self, crate::exact::ImportError> {
         super::man_yaml::from_yaml(text, opts)
@@ -1108,6 +1108,9 @@ impl Codec for Man {
     }
     fn diff(&self, other: &Self) -> Vec<String> {
         Man::diff(self, other)
+    }
+    fn check(&self, ctx: &crate::registry::CheckContext<'_>) -> Vec<crate::registry::Finding> {
+        super::mdh::check_man_findings(self, ctx)
     }
 }
 

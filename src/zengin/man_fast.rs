@@ -113,7 +113,13 @@ fn sample(text: &str) -> Option<SampleIn> {
         Some(cut) => &text[..cut],
         None => text,
     };
-    let inner = text.trim_end().strip_prefix('{')?.strip_suffix('}')?;
+    let mut inner = text.trim_end().strip_prefix('{')?.strip_suffix('}')?;
+    // `node: NAME, ` (from `export --mdh`) is ignored on import: skip it. A name that itself
+    // contains ", rotation" leaves a duplicate key behind, which declines below.
+    if inner.starts_with("node: ") {
+        let cut = inner.find(", rotation")?;
+        inner = &inner[cut + 2..];
+    }
     let mut s = SampleIn::default();
     let mut rest = inner;
     loop {
@@ -174,7 +180,12 @@ mod tests {
         // Anything else declines.
         assert!(sample("{rotation: [\"0.0\", 0.0, 0.0, 1.0], position: [1, 2, 3]}").is_none());
         assert!(sample("{rotation: [0.0, 0.0, 1.0], position: [1, 2, 3]}").is_none());
-        assert!(sample("{node: BIP01, rotation: [0.0, 0.0, 0.0, 1.0]}").is_none());
+        assert!(
+            sample("{node: BIP01 HEAD, rotation: [0.0, 0.0, 0.0, 1.0], position: [1, 2, 3]}")
+                .is_some()
+        );
+        assert!(sample("{node: \"A, rotation: [0.0, 0.0, 0.0, 1.0]\", rotation: [0.0, 0.0, 0.0, 1.0], position: [1, 2, 3]}").is_none());
+        assert!(sample("{rotation: [0.0, 0.0, 0.0, 1.0], node: X, position: [1, 2, 3]}").is_none());
         assert!(sample("{position_code: [1, 2, 70000]}").is_none());
     }
 

@@ -15,19 +15,19 @@ use std::fmt;
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-struct DocOut<'a>(&'a Man);
+struct DocOut<'a>(&'a Man, Option<&'a [crate::exact::Text]>);
 
 impl Serialize for DocOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut st = s.serialize_struct("ManDocument", 3)?;
         st.serialize_field("format", Man::TAG)?;
         st.serialize_field("version", &Man::YAML_VERSION)?;
-        st.serialize_field("chunks", &ChunksOut(self.0))?;
+        st.serialize_field("chunks", &ChunksOut(self.0, self.1))?;
         st.end()
     }
 }
 
-struct ChunksOut<'a>(&'a Man);
+struct ChunksOut<'a>(&'a Man, Option<&'a [crate::exact::Text]>);
 
 impl Serialize for ChunksOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -54,6 +54,7 @@ impl Serialize for ChunksOut<'_> {
                             samples: x,
                             min,
                             scale,
+                            names: self.1,
                         },
                     ))?
                 }
@@ -76,6 +77,8 @@ struct SamplesOut<'a> {
     samples: &'a Samples,
     min: f32,
     scale: f32,
+    /// Skeleton node names (`export --mdh`), indexed by node index.
+    names: Option<&'a [crate::exact::Text]>,
 }
 
 impl Serialize for SamplesOut<'_> {
@@ -181,7 +184,7 @@ impl SampleRenderer {
     /// Append one sample as a flow mapping. Rotations never need their raw codes (every code
     /// survives unpack → pack, proved exhaustively in `quant`); positions do when the header's
     /// min/scale are degenerate, and then carry a comment saying why.
-    fn render(&self, out: &mut String, c: &[u16; 6]) {
+    fn render(&self, out: &mut String, c: &[u16; 6], node: Option<&crate::exact::Text>) {
         let mut buf = ryu::Buffer::new();
         let mut float = |out: &mut String, v: f32| {
             if v.is_finite() {
@@ -191,7 +194,14 @@ impl SampleRenderer {
             }
         };
         let rotation = quant::unpack_rotation([c[0], c[1], c[2]]);
-        out.push_str("{rotation: [");
+        out.push('{');
+        if let Some(name) = node {
+            // The skeleton node's name (`export --mdh`); import ignores `node`.
+            out.push_str("node: ");
+            crate::yaml::write_str(out, &name.to_unicode());
+            out.push_str(", ");
+        }
+        out.push_str("rotation: [");
         match &self.tables {
             Some((rot, _)) => {
                 for &code in &c[..3] {
@@ -255,6 +265,10 @@ impl Serialize for FramesOut<'_> {
         let x = self.0.samples;
         let n = x.node_indices.len();
         let renderer = SampleRenderer::new(self.0.min, self.0.scale, x.codes.len());
+        let names = self.0.names;
+        let node_name = |k: usize| {
+            names.and_then(|names| x.node_indices.get(k).and_then(|&i| names.get(i as usize)))
+        };
         // Render on all cores, a frame per task; the emitter then only copies text.
         let frames: Vec<RenderedFrame> = if n == 0 {
             Vec::new()
@@ -263,9 +277,9 @@ impl Serialize for FramesOut<'_> {
                 .par_chunks_exact(n)
                 .map(|frame| {
                     let mut text = String::with_capacity(frame.len() * 125);
-                    for c in frame {
+                    for (k, c) in frame.iter().enumerate() {
                         text.push_str("- ");
-                        renderer.render(&mut text, c);
+                        renderer.render(&mut text, c, node_name(k));
                         text.push('\n');
                     }
                     RenderedFrame(text)
@@ -281,8 +295,16 @@ impl Serialize for FramesOut<'_> {
 }
 
 pub fn to_yaml(man: &Man) -> Result<String, EncodeError> {
+    to_yaml_with(man, &crate::registry::ExportOptions::default())
+}
+
+/// [`to_yaml`] with export options (`node_names`: each sample is labelled with its node).
+pub fn to_yaml_with(
+    man: &Man,
+    opts: &crate::registry::ExportOptions,
+) -> Result<String, EncodeError> {
     let hint = man.samples().map_or(0, |s| s.codes.len() * 125) + 4096;
-    crate::yaml::to_string_with_capacity(&DocOut(man), hint)
+    crate::yaml::to_string_with_capacity(&DocOut(man, opts.node_names.as_deref()), hint)
         .map_err(|e| EncodeError::new(e.to_string()))
 }
 

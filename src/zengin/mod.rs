@@ -7,7 +7,16 @@ pub mod man;
 pub mod man_fast;
 pub mod man_synth;
 pub mod man_yaml;
+pub mod mdh;
+pub mod mds;
+pub mod mds_compile;
+pub mod mds_lex;
+pub mod mds_parse;
+pub mod msb;
+pub mod msb_yaml;
 pub mod quant;
+pub mod stext;
+pub mod tagged;
 pub mod types;
 
 /// CRC-32 of the concatenated node names, as the engine stores it in MDH, MAN and MDM.

@@ -1,7 +1,7 @@
 //! ZenGin building blocks shared by MAN, MDH, MSB: `\n`-terminated line strings, zDATE,
 //! bounding boxes and vectors.
 
-use crate::exact::{put_record, Cursor, DecodeError, EncodeError, Text, F32};
+use crate::exact::{put_record, Cursor, DecodeError, EncodeError, Text, Within, F32};
 use deku::{DekuRead, DekuWrite};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -20,6 +20,56 @@ pub fn put_line(out: &mut Vec<u8>, text: &Text) -> Result<(), EncodeError> {
         ));
     }
     out.extend_from_slice(text.as_bytes());
+    out.push(b'\n');
+    Ok(())
+}
+
+/// [`read_line`] into a [`super::stext::ShortText`].
+pub fn read_short_line(cur: &mut Cursor<'_>) -> Result<super::stext::ShortText, DecodeError> {
+    let rest = cur.clone().rest();
+    match find_newline(rest) {
+        Some(n) => {
+            let text = super::stext::ShortText::new(cur.bytes(n)?);
+            cur.bytes(1)?;
+            Ok(text)
+        }
+        // Let the cursor report the error with its offset.
+        None => cur.until(b'\n').map(super::stext::ShortText::new),
+    }
+}
+
+/// Position of the first `\n`, eight bytes at a time.
+#[inline]
+fn find_newline(b: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const NL: u64 = LO * b'\n' as u64;
+    let mut i = 0;
+    while i + 8 <= b.len() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[i..i + 8]);
+        let x = u64::from_le_bytes(w) ^ NL;
+        let found = x.wrapping_sub(LO) & !x & HI;
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b[i..].iter().position(|&c| c == b'\n').map(|p| i + p)
+}
+
+/// [`put_line`] for a [`super::stext::ShortText`].
+pub fn put_short_line(
+    out: &mut Vec<u8>,
+    text: &super::stext::ShortText,
+) -> Result<(), EncodeError> {
+    let b = text.as_bytes();
+    if b.contains(&b'\n') {
+        return Err(EncodeError::new(
+            "text contains a line feed, which ends a ZenGin string; remove it",
+        ));
+    }
+    out.extend_from_slice(b);
     out.push(b'\n');
     Ok(())
 }
@@ -96,6 +146,32 @@ impl BBox {
     }
 }
 
+/// zMAT4: sixteen floats, row-major as stored (translation in the last column, §1.4). YAML:
+/// four rows of four floats.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct Mat4(pub [[F32; 4]; 4]);
+
+impl Mat4 {
+    pub const SIZE: usize = 64;
+    pub fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
+        let mut m = [[F32::default(); 4]; 4];
+        for (r, row) in m.iter_mut().enumerate() {
+            for (c, v) in row.iter_mut().enumerate() {
+                *v = read_f32(cur).within_index(c).within_index(r)?;
+            }
+        }
+        Ok(Mat4(m))
+    }
+    pub fn put(&self, out: &mut Vec<u8>) {
+        for row in &self.0 {
+            for v in row {
+                out.extend_from_slice(&v.0.to_le_bytes());
+            }
+        }
+    }
+}
+
 /// Read an `f32` keeping its bits.
 pub fn read_f32(cur: &mut Cursor<'_>) -> Result<F32, DecodeError> {
     cur.u32().map(F32)
@@ -158,6 +234,24 @@ mod tests {
         value.put(&mut out);
         assert_eq!(out, bytes);
         assert_eq!(BBox::read(&mut Cursor::new(&bytes, 0)).unwrap(), value);
+    }
+
+    #[test]
+    fn find_newline_agrees_with_a_plain_search() {
+        let mut data: Vec<u8> = (0..=255u8).cycle().take(600).collect();
+        for start in 0..40 {
+            for end in start..start + 40 {
+                let s = &data[start..end];
+                assert_eq!(find_newline(s), s.iter().position(|&c| c == b'\n'));
+            }
+        }
+        data.retain(|&c| c != b'\n');
+        assert_eq!(find_newline(&data), None);
+        // 0x0B next to 0x0A, and bytes >= 0x80, must not confuse the word test
+        assert_eq!(
+            find_newline(b"\x0b\x8a\x0b\x0b\xff\x09\x0b\x0bX\n"),
+            Some(9)
+        );
     }
 
     #[test]

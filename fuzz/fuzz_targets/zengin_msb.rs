@@ -1,0 +1,19 @@
+//! MSB reader: never panics; whatever it accepts is written back byte for byte, also via YAML;
+//! decompiling never panics.
+#![no_main]
+
+use animkit::registry::{Codec, ExportOptions, ImportOptions};
+use animkit::zengin::msb::Msb;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(m) = Msb::decode(data) {
+        let mut out = Vec::new();
+        m.encode(&mut out).expect("a decoded MSB encodes");
+        assert_eq!(out, data);
+        let yaml = m.to_yaml(&ExportOptions::default()).expect("YAML export");
+        let back = Msb::from_yaml(&yaml, &ImportOptions::default()).expect("YAML import");
+        assert!(back == m);
+        let _ = animkit::zengin::mds_compile::decompile(&m);
+    }
+});

@@ -1,0 +1,121 @@
+//! The MDH/MSB/MDS commands end to end: exit codes, messages and files.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn corpus(name: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/zengin")
+        .join(name);
+    if p.exists() {
+        return Some(p);
+    }
+    if std::env::var("CI").as_deref() == Ok("true") {
+        panic!("corpus file {} missing", p.display());
+    }
+    eprintln!("notice: {} not found, skipping", p.display());
+    None
+}
+
+fn animkit(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_animkit"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+macro_rules! run {
+    ($($a:expr),* $(,)?) => { animkit(&[$(std::ffi::OsStr::new($a)),*]) };
+}
+
+#[test]
+fn checksum_mdh_matches_and_mismatches() {
+    let Some(mdh) = corpus("hierarchy0.mdh") else {
+        return;
+    };
+    let (code, out, _) = run!("checksum", "--mdh", &mdh);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("stored:   0x39935331"), "{out}");
+    assert!(out.contains("computed: 0x39935331"), "{out}");
+    // Change one letter of a node name: the stored checksum no longer matches.
+    let mut data = std::fs::read(&mdh).unwrap();
+    data[12] = b'X'; // "BIP01 MUEHLE" → "XIP01 MUEHLE"
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.mdh");
+    std::fs::write(&bad, &data).unwrap();
+    let (code, out, _) = run!("checksum", "--mdh", &bad);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("MISMATCH"), "{out}");
+}
+
+#[test]
+fn check_and_export_a_man_against_an_mdh() {
+    let (Some(mdh), Some(man)) = (corpus("hierarchy0.mdh"), corpus("G1_HUMANS-S_FISTRUN.MAN"))
+    else {
+        return;
+    };
+    let (code, out, _) = run!("check", &man, "--mdh", &mdh);
+    assert_eq!(code, 1);
+    assert!(out.contains("checksum mismatch: the MAN was made for the skeleton with checksum 0xc63488c2, the MDH has 0x39935331"), "{out}");
+    assert!(
+        out.contains("samples.node_indices[24] = 33: the MDH has only 7 nodes (0..6)"),
+        "{out}"
+    );
+    let (code, out, _) = run!("export", &man, "--mdh", &mdh);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("{node: BIP01 MUEHLE, rotation: "),
+        "{}",
+        &out[..3000]
+    );
+}
+
+#[test]
+fn compile_decompile_compile_gives_the_same_msb() {
+    let Some(mds) = corpus("waran.mds") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let msb = dir.path().join("WARAN.MSB");
+    let (code, _, err) = run!("compile", &mds, "-o", &msb);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("waran.mds:22:4: warning: eventSFX: `EMTPY_SLOT` is misspelled"),
+        "{err}"
+    );
+    let back = dir.path().join("back.mds");
+    let (code, out, err) = run!("decompile", &msb, "-o", &back);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("compiles back to the same MSB"), "{out}");
+    let again = dir.path().join("again.msb");
+    let (code, _, err) = run!("compile", &back, "-o", &again);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&msb).unwrap());
+    let (code, out, _) = run!("verify", &mds, &msb, &back);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("3 ok"), "{out}");
+}
+
+#[test]
+fn a_bad_script_names_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.mds");
+    std::fs::write(
+        &bad,
+        "Model(\"x\") {\n\taniEnum {\n\t\tani(\"a\" 1\n\t}\n}\n",
+    )
+    .unwrap();
+    let (code, _, err) = run!("compile", &bad);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(
+            "bad.mds:3:3: ani: expected the next animation, found the end of the statement"
+        ),
+        "{err}"
+    );
+}

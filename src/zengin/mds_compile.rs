@@ -1,0 +1,729 @@
+//! MDS → MSB (`compile`, what the engine writes, spec §4.1/§5.6) and MSB → MDS (`decompile`).
+//!
+//! The engine rules applied by [`compile`]: every string upper-cased (ASCII, as the engine's
+//! C-locale `toupper`), `meshAndTree` stored without its extension (cut at the first `.`),
+//! `registerMesh` with it; `ani` fps = `FPS:` else the last `aniMaxFps` else 25, speed = `SPD:`
+//! else 0, collision volume scale = `CVS:` clamped to 0..10 else 1; SFX range = `R:` (at most
+//! 3500) else 2500 (`*eventSFX`) or 1000 (`*eventSFXGrnd`), empty-slot flag 0.0 when the line
+//! has `EMPTY_` else 1.0; PFX handle default 0, attach 1.0/0.0; MMStartAni intensity 1.0 and hold
+//! time −2.0 by default; camera-tremor radius squared; tag/model-tag arguments padded to four
+//! lines; aniBatch writes nothing; event lists only for blocks with at least one event.
+//!
+//! What an MSB holds beyond the script (root version and directory, source date and path) goes
+//! into a comment header (`// animkit-msb: …`) that [`compile`] reads back, so decompile →
+//! compile reproduces engine-written MSBs byte for byte. [`decompile`] checks that and reports
+//! anything the script cannot carry (unknown chunks, extra bytes, values outside what a script
+//! can produce).
+
+use super::mds::{self, AniItem, Event as MEvent, ModelItem, Script};
+use super::msb::{self, Bool32, Entry, Marker, Msb};
+use super::stext::ShortText as Text;
+use super::types::ZDate;
+use crate::exact::{Blob, F32};
+
+/// Where the root/source chunk data comes from when the script has no header.
+#[derive(Debug, Clone, Default)]
+pub struct CompileOptions {
+    /// The MDS file name (e.g. `WARAN.MDS`), for the source path.
+    pub file_name: Option<Text>,
+    /// The MDS file time, for the source date.
+    pub date: Option<ZDate>,
+}
+
+/// The engine's default directory for model scripts.
+pub const DEFAULT_DIRECTORY: &str = r"\_WORK\DATA\ANIMS\";
+
+/// Root and source chunk data carried in the comment header.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Header {
+    /// `None`: the MSB has no root chunk.
+    pub root: Option<(u32, Text)>,
+    /// `None`: no source chunk.
+    pub source: Option<(ZDate, Text)>,
+    /// Whether the header has a `root` line (else a default root chunk is written).
+    pub root_given: bool,
+    /// Whether the header has a `source` line (else a default source chunk is written).
+    pub source_given: bool,
+}
+
+const PREFIX: &str = "// animkit-msb: ";
+
+fn upper(t: &Text) -> Text {
+    Text::new(t.as_bytes().to_ascii_uppercase())
+}
+
+fn header_value(t: &Text) -> String {
+    let b = t.as_bytes();
+    if b.iter().any(|&c| c == b'"' || c < 0x20 || c == 0x7f) || !b.is_ascii() {
+        format!("hex:{}", hex::encode(b))
+    } else {
+        format!("\"{}\"", t)
+    }
+}
+
+/// Read the comment header from a script's text.
+pub fn read_header(src: &[u8]) -> Header {
+    let mut h = Header::default();
+    for line in src.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let trimmed = line
+            .iter()
+            .position(|&b| b != b' ' && b != b'\t')
+            .map_or(&line[..0], |p| &line[p..]);
+        let Some(rest) = trimmed.strip_prefix(PREFIX.as_bytes()) else {
+            continue;
+        };
+        let fields = header_fields(rest);
+        let get = |k: &str| fields.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        match fields.first().map(|(n, _)| n.as_str()) {
+            Some("root") => {
+                h.root_given = true;
+                let version = get("version")
+                    .and_then(|v| String::from_utf8(v).ok())
+                    .and_then(|v| v.parse().ok());
+                if let (Some(v), Some(d)) = (version, get("directory")) {
+                    h.root = Some((v, Text::new(d)));
+                }
+            }
+            Some("source") => {
+                h.source_given = true;
+                let date = get("date").and_then(|v| {
+                    let s = String::from_utf8(v).ok()?;
+                    let n: Vec<u32> = s
+                        .split(',')
+                        .map(|x| x.trim().parse().ok())
+                        .collect::<Option<_>>()?;
+                    let w = |i: usize| u16::try_from(*n.get(i)?).ok();
+                    Some(ZDate {
+                        year: *n.first()?,
+                        month: w(1)?,
+                        day: w(2)?,
+                        hour: w(3)?,
+                        minute: w(4)?,
+                        second: w(5)?,
+                        padding: w(6)?,
+                    })
+                });
+                if let (Some(d), Some(p)) = (date, get("path")) {
+                    h.source = Some((d, Text::new(p)));
+                }
+            }
+            _ => {}
+        }
+    }
+    h
+}
+
+/// `root version=1 directory="..."` → [("root", ""), ("version", "1"), ...].
+fn header_fields(s: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        while i < s.len() && s[i] == b' ' {
+            i += 1;
+        }
+        let start = i;
+        while i < s.len() && s[i] != b'=' && s[i] != b' ' {
+            i += 1;
+        }
+        let key = String::from_utf8_lossy(&s[start..i]).into_owned();
+        let mut value = Vec::new();
+        if i < s.len() && s[i] == b'=' {
+            i += 1;
+            if i < s.len() && s[i] == b'"' {
+                i += 1;
+                let vs = i;
+                while i < s.len() && s[i] != b'"' {
+                    i += 1;
+                }
+                value = s[vs..i].to_vec();
+                i += 1;
+            } else {
+                let vs = i;
+                while i < s.len() && s[i] != b' ' {
+                    i += 1;
+                }
+                let raw = &s[vs..i];
+                value = match raw.strip_prefix(b"hex:") {
+                    Some(h) => hex::decode(h).unwrap_or_default(),
+                    None => raw.to_vec(),
+                };
+            }
+        }
+        if !key.is_empty() {
+            out.push((key, value));
+        }
+    }
+    out
+}
+
+fn write_header(h: &Header) -> Vec<u8> {
+    let mut o = Vec::new();
+    o.extend_from_slice(
+        b"// Decompiled by animkit. The animkit-msb lines keep the MSB's root and source chunks;\r\n// `animkit compile` reads them back (the engine ignores lines with //).\r\n",
+    );
+    match &h.root {
+        Some((v, d)) => o.extend_from_slice(
+            format!("{PREFIX}root version={v} directory={}\r\n", header_value(d)).as_bytes(),
+        ),
+        None => o.extend_from_slice(format!("{PREFIX}root none\r\n").as_bytes()),
+    }
+    match &h.source {
+        Some((d, p)) => o.extend_from_slice(
+            format!(
+                "{PREFIX}source date={},{},{},{},{},{},{} path={}\r\n",
+                d.year,
+                d.month,
+                d.day,
+                d.hour,
+                d.minute,
+                d.second,
+                d.padding,
+                header_value(p)
+            )
+            .as_bytes(),
+        ),
+        None => o.extend_from_slice(format!("{PREFIX}source none\r\n").as_bytes()),
+    }
+    o.extend_from_slice(b"\r\n");
+    o
+}
+
+fn f(v: f32) -> F32 {
+    F32::new(v)
+}
+
+fn args4(args: &[Text]) -> [Text; 4] {
+    let mut out: [Text; 4] = Default::default();
+    for (o, a) in out.iter_mut().zip(args) {
+        *o = upper(a);
+    }
+    out
+}
+
+fn compile_event(e: &MEvent) -> msb::Event {
+    let none = Blob::default;
+    match e {
+        MEvent::Sfx(x) | MEvent::SfxGrnd(x) => {
+            let grnd = matches!(e, MEvent::SfxGrnd(_));
+            let default = if grnd { 1000.0 } else { 2500.0 };
+            let range = x
+                .range
+                .map_or(f(default), |r| if r.get() > 3500.0 { f(3500.0) } else { r });
+            let name = upper(&x.name);
+            let empty = x.empty_slot || name.as_bytes().windows(6).any(|w| w == b"EMPTY_");
+            let s = msb::Sfx {
+                frame: x.frame,
+                name,
+                range,
+                empty_slot_flag: f(if empty { 0.0 } else { 1.0 }),
+                trailing: none(),
+            };
+            if grnd {
+                msb::Event::SfxGrnd(s)
+            } else {
+                msb::Event::Sfx(s)
+            }
+        }
+        MEvent::Tag(x) => msb::Event::Tag(msb::Tag {
+            frame: x.frame.unwrap_or(0),
+            tag: upper(&x.tag),
+            args: args4(&x.args),
+            trailing: none(),
+        }),
+        MEvent::Pfx(x) => msb::Event::Pfx(msb::Pfx {
+            frame: x.frame,
+            handle: x.handle.unwrap_or(f(0.0)),
+            emitter: upper(&x.emitter),
+            node: upper(&x.node),
+            attach: f(if x.attach { 1.0 } else { 0.0 }),
+            trailing: none(),
+        }),
+        MEvent::PfxStop(x) => msb::Event::PfxStop(msb::PfxStop {
+            frame: x.frame,
+            handle: x.handle,
+            trailing: none(),
+        }),
+        MEvent::PfxGrnd(x) => msb::Event::PfxGrnd(msb::FrameOnly {
+            frame: x.frame,
+            trailing: none(),
+        }),
+        MEvent::SetMesh(x) => msb::Event::SetMesh(msb::SetMesh {
+            frame: x.frame,
+            mesh: upper(&x.mesh),
+            trailing: none(),
+        }),
+        MEvent::SwapMesh(x) => msb::Event::SwapMesh(msb::SwapMesh {
+            frame: x.frame,
+            slot1: upper(&x.slot1),
+            slot2: upper(&x.slot2),
+            trailing: none(),
+        }),
+        MEvent::MmStartAni(x) => msb::Event::MmStartAni(msb::MmStartAni {
+            frame: x.frame,
+            ani: upper(&x.ani),
+            node: x.node.as_ref().map(upper).unwrap_or_default(),
+            intensity: x.intensity.unwrap_or(f(1.0)),
+            hold_time: x.hold_time.unwrap_or(f(-2.0)),
+            trailing: none(),
+        }),
+        MEvent::CamTremor(x) => msb::Event::CamTremor(msb::CamTremor {
+            frame: x.frame,
+            radius_squared: f(x.radius.get() * x.radius.get()),
+            duration_ms: x.duration_ms,
+            strength_xz: x.strength_xz,
+            strength_y: x.strength_y,
+            trailing: none(),
+        }),
+    }
+}
+
+fn compile_events(ev: Option<&Vec<MEvent>>) -> Option<Vec<msb::Event>> {
+    ev.filter(|v| !v.is_empty())
+        .map(|v| v.iter().map(compile_event).collect())
+}
+
+/// The MSB the engine writes for `script` (whose source text is `src`, for the header).
+pub fn compile(script: &Script, src: &[u8], opts: &CompileOptions) -> Msb {
+    let header = read_header(src);
+    let mut e: Vec<Entry> = Vec::new();
+    let none = Blob::default;
+    let dir = Text::from(DEFAULT_DIRECTORY);
+    let root = if header.root_given {
+        header.root
+    } else {
+        Some((1, dir.clone()))
+    };
+    let source = if header.source_given {
+        header.source
+    } else {
+        let name = opts
+            .file_name
+            .as_ref()
+            .map(upper)
+            .unwrap_or_else(|| Text::new([upper(&script.model).as_bytes(), b".MDS"].concat()));
+        let path = Text::new([dir.as_bytes(), name.as_bytes()].concat());
+        Some((opts.date.unwrap_or_default(), path))
+    };
+    if let Some((version, directory)) = root {
+        e.push(Entry::Root(msb::Root {
+            version,
+            directory,
+            trailing: none(),
+        }));
+    }
+    if let Some((date, path)) = source {
+        e.push(Entry::Source(msb::Source {
+            date,
+            path,
+            trailing: none(),
+        }));
+    }
+    e.push(Entry::Model(Marker::default()));
+    let mut max_fps: Option<F32> = None;
+    for item in &script.items {
+        match item {
+            ModelItem::MeshAndTree(m) => {
+                let name = upper(&m.asc);
+                let cut = name
+                    .as_bytes()
+                    .iter()
+                    .position(|&b| b == b'.')
+                    .unwrap_or(name.len());
+                e.push(Entry::MeshAndTree(msb::MeshAndTree {
+                    dont_use_mesh: Bool32(m.dont_use_mesh.into()),
+                    mesh: Text::new(&name.as_bytes()[..cut]),
+                    trailing: none(),
+                }));
+            }
+            ModelItem::RegisterMesh(r) => e.push(Entry::RegisterMesh(msb::Name {
+                name: upper(&r.asc),
+                trailing: none(),
+            })),
+            ModelItem::AniEnum(items) => {
+                e.push(Entry::AniEnum(Marker::default()));
+                for a in items {
+                    let entry = match a {
+                        AniItem::AniMaxFps(x) => {
+                            max_fps = Some(x.fps);
+                            Entry::AniMaxFps(msb::AniMaxFps {
+                                fps: x.fps,
+                                trailing: none(),
+                            })
+                        }
+                        AniItem::Ani(x) => Entry::Ani(msb::Ani {
+                            name: upper(&x.name),
+                            layer: x.layer,
+                            next: upper(&x.next),
+                            blend_in: x.blend_in,
+                            blend_out: x.blend_out,
+                            flags: upper(&x.flags),
+                            asc: upper(&x.asc),
+                            direction: upper(&x.direction),
+                            first_frame: x.first_frame,
+                            last_frame: x.last_frame,
+                            fps: x.fps.or(max_fps).unwrap_or(f(25.0)),
+                            speed: x.speed.unwrap_or(f(0.0)),
+                            collision_volume_scale: x
+                                .collision_volume_scale
+                                .map_or(f(1.0), |c| f(c.get().clamp(0.0, 10.0))),
+                            trailing: none(),
+                            events: compile_events(x.events.as_ref()),
+                        }),
+                        AniItem::AniAlias(x) => Entry::AniAlias(msb::AniAlias {
+                            name: upper(&x.name),
+                            layer: x.layer,
+                            next: upper(&x.next),
+                            blend_in: x.blend_in,
+                            blend_out: x.blend_out,
+                            flags: upper(&x.flags),
+                            alias_of: upper(&x.alias_of),
+                            direction: x.direction.as_ref().map_or(Text::from("F"), upper),
+                            trailing: none(),
+                            events: compile_events(x.events.as_ref()),
+                        }),
+                        AniItem::AniBlend(x) => Entry::AniBlend(msb::AniBlend {
+                            name: upper(&x.name),
+                            next: upper(&x.next),
+                            blend_in: x.blend_in.unwrap_or(f(0.0)),
+                            blend_out: x.blend_out.unwrap_or(f(0.0)),
+                            trailing: none(),
+                            events: compile_events(x.events.as_ref()),
+                        }),
+                        AniItem::AniSync(x) => Entry::AniSync(msb::AniSync {
+                            name: upper(&x.name),
+                            next: upper(&x.next),
+                            trailing: none(),
+                            events: compile_events(x.events.as_ref()),
+                        }),
+                        AniItem::AniBatch(_) => continue,
+                        AniItem::AniComb(x) => Entry::AniComb(msb::AniComb {
+                            name: upper(&x.name),
+                            layer: x.layer,
+                            next: upper(&x.next),
+                            blend_in: x.blend_in,
+                            blend_out: x.blend_out,
+                            flags: upper(&x.flags),
+                            prefix: upper(&x.prefix),
+                            count: x.count,
+                            trailing: none(),
+                            events: compile_events(x.events.as_ref()),
+                        }),
+                        AniItem::AniDisable(x) => Entry::AniDisable(msb::AniDisable {
+                            name: upper(&x.name),
+                            trailing: none(),
+                            events: compile_events(x.events.as_ref()),
+                        }),
+                        AniItem::ModelTag(x) => Entry::ModelTag(msb::ModelTag {
+                            tag: upper(&x.tag),
+                            args: args4(&x.args),
+                            trailing: none(),
+                        }),
+                    };
+                    e.push(entry);
+                }
+                e.push(Entry::AniEnumEnd(Marker::default()));
+            }
+        }
+    }
+    e.push(Entry::ModelEnd(Marker::default()));
+    e.push(Entry::End(Marker::default()));
+    Msb { entries: e }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decompile
+
+fn trim_args(args: &[Text; 4]) -> Vec<Text> {
+    let n = args
+        .iter()
+        .rposition(|a| !a.is_empty())
+        .map_or(0, |p| p + 1);
+    args[..n].to_vec()
+}
+
+fn opt_unless(v: F32, default: f32) -> Option<F32> {
+    (v != F32::new(default)).then_some(v)
+}
+
+/// A radius whose f32 square has the bits of `sq`, if there is one.
+fn tremor_radius(sq: F32) -> F32 {
+    let r = sq.get().sqrt();
+    if !r.is_finite() {
+        return sq;
+    }
+    let mut c = r;
+    for _ in 0..4 {
+        if F32::new(c * c) == sq {
+            return F32::new(c);
+        }
+        c = f32::from_bits(c.to_bits().wrapping_sub(1));
+    }
+    let mut c = r;
+    for _ in 0..4 {
+        if F32::new(c * c) == sq {
+            return F32::new(c);
+        }
+        c = f32::from_bits(c.to_bits() + 1);
+    }
+    F32::new(r)
+}
+
+fn decompile_event(e: &msb::Event) -> MEvent {
+    match e {
+        msb::Event::Sfx(x) | msb::Event::SfxGrnd(x) => {
+            let grnd = matches!(e, msb::Event::SfxGrnd(_));
+            let s = mds::Sfx {
+                frame: x.frame,
+                name: x.name.clone(),
+                range: opt_unless(x.range, if grnd { 1000.0 } else { 2500.0 }),
+                empty_slot: x.empty_slot_flag == F32::new(0.0),
+            };
+            if grnd {
+                MEvent::SfxGrnd(s)
+            } else {
+                MEvent::Sfx(s)
+            }
+        }
+        msb::Event::Tag(x) => MEvent::Tag(mds::Tag {
+            frame: Some(x.frame),
+            tag: x.tag.clone(),
+            args: trim_args(&x.args),
+            attach: false,
+        }),
+        msb::Event::Pfx(x) => MEvent::Pfx(mds::Pfx {
+            frame: x.frame,
+            handle: opt_unless(x.handle, 0.0),
+            emitter: x.emitter.clone(),
+            node: x.node.clone(),
+            attach: x.attach == F32::new(1.0),
+        }),
+        msb::Event::PfxStop(x) => MEvent::PfxStop(mds::PfxStop {
+            frame: x.frame,
+            handle: x.handle,
+        }),
+        msb::Event::PfxGrnd(x) => MEvent::PfxGrnd(mds::PfxGrnd { frame: x.frame }),
+        msb::Event::SetMesh(x) => MEvent::SetMesh(mds::SetMesh {
+            frame: x.frame,
+            mesh: x.mesh.clone(),
+        }),
+        msb::Event::SwapMesh(x) => MEvent::SwapMesh(mds::SwapMesh {
+            frame: x.frame,
+            slot1: x.slot1.clone(),
+            slot2: x.slot2.clone(),
+        }),
+        msb::Event::MmStartAni(x) => MEvent::MmStartAni(mds::MmStartAni {
+            frame: x.frame,
+            ani: x.ani.clone(),
+            node: (!x.node.is_empty()).then(|| x.node.clone()),
+            intensity: opt_unless(x.intensity, 1.0),
+            hold_time: opt_unless(x.hold_time, -2.0),
+        }),
+        msb::Event::CamTremor(x) => MEvent::CamTremor(mds::CamTremor {
+            frame: x.frame,
+            radius: tremor_radius(x.radius_squared),
+            duration_ms: x.duration_ms,
+            strength_xz: x.strength_xz,
+            strength_y: x.strength_y,
+        }),
+    }
+}
+
+fn decompile_events(ev: Option<&Vec<msb::Event>>) -> Option<Vec<MEvent>> {
+    ev.map(|v| v.iter().map(decompile_event).collect())
+}
+
+/// The result of [`decompile`].
+pub struct Decompiled {
+    /// The script text (header comment + canonical script).
+    pub text: Vec<u8>,
+    /// What the script cannot carry (empty when compile reproduces the MSB byte for byte).
+    pub losses: Vec<String>,
+}
+
+/// A readable script for `msb`.
+pub fn decompile(m: &Msb) -> Decompiled {
+    let mut losses = Vec::new();
+    let mut header = Header {
+        root_given: true,
+        source_given: true,
+        ..Header::default()
+    };
+    let mut items: Vec<ModelItem> = Vec::new();
+    let mut ani: Option<Vec<AniItem>> = None;
+    let mut max_fps: Option<F32> = None;
+    for (i, e) in m.entries.iter().enumerate() {
+        let push = |ani: &mut Option<Vec<AniItem>>, losses: &mut Vec<String>, a: AniItem| match ani
+        {
+            Some(list) => list.push(a),
+            None => losses.push(format!(
+                "entries[{i}] ({}) is outside aniEnum; the script puts it in one",
+                e.kind()
+            )),
+        };
+        match e {
+            Entry::Root(r) => header.root = Some((r.version, r.directory.clone())),
+            Entry::Source(s) => header.source = Some((s.date, s.path.clone())),
+            Entry::Model(_) | Entry::ModelEnd(_) | Entry::End(_) => {}
+            Entry::MeshAndTree(x) => items.push(ModelItem::MeshAndTree(mds::MeshAndTree {
+                asc: Text::new([x.mesh.as_bytes(), b".ASC"].concat()),
+                dont_use_mesh: x.dont_use_mesh.0 != 0,
+            })),
+            Entry::RegisterMesh(x) => items.push(ModelItem::RegisterMesh(mds::RegisterMesh {
+                asc: x.name.clone(),
+            })),
+            Entry::AniEnum(_) => {
+                if let Some(list) = ani.take() {
+                    items.push(ModelItem::AniEnum(list));
+                }
+                ani = Some(Vec::new());
+            }
+            Entry::AniEnumEnd(_) => {
+                if let Some(list) = ani.take() {
+                    items.push(ModelItem::AniEnum(list));
+                }
+            }
+            Entry::AniMaxFps(x) => {
+                max_fps = Some(x.fps);
+                push(&mut ani, &mut losses, AniItem::AniMaxFps(mds::AniMaxFps { fps: x.fps }))
+            }
+            Entry::Ani(x) => {
+                let default_fps = max_fps.unwrap_or(F32::new(25.0));
+                let item = AniItem::Ani(mds::Ani {
+                    name: x.name.clone(),
+                    layer: x.layer,
+                    next: x.next.clone(),
+                    blend_in: x.blend_in,
+                    blend_out: x.blend_out,
+                    flags: x.flags.clone(),
+                    asc: x.asc.clone(),
+                    direction: x.direction.clone(),
+                    first_frame: x.first_frame,
+                    last_frame: x.last_frame,
+                    fps: (x.fps != default_fps).then_some(x.fps),
+                    speed: opt_unless(x.speed, 0.0),
+                    collision_volume_scale: opt_unless(x.collision_volume_scale, 1.0),
+                    events: decompile_events(x.events.as_ref()),
+                });
+                push(&mut ani, &mut losses, item)
+            }
+            Entry::AniAlias(x) => push(
+                &mut ani,
+                &mut losses,
+                AniItem::AniAlias(mds::AniAlias {
+                    name: x.name.clone(),
+                    layer: x.layer,
+                    next: x.next.clone(),
+                    blend_in: x.blend_in,
+                    blend_out: x.blend_out,
+                    flags: x.flags.clone(),
+                    alias_of: x.alias_of.clone(),
+                    direction: Some(x.direction.clone()),
+                    events: decompile_events(x.events.as_ref()),
+                }),
+            ),
+            Entry::AniBlend(x) => push(
+                &mut ani,
+                &mut losses,
+                AniItem::AniBlend(mds::AniBlend {
+                    name: x.name.clone(),
+                    layer: None,
+                    next: x.next.clone(),
+                    blend_in: Some(x.blend_in),
+                    blend_out: Some(x.blend_out),
+                    events: decompile_events(x.events.as_ref()),
+                }),
+            ),
+            Entry::AniSync(x) => push(
+                &mut ani,
+                &mut losses,
+                AniItem::AniSync(mds::AniSync {
+                    name: x.name.clone(),
+                    next: x.next.clone(),
+                    events: decompile_events(x.events.as_ref()),
+                }),
+            ),
+            Entry::AniComb(x) => push(
+                &mut ani,
+                &mut losses,
+                AniItem::AniComb(mds::AniComb {
+                    name: x.name.clone(),
+                    layer: x.layer,
+                    next: x.next.clone(),
+                    blend_in: x.blend_in,
+                    blend_out: x.blend_out,
+                    flags: x.flags.clone(),
+                    prefix: x.prefix.clone(),
+                    count: x.count,
+                    events: decompile_events(x.events.as_ref()),
+                }),
+            ),
+            Entry::AniDisable(x) => push(
+                &mut ani,
+                &mut losses,
+                AniItem::AniDisable(mds::AniDisable {
+                    name: x.name.clone(),
+                    events: decompile_events(x.events.as_ref()),
+                }),
+            ),
+            Entry::ModelTag(x) => push(
+                &mut ani,
+                &mut losses,
+                AniItem::ModelTag(mds::ModelTag {
+                    tag: x.tag.clone(),
+                    args: trim_args(&x.args),
+                }),
+            ),
+            Entry::AniEvents(_) | Entry::Event(_) | Entry::AniEventsEnd(_) => losses.push(format!(
+                "entries[{i}] ({}): an event list not attached to an animation cannot be written in a script",
+                e.kind()
+            )),
+            Entry::Unknown(u) => losses.push(format!(
+                "entries[{i}]: unknown chunk 0x{:04X} ({} bytes) cannot be written in a script",
+                u.id.0,
+                u.data.len()
+            )),
+        }
+    }
+    if let Some(list) = ani.take() {
+        items.push(ModelItem::AniEnum(list));
+    }
+    let model = header
+        .source
+        .as_ref()
+        .map(|(_, p)| {
+            let b = p.as_bytes();
+            let file = b.rsplit(|&c| c == b'\\' || c == b'/').next().unwrap_or(b);
+            let stem = file.split(|&c| c == b'.').next().unwrap_or(file);
+            Text::new(stem)
+        })
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| Text::from("MODEL"));
+    let script = Script { model, items };
+    let mut text = write_header(&header);
+    text.extend_from_slice(&mds::print_canonical(&script));
+    // Does the script give the MSB back?
+    if losses.is_empty() {
+        match mds::parse(&text) {
+            Ok(parsed) => {
+                let again = compile(&parsed.script, &text, &CompileOptions::default());
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                let wa = m.write(&mut a);
+                let wb = again.write(&mut b);
+                if wa.is_ok() && wb.is_ok() && a != b {
+                    let off = crate::verify::first_difference(&a, &b).unwrap_or(0);
+                    losses.push(format!(
+                        "compiling the script does not give the same MSB: first difference at byte {off} ({}); the MSB holds values a script cannot produce (extra bytes, values outside the engine's defaults/clamps, strings in lower case, ...)",
+                        m.field_at(off as u64)
+                    ));
+                }
+            }
+            Err(e) => losses.push(format!("the decompiled script does not parse: {e}")),
+        }
+    }
+    Decompiled { text, losses }
+}
+
+#[cfg(test)]
+#[path = "mds_tests.rs"]
+mod tests;

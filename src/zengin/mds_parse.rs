@@ -1,0 +1,1122 @@
+//! The MDS parser: tokens ([`super::mds_lex`]) → [`Script`], with the engine's rules (spec
+//! §5.5) and ZenKit's tolerance (§5.1–5.2). Every quirk becomes a [`Warning`] with line and
+//! column; a missing required argument is a [`ParseError`] naming what was expected.
+//!
+//! Statement arguments end at `)` or, when that is missing, at the end of the line (the engine
+//! is line based). Every loop consumes at least one token per turn, so no input can hang it.
+
+use super::mds::*;
+use super::mds_lex::{tokenize_with, Kind, Token};
+use super::stext::ShortText as Text;
+use crate::exact::F32;
+use std::fmt;
+
+/// A quirk the parser tolerated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+/// A script that cannot be parsed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{column}: {message}")]
+pub struct ParseError {
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// `atof` then `float`: the longest prefix that is a decimal number, read as f64 and rounded
+/// to f32. `None` when there is no digit.
+pub fn engine_float(text: &[u8]) -> Option<f32> {
+    let mut end = 0;
+    let mut seen_digit = false;
+    let mut seen_dot = false;
+    for (i, &b) in text.iter().enumerate() {
+        match b {
+            b'-' | b'+' if i == 0 => {}
+            b'0'..=b'9' => seen_digit = true,
+            b'.' if !seen_dot => seen_dot = true,
+            _ => break,
+        }
+        end = i + 1;
+    }
+    if !seen_digit {
+        return None;
+    }
+    let s = std::str::from_utf8(&text[..end]).ok()?;
+    let s = s.strip_suffix('.').unwrap_or(s);
+    s.parse::<f64>().ok().map(|v| v as f32)
+}
+
+/// `atoi`: leading sign and digits (saturating).
+fn engine_int(text: &[u8]) -> Option<i32> {
+    let (neg, digits) = match text.first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let n = digits.iter().take_while(|b| b.is_ascii_digit()).count();
+    if n == 0 {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &b in &digits[..n] {
+        v = (v * 10 + i64::from(b - b'0')).min(i64::from(i32::MAX) + 1);
+    }
+    let v = if neg { -v } else { v };
+    Some(v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
+}
+
+/// A significant token and whether a line break precedes it.
+#[derive(Clone, Copy)]
+struct Sig {
+    tok: Token,
+    nl_before: bool,
+    /// Line number, from 0.
+    line: u32,
+}
+
+/// One argument of a statement.
+#[derive(Debug, Clone)]
+enum Arg<'a> {
+    Str(&'a [u8], usize),
+    Num(&'a [u8], usize),
+    Word(&'a [u8], usize),
+    /// `KEY:value`.
+    Kv(&'a [u8], &'a [u8], usize),
+}
+
+impl Arg<'_> {
+    fn offset(&self) -> usize {
+        match *self {
+            Arg::Str(_, o) | Arg::Num(_, o) | Arg::Word(_, o) | Arg::Kv(_, _, o) => o,
+        }
+    }
+    fn describe(&self) -> String {
+        match self {
+            Arg::Str(s, _) => format!("the string \"{}\"", Text::new(*s)),
+            Arg::Num(s, _) => format!("the number {}", Text::new(*s)),
+            Arg::Word(s, _) => format!("the word {}", Text::new(*s)),
+            Arg::Kv(k, v, _) => format!("{}:{}", Text::new(*k), Text::new(*v)),
+        }
+    }
+}
+
+struct Parser<'a> {
+    src: &'a [u8],
+    /// The tokens (without whitespace runs); `p` is always at a significant one (or the end).
+    toks: Vec<Token>,
+    p: usize,
+    /// A line break lies between the previous significant token and `p`.
+    nl: bool,
+    /// Line (from 0) of the token at `p`.
+    line: u32,
+    /// End offset of the last consumed significant token.
+    prev_end: usize,
+    warnings: Vec<Warning>,
+    /// Recycled argument buffer (one allocation for all statements).
+    arg_buf: Vec<Option<Arg<'a>>>,
+    /// Byte offset where each line starts (built on the first warning or error).
+    line_starts: std::cell::OnceCell<Vec<usize>>,
+    /// Lines (from 0, ascending) with `//` after code: the engine skips them entirely.
+    slash_lines: Vec<u32>,
+}
+
+fn eq_kw(text: &[u8], kw: &str) -> bool {
+    text.eq_ignore_ascii_case(kw.as_bytes())
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> Option<Sig> {
+        self.toks.get(self.p).map(|&tok| Sig {
+            tok,
+            nl_before: self.nl,
+            line: self.line,
+        })
+    }
+    /// Move past comments and line breaks to the next significant token.
+    fn settle(&mut self) {
+        while let Some(t) = self.toks.get(self.p) {
+            match t.kind {
+                Kind::Newline => {
+                    self.nl = true;
+                    self.line += 1;
+                }
+                Kind::Comment | Kind::Space => {}
+                _ => break,
+            }
+            self.p += 1;
+        }
+    }
+    /// Consume the current significant token.
+    fn bump(&mut self) {
+        if let Some(t) = self.toks.get(self.p) {
+            self.prev_end = t.end as usize;
+            self.p += 1;
+            self.nl = false;
+            self.settle();
+        }
+    }
+    /// The significant token after the current one (and whether a line break precedes it).
+    fn peek_second(&self) -> Option<Sig> {
+        let mut k = self.p + 1;
+        let mut nl = false;
+        while let Some(&tok) = self.toks.get(k) {
+            match tok.kind {
+                Kind::Newline => nl = true,
+                Kind::Comment | Kind::Space => {}
+                _ => {
+                    return Some(Sig {
+                        tok,
+                        nl_before: nl,
+                        line: 0,
+                    })
+                }
+            }
+            k += 1;
+        }
+        None
+    }
+    fn text(&self, t: Token) -> &'a [u8] {
+        t.text(self.src)
+    }
+    fn at_offset(&self) -> usize {
+        self.peek().map_or(self.src.len(), |s| s.tok.start as usize)
+    }
+    /// Line and column (from 1) of `offset`, from the line table (no rescanning).
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.src.len());
+        let starts = self.line_starts.get_or_init(|| {
+            let mut v = vec![0];
+            v.extend(
+                self.src
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            );
+            v
+        });
+        let line = starts.partition_point(|&s| s <= offset).max(1);
+        (line, offset - starts[line - 1] + 1)
+    }
+    fn warn(&mut self, offset: usize, message: impl Into<String>) {
+        let (line, column) = self.line_col(offset);
+        self.warnings.push(Warning {
+            line,
+            column,
+            message: message.into(),
+        });
+    }
+    fn error(&self, offset: usize, message: impl Into<String>) -> ParseError {
+        let (line, column) = self.line_col(offset);
+        ParseError {
+            offset,
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+    fn found(&self) -> String {
+        match self.peek() {
+            None => "the end of the file".into(),
+            Some(s) => format!("`{}`", Text::new(self.text(s.tok))),
+        }
+    }
+    /// Skip the rest of the current line (at least one token).
+    fn skip_line(&mut self) {
+        self.bump();
+        while let Some(s) = self.peek() {
+            if s.nl_before {
+                break;
+            }
+            self.bump();
+        }
+    }
+    fn skip_semicolons(&mut self) {
+        while let Some(s) = self.peek() {
+            if s.tok.kind == Kind::Semicolon {
+                self.bump();
+            } else {
+                break;
+            }
+        }
+    }
+    /// The arguments after a statement keyword (the keyword is consumed already).
+    fn args(&mut self, keyword: &str, kw_offset: usize) -> Vec<Option<Arg<'a>>> {
+        let mut opens = 0;
+        while let Some(s) = self.peek() {
+            if s.tok.kind == Kind::LParen && (opens == 0 || !s.nl_before) {
+                if opens == 1 {
+                    self.warn(
+                        s.tok.start as usize,
+                        format!("{keyword}: extra `(` ignored"),
+                    );
+                }
+                opens += 1;
+                self.bump();
+            } else {
+                break;
+            }
+        }
+        if opens == 0 {
+            self.warn(kw_offset, format!("{keyword}: `(` missing"));
+        }
+        let mut args = Vec::new();
+        loop {
+            let Some(s) = self.peek() else {
+                self.warn(
+                    self.src.len(),
+                    format!("{keyword}: `)` missing at the end of the file"),
+                );
+                break;
+            };
+            let t = s.tok;
+            let off = t.start as usize;
+            if s.nl_before || matches!(t.kind, Kind::LBrace | Kind::RBrace) {
+                // Point at the end of the statement's line.
+                let at = if s.nl_before { self.prev_end } else { off };
+                self.warn(at, format!("{keyword}: `)` missing"));
+                break;
+            }
+            self.bump();
+            match t.kind {
+                Kind::RParen => break,
+                Kind::Str => {
+                    if t.unterminated(self.src) {
+                        self.warn(off, "string not terminated (it ends at the line end)");
+                    }
+                    args.push(Some(Arg::Str(t.str_value(self.src), off)));
+                }
+                Kind::Number => args.push(Some(Arg::Num(self.text(t), off))),
+                Kind::Word => {
+                    // KEY:value
+                    if let (Some(c), Some(v)) = (self.peek(), self.peek_second()) {
+                        if c.tok.kind == Kind::Colon
+                            && !c.nl_before
+                            && !v.nl_before
+                            && matches!(v.tok.kind, Kind::Number | Kind::Word)
+                        {
+                            self.bump();
+                            self.bump();
+                            args.push(Some(Arg::Kv(self.text(t), self.text(v.tok), off)));
+                            continue;
+                        }
+                    }
+                    args.push(Some(Arg::Word(self.text(t), off)));
+                }
+                Kind::Colon => self.warn(off, format!("{keyword}: stray `:` ignored")),
+                Kind::Semicolon => {}
+                Kind::LParen => {
+                    self.warn(off, format!("{keyword}: `(` inside the arguments ignored"))
+                }
+                _ => self.warn(
+                    off,
+                    format!(
+                        "{keyword}: illegal character `{}` ignored",
+                        Text::new(self.text(t))
+                    ),
+                ),
+            }
+        }
+        // Extra `)` on the same line.
+        while let Some(s) = self.peek() {
+            if s.tok.kind == Kind::RParen && !s.nl_before {
+                self.warn(
+                    s.tok.start as usize,
+                    format!("{keyword}: extra `)` ignored"),
+                );
+                self.bump();
+            } else {
+                break;
+            }
+        }
+        args
+    }
+
+    fn parse_script(&mut self) -> Result<Script, ParseError> {
+        self.skip_semicolons();
+        let Some(s) = self.peek() else {
+            return Err(self.error(
+                self.src.len(),
+                "expected `Model(\"name\")`, found an empty file",
+            ));
+        };
+        if !(s.tok.kind == Kind::Word && eq_kw(self.text(s.tok), "model")) {
+            return Err(self.error(
+                s.tok.start as usize,
+                format!("expected `Model(\"name\")`, found {}", self.found()),
+            ));
+        }
+        self.bump();
+        let kw_off = s.tok.start as usize;
+        let args = self.args("Model", kw_off);
+        let mut r = ArgReader::new(self, "Model", kw_off, args);
+        let model = r.string("the model name")?;
+        r.finish();
+        let mut items = Vec::new();
+        match self.peek() {
+            Some(s) if s.tok.kind == Kind::LBrace => self.bump(),
+            _ => {
+                let off = self.at_offset();
+                self.warn(off, "Model: `{` missing");
+            }
+        }
+        loop {
+            self.skip_semicolons();
+            let Some(s) = self.peek() else {
+                self.warn(self.src.len(), "Model: `}` missing at the end of the file");
+                break;
+            };
+            let t = s.tok;
+            let off = t.start as usize;
+            let text = self.text(t);
+            if t.kind == Kind::RBrace {
+                self.bump();
+                break;
+            }
+            if t.kind != Kind::Word {
+                self.warn(
+                    off,
+                    format!("unexpected {} in Model; line skipped", self.found()),
+                );
+                self.skip_line();
+                continue;
+            }
+            if eq_kw(text, "meshAndTree") || eq_kw(text, "registerMesh") {
+                let is_mesh = eq_kw(text, "meshAndTree");
+                let kw = if is_mesh {
+                    "meshAndTree"
+                } else {
+                    "registerMesh"
+                };
+                self.bump();
+                let args = self.args(kw, off);
+                let skipped = self.engine_skips(s.line, off, kw);
+                let mut r = ArgReader::new(self, kw, off, args);
+                let asc = r.string("the ASC file name")?;
+                let item = if is_mesh {
+                    let dont = r.flag_word(&["DONT_USE_MESH"]);
+                    ModelItem::MeshAndTree(MeshAndTree {
+                        asc,
+                        dont_use_mesh: dont,
+                    })
+                } else {
+                    ModelItem::RegisterMesh(RegisterMesh { asc })
+                };
+                r.finish();
+                if !skipped {
+                    items.push(item);
+                }
+            } else if eq_kw(text, "aniEnum") {
+                self.bump();
+                match self.peek() {
+                    Some(s) if s.tok.kind == Kind::LBrace => self.bump(),
+                    _ => {
+                        let o = self.at_offset();
+                        self.warn(o, "aniEnum: `{` missing");
+                    }
+                }
+                let list = self.parse_ani_enum()?;
+                items.push(ModelItem::AniEnum(list));
+            } else {
+                self.warn(
+                    off,
+                    format!(
+                        "unknown statement `{}` in Model; line skipped",
+                        Text::new(text)
+                    ),
+                );
+                self.skip_line();
+            }
+        }
+        if let Some(s) = self.peek() {
+            self.warn(s.tok.start as usize, "text after the end of Model ignored");
+            self.p = self.toks.len();
+        }
+        Ok(Script { model, items })
+    }
+
+    /// The engine skips any line that contains `//`: so does compile; warn about it.
+    fn engine_skips(&mut self, line: u32, off: usize, kw: &str) -> bool {
+        if self.slash_lines.binary_search(&line).is_ok() {
+            self.warn(
+                off,
+                format!("{kw}: this line contains `//`, so the engine skips the whole statement (animkit does too)"),
+            );
+            true
+        } else {
+            false
+        }
+    }
+
+    fn parse_ani_enum(&mut self) -> Result<Vec<AniItem>, ParseError> {
+        let mut items: Vec<AniItem> = Vec::new();
+        loop {
+            self.skip_semicolons();
+            let Some(s) = self.peek() else {
+                self.warn(
+                    self.src.len(),
+                    "aniEnum: `}` missing at the end of the file",
+                );
+                break;
+            };
+            let t = s.tok;
+            let off = t.start as usize;
+            if t.kind == Kind::RBrace {
+                self.bump();
+                break;
+            }
+            if t.kind == Kind::LBrace {
+                // An event block after a statement that has one already, or after none.
+                self.warn(
+                    off,
+                    "`{` without a statement that takes events; block skipped",
+                );
+                self.skip_block();
+                continue;
+            }
+            let text = self.text(t);
+            if t.kind == Kind::Word && text.first() == Some(&b'*') {
+                let o = off;
+                let skipped = self.engine_skips(s.line, off, "event");
+                let ev = self.parse_event()?;
+                match (ev, items.last_mut().and_then(AniItem::events_mut)) {
+                    (Some(ev), Some(slot)) if !skipped => {
+                        self.warn(
+                            o,
+                            "event outside `{ }`: attached to the statement before it",
+                        );
+                        slot.get_or_insert_with(Vec::new).push(ev);
+                    }
+                    (Some(_), _) if !skipped => {
+                        self.warn(o, "event without an animation before it; ignored")
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            if t.kind != Kind::Word {
+                self.warn(
+                    off,
+                    format!("unexpected {} in aniEnum; line skipped", self.found()),
+                );
+                self.skip_line();
+                continue;
+            }
+            let Some(&kw) = ANI_KEYWORD_LIST.iter().find(|k| eq_kw(text, k)) else {
+                self.warn(
+                    off,
+                    format!(
+                        "unknown statement `{}` in aniEnum; line skipped",
+                        Text::new(text)
+                    ),
+                );
+                self.skip_line();
+                continue;
+            };
+            self.bump();
+            let args = self.args(kw, off);
+            let skipped = self.engine_skips(s.line, off, kw);
+            let mut item = self.ani_item(kw, off, args)?;
+            if let AniItem::AniBatch(b) = &mut item {
+                if matches!(self.peek(), Some(s) if s.tok.kind == Kind::LBrace) {
+                    self.bump();
+                    b.anis = self.parse_batch_block()?;
+                }
+            } else if let Some(slot) = item.events_mut() {
+                if matches!(self.peek(), Some(s) if s.tok.kind == Kind::LBrace) {
+                    self.bump();
+                    *slot = Some(self.parse_event_block()?);
+                }
+            }
+            if !skipped {
+                items.push(item);
+            }
+        }
+        Ok(items)
+    }
+
+    fn skip_block(&mut self) {
+        let mut depth = 0usize;
+        while let Some(s) = self.peek() {
+            self.bump();
+            match s.tok.kind {
+                Kind::LBrace => depth += 1,
+                Kind::RBrace => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn parse_batch_block(&mut self) -> Result<Vec<Text>, ParseError> {
+        let mut out = Vec::new();
+        loop {
+            let Some(s) = self.peek() else {
+                self.warn(
+                    self.src.len(),
+                    "aniBatch: `}` missing at the end of the file",
+                );
+                break;
+            };
+            let off = s.tok.start as usize;
+            if s.tok.kind == Kind::RBrace {
+                self.bump();
+                break;
+            }
+            if s.tok.kind == Kind::Word && eq_kw(self.text(s.tok), "*aniBatch") {
+                self.bump();
+                let args = self.args("*aniBatch", off);
+                let mut r = ArgReader::new(self, "*aniBatch", off, args);
+                out.push(r.string("the animation name")?);
+                r.finish();
+            } else {
+                self.warn(
+                    off,
+                    format!("unexpected {} in aniBatch; line skipped", self.found()),
+                );
+                self.skip_line();
+            }
+        }
+        Ok(out)
+    }
+
+    fn parse_event_block(&mut self) -> Result<Vec<Event>, ParseError> {
+        let mut out = Vec::new();
+        loop {
+            self.skip_semicolons();
+            let Some(s) = self.peek() else {
+                self.warn(
+                    self.src.len(),
+                    "event block: `}` missing at the end of the file",
+                );
+                break;
+            };
+            let off = s.tok.start as usize;
+            if s.tok.kind == Kind::RBrace {
+                self.bump();
+                break;
+            }
+            if s.tok.kind == Kind::Word && self.text(s.tok).first() == Some(&b'*') {
+                let skipped = self.engine_skips(s.line, off, "event");
+                if let Some(ev) = self.parse_event()? {
+                    if !skipped {
+                        out.push(ev);
+                    }
+                }
+                if out.len() == 17 {
+                    self.warn(
+                        off,
+                        "more than 16 events in one block: the engine keeps at most 16 lines",
+                    );
+                }
+                continue;
+            }
+            if s.tok.kind == Kind::Word {
+                // A statement: the block's `}` is missing.
+                self.warn(off, "event block: `}` missing before this statement");
+                break;
+            }
+            self.warn(
+                off,
+                format!(
+                    "unexpected {} in an event block; line skipped",
+                    self.found()
+                ),
+            );
+            self.skip_line();
+        }
+        Ok(out)
+    }
+
+    /// An event line (the current token is a `*word`). `None` for an unknown event keyword.
+    fn parse_event(&mut self) -> Result<Option<Event>, ParseError> {
+        let Some(s) = self.peek() else {
+            return Ok(None);
+        };
+        let off = s.tok.start as usize;
+        let text = &self.text(s.tok)[1..];
+        let Some(&kw) = EVENT_KEYWORDS.iter().find(|k| eq_kw(text, k)) else {
+            self.warn(
+                off,
+                format!("unknown event `*{}`; line skipped", Text::new(text)),
+            );
+            self.skip_line();
+            return Ok(None);
+        };
+        self.bump();
+        let args = self.args(kw, off);
+        let mut r = ArgReader::new(self, kw, off, args);
+        let ev = match kw {
+            "eventSFX" | "eventSFXGrnd" => {
+                let frame = r.int("the frame")?;
+                let name = r.string("the sound name")?;
+                let range = r.kv("R");
+                let empty_slot = r.flag_word(&["EMPTY_SLOT"]);
+                if r.take_word("EMTPY_SLOT") {
+                    r.p.warn(
+                        off,
+                        format!("{kw}: `EMTPY_SLOT` is misspelled; the engine looks for `EMPTY_` and ignores it (ZenKit accepts it)"),
+                    );
+                }
+                let e = Sfx {
+                    frame,
+                    name,
+                    range,
+                    empty_slot,
+                };
+                if kw == "eventSFX" {
+                    Event::Sfx(e)
+                } else {
+                    Event::SfxGrnd(e)
+                }
+            }
+            "eventTag" => {
+                let frame = r.opt_int();
+                if frame.is_none() {
+                    r.p.warn(off, "eventTag: no frame number; 0 is used");
+                }
+                let tag = r.string("the tag type (\"DEF_...\")")?;
+                let mut args = Vec::new();
+                while let Some(s) = r.opt_string() {
+                    args.push(s);
+                }
+                if args.len() > 4 {
+                    r.p.warn(off, "eventTag: more than 4 arguments; the MSB keeps 4");
+                }
+                let attach = r.flag_word(&["ATTACH"]);
+                Event::Tag(Tag {
+                    frame,
+                    tag,
+                    args,
+                    attach,
+                })
+            }
+            "eventPFX" => {
+                let frame = r.int("the frame")?;
+                let handle = r.opt_num();
+                let emitter = r.string("the emitter name")?;
+                let node = r.string("the node name")?;
+                let mut attach = r.flag_word(&["ATTACH"]);
+                if let Some(s) = r.opt_string() {
+                    if s.as_bytes().eq_ignore_ascii_case(b"ATTACH") {
+                        r.p.warn(off, "eventPFX: ATTACH should not be quoted (accepted)");
+                    } else {
+                        r.p.warn(
+                            off,
+                            "eventPFX: an extra string; taken as ATTACH (like ZenKit)",
+                        );
+                    }
+                    attach = true;
+                }
+                Event::Pfx(Pfx {
+                    frame,
+                    handle,
+                    emitter,
+                    node,
+                    attach,
+                })
+            }
+            "eventPFXStop" => Event::PfxStop(PfxStop {
+                frame: r.int("the frame")?,
+                handle: r.num("the effect handle")?,
+            }),
+            "eventPFXGrnd" => Event::PfxGrnd(PfxGrnd {
+                frame: r.int("the frame")?,
+            }),
+            "eventSetMesh" => Event::SetMesh(SetMesh {
+                frame: r.int("the frame")?,
+                mesh: r.string("the mesh name")?,
+            }),
+            "eventSwapMesh" => Event::SwapMesh(SwapMesh {
+                frame: r.int("the frame")?,
+                slot1: r.string("the first slot")?,
+                slot2: r.string("the second slot")?,
+            }),
+            "eventMMStartAni" => {
+                let frame = r.int("the frame")?;
+                let ani = r.string("the morph animation name")?;
+                let node = r.opt_string();
+                let intensity = r.kv("I");
+                let hold_time = r.kv("H");
+                Event::MmStartAni(MmStartAni {
+                    frame,
+                    ani,
+                    node,
+                    intensity,
+                    hold_time,
+                })
+            }
+            _ => Event::CamTremor(CamTremor {
+                frame: r.int("the frame")?,
+                radius: r.num("the radius")?,
+                duration_ms: r.num("the duration (ms)")?,
+                strength_xz: r.num("the x/z strength")?,
+                strength_y: r.num("the y strength")?,
+            }),
+        };
+        r.finish();
+        Ok(Some(ev))
+    }
+
+    fn ani_item(
+        &mut self,
+        kw: &'static str,
+        off: usize,
+        args: Vec<Option<Arg<'a>>>,
+    ) -> Result<AniItem, ParseError> {
+        let mut r = ArgReader::new(self, kw, off, args);
+        let item = match kw {
+            "aniMaxFps" => AniItem::AniMaxFps(AniMaxFps {
+                fps: r.num("the frame rate")?,
+            }),
+            "ani" => {
+                let name = r.string("the animation name")?;
+                let layer = r.int("the layer")?;
+                let next = r.string("the next animation")?;
+                let blend_in = r.num("the blend-in time")?;
+                let blend_out = r.num("the blend-out time")?;
+                let flags = r.word("the flags (e.g. M.)")?;
+                let asc = r.string("the ASC file name")?;
+                let direction = r.word("the direction F or R")?;
+                let first_frame = r.int("the first frame")?;
+                let last_frame = r.int("the last frame")?;
+                let fps = r.kv("FPS");
+                let speed = r.kv("SPD");
+                let collision_volume_scale = r.kv("CVS");
+                AniItem::Ani(Ani {
+                    name,
+                    layer,
+                    next,
+                    blend_in,
+                    blend_out,
+                    flags,
+                    asc,
+                    direction,
+                    first_frame,
+                    last_frame,
+                    fps,
+                    speed,
+                    collision_volume_scale,
+                    events: None,
+                })
+            }
+            "aniAlias" => {
+                let name = r.string("the animation name")?;
+                let layer = r.int("the layer")?;
+                let next = r.string("the next animation")?;
+                let blend_in = r.num("the blend-in time")?;
+                let blend_out = r.num("the blend-out time")?;
+                let flags = r.word("the flags (e.g. M.)")?;
+                let alias_of = r.string("the aliased animation")?;
+                let direction = r.opt_word();
+                if direction.is_none() {
+                    r.p.warn(off, "aniAlias: no direction; F is used");
+                }
+                AniItem::AniAlias(AniAlias {
+                    name,
+                    layer,
+                    next,
+                    blend_in,
+                    blend_out,
+                    flags,
+                    alias_of,
+                    direction,
+                    events: None,
+                })
+            }
+            "aniBlend" => {
+                let name = r.string("the animation name")?;
+                let layer = r.opt_int();
+                if layer.is_some() {
+                    r.p.warn(off, "aniBlend takes no layer; the number is ignored");
+                }
+                let next = r.string("the next animation")?;
+                let blend_in = r.opt_num();
+                let blend_out = r.opt_num();
+                AniItem::AniBlend(AniBlend {
+                    name,
+                    layer,
+                    next,
+                    blend_in,
+                    blend_out,
+                    events: None,
+                })
+            }
+            "aniSync" => AniItem::AniSync(AniSync {
+                name: r.string("the animation name")?,
+                next: r.string("the next animation")?,
+                events: None,
+            }),
+            "aniBatch" => AniItem::AniBatch(AniBatch {
+                name: r.string("the batch name")?,
+                anis: Vec::new(),
+            }),
+            "aniComb" => AniItem::AniComb(AniComb {
+                name: r.string("the animation name")?,
+                layer: r.int("the layer")?,
+                next: r.string("the next animation")?,
+                blend_in: r.num("the blend-in time")?,
+                blend_out: r.num("the blend-out time")?,
+                flags: r.word("the flags (e.g. M.)")?,
+                prefix: r.string("the animation name prefix")?,
+                count: r.int("the number of animations")?,
+                events: None,
+            }),
+            "aniDisable" => AniItem::AniDisable(AniDisable {
+                name: r.string("the animation name")?,
+                events: None,
+            }),
+            _ => {
+                let tag = r.string("the tag type (\"DEF_HIT_LIMB\")")?;
+                let mut args = Vec::new();
+                while let Some(s) = r.opt_string() {
+                    args.push(s);
+                }
+                AniItem::ModelTag(ModelTag { tag, args })
+            }
+        };
+        r.finish();
+        Ok(item)
+    }
+}
+
+const ANI_KEYWORD_LIST: &[&str] = &[
+    "aniMaxFps",
+    "ani",
+    "aniAlias",
+    "aniBlend",
+    "aniSync",
+    "aniBatch",
+    "aniComb",
+    "aniDisable",
+    "modelTag",
+];
+
+/// Reads a statement's arguments in order; `KEY:value` and flag words may appear anywhere
+/// after the positional ones.
+struct ArgReader<'p, 'a> {
+    p: &'p mut Parser<'a>,
+    kw: &'static str,
+    kw_off: usize,
+    args: Vec<Option<Arg<'a>>>,
+    i: usize,
+}
+
+impl<'p, 'a> ArgReader<'p, 'a> {
+    fn new(
+        p: &'p mut Parser<'a>,
+        kw: &'static str,
+        kw_off: usize,
+        args: Vec<Option<Arg<'a>>>,
+    ) -> Self {
+        ArgReader {
+            p,
+            kw,
+            kw_off,
+            args,
+            i: 0,
+        }
+    }
+    /// The next positional argument (skipping KEY:value ones, which are looked up by key).
+    fn next_pos(&mut self) -> Option<(usize, Arg<'a>)> {
+        while self.i < self.args.len() {
+            let k = self.i;
+            match &self.args[k] {
+                Some(Arg::Kv(..)) | None => self.i += 1,
+                Some(a) => return Some((k, a.clone())),
+            }
+        }
+        None
+    }
+    fn missing(&mut self, what: &str) -> ParseError {
+        let found = self.next_pos();
+        let (off, found) = match found {
+            Some((_, a)) => (a.offset(), a.describe()),
+            None => (self.kw_off, "the end of the statement".into()),
+        };
+        self.p
+            .error(off, format!("{}: expected {what}, found {found}", self.kw))
+    }
+    fn take(&mut self, k: usize) {
+        self.args[k] = None;
+        self.i = k + 1;
+    }
+    fn string(&mut self, what: &str) -> Result<Text, ParseError> {
+        self.opt_string().ok_or_else(|| self.missing(what))
+    }
+    fn opt_string(&mut self) -> Option<Text> {
+        match self.next_pos() {
+            Some((k, Arg::Str(s, _))) => {
+                self.take(k);
+                Some(Text::new(s))
+            }
+            _ => None,
+        }
+    }
+    fn opt_int(&mut self) -> Option<i32> {
+        match self.next_pos() {
+            Some((k, Arg::Num(s, off))) => {
+                let v = engine_int(s)?;
+                if s.contains(&b'.') {
+                    self.p.warn(
+                        off,
+                        format!("{}: expected a whole number; the engine uses {v}", self.kw),
+                    );
+                }
+                self.take(k);
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+    fn int(&mut self, what: &str) -> Result<i32, ParseError> {
+        self.opt_int().ok_or_else(|| self.missing(what))
+    }
+    fn opt_num(&mut self) -> Option<F32> {
+        match self.next_pos() {
+            Some((k, Arg::Num(s, _))) => {
+                let v = engine_float(s)?;
+                self.take(k);
+                Some(F32::new(v))
+            }
+            _ => None,
+        }
+    }
+    fn num(&mut self, what: &str) -> Result<F32, ParseError> {
+        self.opt_num().ok_or_else(|| self.missing(what))
+    }
+    fn opt_word(&mut self) -> Option<Text> {
+        match self.next_pos() {
+            Some((k, Arg::Word(s, _))) => {
+                self.take(k);
+                Some(Text::new(s))
+            }
+            _ => None,
+        }
+    }
+    fn word(&mut self, what: &str) -> Result<Text, ParseError> {
+        self.opt_word().ok_or_else(|| self.missing(what))
+    }
+    /// `KEY:number` anywhere in the arguments.
+    fn kv(&mut self, key: &str) -> Option<F32> {
+        for k in 0..self.args.len() {
+            if let Some(Arg::Kv(name, v, off)) = self.args[k] {
+                if eq_kw(name, key) {
+                    self.args[k] = None;
+                    match engine_float(v) {
+                        Some(x) => return Some(F32::new(x)),
+                        None => {
+                            self.p.warn(
+                                off,
+                                format!("{}: `{key}:` needs a number; ignored", self.kw),
+                            );
+                            return None;
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+    /// A flag word (any of `names`, any case) anywhere in the remaining arguments.
+    fn flag_word(&mut self, names: &[&str]) -> bool {
+        for k in self.i..self.args.len() {
+            if let Some(Arg::Word(w, _)) = self.args[k] {
+                if names.iter().any(|n| eq_kw(w, n)) {
+                    self.args[k] = None;
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    fn take_word(&mut self, name: &str) -> bool {
+        self.flag_word(&[name])
+    }
+    /// Warn about arguments nobody read; give the buffer back to the parser.
+    fn finish(mut self) {
+        for a in self.args.drain(..).flatten() {
+            let msg = format!("{}: unexpected argument {} ignored", self.kw, a.describe());
+            self.p.warn(a.offset(), msg);
+        }
+        self.p.arg_buf = std::mem::take(&mut self.args);
+    }
+}
+
+/// Parse an MDS file.
+pub fn parse(src: &[u8]) -> Result<Mds, ParseError> {
+    let tokens = tokenize_with(src, false);
+    let mut line = 0u32;
+    let mut code = false;
+    let mut single_slash = Vec::new();
+    let mut slash_lines = Vec::new();
+    for t in &tokens {
+        match t.kind {
+            Kind::Newline => {
+                code = false;
+                line += 1;
+            }
+            Kind::Space => {}
+            Kind::Comment => {
+                let text = t.text(src);
+                if !text.starts_with(b"//") {
+                    single_slash.push(t.start as usize);
+                }
+                if code && text.windows(2).any(|w| w == b"//") {
+                    slash_lines.push(line);
+                }
+            }
+            kind => {
+                if kind == Kind::Str && t.text(src).windows(2).any(|w| w == b"//") {
+                    slash_lines.push(line);
+                }
+                code = true;
+            }
+        }
+    }
+    let mut p = Parser {
+        src,
+        toks: tokens,
+        p: 0,
+        nl: true,
+        line: 0,
+        prev_end: 0,
+        warnings: Vec::new(),
+        arg_buf: Vec::new(),
+        line_starts: std::cell::OnceCell::new(),
+        slash_lines,
+    };
+    for off in single_slash {
+        p.warn(
+            off,
+            "a single `/` starts a comment here (ZenKit also swallows the next byte; the engine ignores the line)",
+        );
+    }
+    p.settle();
+    let script = p.parse_script()?;
+    let tokens = std::mem::take(&mut p.toks);
+    let mut warnings = p.warnings;
+    warnings.sort_by_key(|w| (w.line, w.column));
+    Ok(Mds {
+        src: src.to_vec(),
+        tokens,
+        script,
+        warnings,
+    })
+}
