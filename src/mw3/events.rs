@@ -1087,14 +1087,17 @@ impl Event {
                 "event size {size} is smaller than its 12-byte header"
             ));
         };
-        let name = EVENT_TYPES
-            .iter()
-            .find(|(c, _)| *c == code)
-            .map_or("?", |(_, n)| *n);
+        let name = || {
+            EVENT_TYPES
+                .iter()
+                .find(|(c, _)| *c == code)
+                .map_or("?", |(_, n)| *n)
+        };
         if let Some(want) = fixed {
             if payload_len != want {
                 return bad_size(format!(
-                    "event size {size} disagrees with type {code} ({name}), which is {} bytes",
+                    "event size {size} disagrees with type {code} ({}), which is {} bytes",
+                    name(),
                     want + EVENT_HEADER_SIZE
                 ));
             }
@@ -1109,13 +1112,17 @@ impl Event {
         let bytes = c.bytes(payload_len)?;
         let mut pc = Cursor::new(bytes, base);
         let data = EventData::read_payload(code, &mut pc)
-            .within(name)?
+            .map_err(|mut e| {
+                e.path.prefix(crate::exact::Segment::Field(name()));
+                e
+            })?
             .ok_or_else(|| DecodeError::invalid(at, format!("unknown event type {code}")))?;
         if !pc.is_empty() {
             return Err(DecodeError::invalid(
                 pc.offset(),
                 format!(
-                    "the {name} payload uses {} bytes but the event size says {payload_len}",
+                    "the {} payload uses {} bytes but the event size says {payload_len}",
+                    name(),
                     payload_len - pc.remaining()
                 ),
             ))
@@ -1173,7 +1180,8 @@ impl Event {
 /// Read an event stream of exactly `data.len()` bytes starting at absolute `base`.
 pub fn read_stream(data: &[u8], base: u64) -> Result<Vec<Event>, DecodeError> {
     let mut c = Cursor::new(data, base);
-    let mut events = Vec::new();
+    // most events are 20 to 80 bytes; one allocation covers a typical stream
+    let mut events = Vec::with_capacity(data.len() / 48 + 1);
     while !c.is_empty() {
         let i = events.len();
         events.push(Event::read(&mut c).within_index(i)?);
