@@ -78,26 +78,30 @@ pub fn with_names<R>(names: OwnedNames, f: impl FnOnce() -> R) -> R {
 }
 
 impl Ref {
-    /// The name to show: the stored one, or the one the index resolves to.
-    fn display_name(&self, kind: RefKind) -> Option<Text> {
-        if self.name.is_some() {
-            return self.name.clone();
-        }
-        CURRENT.with(|c| {
-            c.borrow()
-                .as_ref()
-                .and_then(|n| n.as_names().name_of(kind, self.index))
-        })
-    }
     fn serialize_as<S: Serializer>(&self, kind: RefKind, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let mut st = s.serialize_struct("Ref", 2)?;
         st.serialize_field("index", &self.index)?;
-        if let Some(n) = self.display_name(kind) {
-            st.serialize_field("name", &n)?;
+        if let Some(n) = &self.name {
+            st.serialize_field("name", n)?;
+        } else {
+            // the name the index resolves to, from the def being written
+            CURRENT.with(|c| {
+                let current = c.borrow();
+                match current.as_ref().and_then(|n| n.name_of(kind, self.index)) {
+                    Some(NameOf::Input) => st.serialize_field("name", INPUT_NODE),
+                    Some(NameOf::Item(t)) => st.serialize_field("name", t),
+                    None => Ok(()),
+                }
+            })?;
         }
         st.end()
     }
+}
+
+enum NameOf<'a> {
+    Input,
+    Item(&'a Text),
 }
 
 /// Owned copies of an anim def's names.
@@ -112,6 +116,22 @@ pub struct OwnedNames {
 }
 
 impl OwnedNames {
+    fn name_of(&self, kind: RefKind, index: i32) -> Option<NameOf<'_>> {
+        if kind == RefKind::Node && (index == -200 || index == -100) {
+            return Some(NameOf::Input);
+        }
+        let list = match kind {
+            RefKind::Node => &self.nodes,
+            RefKind::Light => &self.lights,
+            RefKind::Puffer => &self.puffers,
+            RefKind::DynamicSound => &self.dynamic_sounds,
+            RefKind::StaticSound => &self.static_sounds,
+            RefKind::AnimRef => &self.anim_refs,
+        };
+        let slot = Names::slot(kind, index)?;
+        list.get(slot).map(NameOf::Item)
+    }
+
     pub fn as_names(&self) -> Names<'_> {
         Names {
             nodes: self.nodes.iter().collect(),

@@ -914,3 +914,33 @@ fn generated_files_round_trip() {
         assert_eq!(encode(&import(&yaml(&a))), data, "seed {seed}: YAML");
     }
 }
+
+#[test]
+fn references_may_be_given_by_name_or_index_alone() {
+    let Some(data) = synthetic() else { return };
+    let text = yaml(&Anim::read(&data).unwrap());
+    let t2 = edit(
+        &text,
+        "{object_add_child: {parent: {index: 1, name: node_a}, child: {index: 2, name: node_b_long_name_xyz}}}",
+        "{object_add_child: {parent: node_b_long_name_xyz, child: 1}}",
+    );
+    let t2 = edit(
+        &t2,
+        "{detonate_weapon: {weapon: mortar, node: {index: -200, name: INPUT_NODE}",
+        "{detonate_weapon: {weapon: mortar, node: INPUT_NODE",
+    );
+    let b = import(&t2);
+    let ev = &b.anim_defs[0].sequences[0].events;
+    let EventData::ObjectAddChild(p) = &ev[13].data else {
+        panic!("object_add_child expected")
+    };
+    assert_eq!((p.parent.index(), p.child.index()), (2, 1));
+    let EventData::DetonateWeapon(p) = &ev[34].data else {
+        panic!("detonate_weapon expected")
+    };
+    assert_eq!(p.node.index(), -200);
+    // only that event's bytes changed
+    let out = encode(&b);
+    let diff: Vec<usize> = (0..data.len()).filter(|&i| out[i] != data[i]).collect();
+    assert_eq!(diff.len(), 2, "{diff:?}");
+}
