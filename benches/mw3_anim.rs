@@ -7,12 +7,13 @@ use animkit::registry::{Codec, ExportOptions};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 
-fn input() -> Vec<u8> {
+fn input(realistic: bool) -> Vec<u8> {
     let shape = Shape {
         defs: 3000,
         max_items: 6,
         max_sequences: 3,
         max_events: 16,
+        realistic,
     };
     match gen::file(7, &shape) {
         Ok(d) => d,
@@ -21,9 +22,19 @@ fn input() -> Vec<u8> {
 }
 
 fn bench(c: &mut Criterion) {
-    let data = input();
-    eprintln!("mw3_anim input: {} bytes, 3000 anim defs", data.len());
-    let mut g = c.benchmark_group("mw3_anim");
+    // "typical": shipped-file-like values; "random": arbitrary bit patterns and garbage tails
+    for (label, realistic) in [("typical", true), ("random", false)] {
+        bench_input(c, label, &input(realistic));
+    }
+}
+
+fn bench_input(c: &mut Criterion, label: &str, data: &[u8]) {
+    let data = data.to_vec();
+    eprintln!(
+        "mw3_anim/{label} input: {} bytes, 3000 anim defs",
+        data.len()
+    );
+    let mut g = c.benchmark_group(format!("mw3_anim/{label}"));
     g.throughput(Throughput::Bytes(data.len() as u64));
     g.bench_function("copy", |b| b.iter(|| black_box(data.clone())));
     g.bench_function("parse", |b| {

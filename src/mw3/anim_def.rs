@@ -11,7 +11,7 @@ use super::arrays::{
 };
 use super::events::EventData;
 use super::prim::{flags, is_default, named, Bytes, Ctx, Field, Vec2, Z};
-use super::refs::Names;
+use super::refs::{Names, OwnedNames};
 use super::seq_def::{SeqDef, SEQ_DEF_SIZE};
 use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within, F32};
 use schemars::JsonSchema;
@@ -414,11 +414,12 @@ impl AnimDef {
         if standalone != embedded.0 {
             d.stored.embedded_reset_state = Some(embedded);
         }
-        d.attach_names();
+        d.derive_name_copies();
         Ok(d)
     }
 
-    fn clone_names(&self) -> OwnedNames {
+    /// Owned copies of the names events refer to.
+    pub fn clone_names(&self) -> OwnedNames {
         OwnedNames {
             nodes: self.nodes.iter().map(|n| n.name.text.clone()).collect(),
             lights: self.lights.iter().map(|n| n.name.text.clone()).collect(),
@@ -437,8 +438,20 @@ impl AnimDef {
         }
     }
 
-    /// Attach names to every reference (after decoding) and derive the name copies.
-    fn attach_names(&mut self) {
+    /// Derive the name copies some events store (after decoding).
+    fn derive_name_copies(&mut self) {
+        let owned = self.clone_names();
+        let n = owned.as_names();
+        for (_, s) in self.streams_mut() {
+            for e in &mut s.events {
+                e.derive_name_copy(&n);
+            }
+        }
+    }
+
+    /// Store in every reference the name its index resolves to (the YAML export shows these
+    /// names without this; it is for code that reads the model).
+    pub fn attach_names(&mut self) {
         let owned = self.clone_names();
         let n = owned.as_names();
         for (_, s) in self.streams_mut() {
@@ -640,28 +653,5 @@ impl AnimDef {
             seq.write(out, &names).within_index(i).within("sequences")?;
         }
         Ok(())
-    }
-}
-
-/// Owned copies of the names (so events can be edited while they are looked up).
-struct OwnedNames {
-    nodes: Vec<crate::exact::Text>,
-    lights: Vec<crate::exact::Text>,
-    puffers: Vec<crate::exact::Text>,
-    dynamic_sounds: Vec<crate::exact::Text>,
-    static_sounds: Vec<crate::exact::Text>,
-    anim_refs: Vec<crate::exact::Text>,
-}
-
-impl OwnedNames {
-    fn as_names(&self) -> Names<'_> {
-        Names {
-            nodes: self.nodes.iter().collect(),
-            lights: self.lights.iter().collect(),
-            puffers: self.puffers.iter().collect(),
-            dynamic_sounds: self.dynamic_sounds.iter().collect(),
-            static_sounds: self.static_sounds.iter().collect(),
-            anim_refs: self.anim_refs.iter().collect(),
-        }
     }
 }

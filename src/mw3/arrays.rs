@@ -11,7 +11,6 @@ record! {
     /// ObjectRef (96 bytes).
     pub struct ObjectRef (96) {
         pub name: NodeName,
-        #[serde(skip_serializing_if = "is_default")]
         pub zero32: u32,
         pub node_ptr: Hex32,
         pub flags: Hex32,
@@ -25,7 +24,6 @@ record! {
     /// NodeRef (40 bytes).
     pub struct NodeRef (40) {
         pub name: NodeName,
-        #[serde(skip_serializing_if = "is_default")]
         pub zero32: u32,
         pub ptr: Hex32,
     }
@@ -35,10 +33,8 @@ record! {
     /// LightRef and DynamicSoundRef (44 bytes).
     pub struct LightRef (44) {
         pub name: NodeName,
-        #[serde(skip_serializing_if = "is_default")]
         pub flags: u32,
         pub ptr: Hex32,
-        #[serde(skip_serializing_if = "is_default")]
         pub in_world: u32,
     }
 }
@@ -52,7 +48,6 @@ record! {
         pub name: Z<32>,
         pub flags: Hex32,
         pub ptr: Hex32,
-        #[serde(skip_serializing_if = "is_default")]
         pub in_world: u32,
     }
 }
@@ -61,7 +56,6 @@ record! {
     /// StaticSoundRef (36 bytes); its name tail is usually garbage.
     pub struct StaticSoundRef (36) {
         pub name: Z<32>,
-        #[serde(skip_serializing_if = "is_default")]
         pub zero32: u32,
     }
 }

@@ -585,7 +585,7 @@ fn check_event(o: &mut Out, p: &str, e: &Event, names: &Names) {
         EventData::ObjectCycleTexture(x) if x.reset > 5 || x.flags != 1 => {
             o.warn(&ep, "expected flags 1 and reset 0..=5");
         }
-        EventData::CallSequence(x) | EventData::StopSequence(x) if x.index != -1 => {
+        EventData::CallSequence(x) | EventData::StopSequence(x) if x.index.0 != -1 => {
             o.warn(format!("{ep}.index"), "expected -1");
         }
         EventData::FogState(x) if x.name.text.as_bytes() != b"default_fog_name" => {

@@ -151,19 +151,6 @@ flags!(/// PUFFER_STATE flags.
     0x400000 => "priority",
 });
 
-fn is_minus_one_i16(v: &i16) -> bool {
-    *v == -1
-}
-fn minus_one_i16() -> i16 {
-    -1
-}
-fn minus_one_i32() -> i32 {
-    -1
-}
-fn is_minus_one_i32(v: &i32) -> bool {
-    *v == -1
-}
-
 // ---------------------------------------------------------------------------------------------
 // Fixed payloads
 
@@ -179,7 +166,6 @@ record! {
 record! {
     /// 2 SOUND_NODE.
     pub struct SoundNode (60) {
-        #[serde(skip_serializing_if = "ItemName::is_derived")]
         pub name: ItemName,
         pub sound: DynSound32,
         pub flags: SoundNodeFlags,
@@ -201,7 +187,6 @@ record! {
 record! {
     /// 4 LIGHT_STATE (MechWarrior 3 layout).
     pub struct LightState (120) {
-        #[serde(skip_serializing_if = "ItemName::is_derived")]
         pub name: ItemName,
         pub light: Light32,
         pub flags: LightFlags,
@@ -226,17 +211,13 @@ record! {
 record! {
     /// 5 LIGHT_ANIMATION.
     pub struct LightAnimation (100) {
-        #[serde(skip_serializing_if = "ItemName::is_derived")]
         pub name: ItemName,
         pub light: Light32,
         pub range: Vec2,
         pub range_alt: Vec2,
-        #[serde(skip_serializing_if = "is_default")]
         pub zero52: Vec2,
         pub color: Vec3,
-        #[serde(skip_serializing_if = "is_default")]
         pub zero72: Vec3,
-        #[serde(skip_serializing_if = "is_default")]
         pub zero84: Vec3,
         pub run_time: F32,
     }
@@ -247,7 +228,6 @@ record! {
     pub struct ObjectActiveState (8) {
         pub state: u32,
         pub node: Node16,
-        #[serde(skip_serializing_if = "is_default")]
         pub pad: u16,
     }
 }
@@ -284,8 +264,7 @@ record! {
     /// One bounce slot of OBJECT_MOTION (default, water, lava).
     pub struct Bounce (40) {
         pub sequence: Z<32>,
-        #[serde(default = "minus_one_i16", skip_serializing_if = "is_minus_one_i16")]
-        pub sequence_index: i16,
+        pub sequence_index: super::prim::MinusOne16,
         pub sound: StaticSound16,
         pub volume: F32,
     }
@@ -296,9 +275,7 @@ record! {
     pub struct ObjectMotion (320) {
         pub flags: MotionFlags,
         pub node: Node16,
-        #[serde(skip_serializing_if = "is_default")]
         pub pad: u16,
-        #[serde(skip_serializing_if = "is_default")]
         pub zero008: F32,
         pub gravity: F32,
         pub morph: F32,
@@ -308,22 +285,17 @@ record! {
         pub trans_range_delta: Vec2,
         pub trans_initial: Vec3,
         pub trans_delta: Vec3,
-        #[serde(skip_serializing_if = "is_default")]
         pub trans_current: Vec3,
-        #[serde(skip_serializing_if = "is_default")]
         pub trans_delta_grav: Vec3,
         pub trans_rnd_xz: Vec3,
         pub fwd_rot_initial: F32,
         pub fwd_rot_delta: F32,
-        #[serde(skip_serializing_if = "is_default")]
         pub fwd_rot_current: F32,
         pub xyz_rot_initial: Vec3,
         pub xyz_rot_delta: Vec3,
-        #[serde(skip_serializing_if = "is_default")]
         pub xyz_rot_current: Vec3,
         pub scale_initial: Vec3,
         pub scale_delta: Vec3,
-        #[serde(skip_serializing_if = "is_default")]
         pub scale_current: Vec3,
         pub bounce: [Bounce; 3],
         pub run_time: F32,
@@ -358,7 +330,6 @@ record! {
         pub active_state: u16,
         pub opacity: F32,
         pub node: Node16,
-        #[serde(skip_serializing_if = "is_default")]
         pub pad: u16,
     }
 }
@@ -400,19 +371,16 @@ record! {
         pub node: Node16,
         pub from_node: Node16,
         pub to_node: Node16,
-        #[serde(skip_serializing_if = "is_default")]
         pub pad: u16,
         pub from_pos: Vec3,
         pub to_pos: Vec3,
         pub from_t_start: F32,
         pub from_t_end: F32,
         pub from_t_delta: F32,
-        #[serde(skip_serializing_if = "is_default")]
         pub from_t: F32,
         pub to_t_start: F32,
         pub to_t_end: F32,
         pub to_t_delta: F32,
-        #[serde(skip_serializing_if = "is_default")]
         pub to_t: F32,
         pub run_time: F32,
         pub max_length: F32,
@@ -424,7 +392,6 @@ record! {
     pub struct CallObjectConnector (68) {
         pub flags: CallConnectorFlags,
         pub anim_name: Z<32>,
-        #[serde(skip_serializing_if = "is_default")]
         pub anim_index: i16,
         pub save_index: AnimRef16,
         pub from_node: Node16,
@@ -469,8 +436,7 @@ record! {
     /// 22 CALL_SEQUENCE / 23 STOP_SEQUENCE.
     pub struct SequenceRef (36) {
         pub name: Z<32>,
-        #[serde(default = "minus_one_i32", skip_serializing_if = "is_minus_one_i32")]
-        pub index: i32,
+        pub index: super::prim::MinusOne32,
     }
 }
 
@@ -480,11 +446,9 @@ record! {
         pub name: Z<32>,
         pub operand_node: Node16,
         pub flags: CallAnimFlags,
-        #[serde(skip_serializing_if = "is_default")]
         pub anim_index: i16,
         pub wait_for_completion: AnimRef16,
         pub node: Node16,
-        #[serde(skip_serializing_if = "is_default")]
         pub pad: u16,
         pub position: Vec3,
         pub translate: Vec3,
@@ -495,9 +459,7 @@ record! {
     /// 25 STOP_ANIMATION.
     pub struct StopAnimation (36) {
         pub name: Z<32>,
-        #[serde(skip_serializing_if = "is_default")]
         pub anim_ref_index: i16,
-        #[serde(skip_serializing_if = "is_default")]
         pub anim_def_index: i16,
     }
 }
@@ -506,7 +468,6 @@ record! {
     /// 26 RESET_ANIMATION / 27 INVALIDATE_ANIMATION.
     pub struct AnimationRef (36) {
         pub name: Z<32>,
-        #[serde(skip_serializing_if = "is_default")]
         pub anim_def_index: i32,
     }
 }
@@ -577,7 +538,6 @@ record! {
 record! {
     /// 42 PUFFER_STATE (MechWarrior 3 layout, 580 bytes).
     pub struct PufferState (580) {
-        #[serde(skip_serializing_if = "ItemName::is_derived")]
         pub name: ItemName,
         pub puffer: Puffer32,
         pub flags: PufferFlags,
@@ -1127,14 +1087,17 @@ impl Event {
                 "event size {size} is smaller than its 12-byte header"
             ));
         };
-        let name = EVENT_TYPES
-            .iter()
-            .find(|(c, _)| *c == code)
-            .map_or("?", |(_, n)| *n);
+        let name = || {
+            EVENT_TYPES
+                .iter()
+                .find(|(c, _)| *c == code)
+                .map_or("?", |(_, n)| *n)
+        };
         if let Some(want) = fixed {
             if payload_len != want {
                 return bad_size(format!(
-                    "event size {size} disagrees with type {code} ({name}), which is {} bytes",
+                    "event size {size} disagrees with type {code} ({}), which is {} bytes",
+                    name(),
                     want + EVENT_HEADER_SIZE
                 ));
             }
@@ -1149,13 +1112,17 @@ impl Event {
         let bytes = c.bytes(payload_len)?;
         let mut pc = Cursor::new(bytes, base);
         let data = EventData::read_payload(code, &mut pc)
-            .within(name)?
+            .map_err(|mut e| {
+                e.path.prefix(crate::exact::Segment::Field(name()));
+                e
+            })?
             .ok_or_else(|| DecodeError::invalid(at, format!("unknown event type {code}")))?;
         if !pc.is_empty() {
             return Err(DecodeError::invalid(
                 pc.offset(),
                 format!(
-                    "the {name} payload uses {} bytes but the event size says {payload_len}",
+                    "the {} payload uses {} bytes but the event size says {payload_len}",
+                    name(),
                     payload_len - pc.remaining()
                 ),
             ))
@@ -1190,8 +1157,8 @@ impl Event {
         Ok(())
     }
 
-    /// After decoding: names for references, derived name copies.
-    pub fn attach_names(&mut self, names: &Names) {
+    /// After decoding: drop the stored copy of the referenced item's name when it matches.
+    pub fn derive_name_copy(&mut self, names: &Names) {
         let item = self
             .data
             .item_ref()
@@ -1199,6 +1166,10 @@ impl Event {
         if let Some(n) = self.data.item_name_mut() {
             n.derive(item);
         }
+    }
+
+    /// Store in every reference the name its index resolves to.
+    pub fn attach_names(&mut self, names: &Names) {
         let _ = self.data.visit_refs(&mut |kind, r| {
             names.fill(kind, r);
             Ok(())
@@ -1209,7 +1180,8 @@ impl Event {
 /// Read an event stream of exactly `data.len()` bytes starting at absolute `base`.
 pub fn read_stream(data: &[u8], base: u64) -> Result<Vec<Event>, DecodeError> {
     let mut c = Cursor::new(data, base);
-    let mut events = Vec::new();
+    // most events are 20 to 80 bytes; one allocation covers a typical stream
+    let mut events = Vec::with_capacity(data.len() / 48 + 1);
     while !c.is_empty() {
         let i = events.len();
         events.push(Event::read(&mut c).within_index(i)?);
@@ -1221,8 +1193,13 @@ impl Serialize for Event {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let mut m = s.serialize_map(None)?;
-        m.serialize_entry("start", &self.start_offset)?;
-        m.serialize_entry("time", &self.start_time)?;
+        // like mech3ax: no `start`/`time` for "at the start of the animation"
+        if self.start_offset.0 != 1 {
+            m.serialize_entry("start", &self.start_offset)?;
+        }
+        if self.start_time.0 != 0 {
+            m.serialize_entry("time", &self.start_time)?;
+        }
         if self.pad != 0 {
             m.serialize_entry("pad", &self.pad)?;
         }

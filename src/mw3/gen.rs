@@ -17,12 +17,14 @@ use super::seq_def::{SeqDef, SeqState};
 use super::Anim;
 use crate::exact::{Blob, Cursor, Hex32, Text, F32};
 
-/// A small xorshift random source (no dependency, reproducible).
-pub struct Rng(u64);
+/// A small xorshift random source (no dependency, reproducible). In `realistic` mode the
+/// random bytes are whole words of typical values (0, small floats, small integers) and
+/// string tails are rare, like shipped files; otherwise any bit pattern comes up.
+pub struct Rng(u64, bool);
 
 impl Rng {
     pub fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, false)
     }
     pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
@@ -51,7 +53,30 @@ impl Rng {
         }
     }
     pub fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.byte()).collect()
+        if !self.1 {
+            return (0..n).map(|_| self.byte()).collect();
+        }
+        const WORDS: [u32; 12] = [
+            0,
+            0,
+            0,
+            0,
+            0x3f80_0000,
+            0x3f00_0000,
+            0x4000_0000,
+            0x42c8_0000,
+            0xc11c_cccd,
+            1,
+            3,
+            0x0002_0001,
+        ];
+        let mut out = Vec::with_capacity(n + 4);
+        while out.len() < n {
+            let w = WORDS[self.below(WORDS.len() as u64) as usize];
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.truncate(n);
+        out
     }
     fn u32(&mut self) -> u32 {
         match self.below(4) {
@@ -61,6 +86,9 @@ impl Rng {
         }
     }
     fn f32(&mut self) -> F32 {
+        if self.1 {
+            return F32::new(self.below(9) as f32 * 0.5);
+        }
         match self.below(8) {
             0 => F32(0),
             1 => F32(0x8000_0000),
@@ -79,7 +107,7 @@ impl Rng {
     fn str<const N: usize, const NODE: bool>(&mut self) -> super::prim::Str<N, NODE> {
         let text = self.name(N - 1);
         let tail = self
-            .chance(30)
+            .chance(if self.1 { 3 } else { 30 })
             .then(|| Blob(self.bytes(N - text.len() - 1)));
         super::prim::Str { text, tail }
     }
@@ -106,6 +134,8 @@ pub struct Shape {
     pub max_items: usize,
     pub max_sequences: usize,
     pub max_events: usize,
+    /// Typical values instead of arbitrary bit patterns (see [`Rng`]).
+    pub realistic: bool,
 }
 
 impl Default for Shape {
@@ -115,6 +145,7 @@ impl Default for Shape {
             max_items: 4,
             max_sequences: 3,
             max_events: 12,
+            realistic: false,
         }
     }
 }
@@ -290,6 +321,7 @@ fn anim_def(r: &mut Rng, shape: &Shape) -> AnimDef {
 /// A random file model.
 pub fn anim(seed: u64, shape: &Shape) -> Anim {
     let mut r = Rng::new(seed);
+    r.1 = shape.realistic;
     Anim {
         anim_list: (0..r.below(4)).map(|_| r.record::<ListEntry>()).collect(),
         info: Info {

@@ -91,7 +91,7 @@ impl Serialize for DocOut<'_> {
         if let Some(z) = &a.zero_def {
             st.serialize_field("zero_def", z)?;
         }
-        st.serialize_field("anim_defs", &a.anim_defs)?;
+        st.serialize_field("anim_defs", &DefsOut(&a.anim_defs))?;
         if !a.trailing.is_empty() {
             st.serialize_field("trailing", &a.trailing)?;
         }
@@ -99,7 +99,28 @@ impl Serialize for DocOut<'_> {
     }
 }
 
+struct DefsOut<'a>(&'a [AnimDef]);
+
+impl Serialize for DefsOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for d in self.0 {
+            refs::with_names(d.clone_names(), || seq.serialize_element(d))?;
+        }
+        seq.end()
+    }
+}
+
 impl Anim {
+    /// Store in every reference the name its index resolves to (see
+    /// [`AnimDef::attach_names`]).
+    pub fn attach_names(&mut self) {
+        for d in &mut self.anim_defs {
+            d.attach_names();
+        }
+    }
+
     /// Decode a whole file.
     pub fn read(data: &[u8]) -> Result<Self, DecodeError> {
         let mut c = Cursor::new(data, 0);

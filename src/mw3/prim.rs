@@ -117,6 +117,31 @@ impl<T: Field> Field for Box<T> {
 pub type Vec2 = [F32; 2];
 pub type Vec3 = [F32; 3];
 
+/// An i16 / i32 whose usual value is -1 (placeholder indices); that is its default.
+macro_rules! minus_one {
+    ($name:ident, $t:ty) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+        #[serde(transparent)]
+        pub struct $name(pub $t);
+        impl Default for $name {
+            fn default() -> Self {
+                $name(-1)
+            }
+        }
+        impl Field for $name {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
+                <$t>::read(c).map($name)
+            }
+            fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
+                self.0.write(out, ctx)
+            }
+        }
+    };
+}
+minus_one!(MinusOne16, i16);
+minus_one!(MinusOne32, i32);
+
 /// `skip_serializing_if` helper: the value is its type's default (zero).
 pub fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
@@ -124,6 +149,41 @@ pub fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 
 // ---------------------------------------------------------------------------------------------
 // Raw bytes
+
+/// Lowercase hex of `bytes` (table-driven; the YAML export writes a lot of it).
+pub fn hex_string(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = Vec::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        out.push(DIGITS[(b >> 4) as usize]);
+        out.push(DIGITS[(b & 15) as usize]);
+    }
+    // Only ASCII hex digits were pushed.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Serialises hex digits as an unquoted YAML scalar (they never need quotes; readers take
+/// the scalar's text with `deserialize_str`).
+pub struct RawHex<'a>(pub &'a [u8]);
+
+impl Serialize for RawHex<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0.is_empty() {
+            // an empty plain scalar would read back as null
+            return s.serialize_str("");
+        }
+        s.serialize_newtype_struct(crate::yaml::RAW_SCALAR, &hex_string(self.0))
+    }
+}
+
+/// A fixed identifier (enum or flag name) written without quoting checks.
+pub struct RawName(pub &'static str);
+
+impl Serialize for RawName {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(crate::yaml::RAW_SCALAR, self.0)
+    }
+}
 
 /// `N` bytes without a known meaning, shown as hex.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -154,7 +214,7 @@ impl<const N: usize> Field for Bytes<N> {
 
 impl<const N: usize> Serialize for Bytes<N> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&hex::encode(self.0))
+        RawHex(&self.0).serialize(s)
     }
 }
 
@@ -295,7 +355,7 @@ impl<const N: usize, const NODE: bool> Serialize for Str<N, NODE> {
             Some(t) => {
                 let mut st = s.serialize_struct("Str", 2)?;
                 st.serialize_field("text", &self.text)?;
-                st.serialize_field("tail", t)?;
+                st.serialize_field("tail", &RawHex(&t.0))?;
                 st.end()
             }
         }
@@ -437,7 +497,7 @@ pub fn ser_flags<S: Serializer>(
     let mut rest = v;
     for (bit, name) in names {
         if v & bit == bit && bit != 0 {
-            seq.serialize_element(name)?;
+            seq.serialize_element(&RawName(name))?;
             rest &= !bit;
         }
     }
@@ -517,7 +577,7 @@ macro_rules! named {
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 match self.name() {
-                    Some(n) => s.serialize_str(n),
+                    Some(n) => serde::Serialize::serialize(&$crate::mw3::prim::RawName(n), s),
                     None => s.serialize_i64(self.0 as i64),
                 }
             }
@@ -587,10 +647,12 @@ macro_rules! record {
         $($(#[$fm:meta])* pub $f:ident: $t:ty,)*
     }) => {
         $(#[$m])*
+        ///
+        /// YAML omits fields that hold their default (zero) value.
         #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
         #[serde(default, deny_unknown_fields)]
         pub struct $name {
-            $($(#[$fm])* pub $f: $t,)*
+            $($(#[$fm])* #[serde(skip_serializing_if = "crate::mw3::prim::is_default")] pub $f: $t,)*
         }
 
         const _: () = assert!(0 $(+ <$t as $crate::mw3::prim::Field>::SIZE)* == $size);

@@ -63,15 +63,84 @@ impl Ref {
     }
 }
 
-impl Serialize for Ref {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+thread_local! {
+    /// The names of the anim def being written to YAML (see [`with_names`]).
+    static CURRENT: std::cell::RefCell<Option<OwnedNames>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` (a YAML serialisation of one anim def) with that def's names available, so
+/// references that carry no name (as decoded) are shown with the name they resolve to.
+pub fn with_names<R>(names: OwnedNames, f: impl FnOnce() -> R) -> R {
+    let old = CURRENT.with(|c| c.replace(Some(names)));
+    let r = f();
+    CURRENT.with(|c| *c.borrow_mut() = old);
+    r
+}
+
+impl Ref {
+    fn serialize_as<S: Serializer>(&self, kind: RefKind, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let mut st = s.serialize_struct("Ref", 2)?;
         st.serialize_field("index", &self.index)?;
         if let Some(n) = &self.name {
             st.serialize_field("name", n)?;
+        } else {
+            // the name the index resolves to, from the def being written
+            CURRENT.with(|c| {
+                let current = c.borrow();
+                match current.as_ref().and_then(|n| n.name_of(kind, self.index)) {
+                    Some(NameOf::Input) => st.serialize_field("name", INPUT_NODE),
+                    Some(NameOf::Item(t)) => st.serialize_field("name", t),
+                    None => Ok(()),
+                }
+            })?;
         }
         st.end()
+    }
+}
+
+enum NameOf<'a> {
+    Input,
+    Item(&'a Text),
+}
+
+/// Owned copies of an anim def's names.
+#[derive(Debug, Clone, Default)]
+pub struct OwnedNames {
+    pub nodes: Vec<Text>,
+    pub lights: Vec<Text>,
+    pub puffers: Vec<Text>,
+    pub dynamic_sounds: Vec<Text>,
+    pub static_sounds: Vec<Text>,
+    pub anim_refs: Vec<Text>,
+}
+
+impl OwnedNames {
+    fn name_of(&self, kind: RefKind, index: i32) -> Option<NameOf<'_>> {
+        if kind == RefKind::Node && (index == -200 || index == -100) {
+            return Some(NameOf::Input);
+        }
+        let list = match kind {
+            RefKind::Node => &self.nodes,
+            RefKind::Light => &self.lights,
+            RefKind::Puffer => &self.puffers,
+            RefKind::DynamicSound => &self.dynamic_sounds,
+            RefKind::StaticSound => &self.static_sounds,
+            RefKind::AnimRef => &self.anim_refs,
+        };
+        let slot = Names::slot(kind, index)?;
+        list.get(slot).map(NameOf::Item)
+    }
+
+    pub fn as_names(&self) -> Names<'_> {
+        Names {
+            nodes: self.nodes.iter().collect(),
+            lights: self.lights.iter().collect(),
+            puffers: self.puffers.iter().collect(),
+            dynamic_sounds: self.dynamic_sounds.iter().collect(),
+            static_sounds: self.static_sounds.iter().collect(),
+            anim_refs: self.anim_refs.iter().collect(),
+        }
     }
 }
 
@@ -150,9 +219,15 @@ pub type RefVisitor<'a> = dyn FnMut(RefKind, &mut Ref) -> Result<(), EncodeError
 macro_rules! ref_field {
     ($(#[$m:meta])* $name:ident, $raw:ty, $kind:expr) => {
         $(#[$m])*
-        #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+        #[derive(Debug, Clone, Default, PartialEq, Deserialize, JsonSchema)]
         #[serde(transparent)]
         pub struct $name(pub Ref);
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                self.0.serialize_as($kind, s)
+            }
+        }
 
         impl $name {
             pub fn new(index: i32) -> Self {

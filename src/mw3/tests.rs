@@ -149,7 +149,8 @@ fn synthetic_agrees_with_mech3ax_field_by_field() {
     let meta = read("metadata.json");
     let j = read("testobj-blood.json");
     let si = read("si-script-000.zan.json");
-    let a = Anim::read(&data).unwrap();
+    let mut a = Anim::read(&data).unwrap();
+    a.attach_names();
 
     // metadata
     assert_eq!(f(&meta["gravity"]), a.info.gravity.get());
@@ -519,7 +520,7 @@ fn check_events(j: &Value, events: &[events::Event], si: &Value) {
             }
             EventData::CallSequence(p) | EventData::StopSequence(p) => {
                 assert_eq!(s(&v["name"]), p.name.text.to_string());
-                assert_eq!(p.index, -1);
+                assert_eq!(p.index.0, -1);
             }
             EventData::CallAnimation(p) => {
                 assert_eq!(s(&v["name"]), p.name.text.to_string());
@@ -695,11 +696,7 @@ fn derived_values_follow_edits_when_consistent() {
     assert_eq!(&out[628 + 176..628 + 180], &12.5f32.to_le_bytes());
     // removing the only CALLBACK clears HAS_CALLBACKS; the stream size and the embedded reset
     // state copy follow
-    let c = import(&edit(
-        &text,
-        "    - {start: animation, time: 0.0, callback: {value: 42}}\n",
-        "",
-    ));
+    let c = import(&edit(&text, "    - {callback: {value: 42}}\n", ""));
     let out = encode(&c);
     assert_eq!(out.len(), data.len() - 16);
     let flags = u32::from_le_bytes(out[628 + 148..628 + 152].try_into().unwrap());
@@ -709,8 +706,8 @@ fn derived_values_follow_edits_when_consistent() {
     // adding an event to the reset state: both copies of its size follow
     let d = import(&edit(
         &text,
-        "events: [{start: animation, time: 0.0, object_active_state: {state: 0, node: {index: 1, name: node_a}}}]",
-        "events: [{start: animation, time: 0.0, object_active_state: {state: 0, node: {index: 1, name: node_a}}}, {start: animation, time: 0.0, callback: {value: 1}}]",
+        "events: [{object_active_state: {node: {index: 1, name: node_a}}}]",
+        "events: [{object_active_state: {node: {index: 1, name: node_a}}}, {callback: {value: 1}}]",
     ));
     let out = encode(&d);
     let embedded = u32::from_le_bytes(out[628 + 200 + 60..628 + 264].try_into().unwrap());
@@ -916,4 +913,34 @@ fn generated_files_round_trip() {
         assert_eq!(encode(&a), data, "seed {seed}: binary");
         assert_eq!(encode(&import(&yaml(&a))), data, "seed {seed}: YAML");
     }
+}
+
+#[test]
+fn references_may_be_given_by_name_or_index_alone() {
+    let Some(data) = synthetic() else { return };
+    let text = yaml(&Anim::read(&data).unwrap());
+    let t2 = edit(
+        &text,
+        "{object_add_child: {parent: {index: 1, name: node_a}, child: {index: 2, name: node_b_long_name_xyz}}}",
+        "{object_add_child: {parent: node_b_long_name_xyz, child: 1}}",
+    );
+    let t2 = edit(
+        &t2,
+        "{detonate_weapon: {weapon: mortar, node: {index: -200, name: INPUT_NODE}",
+        "{detonate_weapon: {weapon: mortar, node: INPUT_NODE",
+    );
+    let b = import(&t2);
+    let ev = &b.anim_defs[0].sequences[0].events;
+    let EventData::ObjectAddChild(p) = &ev[13].data else {
+        panic!("object_add_child expected")
+    };
+    assert_eq!((p.parent.index(), p.child.index()), (2, 1));
+    let EventData::DetonateWeapon(p) = &ev[34].data else {
+        panic!("detonate_weapon expected")
+    };
+    assert_eq!(p.node.index(), -200);
+    // only that event's bytes changed
+    let out = encode(&b);
+    let diff: Vec<usize> = (0..data.len()).filter(|&i| out[i] != data[i]).collect();
+    assert_eq!(diff.len(), 2, "{diff:?}");
 }

@@ -6,14 +6,15 @@ use super::{fuzz_round_trip, Anim};
 use proptest::prelude::*;
 
 fn shape() -> impl Strategy<Value = Shape> {
-    (0usize..4, 0usize..6, 1usize..4, 0usize..20).prop_map(|(defs, max_items, seqs, events)| {
-        Shape {
+    (0usize..4, 0usize..6, 1usize..4, 0usize..20, any::<bool>()).prop_map(
+        |(defs, max_items, seqs, events, realistic)| Shape {
             defs,
             max_items,
             max_sequences: seqs,
             max_events: events,
-        }
-    })
+            realistic,
+        },
+    )
 }
 
 proptest! {

@@ -109,11 +109,22 @@ fn needs_quotes(s: &str) -> bool {
     if s.ends_with([' ', ':']) {
         return true;
     }
-    if matches!(
-        s.to_ascii_lowercase().as_str(),
-        "null" | "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n"
-    ) {
+    if s.len() <= 5
+        && ["null", "true", "false", "yes", "no", "on", "off", "y", "n"]
+            .iter()
+            .any(|w| s.eq_ignore_ascii_case(w))
+    {
         return true;
+    }
+    if s.is_ascii() {
+        // one pass, no allocation (the common case: keys, names, identifiers)
+        let b = s.as_bytes();
+        return b.iter().enumerate().any(|(i, &c)| match c {
+            b',' | b'[' | b']' | b'{' | b'}' | b'"' | b'\\' | b'\'' => true,
+            b':' => b.get(i + 1) == Some(&b' '),
+            b' ' => b.get(i + 1) == Some(&b'#'),
+            c => !(0x20..=0x7e).contains(&c),
+        });
     }
     if s.contains(": ") || s.contains(" #") {
         return true;
