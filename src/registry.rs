@@ -137,7 +137,10 @@ impl<T: Codec> Format for Registered<T> {
 }
 
 /// Every format animkit knows. Order matters only when two detectors accept the same bytes.
-pub static FORMATS: &[&dyn Format] = &[&Registered::<crate::zengin::man::Man>::NEW];
+pub static FORMATS: &[&dyn Format] = &[
+    &Registered::<crate::zengin::man::Man>::NEW,
+    &Registered::<crate::zengin::vdf::Vdf<'static>>::NEW,
+];
 
 /// The format of `data`, detected from its content.
 pub fn detect(data: &[u8]) -> Option<&'static dyn Format> {

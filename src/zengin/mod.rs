@@ -7,6 +7,10 @@ pub mod man;
 pub mod man_yaml;
 pub mod quant;
 pub mod types;
+pub mod vdf;
+pub mod vdf_folder;
+pub mod vdf_yaml;
+pub mod vdf_zipped;
 
 /// CRC-32 of the concatenated node names, as the engine stores it in MDH, MAN and MDM.
 pub fn node_list_checksum<'a>(names: impl IntoIterator<Item = &'a [u8]>) -> u32 {
