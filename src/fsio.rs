@@ -36,6 +36,75 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
     std::fs::read(path).map_err(|e| Error::io(path, e))
 }
 
+/// A file's bytes through a read-only memory map (an empty file maps to an empty slice).
+///
+/// The archive commands work on the mapped slice, so a large archive is never read into
+/// memory, let alone twice. Like every memory-mapped reader, the result is unspecified if
+/// another process truncates the file while it is mapped.
+pub enum Mapped {
+    Map(memmap2::Mmap),
+    Empty,
+}
+
+impl std::ops::Deref for Mapped {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Mapped::Map(m) => m,
+            Mapped::Empty => &[],
+        }
+    }
+}
+
+/// Map `path` read-only.
+pub fn map_file(path: &Path) -> Result<Mapped, Error> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    if len == 0 {
+        return Ok(Mapped::Empty);
+    }
+    // SAFETY: the map is read-only; see the type's documentation about concurrent truncation.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
+    Ok(Mapped::Map(map))
+}
+
+/// Write `path` through a buffered, seekable temporary file that is renamed into place only
+/// when `fill` succeeds (for outputs too large to build in memory).
+pub fn write_streaming<T>(
+    path: &Path,
+    overwrite: bool,
+    fill: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    if !overwrite && path.exists() {
+        return Err(Error::other(
+            path,
+            "already exists; pass --force to overwrite it",
+        ));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".animkit-")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(path, e))?;
+    let value = {
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
+        let v = fill(&mut w)?;
+        w.flush().map_err(|e| Error::io(path, e))?;
+        v
+    };
+    tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    let result = if overwrite {
+        tmp.persist(path).map(|_| ())
+    } else {
+        tmp.persist_noclobber(path).map(|_| ())
+    };
+    result.map_err(|e| Error::io(path, e.error))?;
+    Ok(value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,10 @@ mod diff;
 mod export;
 mod import;
 mod info;
+mod repack;
 mod schema;
+mod unpack;
+mod vdf;
 mod verify;
 
 use crate::exact::Error;
@@ -37,6 +40,9 @@ enum Command {
     Diff(diff::Args),
     Checksum(checksum::Args),
     Schema(schema::Args),
+    Vdf(vdf::Args),
+    Unpack(unpack::Args),
+    Repack(repack::Args),
 }
 
 /// What a command reports.
@@ -67,6 +73,9 @@ pub fn main() -> ExitCode {
         Command::Diff(a) => diff::run(a),
         Command::Checksum(a) => checksum::run(a),
         Command::Schema(a) => schema::run(a),
+        Command::Vdf(a) => vdf::run(a),
+        Command::Unpack(a) => unpack::run(a),
+        Command::Repack(a) => repack::run(a),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,
