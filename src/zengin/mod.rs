@@ -9,6 +9,8 @@ pub mod quant;
 pub mod types;
 pub mod vdf;
 pub mod vdf_folder;
+#[cfg(test)]
+mod vdf_tests;
 pub mod vdf_yaml;
 pub mod vdf_zipped;
 

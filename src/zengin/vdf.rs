@@ -344,6 +344,18 @@ impl<'a> Vdf<'a> {
                     end = start + info.stored_len;
                 }
             }
+            let hits_catalog = if start == end {
+                start > cat && start < cat_end
+            } else {
+                start < cat_end && end > cat
+            };
+            if hits_catalog && end <= len {
+                warnings.push(format!(
+                    "catalog[{i}] {}: data at {start}..{end} overlaps the catalog; kept as stored (unplaced)",
+                    e.display_name()
+                ));
+                continue;
+            }
             if end > len {
                 warnings.push(format!(
                     "catalog[{i}] {}: data at {start}..{end} runs past the end of the archive ({len} bytes); the game skips it",

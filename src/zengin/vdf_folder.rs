@@ -1541,3 +1541,33 @@ pub fn verify_archive(path: &Path, src: &[u8]) -> Vec<crate::verify::FileReport>
     out.append(&mut reports);
     out
 }
+
+/// What the fuzz target (`fuzz/fuzz_targets/zengin_vdf.rs`) runs on any input: no panic;
+/// whatever parses is written back byte for byte (through the model and, for inputs below
+/// 64 KiB, through the `zengin.vdf` YAML document), and its tree, listing and extraction plan
+/// do not panic either.
+pub fn fuzz_one(data: &[u8]) {
+    let Ok(v) = Vdf::parse(data) else {
+        return;
+    };
+    let mut c = std::io::Cursor::new(Vec::new());
+    v.write(&mut c).expect("a parsed archive can be written");
+    assert!(c.into_inner() == data, "binary → model → binary differs");
+    match verify_archive_structure(data, &v) {
+        Ok(None) => {}
+        other => panic!("structure round trip: {other:?}"),
+    }
+    if let Ok(tree) = Tree::build(&v.entries, v.header.catalog_start()) {
+        let _ = list(&v, &tree);
+        let _ = plan_extract(&v, &tree, Some("*.MAN"));
+    }
+    if data.len() < 1 << 16 {
+        let owned = v.into_owned();
+        let yaml = super::vdf_yaml::to_yaml(&owned).expect("a parsed archive exports");
+        let back = super::vdf_yaml::from_yaml(&yaml).expect("its YAML imports");
+        let mut c = std::io::Cursor::new(Vec::new());
+        back.write(&mut c)
+            .expect("the imported archive can be written");
+        assert!(c.into_inner() == data, "binary → YAML → binary differs");
+    }
+}

@@ -270,6 +270,24 @@ impl JsonSchema for Attributes {
     }
 }
 
+/// A path as a YAML comment: control characters (which a comment cannot hold) escaped.
+fn comment(path: String) -> Comment {
+    if !path.chars().any(char::is_control) {
+        return Comment(path);
+    }
+    Comment(
+        path.chars()
+            .map(|c| {
+                if c.is_control() {
+                    format!("\\u{{{:x}}}", c as u32)
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }
@@ -353,7 +371,7 @@ impl EntryDoc {
     pub fn of(e: &Entry, path: Option<String>) -> Self {
         let other = e.kind & !(TYPE_DIRECTORY | TYPE_LAST);
         EntryDoc {
-            path: Comment(path.unwrap_or_default()),
+            path: comment(path.unwrap_or_default()),
             name: Text::new(e.name_text()),
             directory: e.is_dir(),
             last: e.is_last(),
@@ -466,7 +484,7 @@ pub fn to_document(v: &Vdf<'_>) -> Result<VdfDocument, EncodeError> {
                 data: Some(Blob::new(p.bytes.to_vec())),
             },
             PieceKind::File { entry, zipped } => {
-                let path = Comment(
+                let path = comment(
                     tree.as_ref()
                         .and_then(|t| t.path_string(entry))
                         .unwrap_or_default(),
