@@ -125,7 +125,10 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let map = animkit::fsio::map_file(&archive).unwrap();
             let v = Vdf::parse(&map).unwrap();
-            assert_eq!(folder::verify_archive_structure(&map, &v).unwrap(), None);
+            assert_eq!(
+                folder::verify_archive_structure(&map, &v, &|_| {}).unwrap(),
+                None
+            );
         })
     });
     g.bench_function("unpack_repack_compare", |b| {
@@ -140,7 +143,16 @@ fn bench(c: &mut Criterion) {
                 yaml_only: false,
                 force: false,
             };
-            folder::unpack(&archive, &v, &tree, &dir, &opts, &|| {}).unwrap();
+            folder::unpack(
+                &archive,
+                &v,
+                &tree,
+                &dir,
+                &opts,
+                &|b| map.release(b),
+                &|| {},
+            )
+            .unwrap();
             folder::repack(&dir, &out, true, &|| {}).unwrap();
             assert!(same_files(&archive, &out));
         })
@@ -165,7 +177,7 @@ fn bench(c: &mut Criterion) {
                 yaml_only: true,
                 force: false,
             };
-            folder::unpack(&small, &v, &tree, &dir, &opts, &|| {}).unwrap();
+            folder::unpack(&small, &v, &tree, &dir, &opts, &|b| map.release(b), &|| {}).unwrap();
             folder::repack(&dir, &out, true, &|| {}).unwrap();
             assert!(same_files(&small, &out));
         })

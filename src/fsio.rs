@@ -56,6 +56,36 @@ impl std::ops::Deref for Mapped {
     }
 }
 
+impl Mapped {
+    /// Drop this process's pages of `part` (a sub-slice of the map, done with) so the
+    /// resident set stays small while a large archive is walked; the bytes stay readable
+    /// (they are read again from the page cache or the file if touched). Only whole pages
+    /// inside `part` are dropped; elsewhere (or on other systems) this does nothing.
+    pub fn release(&self, part: &[u8]) {
+        #[cfg(target_os = "linux")]
+        if let Mapped::Map(m) = self {
+            const PAGE: usize = 4096;
+            let base = m.as_ptr() as usize;
+            let start = part.as_ptr() as usize;
+            if start < base || start + part.len() > base + m.len() {
+                return;
+            }
+            let lo = (start - base).next_multiple_of(PAGE);
+            let hi = (start - base + part.len()) / PAGE * PAGE;
+            if hi > lo {
+                // SAFETY: the map is a read-only shared file mapping; on Linux MADV_DONTNEED
+                // only unmaps its pages, and a later read faults the same file bytes back in.
+                // An error (e.g. a larger page size) just leaves the pages resident.
+                let _ = unsafe {
+                    m.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, lo, hi - lo)
+                };
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = part;
+    }
+}
+
 /// Map `path` read-only.
 pub fn map_file(path: &Path) -> Result<Mapped, Error> {
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;

@@ -179,7 +179,7 @@ pub fn verify_path(path: &Path) -> Vec<FileReport> {
         }
     };
     if crate::zengin::vdf_folder::is_archive(&map) {
-        return crate::zengin::vdf_folder::verify_archive(path, &map);
+        return crate::zengin::vdf_folder::verify_archive(path, &map, &|b| map.release(b));
     }
     vec![FileReport {
         path: path.to_path_buf(),

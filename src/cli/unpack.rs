@@ -37,7 +37,15 @@ pub fn run(args: Args) -> Result<Status, Error> {
         yaml_only: args.yaml_only,
         force: args.force,
     };
-    let r = folder::unpack(&args.archive, &v, &tree, &args.output, &opts, &|| b.inc(1))?;
+    let r = folder::unpack(
+        &args.archive,
+        &v,
+        &tree,
+        &args.output,
+        &opts,
+        &|part| map.release(part),
+        &|| b.inc(1),
+    )?;
     b.finish_and_clear();
     for w in &r.warnings {
         eprintln!("animkit: warning: {}: {w}", args.archive.display());

@@ -166,6 +166,7 @@ fn extract(a: ExtractArgs) -> Result<Status, Error> {
         a.pattern.as_deref(),
         &a.output,
         a.force,
+        &|part| map.release(part),
         &|| b.inc(1),
     )?;
     b.finish_and_clear();

@@ -246,6 +246,7 @@ pub fn extract(
     pattern: Option<&str>,
     out: &Path,
     force: bool,
+    release: &(dyn Fn(&[u8]) + Sync),
     on_done: &(dyn Fn() + Sync),
 ) -> Result<(usize, Vec<String>), Error> {
     let (plan, mut warnings) = plan_extract(v, tree, pattern).map_err(|errs| {
@@ -266,6 +267,9 @@ pub fn extract(
                 Ok(data) => crate::fsio::write_file(&out.join(rel), &data, force).map(|_| None),
                 Err(why) => Ok(Some(format!("{}: not extracted: {why}", rel.display()))),
             };
+            if let Some(p) = placement[*i] {
+                release(&v.layout[p].bytes);
+            }
             on_done();
             r
         })
@@ -611,6 +615,7 @@ pub fn unpack(
     tree: &Tree,
     out: &Path,
     opts: &UnpackOptions,
+    release: &(dyn Fn(&[u8]) + Sync),
     on_done: &(dyn Fn() + Sync),
 ) -> Result<UnpackReport, Error> {
     let mut report = UnpackReport::default();
@@ -769,6 +774,7 @@ pub fn unpack(
                     })
                 }
             })();
+            release(&p.bytes);
             on_done();
             r
         })
@@ -1292,6 +1298,7 @@ fn rebuild_catalog(
 /// written more than once, like the header placeholder, are settled by their last write).
 pub struct CompareSink<'a> {
     expected: &'a [u8],
+    release: &'a (dyn Fn(&[u8]) + Sync),
     pos: u64,
     len: u64,
     /// Writes that differed, as (start, bytes), updated by later overlapping writes.
@@ -1300,7 +1307,12 @@ pub struct CompareSink<'a> {
 
 impl<'a> CompareSink<'a> {
     pub fn new(expected: &'a [u8]) -> Self {
+        Self::with_release(expected, &|_| {})
+    }
+    /// Compare, and hand every compared part of `expected` to `release` afterwards.
+    pub fn with_release(expected: &'a [u8], release: &'a (dyn Fn(&[u8]) + Sync)) -> Self {
         Self {
+            release,
             expected,
             pos: 0,
             len: 0,
@@ -1349,6 +1361,7 @@ impl Write for CompareSink<'_> {
         if exp != buf {
             self.pending.push((start, buf.to_vec()));
         }
+        (self.release)(exp);
         self.pos = end;
         self.len = self.len.max(end);
         Ok(buf.len())
@@ -1376,8 +1389,9 @@ impl Seek for CompareSink<'_> {
 pub fn verify_archive_structure(
     src: &[u8],
     v: &Vdf<'_>,
+    release: &(dyn Fn(&[u8]) + Sync),
 ) -> Result<Option<(crate::verify::Stage, u64, u64)>, EncodeError> {
-    let mut sink = CompareSink::new(src);
+    let mut sink = CompareSink::with_release(src, release);
     v.write(&mut sink)?;
     if let Some(d) = sink.first_difference() {
         return Ok(Some((crate::verify::Stage::Binary, d, sink.written_len())));
@@ -1429,7 +1443,7 @@ pub fn verify_archive_structure(
             }
         })
         .collect();
-    let mut sink = CompareSink::new(src);
+    let mut sink = CompareSink::with_release(src, release);
     write_archive(
         &mut sink,
         &mut header,
@@ -1468,7 +1482,11 @@ pub fn is_archive(data: &[u8]) -> bool {
 /// `verify` of an archive: the archive itself (see [`verify_archive_structure`]), then every
 /// recognised member (binary and YAML round trips), on all cores, each report named
 /// `ARCHIVE:MEMBER/PATH`. Unrecognised members are reported as such.
-pub fn verify_archive(path: &Path, src: &[u8]) -> Vec<crate::verify::FileReport> {
+pub fn verify_archive(
+    path: &Path,
+    src: &[u8],
+    release: &(dyn Fn(&[u8]) + Sync),
+) -> Vec<crate::verify::FileReport> {
     use crate::verify::{FileReport, Outcome};
     let tag = <Vdf<'static> as crate::registry::Codec>::TAG;
     let report = |outcome| FileReport {
@@ -1484,7 +1502,7 @@ pub fn verify_archive(path: &Path, src: &[u8]) -> Vec<crate::verify::FileReport>
             })]
         }
     };
-    let mut out = vec![report(match verify_archive_structure(src, &v) {
+    let mut out = vec![report(match verify_archive_structure(src, &v, release) {
         Ok(None) => Outcome::Ok { tag },
         Ok(Some((stage, offset, written))) => Outcome::Mismatch {
             tag,
@@ -1526,7 +1544,12 @@ pub fn verify_archive(path: &Path, src: &[u8]) -> Vec<crate::verify::FileReport>
                 .unwrap_or_else(|| format!("catalog[{entry}]"));
             let mpath = PathBuf::from(format!("{}:{name}", path.display()));
             let outcome = match v.piece_contents(piece) {
-                Ok(data) => crate::verify::verify_bytes(&mpath, &data),
+                Ok(data) => {
+                    let o = crate::verify::verify_bytes(&mpath, &data);
+                    drop(data);
+                    release(&v.layout[piece].bytes);
+                    o
+                }
                 Err(why) => Outcome::Failed {
                     tag: None,
                     error: Error::other(&mpath, format!("compressed data does not inflate: {why}")),
@@ -1553,7 +1576,7 @@ pub fn fuzz_one(data: &[u8]) {
     let mut c = std::io::Cursor::new(Vec::new());
     v.write(&mut c).expect("a parsed archive can be written");
     assert!(c.into_inner() == data, "binary → model → binary differs");
-    match verify_archive_structure(data, &v) {
+    match verify_archive_structure(data, &v, &|_| {}) {
         Ok(None) => {}
         other => panic!("structure round trip: {other:?}"),
     }

@@ -343,7 +343,7 @@ fn basic_vdf_round_trips_byte_exactly() {
     assert_eq!(encode(&v), data, "binary → model → binary");
     assert_eq!(yaml_round_trip(&data), data, "binary → YAML → binary");
     assert_eq!(
-        folder::verify_archive_structure(&data, &v).unwrap(),
+        folder::verify_archive_structure(&data, &v, &|_| {}).unwrap(),
         None,
         "structure through the manifest document"
     );
@@ -452,7 +452,10 @@ fn zipped_volume_reads_and_writes_byte_exactly() {
     }
     assert_eq!(encode(&v), data, "binary → model → binary");
     assert_eq!(yaml_round_trip(&data), data, "binary → YAML → binary");
-    assert_eq!(folder::verify_archive_structure(&data, &v).unwrap(), None);
+    assert_eq!(
+        folder::verify_archive_structure(&data, &v, &|_| {}).unwrap(),
+        None
+    );
 }
 
 #[test]
@@ -623,6 +626,7 @@ fn extraction_never_leaves_the_output_folder() {
         None,
         &out,
         false,
+        &|_| {},
         &|| {},
     )
     .unwrap_err()
@@ -644,6 +648,7 @@ fn extraction_never_leaves_the_output_folder() {
         &tree,
         &out,
         &UnpackOptions::default(),
+        &|_| {},
         &|| {},
     )
     .unwrap_err()
@@ -665,6 +670,7 @@ fn extraction_never_leaves_the_output_folder() {
         Some("ok.*"),
         &out,
         false,
+        &|_| {},
         &|| {},
     )
     .unwrap();
@@ -782,7 +788,7 @@ fn gaps_are_kept_and_an_edit_lays_out_again_in_order() {
 
 fn unpack_to(data: &[u8], dir: &Path, opts: &UnpackOptions) {
     let (v, tree) = folder::open(Path::new("test.vdf"), data).unwrap();
-    folder::unpack(Path::new("test.vdf"), &v, &tree, dir, opts, &|| {}).unwrap();
+    folder::unpack(Path::new("test.vdf"), &v, &tree, dir, opts, &|_| {}, &|| {}).unwrap();
 }
 
 fn repack_of(dir: &Path) -> Vec<u8> {
@@ -933,7 +939,7 @@ fn verify_reports_every_recognised_member_by_path() {
     let Some(anims) = archive_with_a_man() else {
         return;
     };
-    let reports = folder::verify_archive(Path::new("anims.vdf"), &anims);
+    let reports = folder::verify_archive(Path::new("anims.vdf"), &anims, &|_| {});
     let lines: Vec<(String, bool)> = reports
         .iter()
         .map(|r| {
