@@ -7,6 +7,12 @@ use std::path::Path;
 
 /// Write `data` to `path` atomically. Without `overwrite`, an existing `path` is an error.
 pub fn write_file(path: &Path, data: &[u8], overwrite: bool) -> Result<(), Error> {
+    write_file_with(path, data, overwrite, true)
+}
+
+/// [`write_file`] without forcing the data to disk before the rename (`sync: false`): for
+/// writing thousands of files (archive extraction), where one flush per file would dominate.
+pub fn write_file_with(path: &Path, data: &[u8], overwrite: bool, sync: bool) -> Result<(), Error> {
     if !overwrite && path.exists() {
         return Err(Error::other(
             path,
@@ -22,7 +28,9 @@ pub fn write_file(path: &Path, data: &[u8], overwrite: bool) -> Result<(), Error
         .tempfile_in(dir)
         .map_err(|e| Error::io(path, e))?;
     tmp.write_all(data).map_err(|e| Error::io(path, e))?;
-    tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    if sync {
+        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    }
     let result = if overwrite {
         tmp.persist(path).map(|_| ())
     } else {

@@ -260,20 +260,21 @@ pub fn extract(
     })?;
     let placement = v.placement();
     make_dirs(out, plan.iter().map(|(_, r)| r.clone()))?;
-    let results: Vec<Result<Option<String>, Error>> = plan
-        .par_iter()
-        .map(|(i, rel)| {
-            let r = match member_contents(v, src, &placement, *i) {
-                Ok(data) => crate::fsio::write_file(&out.join(rel), &data, force).map(|_| None),
-                Err(why) => Ok(Some(format!("{}: not extracted: {why}", rel.display()))),
-            };
-            if let Some(p) = placement[*i] {
-                release(&v.layout[p].bytes);
-            }
-            on_done();
-            r
-        })
-        .collect();
+    let results: Vec<Result<Option<String>, Error>> =
+        plan.par_iter()
+            .map(|(i, rel)| {
+                let r = match member_contents(v, src, &placement, *i) {
+                    Ok(data) => crate::fsio::write_file_with(&out.join(rel), &data, force, false)
+                        .map(|_| None),
+                    Err(why) => Ok(Some(format!("{}: not extracted: {why}", rel.display()))),
+                };
+                if let Some(p) = placement[*i] {
+                    release(&v.layout[p].bytes);
+                }
+                on_done();
+                r
+            })
+            .collect();
     let mut n = 0;
     for r in results {
         match r? {
@@ -743,7 +744,7 @@ pub fn unpack(
                     if opts.yaml || opts.yaml_only {
                         if let Some((yaml, exact)) = asset_yaml(&data) {
                             let ypath = yaml_path(&target);
-                            crate::fsio::write_file(&ypath, yaml.as_bytes(), opts.force)?;
+                            crate::fsio::write_file_with(&ypath, yaml.as_bytes(), opts.force, false)?;
                             piece.yaml = Some(Hex32(crc32fast::hash(yaml.as_bytes())));
                             wrote_yaml = true;
                             if opts.yaml_only {
@@ -760,11 +761,11 @@ pub fn unpack(
                         }
                     }
                     if write_binary {
-                        crate::fsio::write_file(&target, &data, opts.force)?;
+                        crate::fsio::write_file_with(&target, &data, opts.force, false)?;
                     }
                     if zipped {
                         let name = format!("{STREAMS}/{entry:05}.zs");
-                        crate::fsio::write_file(&out.join(&name), &p.bytes, opts.force)?;
+                        crate::fsio::write_file_with(&out.join(&name), &p.bytes, opts.force, false)?;
                         piece.stream = Some(name);
                     }
                     Ok(Done {
