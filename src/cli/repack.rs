@@ -20,11 +20,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
-    let pieces = std::fs::read_dir(&args.dir)
-        .map_err(|e| Error::io(&args.dir, e))?
-        .count();
-    let b = super::vdf::bar(pieces, "pieces");
-    b.set_length(0);
+    let b = super::vdf::bar(0, "pieces");
     let r = vdf_folder::repack(&args.dir, &args.output, args.force, &|| {
         b.inc_length(1);
         b.inc(1)

@@ -338,7 +338,8 @@ impl<'a> Vdf<'a> {
             let start = u64::from(e.offset);
             let mut zipped = false;
             let mut end = start + u64::from(e.size);
-            if header.zipped() && start < len {
+            // An empty file has no stream (probing would find the next file's).
+            if header.zipped() && start < len && e.size > 0 {
                 if let Some(info) = vdf_zipped::probe(&src[start as usize..]) {
                     zipped = true;
                     end = start + info.stored_len;

@@ -54,9 +54,16 @@ fn decode_err(path: &Path) -> impl Fn(crate::exact::DecodeError) -> Error + '_ {
 }
 
 fn encode_err(path: &Path) -> impl Fn(EncodeError) -> Error + '_ {
-    move |e| Error::Encode {
-        file: path.into(),
-        source: e,
+    move |e| {
+        if e.path.is_empty() {
+            // A message that names its own file (a member, a YAML file).
+            Error::other(path, e.message)
+        } else {
+            Error::Encode {
+                file: path.into(),
+                source: e,
+            }
+        }
     }
 }
 
@@ -627,6 +634,10 @@ pub fn unpack(
     let mut taken: HashMap<Vec<u8>, usize> = HashMap::new();
     for (i, e) in v.entries.iter().enumerate() {
         let Some(path) = tree.paths[i].as_ref() else {
+            if !e.is_dir() && placement[i].is_some() {
+                // No directory reaches it, but it owns data: kept beside the streams.
+                rels.insert(i, PathBuf::from(STREAMS).join(format!("orphan-{i:05}.bin")));
+            }
             continue;
         };
         if let Err(why) = safe_relative_path(path) {
@@ -689,7 +700,7 @@ pub fn unpack(
             }
         }
     }
-    if v.header.zipped() {
+    if v.header.zipped() || rels.values().any(|r| r.starts_with(STREAMS)) {
         let d = out.join(STREAMS);
         std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
     }
@@ -961,7 +972,11 @@ pub fn repack(
                 if p.yaml.is_some() {
                     known.insert(ykey.clone());
                 }
-                let bin_here = on_disk.contains_key(&file);
+                let bin_here = if file.starts_with(&format!("{STREAMS}/")) {
+                    dir.join(&file).is_file()
+                } else {
+                    on_disk.contains_key(&file)
+                };
                 if !bin_here && !yaml_here {
                     report.removed.push(file.clone());
                     removed_entries.insert(entry);
@@ -1042,10 +1057,22 @@ pub fn repack(
         let (new_entries, remap, new_indices) =
             rebuild_catalog(&entries, &tree, &removed_entries, &added)
                 .map_err(|m| Error::other(&mpath, m))?;
-        for k in kinds.iter_mut() {
-            if let PieceKind::File { entry, .. } = k {
-                *entry = remap[*entry].ok_or_else(|| Error::other(&mpath, "internal: remap"))?;
+        let mut k = 0;
+        while k < kinds.len() {
+            if let PieceKind::File { entry, .. } = &mut kinds[k] {
+                match remap[*entry] {
+                    Some(n) => *entry = n,
+                    None => {
+                        report.warnings.push(format!(
+                            "catalog[{entry}]: no directory reaches it; dropped with the rebuilt catalog"
+                        ));
+                        kinds.remove(k);
+                        origins.remove(k);
+                        continue;
+                    }
+                }
             }
+            k += 1;
         }
         // New files go after the last file's data.
         let at = kinds
@@ -1141,6 +1168,7 @@ pub fn repack(
         .iter()
         .filter(|k| matches!(k, PieceKind::File { .. }))
         .count();
+    let before: Vec<u32> = entries.iter().map(|e| e.offset).collect();
     crate::fsio::write_streaming(output, force, |w| {
         write_archive(
             w,
@@ -1153,6 +1181,27 @@ pub fn repack(
         )
         .map_err(encode_err(output))
     })?;
+    let moved = entries
+        .iter()
+        .zip(&before)
+        .any(|(e, b)| !e.is_dir() && e.offset != *b);
+    let mut placed = vec![false; entries.len()];
+    for k in &kinds {
+        if let PieceKind::File { entry, .. } = k {
+            placed[*entry] = true;
+        }
+    }
+    if moved {
+        for (i, e) in entries.iter().enumerate() {
+            if !e.is_dir() && !placed[i] {
+                report.warnings.push(format!(
+                    "catalog[{i}] {}: owns no data and keeps its stored offset {}, but the data around it moved",
+                    e.display_name(),
+                    e.offset
+                ));
+            }
+        }
+    }
     Ok(report)
 }
 

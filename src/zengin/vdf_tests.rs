@@ -1050,3 +1050,75 @@ mod random {
         }
     }
 }
+
+#[test]
+fn orphans_and_empty_zipped_files_survive_unpack_and_repack() {
+    // Root block: A.TXT (last); B.TXT is reached by no directory but owns data.
+    let base = 296 + 2 * 80;
+    let data = raw_archive(
+        2,
+        296,
+        VOLUME_NORMAL,
+        &[(b"A.TXT", base, 3, L), (b"B.TXT", base + 3, 3, 0)],
+        b"aaabbb",
+    );
+    let v = Vdf::parse(&data).unwrap();
+    let tree = Tree::build(&v.entries, 296).unwrap();
+    assert!(
+        tree.warnings[0].contains("no directory reaches"),
+        "{:?}",
+        tree.warnings
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("o");
+    unpack_to(&data, &dir, &UnpackOptions::default());
+    assert_eq!(
+        std::fs::read(dir.join("vdf-streams/orphan-00001.bin")).unwrap(),
+        b"bbb"
+    );
+    assert_eq!(repack_of(&dir), data);
+    // Adding a file rebuilds the catalog: the orphan goes, with a warning.
+    std::fs::write(dir.join("C.TXT"), b"c").unwrap();
+    let out = tmp.path().join("o2.vdf");
+    let r = folder::repack(&dir, &out, false, &|| {}).unwrap();
+    assert!(
+        r.warnings.iter().any(|w| w.contains("dropped")),
+        "{:?}",
+        r.warnings
+    );
+    let w = Vdf::parse(&std::fs::read(&out).unwrap())
+        .unwrap()
+        .into_owned();
+    let names: Vec<String> = w.entries.iter().map(|e| e.display_name()).collect();
+    assert_eq!(names, ["A.TXT", "C.TXT"]);
+
+    // An empty file in a compressed volume has no stream.
+    let files = vec![
+        PackFile {
+            path: vec![b"EMPTY.TXT".to_vec()],
+            source: Source::Memory(Vec::new()),
+        },
+        PackFile {
+            path: vec![b"FULL.TXT".to_vec()],
+            source: Source::Memory(vec![1; 100]),
+        },
+    ];
+    let opts = PackOptions {
+        signature: *SIGNATURE_GOTHIC2,
+        comment: Vec::new(),
+        timestamp: 0,
+        zipped: true,
+    };
+    let mut out = std::io::Cursor::new(Vec::new());
+    folder::pack_to(&mut out, &files, &opts, &|| {}).unwrap();
+    let data = out.into_inner();
+    let v = Vdf::parse(&data).unwrap();
+    assert!(v.warnings.is_empty(), "{:?}", v.warnings);
+    assert_eq!(
+        v.entries[0].offset, v.entries[1].offset,
+        "both at the same offset"
+    );
+    assert_eq!(v.placement(), vec![Some(1), Some(2)]);
+    assert_eq!(v.layout[1].bytes.len(), 0);
+    assert_eq!(&v.piece_contents(2).unwrap()[..], &[1; 100][..]);
+}
