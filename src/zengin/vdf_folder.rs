@@ -1205,6 +1205,9 @@ pub fn repack(
     Ok(report)
 }
 
+/// The deepest directory nesting `repack` rebuilds.
+const MAX_DEPTH: usize = 1000;
+
 /// A new catalog without `removed` and with `added` (names upper case) at the end of their
 /// directories' blocks, blocks depth-first, directories left without files dropped. Returns
 /// the entries, the old → new index map and the new files' indices.
@@ -1293,6 +1296,20 @@ fn rebuild_catalog(
                 .children
                 .iter()
                 .any(|&c| !nodes[c].entry.is_dir() || has_files(nodes, c, depth + 1))
+    }
+    // The recursive steps below need a bounded depth.
+    let mut depth = vec![0usize; nodes.len()];
+    let mut queue = std::collections::VecDeque::from([0usize]);
+    while let Some(n) = queue.pop_front() {
+        for &c in &nodes[n].children {
+            depth[c] = depth[n] + 1;
+            queue.push_back(c);
+        }
+    }
+    if depth.iter().any(|&d| d > MAX_DEPTH) {
+        return Err(format!(
+            "directories are nested deeper than {MAX_DEPTH} levels"
+        ));
     }
     let keep: Vec<bool> = (0..nodes.len())
         .map(|n| !nodes[n].entry.is_dir() || has_files(&nodes, n, 0))
