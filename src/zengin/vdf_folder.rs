@@ -552,6 +552,10 @@ pub struct ManifestPiece {
     /// CRC-32 of the asset's YAML file as unpacked (`<file>.yaml`), when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub yaml: Option<Hex32>,
+    /// Size and modification time of the YAML file as unpacked: while both are unchanged,
+    /// `repack` takes the file as untouched without reading it (else it compares the CRC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub yaml_stamp: Option<String>,
     /// Only the YAML file was written.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub yaml_only: bool,
@@ -600,19 +604,20 @@ fn path_text(rel: &Path) -> String {
         .join("/")
 }
 
-/// Recognised (non-archive) asset: its YAML text and whether the YAML alone reproduces it.
-fn asset_yaml(data: &[u8]) -> Option<(String, bool)> {
+/// Recognised (non-archive) asset: its YAML text and (when `check`) whether the YAML alone
+/// reproduces it.
+fn asset_yaml(data: &[u8], check: bool) -> Option<(String, bool)> {
     let f = registry::detect(data)?;
     if f.tag() == <Vdf<'static> as crate::registry::Codec>::TAG {
         return None;
     }
     let asset = f.decode(data).ok()?;
     let yaml = asset.to_yaml(&Default::default()).ok()?;
-    let exact = f
-        .read_yaml(&yaml, &Default::default())
-        .ok()
-        .and_then(|a| a.encode().ok())
-        .is_some_and(|b| b == data);
+    let exact = check
+        && f.read_yaml(&yaml, &Default::default())
+            .ok()
+            .and_then(|a| a.encode().ok())
+            .is_some_and(|b| b == data);
     Some((yaml, exact))
 }
 
@@ -753,10 +758,11 @@ pub fn unpack(
                     let mut wrote_yaml = false;
                     let mut write_binary = true;
                     if opts.yaml || opts.yaml_only {
-                        if let Some((yaml, exact)) = asset_yaml(&data) {
+                        if let Some((yaml, exact)) = asset_yaml(&data, opts.yaml_only) {
                             let ypath = yaml_path(&target);
                             crate::fsio::write_file_with(&ypath, yaml.as_bytes(), opts.force, false)?;
                             piece.yaml = Some(Hex32(crc32fast::hash(yaml.as_bytes())));
+                            piece.yaml_stamp = stamp(&ypath);
                             wrote_yaml = true;
                             if opts.yaml_only {
                                 if exact {
@@ -820,10 +826,40 @@ fn manifest_piece(kind: PieceKindDoc) -> ManifestPiece {
         file: None,
         crc32: None,
         yaml: None,
+        yaml_stamp: None,
         yaml_only: false,
         stream: None,
         data: None,
     }
+}
+
+/// `SIZE@MTIME_NS` of a file.
+fn stamp(p: &Path) -> Option<String> {
+    let m = std::fs::metadata(p).ok()?;
+    let t = m
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some(format!("{}@{}", m.len(), t.as_nanos()))
+}
+
+/// Whether a file still has the size and modification time recorded at unpack, and was
+/// modified strictly before the manifest was written. A file whose time is not older than the
+/// manifest's could have been edited within one tick of the file system's clock and is
+/// compared by content instead (as git does for "racily clean" files).
+fn untouched(
+    p: &Path,
+    recorded: Option<&str>,
+    manifest_time: Option<std::time::SystemTime>,
+) -> bool {
+    let (Some(recorded), Some(mt)) = (recorded, manifest_time) else {
+        return false;
+    };
+    let Ok(t) = std::fs::metadata(p).and_then(|m| m.modified()) else {
+        return false;
+    };
+    t < mt && stamp(p).as_deref() == Some(recorded)
 }
 
 fn yaml_path(file: &Path) -> PathBuf {
@@ -902,6 +938,7 @@ pub fn repack(
 ) -> Result<RepackReport, Error> {
     let mpath = dir.join(MANIFEST);
     let text = std::fs::read_to_string(&mpath).map_err(|e| Error::io(&mpath, e))?;
+    let manifest_time = std::fs::metadata(&mpath).and_then(|m| m.modified()).ok();
     let doc: ManifestDocument = crate::yaml::from_str(&text).map_err(|e| Error::Yaml {
         file: mpath.clone(),
         source: e,
@@ -983,6 +1020,16 @@ pub fn repack(
                     continue;
                 }
                 let yaml_edited = match (p.yaml, yaml_here) {
+                    (Some(_), true)
+                        if p.yaml_stamp.is_some()
+                            && untouched(
+                                &dir.join(&ykey),
+                                p.yaml_stamp.as_deref(),
+                                manifest_time,
+                            ) =>
+                    {
+                        false
+                    }
                     (Some(crc), true) => {
                         let y = std::fs::read(dir.join(&ykey))
                             .map_err(|e| Error::io(dir.join(&ykey), e))?;
