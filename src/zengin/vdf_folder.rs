@@ -690,10 +690,11 @@ pub fn unpack(
             ),
         ));
     }
-    if !opts.force && out.join(MANIFEST).exists() {
+    // Whatever else lies in the folder would be added to the archive by `repack`.
+    if !opts.force && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_some()) {
         return Err(Error::other(
-            out.join(MANIFEST),
-            "already exists; pass --force to overwrite the unpacked folder",
+            out,
+            "is not empty (repack would add every file in it); pass --force to unpack into it anyway",
         ));
     }
     make_dirs(out, rels.values().cloned())?;

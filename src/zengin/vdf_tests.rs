@@ -849,6 +849,19 @@ fn unpack_repack_is_byte_identical_plain_zipped_and_yaml_only() {
         unpack_to(data, &dir, &opts);
         assert_eq!(repack_of(&dir), *data, "case {k}");
     }
+    // A second unpack into the same folder needs --force.
+    let (v, tree) = folder::open(Path::new("test.vdf"), &plain).unwrap();
+    let err = folder::unpack(
+        Path::new("test.vdf"),
+        &v,
+        &tree,
+        &tmp.path().join("u0"),
+        &UnpackOptions::default(),
+        &|_| {},
+        &|| {},
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("is not empty"), "{err}");
     assert!(tmp.path().join("u1/vdf-streams/00001.zs").exists());
     assert!(tmp.path().join("u2/ANIMS/S_FISTRUN.MAN.yaml").exists());
     assert!(tmp.path().join("u2/ANIMS/S_FISTRUN.MAN").exists());
