@@ -10,5 +10,6 @@ mod man_props;
 mod readme;
 mod schemas;
 mod ue3;
+mod vdf_cli;
 mod verify_trees;
 mod zengin_model_cli;

@@ -7,6 +7,12 @@ use std::path::Path;
 
 /// Write `data` to `path` atomically. Without `overwrite`, an existing `path` is an error.
 pub fn write_file(path: &Path, data: &[u8], overwrite: bool) -> Result<(), Error> {
+    write_file_with(path, data, overwrite, true)
+}
+
+/// [`write_file`] without forcing the data to disk before the rename (`sync: false`): for
+/// writing thousands of files (archive extraction), where one flush per file would dominate.
+pub fn write_file_with(path: &Path, data: &[u8], overwrite: bool, sync: bool) -> Result<(), Error> {
     if !overwrite && path.exists() {
         return Err(Error::other(
             path,
@@ -22,7 +28,9 @@ pub fn write_file(path: &Path, data: &[u8], overwrite: bool) -> Result<(), Error
         .tempfile_in(dir)
         .map_err(|e| Error::io(path, e))?;
     tmp.write_all(data).map_err(|e| Error::io(path, e))?;
-    tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    if sync {
+        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    }
     let result = if overwrite {
         tmp.persist(path).map(|_| ())
     } else {
@@ -34,6 +42,105 @@ pub fn write_file(path: &Path, data: &[u8], overwrite: bool) -> Result<(), Error
 /// Read a whole file, naming it in the error.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
     std::fs::read(path).map_err(|e| Error::io(path, e))
+}
+
+/// A file's bytes through a read-only memory map (an empty file maps to an empty slice).
+///
+/// The archive commands work on the mapped slice, so a large archive is never read into
+/// memory, let alone twice. Like every memory-mapped reader, the result is unspecified if
+/// another process truncates the file while it is mapped.
+pub enum Mapped {
+    Map(memmap2::Mmap),
+    Empty,
+}
+
+impl std::ops::Deref for Mapped {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Mapped::Map(m) => m,
+            Mapped::Empty => &[],
+        }
+    }
+}
+
+impl Mapped {
+    /// Drop this process's pages of `part` (a sub-slice of the map, done with) so the
+    /// resident set stays small while a large archive is walked; the bytes stay readable
+    /// (they are read again from the page cache or the file if touched). Only whole pages
+    /// inside `part` are dropped; elsewhere (or on other systems) this does nothing.
+    pub fn release(&self, part: &[u8]) {
+        #[cfg(target_os = "linux")]
+        if let Mapped::Map(m) = self {
+            const PAGE: usize = 4096;
+            let base = m.as_ptr() as usize;
+            let start = part.as_ptr() as usize;
+            if start < base || start + part.len() > base + m.len() {
+                return;
+            }
+            let lo = (start - base).next_multiple_of(PAGE);
+            let hi = (start - base + part.len()) / PAGE * PAGE;
+            if hi > lo {
+                // SAFETY: the map is a read-only shared file mapping; on Linux MADV_DONTNEED
+                // only unmaps its pages, and a later read faults the same file bytes back in.
+                // An error (e.g. a larger page size) just leaves the pages resident.
+                let _ = unsafe {
+                    m.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, lo, hi - lo)
+                };
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = part;
+    }
+}
+
+/// Map `path` read-only.
+pub fn map_file(path: &Path) -> Result<Mapped, Error> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    if len == 0 {
+        return Ok(Mapped::Empty);
+    }
+    // SAFETY: the map is read-only; see the type's documentation about concurrent truncation.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
+    Ok(Mapped::Map(map))
+}
+
+/// Write `path` through a buffered, seekable temporary file that is renamed into place only
+/// when `fill` succeeds (for outputs too large to build in memory).
+pub fn write_streaming<T>(
+    path: &Path,
+    overwrite: bool,
+    fill: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    if !overwrite && path.exists() {
+        return Err(Error::other(
+            path,
+            "already exists; pass --force to overwrite it",
+        ));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".animkit-")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(path, e))?;
+    let value = {
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
+        let v = fill(&mut w)?;
+        w.flush().map_err(|e| Error::io(path, e))?;
+        v
+    };
+    tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    let result = if overwrite {
+        tmp.persist(path).map(|_| ())
+    } else {
+        tmp.persist_noclobber(path).map(|_| ())
+    };
+    result.map_err(|e| Error::io(path, e.error))?;
+    Ok(value)
 }
 
 #[cfg(test)]

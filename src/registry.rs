@@ -206,6 +206,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &Registered::<crate::zengin::mdh::Mdh>::NEW,
     &Registered::<crate::zengin::msb::Msb>::NEW,
     &Registered::<crate::zengin::mds::Mds>::NEW,
+    &Registered::<crate::zengin::vdf::Vdf<'static>>::NEW,
 ];
 
 /// The format of `data`, detected from its content.

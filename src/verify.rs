@@ -166,12 +166,33 @@ pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     Ok(out)
 }
 
+/// Verify one file on disk through a memory map; an archive (VDF) gives one report for
+/// itself and one per recognised member, named `ARCHIVE:MEMBER/PATH`.
+pub fn verify_path(path: &Path) -> Vec<FileReport> {
+    let map = match crate::fsio::map_file(path) {
+        Ok(m) => m,
+        Err(error) => {
+            return vec![FileReport {
+                path: path.to_path_buf(),
+                outcome: Outcome::Failed { tag: None, error },
+            }]
+        }
+    };
+    if crate::zengin::vdf_folder::is_archive(&map) {
+        return crate::zengin::vdf_folder::verify_archive(path, &map, &|b| map.release(b));
+    }
+    vec![FileReport {
+        path: path.to_path_buf(),
+        outcome: verify_bytes(path, &map),
+    }]
+}
+
 /// Verify many files on all cores; `on_done` is called once per finished file (progress).
 pub fn verify_files(files: &[PathBuf], on_done: &(dyn Fn() + Sync)) -> Vec<FileReport> {
     files
         .par_iter()
-        .map(|p| {
-            let r = verify_file(p);
+        .flat_map_iter(|p| {
+            let r = verify_path(p);
             on_done();
             r
         })

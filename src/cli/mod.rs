@@ -10,7 +10,10 @@ mod export;
 mod import;
 mod info;
 mod psa;
+mod repack;
 mod schema;
+mod unpack;
+mod vdf;
 mod verify;
 
 use crate::exact::Error;
@@ -45,6 +48,9 @@ enum Command {
     Decompile(decompile::Args),
     Schema(schema::Args),
     Psa(psa::Args),
+    Vdf(vdf::Args),
+    Unpack(unpack::Args),
+    Repack(repack::Args),
 }
 
 /// What a command reports.
@@ -79,6 +85,9 @@ pub fn main() -> ExitCode {
         Command::Decompile(a) => decompile::run(a),
         Command::Schema(a) => schema::run(a),
         Command::Psa(a) => psa::run(a),
+        Command::Vdf(a) => vdf::run(a),
+        Command::Unpack(a) => unpack::run(a),
+        Command::Repack(a) => repack::run(a),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

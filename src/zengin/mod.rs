@@ -18,6 +18,12 @@ pub mod quant;
 pub mod stext;
 pub mod tagged;
 pub mod types;
+pub mod vdf;
+pub mod vdf_folder;
+#[cfg(test)]
+mod vdf_tests;
+pub mod vdf_yaml;
+pub mod vdf_zipped;
 
 /// CRC-32 of the concatenated node names, as the engine stores it in MDH, MAN and MDM.
 pub fn node_list_checksum<'a>(names: impl IntoIterator<Item = &'a [u8]>) -> u32 {

@@ -1,0 +1,194 @@
+//! VDF archive workflow on a generated archive of MAN files (default 10,000 files of about
+//! 100 KiB = 1 GiB; `ANIMKIT_BENCH_VDF_FILES` sets the count). Generated once into a
+//! temporary folder that is deleted afterwards (`ANIMKIT_BENCH_VDF_KEEP=PATH` writes the
+//! archive to PATH instead and keeps it, for timing the release CLI).
+//!
+//! * `list`: map + parse + tree + listing.
+//! * `extract_pack_compare`: `vdf extract` of everything + `vdf pack` + byte comparison.
+//! * `unpack_repack_compare`: `unpack --no-yaml` + `repack` + byte comparison.
+//! * `unpack_repack_yaml_100`: `unpack` with YAML + `repack` + comparison on a 100-file
+//!   archive (YAML export of 1 GiB of animations is measured with the CLI instead).
+//! * `verify_structure`: the archive-level verify round trips (no members).
+//! * `copy`: `std::fs::copy` of the archive, the yardstick.
+//!
+//! Needs `../shared/corpus/zengin/G1_HUMANS-S_FISTRUN.MAN` as the animation to multiply.
+//!
+//! Measured 2026-11-22 on the shared 2-core machine (load average 3–8 from other work, so
+//! treat as upper bounds), 964,342,136-byte archive of 10,000 MAN files, page cache warm:
+//! list 2.5 ms; copy 0.73 s; verify_structure 0.15 s; unpack (no YAML) + repack + compare
+//! 7.1 s (5.97–7.87); unpack_repack_yaml_100 (9.6 MB, YAML only) 5.4 s.
+
+use animkit::registry::Codec;
+use animkit::zengin::man::{Chunk, Man};
+use animkit::zengin::vdf::{Vdf, SIGNATURE_GOTHIC2};
+use animkit::zengin::vdf_folder::{self as folder, PackFile, PackOptions, Source, UnpackOptions};
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::path::{Path, PathBuf};
+
+/// A MAN of about 100 KiB: the corpus animation with its frames repeated.
+fn big_man(base: &[u8], k: usize) -> Vec<u8> {
+    let mut man = Man::decode(base).expect("corpus MAN decodes");
+    let mut repeat = 1;
+    for c in &mut man.chunks {
+        if let Chunk::Samples(s) = c {
+            let frames = s.codes.clone();
+            repeat = (100_000 / (frames.len() * 12)).max(1);
+            for r in 1..repeat {
+                // Vary the data a little per file and copy.
+                s.codes.extend(
+                    frames
+                        .iter()
+                        .map(|f| [f[0], f[1], f[2], f[3], f[4] ^ ((k + r) as u16 & 3), f[5]]),
+                );
+            }
+        }
+    }
+    for c in &mut man.chunks {
+        if let Chunk::Header(h) = c {
+            h.frame_count *= repeat as u32;
+        }
+    }
+    let mut out = Vec::new();
+    Codec::encode(&man, &mut out).expect("MAN encodes");
+    out
+}
+
+fn generate(path: &Path, files: usize) -> u64 {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/zengin/G1_HUMANS-S_FISTRUN.MAN");
+    let base = std::fs::read(&corpus).expect("the corpus MAN is needed for this bench");
+    let variants: Vec<Vec<u8>> = (0..4).map(|k| big_man(&base, k)).collect();
+    let list: Vec<PackFile> = (0..files)
+        .map(|i| PackFile {
+            path: vec![
+                b"_WORK".to_vec(),
+                b"DATA".to_vec(),
+                b"ANIMS".to_vec(),
+                format!("GROUP{:02}", i / 500).into_bytes(),
+                format!("HUMANS-S_ANI{i:05}.MAN").into_bytes(),
+            ],
+            source: Source::Memory(variants[i % 4].clone()),
+        })
+        .collect();
+    let opts = PackOptions {
+        signature: *SIGNATURE_GOTHIC2,
+        comment: b"animkit bench".to_vec(),
+        timestamp: 0x529B_5B1D,
+        zipped: false,
+    };
+    animkit::fsio::write_streaming(path, true, |w| {
+        folder::pack_to(w, &list, &opts, &|| {}).map_err(|e| animkit::exact::Error::Encode {
+            file: path.into(),
+            source: e,
+        })
+    })
+    .expect("bench archive written")
+}
+
+fn same_files(a: &Path, b: &Path) -> bool {
+    let (x, y) = (
+        animkit::fsio::map_file(a).unwrap(),
+        animkit::fsio::map_file(b).unwrap(),
+    );
+    x[..] == y[..]
+}
+
+fn bench(c: &mut Criterion) {
+    let files: usize = std::env::var("ANIMKIT_BENCH_VDF_FILES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000);
+    let tmp = tempfile::tempdir().unwrap();
+    let keep = std::env::var_os("ANIMKIT_BENCH_VDF_KEEP").map(PathBuf::from);
+    let archive = keep.clone().unwrap_or_else(|| tmp.path().join("Anims.vdf"));
+    let t = std::time::Instant::now();
+    let len = generate(&archive, files);
+    eprintln!(
+        "generated {} ({files} files, {len} bytes) in {:.1?}",
+        archive.display(),
+        t.elapsed()
+    );
+    if keep.is_some() {
+        return;
+    }
+    let mut g = c.benchmark_group("vdf");
+    g.sample_size(10);
+    g.throughput(criterion::Throughput::Bytes(len));
+
+    g.bench_function("list", |b| {
+        b.iter(|| {
+            let map = animkit::fsio::map_file(&archive).unwrap();
+            let (v, tree) = folder::open(&archive, &map).unwrap();
+            folder::list(&v, &tree).len()
+        })
+    });
+    g.bench_function("copy", |b| {
+        let out = tmp.path().join("copy.vdf");
+        b.iter(|| std::fs::copy(&archive, &out).unwrap())
+    });
+    g.bench_function("verify_structure", |b| {
+        b.iter(|| {
+            let map = animkit::fsio::map_file(&archive).unwrap();
+            let v = Vdf::parse(&map).unwrap();
+            assert_eq!(
+                folder::verify_archive_structure(&map, &v, &|_| {}).unwrap(),
+                None
+            );
+        })
+    });
+    g.bench_function("unpack_repack_compare", |b| {
+        let dir = tmp.path().join("work");
+        let out = tmp.path().join("repacked.vdf");
+        b.iter(|| {
+            let _ = std::fs::remove_dir_all(&dir);
+            let map = animkit::fsio::map_file(&archive).unwrap();
+            let (v, tree) = folder::open(&archive, &map).unwrap();
+            let opts = UnpackOptions {
+                yaml: false,
+                yaml_only: false,
+                force: false,
+            };
+            folder::unpack(
+                &archive,
+                &v,
+                &tree,
+                &dir,
+                &opts,
+                &|b| map.release(b),
+                &|| {},
+            )
+            .unwrap();
+            folder::repack(&dir, &out, true, &|| {}).unwrap();
+            assert!(same_files(&archive, &out));
+        })
+    });
+    g.finish();
+
+    // YAML export and re-import of every animation, at a smaller scale.
+    let small = tmp.path().join("Small.vdf");
+    let small_len = generate(&small, 100);
+    let mut g = c.benchmark_group("vdf_yaml");
+    g.sample_size(10);
+    g.throughput(criterion::Throughput::Bytes(small_len));
+    g.bench_function("unpack_repack_yaml_100", |b| {
+        let dir = tmp.path().join("work_yaml");
+        let out = tmp.path().join("small_repacked.vdf");
+        b.iter(|| {
+            let _ = std::fs::remove_dir_all(&dir);
+            let map = animkit::fsio::map_file(&small).unwrap();
+            let (v, tree) = folder::open(&small, &map).unwrap();
+            let opts = UnpackOptions {
+                yaml: true,
+                yaml_only: true,
+                force: false,
+            };
+            folder::unpack(&small, &v, &tree, &dir, &opts, &|b| map.release(b), &|| {}).unwrap();
+            folder::repack(&dir, &out, true, &|| {}).unwrap();
+            assert!(same_files(&small, &out));
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
