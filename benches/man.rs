@@ -3,6 +3,10 @@
 //!
 //!     cargo bench --bench man
 
+// The same allocator as the animkit binary.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use animkit::registry::{Codec, ExportOptions, ImportOptions};
 use animkit::zengin::man::Man;
 use animkit::zengin::man_synth::{synthesize_bytes, Synth};

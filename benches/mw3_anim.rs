@@ -1,6 +1,10 @@
 //! MechWarrior 3 anim.zbd: a generated file with 3,000 anim defs. Parse + write against a plain
 //! copy of the same bytes, and YAML export throughput (bytes of binary input per second).
 
+// The same allocator as the animkit binary.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use animkit::mw3::gen::{self, Shape};
 use animkit::mw3::Anim;
 use animkit::registry::{Codec, ExportOptions};

@@ -1,6 +1,10 @@
 //! UE3 package bench: a generated package with 500 sequences × 60 bones × 300 frames
 //! (Float96NoW / Fixed48NoW / ZOnlyRLE in turn): read, decode every track, write back.
 
+// The same allocator as the animkit binary.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use animkit::ue3::{anim, synth, Package};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 

@@ -18,6 +18,10 @@
 //! list 2.5 ms; copy 0.73 s; verify_structure 0.15 s; unpack (no YAML) + repack + compare
 //! 7.1 s (5.97–7.87); unpack_repack_yaml_100 (9.6 MB, YAML only) 5.4 s.
 
+// The same allocator as the animkit binary.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use animkit::registry::Codec;
 use animkit::zengin::man::{Chunk, Man};
 use animkit::zengin::vdf::{Vdf, SIGNATURE_GOTHIC2};

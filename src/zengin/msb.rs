@@ -1081,7 +1081,12 @@ impl Entry {
 impl Msb {
     pub fn read(data: &[u8]) -> Result<Self, DecodeError> {
         let raw = chunk::walk(data)?;
-        let mut entries: Vec<Entry> = Vec::with_capacity(raw.len());
+        // Event chunks usually fold into their animation: reserve for the others only.
+        let others = raw
+            .iter()
+            .filter(|c| !(ID_ANI_EVENTS..=ID_ANI_EVENTS_END).contains(&c.id))
+            .count();
+        let mut entries: Vec<Entry> = Vec::with_capacity(others + 1);
         let mut i = 0;
         while i < raw.len() {
             let c = &raw[i];
