@@ -1,24 +1,12 @@
 //! The VDF commands as a user runs them: `vdf list/extract/pack`, `unpack`, `repack`,
 //! `verify`, `info`, `export`/`import`, with their exit codes.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// A file of `../shared/corpus/zengin` (see `common::corpus`: missing fails in CI).
 fn corpus(name: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/zengin")
-        .join(name);
-    if p.exists() {
-        return Some(p);
-    }
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("corpus file {} missing in CI", p.display());
-    }
-    eprintln!(
-        "notice: corpus file {} not found; test skipped",
-        p.display()
-    );
-    None
+    crate::common::corpus().map(|c| c.join("zengin").join(name))
 }
 
 fn animkit(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {

@@ -1,20 +1,11 @@
 //! The MDH/MSB/MDS commands end to end: exit codes, messages and files.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
+/// A file of `../shared/corpus/zengin` (see `common::corpus`: missing fails in CI).
 fn corpus(name: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/zengin")
-        .join(name);
-    if p.exists() {
-        return Some(p);
-    }
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("corpus file {} missing", p.display());
-    }
-    eprintln!("notice: {} not found, skipping", p.display());
-    None
+    crate::common::corpus().map(|c| c.join("zengin").join(name))
 }
 
 fn animkit(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
