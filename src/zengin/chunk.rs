@@ -1,7 +1,9 @@
 //! The binary chunked container (`zCFileBIN`): a flat list of `u16 id, u32 length, payload`.
 
-use crate::exact::{put_record, Cursor, DecodeError, EncodeError, FieldPath};
+use crate::exact::{put_record, Blob, Cursor, DecodeError, EncodeError, FieldPath, Hex32, Within};
 use deku::{DekuRead, DekuWrite};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 pub const HEADER_SIZE: usize = 6;
 
@@ -79,6 +81,64 @@ pub fn put_chunk(
         .map_err(|_| EncodeError::new(format!("chunk 0x{id:04X} is larger than 4 GiB")))?;
     out[start + 2..start + 6].copy_from_slice(&len.to_le_bytes());
     Ok(())
+}
+
+/// A decoded chunk of a chunked file: its id and how to write its payload.
+pub trait ChunkBody {
+    fn id(&self) -> u16;
+    fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError>;
+}
+
+/// Write `chunks` in order, each with its header; an error names `chunks[i]`.
+pub fn put_chunks<C: ChunkBody>(out: &mut Vec<u8>, chunks: &[C]) -> Result<(), EncodeError> {
+    for (i, c) in chunks.iter().enumerate() {
+        put_chunk(out, c.id(), |o| c.put_payload(o))
+            .within_index(i)
+            .within("chunks")?;
+    }
+    Ok(())
+}
+
+/// A chunk animkit does not interpret.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Unknown {
+    pub id: Hex16,
+    pub data: Blob,
+}
+
+/// A chunk id shown as `0xA0FF`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hex16(pub u16);
+
+impl Serialize for Hex16 {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(crate::yaml::RAW_SCALAR, &format!("0x{:04X}", self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for Hex16 {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Hex32::deserialize(d)?;
+        u16::try_from(v.0)
+            .map(Hex16)
+            .map_err(|_| serde::de::Error::custom(format!("chunk id {v} is larger than 0xFFFF")))
+    }
+}
+
+impl JsonSchema for Hex16 {
+    fn schema_name() -> String {
+        "ChunkId".into()
+    }
+    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        crate::exact::schema_from_json(serde_json::json!({
+            "description": "16-bit chunk id, 0x-prefixed hex or decimal",
+            "anyOf": [
+                {"type": "integer", "minimum": 0, "maximum": 65535},
+                {"type": "string", "pattern": "^0[xX][0-9a-fA-F]{1,4}$"}
+            ]
+        }))
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! positions. Chunks are kept in file order; unknown chunks and bytes left over inside known
 //! chunks are kept verbatim, so every file that parses is written back byte for byte.
 
-use super::chunk::{self, put_chunk, RawChunk};
+use super::chunk::{self, RawChunk};
 use super::quant;
 use super::types::{put_line, read_f32, read_line, BBox, ZDate};
 use crate::exact::{
@@ -229,47 +229,7 @@ pub struct Samples {
     pub trailing: Blob,
 }
 
-/// A chunk animkit does not interpret.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Unknown {
-    pub id: Hex16,
-    pub data: Blob,
-}
-
-/// A chunk id shown as `0xA0FF`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Hex16(pub u16);
-
-impl Serialize for Hex16 {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_newtype_struct(crate::yaml::RAW_SCALAR, &format!("0x{:04X}", self.0))
-    }
-}
-
-impl<'de> Deserialize<'de> for Hex16 {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = Hex32::deserialize(d)?;
-        u16::try_from(v.0)
-            .map(Hex16)
-            .map_err(|_| serde::de::Error::custom(format!("chunk id {v} is larger than 0xFFFF")))
-    }
-}
-
-impl JsonSchema for Hex16 {
-    fn schema_name() -> String {
-        "ChunkId".into()
-    }
-    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-        crate::exact::schema_from_json(serde_json::json!({
-            "description": "16-bit chunk id, 0x-prefixed hex or decimal",
-            "anyOf": [
-                {"type": "integer", "minimum": 0, "maximum": 65535},
-                {"type": "string", "pattern": "^0[xX][0-9a-fA-F]{1,4}$"}
-            ]
-        }))
-    }
-}
+pub use super::chunk::{Hex16, Unknown};
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -647,12 +607,16 @@ impl Man {
     }
 
     pub fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        for (i, c) in self.chunks.iter().enumerate() {
-            put_chunk(out, c.id(), |o| c.put_payload(o))
-                .within_index(i)
-                .within("chunks")?;
-        }
-        Ok(())
+        chunk::put_chunks(out, &self.chunks)
+    }
+}
+
+impl chunk::ChunkBody for Chunk {
+    fn id(&self) -> u16 {
+        Chunk::id(self)
+    }
+    fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        Chunk::put_payload(self, out)
     }
 }
 

@@ -7,7 +7,7 @@
 //! indices are kept as their 16 stored bits (shown as `i16`, the root is `-1`), floats to the bit
 //! (`-0.0` survives), and the zDATE with its garbage.
 
-use super::chunk::{self, put_chunk};
+use super::chunk;
 use super::tagged::{read_list, OneOf, Variant};
 use super::types::{put_line, read_f32, read_line, BBox, Mat4, Vec3, ZDate};
 use crate::exact::{
@@ -83,7 +83,7 @@ pub struct End {
     pub trailing: Blob,
 }
 
-pub use super::man::{Hex16, Unknown};
+pub use super::chunk::{Hex16, Unknown};
 
 // ---------------------------------------------------------------------------------------------
 // Reading and writing
@@ -248,14 +248,20 @@ impl Mdh {
     }
 
     pub fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        for (i, c) in self.chunks.iter().enumerate() {
-            put_chunk(out, c.id(), |o| c.put_payload(o))
-                .within_index(i)
-                .within("chunks")?;
-        }
-        Ok(())
+        chunk::put_chunks(out, &self.chunks)
     }
+}
 
+impl chunk::ChunkBody for Chunk {
+    fn id(&self) -> u16 {
+        Chunk::id(self)
+    }
+    fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        Chunk::put_payload(self, out)
+    }
+}
+
+impl Mdh {
     pub fn hierarchy(&self) -> Option<&Hierarchy> {
         self.chunks.iter().find_map(|c| match c {
             Chunk::Hierarchy(h) => Some(h),
@@ -794,7 +800,7 @@ mod tests {
         payload.extend_from_slice(b"A\n\xff\xff");
         payload.extend_from_slice(&[0; 64 + 70]);
         let mut data = Vec::new();
-        put_chunk(&mut data, ID_HIERARCHY, |o| {
+        chunk::put_chunk(&mut data, ID_HIERARCHY, |o| {
             o.extend_from_slice(&payload);
             Ok(())
         })

@@ -16,7 +16,7 @@ use super::types::{put_short_line as put_line, read_f32, read_short_line as read
 use crate::exact::{Blob, Cursor, DecodeError, EncodeError, FieldPath, PutLe, Within, F32};
 use serde::{Deserialize, Serialize};
 
-pub use super::man::{Hex16, Unknown};
+pub use super::chunk::{Hex16, Unknown};
 
 pub const ID_ROOT: u16 = 0xF000;
 pub const ID_SOURCE: u16 = 0xF100;
