@@ -1,0 +1,19 @@
+//! MAN reader: never panics; whatever it accepts is written back byte for byte, also via YAML.
+#![no_main]
+
+use animkit::registry::{Codec, ExportOptions, ImportOptions};
+use animkit::zengin::man::Man;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(m) = Man::decode(data) {
+        let mut out = Vec::new();
+        m.encode(&mut out).expect("a decoded MAN encodes");
+        assert_eq!(out, data);
+        let yaml = m.to_yaml(&ExportOptions::default()).expect("YAML export");
+        let back = Man::from_yaml(&yaml, &ImportOptions::default()).expect("YAML import");
+        let mut again = Vec::new();
+        back.encode(&mut again).expect("an imported MAN encodes");
+        assert_eq!(again, data);
+    }
+});
