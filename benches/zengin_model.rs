@@ -142,6 +142,12 @@ fn bench(c: &mut Criterion) {
     g.bench_function("parse", |b| {
         b.iter_with_large_drop(|| Msb::read(black_box(&msb_bytes)).unwrap())
     });
+    // The same parse with the model dropped inside the loop, as in a batch run where the
+    // allocator reuses memory (above, every batch's models stay alive, so each iteration also
+    // pays for the kernel handing out and zeroing fresh pages).
+    g.bench_function("parse_and_drop", |b| {
+        b.iter(|| Msb::read(black_box(&msb_bytes)).map(|m| m.entries.len()))
+    });
     g.bench_function("write", |b| {
         b.iter(|| {
             let mut out = Vec::with_capacity(msb_bytes.len());

@@ -30,41 +30,96 @@ impl<'a> RawChunk<'a> {
     }
 }
 
-/// Split a file into its chunks, in file order. Fails on a truncated header or a length that
-/// runs past the end of the data.
-pub fn walk(data: &[u8]) -> Result<Vec<RawChunk<'_>>, DecodeError> {
-    let mut chunks = Vec::new();
-    let mut cur = Cursor::new(data, 0);
-    while !cur.is_empty() {
-        let index = chunks.len();
-        let offset = cur.offset();
+/// The chunks of a file in file order, one at a time (no list is built); cloning it gives a
+/// look-ahead. After an error it yields nothing more.
+#[derive(Debug, Clone)]
+pub struct Chunks<'a> {
+    data: &'a [u8],
+    pos: usize,
+    index: usize,
+}
+
+impl<'a> Chunks<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        Chunks {
+            data,
+            pos: 0,
+            index: 0,
+        }
+    }
+
+    /// Index of the next chunk.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The error for a damaged chunk at `self.pos`, reported through a cursor so that offsets
+    /// and messages are the same as for every other field; stops the iteration.
+    #[cold]
+    fn damaged(&mut self) -> DecodeError {
+        let mut cur = Cursor::new(self.data, 0);
+        let index = self.index;
         let at = |e: DecodeError, field: &'static str| {
             let mut e = e;
             e.path = FieldPath::new().field("chunks").index(index).field(field);
             e
         };
-        let header: ChunkHeader = cur
-            .record::<ChunkHeader, HEADER_SIZE>()
-            .map_err(|e| at(e, "header"))?;
-        if header.length as usize > cur.remaining() {
-            return Err(at(
-                cur.invalid(format!(
-                    "chunk 0x{:04X} claims {} payload bytes but only {} are left in the file",
-                    header.id,
-                    header.length,
-                    cur.remaining()
-                )),
-                "length",
-            ));
+        if cur.bytes(self.pos).is_err() {
+            return at(cur.invalid("chunk position past the end"), "header");
         }
-        let payload = cur.bytes(header.length as usize)?;
-        chunks.push(RawChunk {
-            id: header.id,
-            offset,
-            payload,
-        });
+        self.pos = self.data.len();
+        let header = match cur.record::<ChunkHeader, HEADER_SIZE>() {
+            Ok(h) => h,
+            Err(e) => return at(e, "header"),
+        };
+        at(
+            cur.invalid(format!(
+                "chunk 0x{:04X} claims {} payload bytes but only {} are left in the file",
+                header.id,
+                header.length,
+                cur.remaining()
+            )),
+            "length",
+        )
     }
-    Ok(chunks)
+}
+
+impl<'a> Iterator for Chunks<'a> {
+    type Item = Result<RawChunk<'a>, DecodeError>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let pos = self.pos;
+        if pos >= self.data.len() {
+            return None;
+        }
+        // The header's two fields read directly (the layout of [`ChunkHeader`]): this runs once
+        // per chunk, and the generic record reader cost several times the instructions.
+        if let Some(&[a, b, c, d, e, f]) = self.data.get(pos..pos + HEADER_SIZE) {
+            let id = u16::from_le_bytes([a, b]);
+            let length = u32::from_le_bytes([c, d, e, f]) as usize;
+            let start = pos + HEADER_SIZE;
+            if let Some(payload) = start
+                .checked_add(length)
+                .and_then(|end| self.data.get(start..end))
+            {
+                self.pos = start + length;
+                self.index += 1;
+                return Some(Ok(RawChunk {
+                    id,
+                    offset: pos as u64,
+                    payload,
+                }));
+            }
+        }
+        Some(Err(self.damaged()))
+    }
+}
+
+/// Split a file into its chunks, in file order. Fails on a truncated header or a length that
+/// runs past the end of the data.
+pub fn walk(data: &[u8]) -> Result<Vec<RawChunk<'_>>, DecodeError> {
+    Chunks::new(data).collect()
 }
 
 /// Write one chunk: the header, then whatever `body` appends; the length is patched after.

@@ -1080,16 +1080,20 @@ impl Entry {
 
 impl Msb {
     pub fn read(data: &[u8]) -> Result<Self, DecodeError> {
-        let raw = chunk::walk(data)?;
-        // Event chunks usually fold into their animation: reserve for the others only.
-        let others = raw
-            .iter()
-            .filter(|c| !(ID_ANI_EVENTS..=ID_ANI_EVENTS_END).contains(&c.id))
-            .count();
+        // A first pass over the chunk headers only: a damaged container is reported before any
+        // payload, and the entry list is sized once. Event chunks usually fold into their
+        // animation, so only the others count.
+        let mut others = 0;
+        for c in chunk::Chunks::new(data) {
+            if !(ID_ANI_EVENTS..=ID_ANI_EVENTS_END).contains(&c?.id) {
+                others += 1;
+            }
+        }
         let mut entries: Vec<Entry> = Vec::with_capacity(others + 1);
-        let mut i = 0;
-        while i < raw.len() {
-            let c = &raw[i];
+        let mut chunks = chunk::Chunks::new(data);
+        while let Some(c) = chunks.next() {
+            let c = c?;
+            let i = chunks.index() - 1;
             let mut cur = c.cursor();
             let entry = match Entry::read(c.id, c.payload, &mut cur) {
                 Ok(e) => e,
@@ -1097,27 +1101,30 @@ impl Msb {
             };
             // Fold an engine-shaped event list into the animation before it.
             if let Entry::AniEvents(ev) = &entry {
-                if let Some(n) = foldable(&raw[i..], ev) {
+                if let Some(n) = foldable(chunks.clone(), ev) {
                     if let Some(slot) = entries.last_mut().and_then(Entry::events_slot) {
                         if slot.is_none() {
                             let mut list = Vec::with_capacity(n);
-                            for (k, e) in raw[i + 1..=i + n].iter().enumerate() {
+                            for k in i + 1..=i + n {
+                                let Some(e) = chunks.next().transpose()? else {
+                                    break;
+                                };
                                 let mut cur = e.cursor();
                                 let ev = Event::read(e.id, &mut cur)
-                                    .map_err(|err| chunk_error(err, i + 1 + k, e.id))?;
+                                    .map_err(|err| chunk_error(err, k, e.id))?;
                                 if let Some(ev) = ev {
                                     list.push(ev);
                                 }
                             }
+                            // the empty ANIEVENTS_END that `foldable` saw
+                            chunks.next().transpose()?;
                             *slot = Some(list);
-                            i += n + 2;
                             continue;
                         }
                     }
                 }
             }
             entries.push(entry);
-            i += 1;
         }
         Ok(Msb { entries })
     }
@@ -1198,21 +1205,22 @@ impl Msb {
     }
 }
 
-/// `Some(n)` when `raw[0]` (an ANIEVENTS chunk `ev`) opens exactly what the engine writes: a
-/// bare 4-byte count `n`, then `n` event chunks, then an empty ANIEVENTS_END.
-fn foldable(raw: &[chunk::RawChunk<'_>], ev: &AniEvents) -> Option<usize> {
+/// `Some(n)` when the ANIEVENTS chunk `ev` (just read; `next` yields what follows it) opens
+/// exactly what the engine writes: a bare 4-byte count `n`, then `n` event chunks, then an
+/// empty ANIEVENTS_END.
+fn foldable(mut next: chunk::Chunks<'_>, ev: &AniEvents) -> Option<usize> {
     if !ev.trailing.is_empty() {
         return None;
     }
     let n = ev.count as usize;
-    if n.checked_add(2)? > raw.len() {
-        return None;
+    for _ in 0..n {
+        let c = next.next()?.ok()?;
+        if !(ID_EVENT_SFX..=ID_EVENT_CAM_TREMOR).contains(&c.id) {
+            return None;
+        }
     }
-    let events_ok = raw[1..=n]
-        .iter()
-        .all(|c| (ID_EVENT_SFX..=ID_EVENT_CAM_TREMOR).contains(&c.id));
-    let end = &raw[n + 1];
-    (events_ok && end.id == ID_ANI_EVENTS_END && end.payload.is_empty()).then_some(n)
+    let end = next.next()?.ok()?;
+    (end.id == ID_ANI_EVENTS_END && end.payload.is_empty()).then_some(n)
 }
 
 /// `chunks[i].<kind>.…` on an error from chunk `i`.

@@ -29,8 +29,8 @@ pub fn read_short_line(cur: &mut Cursor<'_>) -> Result<super::stext::ShortText, 
     let rest = cur.clone().rest();
     match find_newline(rest) {
         Some(n) => {
-            let text = super::stext::ShortText::new(cur.bytes(n)?);
-            cur.bytes(1)?;
+            let text = super::stext::ShortText::from_window(rest, n);
+            cur.bytes(n + 1)?;
             Ok(text)
         }
         // Let the cursor report the error with its offset.
