@@ -15,7 +15,7 @@ pub struct Cursor<'a> {
 
 macro_rules! le_reader {
     ($name:ident, $t:ty) => {
-        #[inline]
+        #[inline(always)]
         pub fn $name(&mut self) -> Result<$t, DecodeError> {
             let bytes = self.array::<{ std::mem::size_of::<$t>() }>()?;
             Ok(<$t>::from_le_bytes(bytes))
@@ -45,6 +45,8 @@ impl<'a> Cursor<'a> {
     pub fn is_empty(&self) -> bool {
         self.remaining() == 0
     }
+    #[cold]
+    #[inline(never)]
     fn truncated(&self, need: usize) -> DecodeError {
         DecodeError::new(
             self.offset(),
@@ -67,11 +69,19 @@ impl<'a> Cursor<'a> {
         self.pos += n;
         Ok(out)
     }
-    #[inline]
+    #[inline(always)]
     pub fn array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
-        let mut out = [0u8; N];
-        out.copy_from_slice(self.bytes(N)?);
-        Ok(out)
+        let window = self
+            .data
+            .get(self.pos..)
+            .and_then(|rest| rest.first_chunk::<N>());
+        match window {
+            Some(&out) => {
+                self.pos += N;
+                Ok(out)
+            }
+            None => Err(self.truncated(N)),
+        }
     }
     /// Everything not read yet.
     pub fn rest(&mut self) -> &'a [u8] {

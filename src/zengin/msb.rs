@@ -561,6 +561,7 @@ impl Event {
     }
 
     /// Read the payload of event chunk `id`; `None` when `id` is not an event.
+    #[inline]
     pub fn read(id: u16, cur: &mut Cursor<'_>) -> Result<Option<Self>, DecodeError> {
         let frame = |cur: &mut Cursor<'_>| cur.i32().within("frame");
         Ok(Some(match id {
@@ -696,6 +697,7 @@ impl Event {
     }
 }
 
+#[inline(always)]
 fn read_args(cur: &mut Cursor<'_>) -> Result<[Text; 4], DecodeError> {
     let mut args: [Text; 4] = Default::default();
     for (i, a) in args.iter_mut().enumerate() {
@@ -837,7 +839,9 @@ impl Entry {
         }
     }
 
-    /// Decode one chunk (no folding).
+    /// Decode one chunk (no folding). Inlined into [`Msb::read`] so the entry is built where it
+    /// is pushed rather than copied there (an entry is 200 bytes).
+    #[inline(always)]
     fn read(id: u16, payload: &[u8], cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
         let marker = |cur: &mut Cursor<'_>| Marker {
             trailing: Blob::new(cur.rest()),

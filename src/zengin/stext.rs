@@ -42,7 +42,7 @@ impl ShortText {
     /// The first `len` bytes of `window` (a window of at least [`INLINE`] bytes when `len` is
     /// short): one fixed-size copy instead of a length-dependent one. The window's bytes after
     /// `len` are copied too and ignored.
-    #[inline]
+    #[inline(always)]
     pub fn from_window(window: &[u8], len: usize) -> Self {
         match window.get(..INLINE) {
             Some(w) if len <= INLINE => {

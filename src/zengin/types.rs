@@ -25,21 +25,27 @@ pub fn put_line(out: &mut Vec<u8>, text: &Text) -> Result<(), EncodeError> {
 }
 
 /// [`read_line`] into a [`super::stext::ShortText`].
+#[inline(always)]
 pub fn read_short_line(cur: &mut Cursor<'_>) -> Result<super::stext::ShortText, DecodeError> {
     let rest = cur.clone().rest();
-    match find_newline(rest) {
-        Some(n) => {
-            let text = super::stext::ShortText::from_window(rest, n);
-            cur.bytes(n + 1)?;
-            Ok(text)
+    if let Some(n) = find_newline(rest) {
+        if let Ok(line) = cur.bytes(n + 1) {
+            debug_assert_eq!(line.len(), n + 1);
+            return Ok(super::stext::ShortText::from_window(rest, n));
         }
-        // Let the cursor report the error with its offset.
-        None => cur.until(b'\n').map(super::stext::ShortText::new),
     }
+    short_line_error(cur)
+}
+
+/// No line feed before the end: let the cursor report the error with its offset.
+#[cold]
+#[inline(never)]
+fn short_line_error(cur: &mut Cursor<'_>) -> Result<super::stext::ShortText, DecodeError> {
+    cur.until(b'\n').map(super::stext::ShortText::new)
 }
 
 /// Position of the first `\n`, eight bytes at a time.
-#[inline]
+#[inline(always)]
 fn find_newline(b: &[u8]) -> Option<usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
@@ -173,6 +179,7 @@ impl Mat4 {
 }
 
 /// Read an `f32` keeping its bits.
+#[inline]
 pub fn read_f32(cur: &mut Cursor<'_>) -> Result<F32, DecodeError> {
     cur.u32().map(F32)
 }
