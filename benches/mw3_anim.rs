@@ -1,5 +1,6 @@
-//! MechWarrior 3 anim.zbd: a generated file with 3,000 anim defs. Parse + write against a plain
-//! copy of the same bytes, and YAML export throughput (bytes of binary input per second).
+//! MechWarrior 3 anim.zbd: a generated file with 3,000 anim defs. Parse + write against two
+//! copies of the same bytes (a clone in memory, and `std::fs::copy` of the file), and YAML
+//! export throughput (bytes of binary input per second).
 
 // The same allocator as the animkit binary.
 #[global_allocator]
@@ -40,7 +41,21 @@ fn bench_input(c: &mut Criterion, label: &str, data: &[u8]) {
     );
     let mut g = c.benchmark_group(format!("mw3_anim/{label}"));
     g.throughput(Throughput::Bytes(data.len() as u64));
+    // Two yardsticks for "the time to copy it": the bytes in memory, and the file on disk
+    // (std::fs::copy in a temp dir; page cache, so no real disk I/O).
     g.bench_function("copy", |b| b.iter(|| black_box(data.clone())));
+    let dir = match tempfile::tempdir() {
+        Ok(d) => d,
+        Err(e) => panic!("temp dir: {e}"),
+    };
+    let src = dir.path().join("anim.zbd");
+    let dst = dir.path().join("copy.zbd");
+    if let Err(e) = std::fs::write(&src, &data) {
+        panic!("write {}: {e}", src.display());
+    }
+    g.bench_function("file_copy", |b| {
+        b.iter(|| std::fs::copy(black_box(&src), black_box(&dst)).map_err(|e| e.kind()))
+    });
     g.bench_function("parse", |b| {
         b.iter(|| Anim::read(black_box(&data)).map(|a| a.anim_defs.len()))
     });

@@ -1177,11 +1177,27 @@ impl Event {
     }
 }
 
+/// How many events a stream holds, from the size fields alone (an upper bound for a broken
+/// stream; the reader reports the problem). Sizes the events vector exactly, since an event
+/// in the model is often larger than on disk.
+fn count_events(data: &[u8]) -> usize {
+    let mut pos = 0usize;
+    let mut n = 0usize;
+    while let Some(size) = data.get(pos + 4..pos + 8) {
+        n += 1;
+        let size = u32::from_le_bytes([size[0], size[1], size[2], size[3]]) as usize;
+        if size < EVENT_HEADER_SIZE {
+            break;
+        }
+        pos = pos.saturating_add(size);
+    }
+    n
+}
+
 /// Read an event stream of exactly `data.len()` bytes starting at absolute `base`.
 pub fn read_stream(data: &[u8], base: u64) -> Result<Vec<Event>, DecodeError> {
     let mut c = Cursor::new(data, base);
-    // most events are 20 to 80 bytes; one allocation covers a typical stream
-    let mut events = Vec::with_capacity(data.len() / 48 + 1);
+    let mut events = Vec::with_capacity(count_events(data));
     while !c.is_empty() {
         let i = events.len();
         events.push(Event::read(&mut c).within_index(i)?);

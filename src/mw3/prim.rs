@@ -272,17 +272,6 @@ impl<const N: usize, const NODE: bool> fmt::Debug for Str<N, NODE> {
     }
 }
 
-/// The default tail bytes of an `n`-byte buffer holding a `len`-byte name.
-fn default_fill(n: usize, node: bool, len: usize) -> impl Iterator<Item = u8> {
-    (len + 1..n).map(move |i| {
-        if node {
-            NODE_FILL.get(i).copied().unwrap_or(0)
-        } else {
-            0
-        }
-    })
-}
-
 impl<const N: usize, const NODE: bool> Str<N, NODE> {
     pub fn new(text: &str) -> Self {
         Self {
@@ -294,7 +283,13 @@ impl<const N: usize, const NODE: bool> Str<N, NODE> {
     pub fn from_raw(raw: &[u8]) -> Option<Self> {
         let len = raw.iter().position(|&b| b == 0)?;
         let tail = &raw[len + 1..];
-        let is_default = tail.iter().copied().eq(default_fill(raw.len(), NODE, len));
+        let is_default = if NODE {
+            let fill = NODE_FILL.get(len + 1..).unwrap_or_default();
+            let (head, rest) = tail.split_at(fill.len().min(tail.len()));
+            head == &fill[..head.len()] && rest.iter().all(|&b| b == 0)
+        } else {
+            tail.iter().all(|&b| b == 0)
+        };
         Some(Self {
             text: Text(raw[..len].to_vec()),
             tail: (!is_default).then(|| Blob(tail.to_vec())),
@@ -314,8 +309,10 @@ impl<const N: usize, const NODE: bool> Str<N, NODE> {
         let mut buf = [0u8; N];
         match &self.tail {
             None => {
-                for (b, v) in buf[len + 1..].iter_mut().zip(default_fill(N, NODE, len)) {
-                    *b = v;
+                // zeros, or the node template from len + 1 on (the text is written below)
+                if NODE {
+                    let n = NODE_FILL.len().min(N);
+                    buf[..n].copy_from_slice(&NODE_FILL[..n]);
                 }
             }
             Some(t) => {
