@@ -153,10 +153,10 @@ pub fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 /// Lowercase hex of `bytes` (table-driven; the YAML export writes a lot of it).
 pub fn hex_string(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = Vec::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        out.push(DIGITS[(b >> 4) as usize]);
-        out.push(DIGITS[(b & 15) as usize]);
+    let mut out = vec![0u8; bytes.len() * 2];
+    for (pair, &b) in out.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = DIGITS[(b >> 4) as usize];
+        pair[1] = DIGITS[(b & 15) as usize];
     }
     // Only ASCII hex digits were pushed.
     String::from_utf8(out).unwrap_or_default()
