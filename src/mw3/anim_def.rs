@@ -199,12 +199,12 @@ fn names_of<'a>(
     anim_refs: &'a [AnimRef],
 ) -> Names<'a> {
     Names {
-        nodes: nodes.iter().map(|n| &n.name.text).collect(),
-        lights: lights.iter().map(|n| &n.name.text).collect(),
-        puffers: puffers.iter().map(|n| &n.name.text).collect(),
-        dynamic_sounds: dynamic_sounds.iter().map(|n| &n.name.text).collect(),
-        static_sounds: static_sounds.iter().map(|n| &n.name.text).collect(),
-        anim_refs: anim_refs.iter().map(|n| &n.name.text).collect(),
+        nodes: nodes.iter().map(|n| n.name.text()).collect(),
+        lights: lights.iter().map(|n| n.name.text()).collect(),
+        puffers: puffers.iter().map(|n| n.name.text()).collect(),
+        dynamic_sounds: dynamic_sounds.iter().map(|n| n.name.text()).collect(),
+        static_sounds: static_sounds.iter().map(|n| n.name.text()).collect(),
+        anim_refs: anim_refs.iter().map(|n| n.name.text()).collect(),
     }
 }
 
@@ -472,20 +472,20 @@ impl AnimDef {
     /// Owned copies of the names events refer to.
     pub fn clone_names(&self) -> OwnedNames {
         OwnedNames {
-            nodes: self.nodes.iter().map(|n| n.name.text.clone()).collect(),
-            lights: self.lights.iter().map(|n| n.name.text.clone()).collect(),
-            puffers: self.puffers.iter().map(|n| n.name.text.clone()).collect(),
+            nodes: self.nodes.iter().map(|n| n.name.to_text()).collect(),
+            lights: self.lights.iter().map(|n| n.name.to_text()).collect(),
+            puffers: self.puffers.iter().map(|n| n.name.to_text()).collect(),
             dynamic_sounds: self
                 .dynamic_sounds
                 .iter()
-                .map(|n| n.name.text.clone())
+                .map(|n| n.name.to_text())
                 .collect(),
             static_sounds: self
                 .static_sounds
                 .iter()
-                .map(|n| n.name.text.clone())
+                .map(|n| n.name.to_text())
                 .collect(),
-            anim_refs: self.anim_refs.iter().map(|n| n.name.text.clone()).collect(),
+            anim_refs: self.anim_refs.iter().map(|n| n.name.to_text()).collect(),
         }
     }
 

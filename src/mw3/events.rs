@@ -11,7 +11,7 @@ use super::refs::{
     AnimRef16, DynSound32, Light32, Names, Node16, Node32, Puffer32, RefKind, RefVisitor,
     StaticSound16,
 };
-use crate::exact::{Cursor, DecodeError, EncodeError, Text, Within, F32};
+use crate::exact::{Cursor, DecodeError, EncodeError, Within, F32};
 use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -30,9 +30,9 @@ impl ItemName {
         self.0.is_none()
     }
     /// Drop the stored copy when it is exactly the referenced item's name.
-    fn derive(&mut self, item: Option<&Text>) {
+    fn derive(&mut self, item: Option<&[u8]>) {
         if let (Some(s), Some(t)) = (&self.0, item) {
-            if s.is_clean() && s.text == *t {
+            if s.is_clean() && s.text() == t {
                 self.0 = None;
             }
         }
@@ -47,11 +47,7 @@ impl Field for ItemName {
     fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
         match (&self.0, ctx.item_name) {
             (Some(s), _) => s.write(out, ctx),
-            (None, Some(t)) => Z::<32> {
-                text: t.clone(),
-                tail: None,
-            }
-            .write(out, ctx),
+            (None, Some(t)) => Z::<32>::from_parts(t, None)?.write(out, ctx),
             (None, None) => Err(EncodeError::new(
                 "the name copy cannot be derived: the index does not resolve; give the name",
             )),
