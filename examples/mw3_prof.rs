@@ -1,5 +1,5 @@
 //! A profiling driver for the MechWarrior 3 bench input (perf / callgrind):
-//! `mw3_prof <gen|parse|write|parse_write|yaml> [typical|random] [iterations]`.
+//! `mw3_prof <gen|parse|write|parse_write|yaml|digest> [typical|random] [iterations]`.
 //! `gen` only builds the input, so its instruction count can be subtracted from the others.
 
 #[global_allocator]
@@ -24,7 +24,7 @@ fn main() {
         Ok(d) => d,
         Err(e) => panic!("generator: {e}"),
     };
-    let model = if matches!(mode, "write" | "yaml") {
+    let model = if matches!(mode, "write" | "yaml" | "digest") {
         Anim::read(&data).unwrap_or_default()
     } else {
         Anim::default()
@@ -46,6 +46,20 @@ fn main() {
             }
             "yaml" => {
                 black_box(Codec::to_yaml(&model, &Default::default()).map(|s| s.len())).ok();
+            }
+            "digest" => {
+                // CRC-32 of the YAML export and of the re-encoded bytes, to compare builds
+                let text = Codec::to_yaml(&model, &Default::default()).unwrap_or_default();
+                let mut out = Vec::new();
+                model.write(&mut out, None).ok();
+                println!(
+                    "yaml {} bytes crc {:08x}; binary {} crc {:08x} (input crc {:08x})",
+                    text.len(),
+                    crc32fast::hash(text.as_bytes()),
+                    out.len(),
+                    crc32fast::hash(&out),
+                    crc32fast::hash(&data)
+                );
             }
             _ => {}
         }
