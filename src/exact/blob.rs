@@ -88,7 +88,13 @@ impl fmt::Display for Hex32 {
 
 impl Serialize for Hex32 {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_newtype_struct(RAW_SCALAR, &format!("0x{:08x}", self.0))
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        // "0x" and 8 lowercase digits, without the formatting machinery
+        let mut buf = *b"0x00000000";
+        for (i, d) in buf[2..].iter_mut().enumerate() {
+            *d = DIGITS[((self.0 >> (28 - 4 * i)) & 15) as usize];
+        }
+        s.serialize_newtype_struct(RAW_SCALAR, std::str::from_utf8(&buf).unwrap_or_default())
     }
 }
 
@@ -136,5 +142,25 @@ impl JsonSchema for Hex32 {
                 {"type": "string", "pattern": "^0[xX][0-9a-fA-F]{1,8}$"}
             ]
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex32_is_written_as_0x_and_eight_lowercase_digits() {
+        for (v, want) in [
+            (0u32, "0x00000000"),
+            (0x0500_0000, "0x05000000"),
+            (0xDEAD_BEEF, "0xdeadbeef"),
+            (u32::MAX, "0xffffffff"),
+        ] {
+            let text = crate::yaml::to_string(&std::collections::BTreeMap::from([("p", Hex32(v))]))
+                .unwrap();
+            assert_eq!(text, format!("p: {want}\n"));
+            assert_eq!(parse_u32(want), Some(v));
+        }
     }
 }

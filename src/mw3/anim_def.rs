@@ -12,7 +12,7 @@ use super::arrays::{
 use super::events::EventData;
 use super::prim::{flags, is_default, named, Bytes, Ctx, Field, Vec2, Z};
 use super::refs::{Names, OwnedNames};
-use super::seq_def::{SeqDef, SEQ_DEF_SIZE};
+use super::seq_def::{patch_u32, SeqDef, SEQ_DEF_SIZE};
 use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within, F32};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -189,6 +189,25 @@ fn read_zero_array<T: Field, const N: usize>(
     Ok((zero, items))
 }
 
+/// The names events refer to, from the arrays.
+fn names_of<'a>(
+    nodes: &'a [NodeRef],
+    lights: &'a [LightRef],
+    puffers: &'a [PufferRef],
+    dynamic_sounds: &'a [DynamicSoundRef],
+    static_sounds: &'a [StaticSoundRef],
+    anim_refs: &'a [AnimRef],
+) -> Names<'a> {
+    Names {
+        nodes: nodes.iter().map(|n| n.name.text()).collect(),
+        lights: lights.iter().map(|n| n.name.text()).collect(),
+        puffers: puffers.iter().map(|n| n.name.text()).collect(),
+        dynamic_sounds: dynamic_sounds.iter().map(|n| n.name.text()).collect(),
+        static_sounds: static_sounds.iter().map(|n| n.name.text()).collect(),
+        anim_refs: anim_refs.iter().map(|n| n.name.text()).collect(),
+    }
+}
+
 fn read_array<T: Field>(c: &mut Cursor, count: u8) -> Result<Vec<T>, DecodeError> {
     let n = c.check_count(count as u64, T::SIZE)?;
     let mut items = Vec::with_capacity(n);
@@ -254,14 +273,45 @@ fn write_zero_array<T: Field, const N: usize>(
 impl AnimDef {
     /// The names events refer to.
     pub fn names(&self) -> Names<'_> {
-        Names {
-            nodes: self.nodes.iter().map(|n| &n.name.text).collect(),
-            lights: self.lights.iter().map(|n| &n.name.text).collect(),
-            puffers: self.puffers.iter().map(|n| &n.name.text).collect(),
-            dynamic_sounds: self.dynamic_sounds.iter().map(|n| &n.name.text).collect(),
-            static_sounds: self.static_sounds.iter().map(|n| &n.name.text).collect(),
-            anim_refs: self.anim_refs.iter().map(|n| &n.name.text).collect(),
-        }
+        names_of(
+            &self.nodes,
+            &self.lights,
+            &self.puffers,
+            &self.dynamic_sounds,
+            &self.static_sounds,
+            &self.anim_refs,
+        )
+    }
+
+    /// The names (borrowed from the arrays) and the streams (mutable) at once.
+    fn names_and_streams(
+        &mut self,
+    ) -> (
+        Names<'_>,
+        impl Iterator<Item = (Option<usize>, &mut SeqDef)>,
+    ) {
+        let AnimDef {
+            nodes,
+            lights,
+            puffers,
+            dynamic_sounds,
+            static_sounds,
+            anim_refs,
+            reset_state,
+            sequences,
+            ..
+        } = self;
+        let names = names_of(
+            nodes,
+            lights,
+            puffers,
+            dynamic_sounds,
+            static_sounds,
+            anim_refs,
+        );
+        let streams = std::iter::once((None, reset_state))
+            .chain(sequences.iter_mut().enumerate().map(|(i, s)| (Some(i), s)));
+        (names, streams)
     }
 
     /// Whether any event in the reset state or a sequence is a CALLBACK.
@@ -354,6 +404,10 @@ impl AnimDef {
         d.activ_prereqs = read_array(c, prereq_count).within("activ_prereqs")?;
         d.anim_refs = read_array(c, anim_ref_count).within("anim_refs")?;
 
+        let reset_raw = c
+            .clone()
+            .array::<SEQ_DEF_SIZE>()
+            .unwrap_or([0; SEQ_DEF_SIZE]);
         let (reset_state, reset_size) = SeqDef::read_header(c).within("reset_state")?;
         d.reset_state = reset_state;
         d.reset_state.events = SeqDef::read_events(c, reset_size).within("reset_state")?;
@@ -407,11 +461,8 @@ impl AnimDef {
         if bit != d.any_callback() {
             d.stored.has_callbacks = Some(bit);
         }
-        let mut standalone = Vec::with_capacity(SEQ_DEF_SIZE);
-        d.reset_state
-            .write_header(&mut standalone, reset_size)
-            .map_err(|e| c.invalid(e.to_string()))?;
-        if standalone != embedded.0 {
+        // the standalone header re-encodes to exactly the bytes it was read from
+        if reset_raw != embedded.0 {
             d.stored.embedded_reset_state = Some(embedded);
         }
         d.derive_name_copies();
@@ -421,28 +472,27 @@ impl AnimDef {
     /// Owned copies of the names events refer to.
     pub fn clone_names(&self) -> OwnedNames {
         OwnedNames {
-            nodes: self.nodes.iter().map(|n| n.name.text.clone()).collect(),
-            lights: self.lights.iter().map(|n| n.name.text.clone()).collect(),
-            puffers: self.puffers.iter().map(|n| n.name.text.clone()).collect(),
+            nodes: self.nodes.iter().map(|n| n.name.to_text()).collect(),
+            lights: self.lights.iter().map(|n| n.name.to_text()).collect(),
+            puffers: self.puffers.iter().map(|n| n.name.to_text()).collect(),
             dynamic_sounds: self
                 .dynamic_sounds
                 .iter()
-                .map(|n| n.name.text.clone())
+                .map(|n| n.name.to_text())
                 .collect(),
             static_sounds: self
                 .static_sounds
                 .iter()
-                .map(|n| n.name.text.clone())
+                .map(|n| n.name.to_text())
                 .collect(),
-            anim_refs: self.anim_refs.iter().map(|n| n.name.text.clone()).collect(),
+            anim_refs: self.anim_refs.iter().map(|n| n.name.to_text()).collect(),
         }
     }
 
     /// Derive the name copies some events store (after decoding).
     fn derive_name_copies(&mut self) {
-        let owned = self.clone_names();
-        let n = owned.as_names();
-        for (_, s) in self.streams_mut() {
+        let (n, streams) = self.names_and_streams();
+        for (_, s) in streams {
             for e in &mut s.events {
                 e.derive_name_copy(&n);
             }
@@ -452,9 +502,8 @@ impl AnimDef {
     /// Store in every reference the name its index resolves to (the YAML export shows these
     /// names without this; it is for code that reads the model).
     pub fn attach_names(&mut self) {
-        let owned = self.clone_names();
-        let n = owned.as_names();
-        for (_, s) in self.streams_mut() {
+        let (n, streams) = self.names_and_streams();
+        for (_, s) in streams {
             for e in &mut s.events {
                 e.attach_names(&n);
             }
@@ -463,9 +512,8 @@ impl AnimDef {
 
     /// After reading a document: make every reference's index follow its name.
     pub fn resolve_refs(&mut self) -> Result<(), EncodeError> {
-        let owned = self.clone_names();
-        let names = owned.as_names();
-        for (seq, s) in self.streams_mut() {
+        let (names, streams) = self.names_and_streams();
+        for (seq, s) in streams {
             let r: Result<(), EncodeError> = (|| {
                 for (i, e) in s.events.iter_mut().enumerate() {
                     e.data
@@ -494,13 +542,6 @@ impl AnimDef {
         let names = self.names();
         let ctx = Ctx::default();
         let s = &self.stored;
-        let reset_events = self
-            .reset_state
-            .events_bytes(&names)
-            .within("reset_state")?;
-        let reset_size = u32::try_from(reset_events.len())
-            .map_err(|_| EncodeError::new("event stream larger than 4 GiB"))
-            .within("reset_state")?;
         let mut mark = |out: &Vec<u8>, what: String| {
             if let Some(m) = marks.as_deref_mut() {
                 m.push((out.len(), what));
@@ -531,13 +572,20 @@ impl AnimDef {
         s.cur_health.unwrap_or(self.health).write(out, &ctx)?;
         self.constants.zero180.write(out, &ctx)?;
         self.ptrs.seq_defs.write(out, &ctx)?;
-        match &s.embedded_reset_state {
-            Some(b) => b.write(out, &ctx)?,
-            None => self
-                .reset_state
-                .write_header(out, reset_size)
-                .within("reset_state")?,
-        }
+        // the reset state's stream size is filled in once its events are written
+        let embedded_at = match &s.embedded_reset_state {
+            Some(b) => {
+                b.write(out, &ctx)?;
+                None
+            }
+            None => {
+                let at = out.len();
+                self.reset_state
+                    .write_header(out, 0)
+                    .within("reset_state")?;
+                Some(at)
+            }
+        };
         let seq_count = u8::try_from(self.sequences.len())
             .map_err(|_| EncodeError::new("at most 255 sequences"))
             .within("sequences")?;
@@ -644,10 +692,18 @@ impl AnimDef {
             it.write(out, &ctx).within_index(i).within("anim_refs")?;
         }
         mark(out, ".reset_state".into());
+        let reset_at = out.len();
         self.reset_state
-            .write_header(out, reset_size)
+            .write_header(out, 0)
             .within("reset_state")?;
-        out.extend_from_slice(&reset_events);
+        let reset_size = self
+            .reset_state
+            .write_events(out, &names)
+            .within("reset_state")?;
+        patch_u32(out, reset_at + SeqDef::SIZE_OFFSET, reset_size);
+        if let Some(at) = embedded_at {
+            patch_u32(out, at + SeqDef::SIZE_OFFSET, reset_size);
+        }
         for (i, seq) in self.sequences.iter().enumerate() {
             mark(out, format!(".sequences[{i}]"));
             seq.write(out, &names).within_index(i).within("sequences")?;

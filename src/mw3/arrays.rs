@@ -2,7 +2,7 @@
 //! sounds (each with an all-zero item 0 on disk, which the model leaves out), activation
 //! prerequisites and anim refs (no zero item).
 
-use super::prim::{is_default, named, record, Bytes, Ctx, Field, NodeName, Z};
+use super::prim::{is_default, named, record, Bytes, Ctx, Field, NodeName, StrParts, Z};
 use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -136,9 +136,11 @@ impl Field for ActivPrereq {
 named!(/// Anim ref type.
     AnimRefType: u32 { 0 => "call_animation", 1 => "call_object_connector" });
 
+// (For call_object_connector, `name` holds its 32-byte buffer in the first half, the second
+// half zero.)
 /// AnimRef (72 bytes). Type call_animation: one 64-byte name. Type call_object_connector:
 /// two 32-byte names. Another type keeps its 64 name bytes raw.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct AnimRef {
     #[serde(rename = "type")]
@@ -150,6 +152,29 @@ pub struct AnimRef {
     pub raw: Option<Bytes<64>>,
     #[serde(skip_serializing_if = "is_default")]
     pub ptr: Hex32,
+}
+
+impl AnimRef {
+    fn is_pair(&self) -> bool {
+        self.kind.0 == 1
+    }
+    /// The 32-byte name buffer of a call_object_connector ref.
+    fn short_name(&self) -> Result<Z<32>, EncodeError> {
+        let raw = self.name.encodable()?;
+        match Z::<32>::from_raw(&raw[..32]) {
+            Some(z) if raw[32..].iter().all(|&b| b == 0) => Ok(z),
+            _ => Err(EncodeError::new(
+                "a call_object_connector name holds at most 31 bytes (32-byte buffer)",
+            )),
+        }
+    }
+    /// Put a 32-byte name buffer in the first half of `name`.
+    fn long_name(short: &Z<32>) -> Z<64> {
+        let mut raw = [0u8; 64];
+        raw[..32].copy_from_slice(short.as_raw());
+        // the first half holds a terminator, so this always succeeds
+        Z::from_raw(&raw).unwrap_or_default()
+    }
 }
 
 impl Field for AnimRef {
@@ -176,10 +201,7 @@ impl Field for AnimRef {
                 let n = Z::<32>::from_raw(&raw[..32])
                     .ok_or_else(|| unterminated(0))
                     .within("name")?;
-                r.name = Z {
-                    text: n.text,
-                    tail: n.tail,
-                };
+                r.name = Self::long_name(&n);
                 r.local_name = Some(
                     Z::from_raw(&raw[32..])
                         .ok_or_else(|| unterminated(32))
@@ -198,12 +220,7 @@ impl Field for AnimRef {
         match (self.kind.0, &self.local_name, &self.raw) {
             (0, None, None) => self.name.write(out, ctx).within("name")?,
             (1, Some(local), None) => {
-                Z::<32> {
-                    text: self.name.text.clone(),
-                    tail: self.name.tail.clone(),
-                }
-                .write(out, ctx)
-                .within("name")?;
+                self.short_name().within("name")?.write(out, ctx)?;
                 local.write(out, ctx).within("local_name")?;
             }
             (0 | 1, _, _) => return Err(EncodeError::new(
@@ -222,10 +239,61 @@ impl Field for AnimRef {
     }
 }
 
+impl Serialize for AnimRef {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("AnimRef", 5)?;
+        st.serialize_field("type", &self.kind)?;
+        // a call_object_connector name is a 32-byte buffer (its tail ends at byte 32)
+        match self.short_name() {
+            Ok(short) if self.is_pair() => st.serialize_field("name", &short)?,
+            _ => st.serialize_field("name", &self.name)?,
+        }
+        if let Some(l) = &self.local_name {
+            st.serialize_field("local_name", l)?;
+        }
+        if let Some(r) = &self.raw {
+            st.serialize_field("raw", r)?;
+        }
+        if !is_default(&self.ptr) {
+            st.serialize_field("ptr", &self.ptr)?;
+        }
+        st.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for AnimRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        /// The document form: the name's buffer size depends on the type.
+        #[derive(Default, Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        struct Doc {
+            #[serde(rename = "type")]
+            kind: AnimRefType,
+            name: StrParts,
+            local_name: Option<Z<32>>,
+            raw: Option<Bytes<64>>,
+            ptr: Hex32,
+        }
+        let doc = Doc::deserialize(d)?;
+        // (a text too long for the buffer is reported by the writer, with the path)
+        let name = match doc.name.build::<32, false>() {
+            Ok(short) if doc.kind.0 == 1 => AnimRef::long_name(&short),
+            _ => doc.name.build_lenient::<64, false>(),
+        };
+        Ok(AnimRef {
+            kind: doc.kind,
+            name,
+            local_name: doc.local_name,
+            raw: doc.raw,
+            ptr: doc.ptr,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exact::Text;
 
     fn both_ways<T: Field + PartialEq + std::fmt::Debug>(value: &T, bytes: &[u8]) {
         let mut c = Cursor::new(bytes, 0);
@@ -278,10 +346,7 @@ mod tests {
         tail[25] = 2;
         both_ways(
             &StaticSoundRef {
-                name: Z {
-                    text: Text::from("ssnd1"),
-                    tail: Some(crate::exact::Blob(tail)),
-                },
+                name: Z::from_parts(b"ssnd1", Some(&tail)).unwrap(),
                 zero32: 0,
             },
             &ssnd,
@@ -312,7 +377,7 @@ mod tests {
         both_ways(
             &AnimRef {
                 kind: AnimRefType(1),
-                name: Z::new("conn"),
+                name: AnimRef::long_name(&Z::new("conn")),
                 local_name: Some(Z::new("local")),
                 raw: None,
                 ptr: Hex32(0),

@@ -8,7 +8,7 @@ use super::prim::is_default;
 use super::refs::{Names, RefKind};
 use super::seq_def::SeqDef;
 use super::{zero_def_bytes, Anim};
-use crate::exact::{Text, F32};
+use crate::exact::F32;
 use crate::registry::{Finding, Severity};
 
 struct Out(Vec<Finding>);
@@ -74,7 +74,7 @@ pub fn check(a: &Anim) -> Vec<Finding> {
         );
     }
     for (k, e) in a.anim_list.iter().enumerate() {
-        if !e.name.text.as_bytes().is_ascii() {
+        if !e.name.text().is_ascii() {
             o.warn(format!("anim_list[{k}].name"), "is not ASCII");
         }
     }
@@ -183,7 +183,7 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
     }
     let r = &d.reset_state;
     let rp = format!("{p}.reset_state");
-    if r.name.text.as_bytes() != b"RESET_SEQUENCE" || !r.name.is_clean() {
+    if r.name.text() != b"RESET_SEQUENCE" || !r.name.is_clean() {
         o.err(format!("{rp}.name"), "must be RESET_SEQUENCE");
     }
     if r.seq_state.0 != 0 || r.reset_state.0 != 0 {
@@ -213,7 +213,7 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
             o.err(format!("{sp}.events"), "a sequence needs events");
         }
         check_seq_zeros(o, &sp, sq);
-        clean_name(o, &format!("{sp}.name"), &sq.name.text, sq.name.is_clean());
+        clean_name(o, &format!("{sp}.name"), sq.name.text(), sq.name.is_clean());
     }
     // D: flags and duplicated values
     let f = d.flags;
@@ -283,7 +283,7 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
             format!("{} is not an activation (0..=4)", d.activation.0),
         );
     }
-    let same = d.name.text == d.anim_root_name.text;
+    let same = d.name.text() == d.anim_root_name.text();
     if same != (d.ptrs.anim.0 == d.ptrs.anim_root.0) {
         o.err(
             format!("{p}.ptrs.anim_root"),
@@ -315,12 +315,12 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
             "expected 0 without prerequisites, else 0..=2",
         );
     }
-    clean_name(o, &format!("{p}.name"), &d.name.text, d.name.is_clean());
+    clean_name(o, &format!("{p}.name"), d.name.text(), d.name.is_clean());
     for (what, name) in [
         ("anim_name", &d.anim_name),
         ("anim_root_name", &d.anim_root_name),
     ] {
-        if !name.text.as_bytes().is_ascii() {
+        if !name.text().is_ascii() {
             o.warn(format!("{p}.{what}"), "is not ASCII");
         }
     }
@@ -328,7 +328,7 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
     check_unique(
         o,
         &format!("{p}.objects"),
-        d.objects.iter().map(|x| &x.name.text),
+        d.objects.iter().map(|x| x.name.text()),
     );
     check_unique(o, &format!("{p}.nodes"), names.nodes.iter().copied());
     check_unique(o, &format!("{p}.lights"), names.lights.iter().copied());
@@ -371,7 +371,7 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
         clean_name(
             o,
             &format!("{p}.puffers[{k}].name"),
-            &x.name.text,
+            x.name.text(),
             x.name.is_clean(),
         );
     }
@@ -392,7 +392,7 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
             3 if x.active != 0 || x.ptr.0 == 0 => o.warn(&pp, "expected active 0 and ptr ≠ 0"),
             _ => {}
         }
-        clean_name(o, &format!("{pp}.name"), &x.name.text, x.name.is_clean());
+        clean_name(o, &format!("{pp}.name"), x.name.text(), x.name.is_clean());
     }
     for (k, x) in d.anim_refs.iter().enumerate() {
         if !x.kind.is_known() {
@@ -431,8 +431,8 @@ fn check_seq_zeros(o: &mut Out, p: &str, s: &SeqDef) {
     }
 }
 
-fn clean_name(o: &mut Out, p: &str, t: &Text, clean: bool) {
-    if !t.as_bytes().is_ascii() {
+fn clean_name(o: &mut Out, p: &str, t: &[u8], clean: bool) {
+    if !t.is_ascii() {
         o.warn(p, "is not ASCII");
     }
     if !clean {
@@ -440,13 +440,16 @@ fn clean_name(o: &mut Out, p: &str, t: &Text, clean: bool) {
     }
 }
 
-fn check_unique<'a>(o: &mut Out, p: &str, names: impl Iterator<Item = &'a Text>) {
+fn check_unique<'a>(o: &mut Out, p: &str, names: impl Iterator<Item = &'a [u8]>) {
     let mut seen = std::collections::HashSet::new();
     for (k, n) in names.enumerate() {
         if !seen.insert(n) {
             o.warn(
                 format!("{p}[{k}].name"),
-                format!("duplicate name {n:?} (references by name pick the first)"),
+                format!(
+                    "duplicate name {:?} (references by name pick the first)",
+                    crate::exact::text::decode_cp1252(n)
+                ),
             );
         }
     }
@@ -485,12 +488,12 @@ fn check_event(o: &mut Out, p: &str, e: &Event, names: &Names) {
     });
     let name_copy = |o: &mut Out, n: &ItemName, k: RefKind, i: i32| {
         if let Some(s) = &n.0 {
-            if names.item(k, i) != Some(&s.text) {
+            if names.item(k, i) != Some(s.text()) {
                 o.err(
                     format!("{ep}.name"),
                     format!(
                         "{:?} differs from the referenced {}'s name",
-                        s.text,
+                        crate::exact::text::decode_cp1252(s.text()),
                         k.label()
                     ),
                 );
@@ -588,7 +591,7 @@ fn check_event(o: &mut Out, p: &str, e: &Event, names: &Names) {
         EventData::CallSequence(x) | EventData::StopSequence(x) if x.index.0 != -1 => {
             o.warn(format!("{ep}.index"), "expected -1");
         }
-        EventData::FogState(x) if x.name.text.as_bytes() != b"default_fog_name" => {
+        EventData::FogState(x) if x.name.text() != b"default_fog_name" => {
             o.warn(format!("{ep}.name"), "expected default_fog_name");
         }
         EventData::ObjectMotionFromTo(x) if x.run_time.get() <= 0.0 => {

@@ -11,7 +11,7 @@ use super::refs::{
     AnimRef16, DynSound32, Light32, Names, Node16, Node32, Puffer32, RefKind, RefVisitor,
     StaticSound16,
 };
-use crate::exact::{Cursor, DecodeError, EncodeError, Text, Within, F32};
+use crate::exact::{Cursor, DecodeError, EncodeError, Within, F32};
 use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -30,9 +30,9 @@ impl ItemName {
         self.0.is_none()
     }
     /// Drop the stored copy when it is exactly the referenced item's name.
-    fn derive(&mut self, item: Option<&Text>) {
+    fn derive(&mut self, item: Option<&[u8]>) {
         if let (Some(s), Some(t)) = (&self.0, item) {
-            if s.is_clean() && s.text == *t {
+            if s.is_clean() && s.text() == t {
                 self.0 = None;
             }
         }
@@ -47,11 +47,7 @@ impl Field for ItemName {
     fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
         match (&self.0, ctx.item_name) {
             (Some(s), _) => s.write(out, ctx),
-            (None, Some(t)) => Z::<32> {
-                text: t.clone(),
-                tail: None,
-            }
-            .write(out, ctx),
+            (None, Some(t)) => Z::<32>::from_parts(t, None)?.write(out, ctx),
             (None, None) => Err(EncodeError::new(
                 "the name copy cannot be derived: the index does not resolve; give the name",
             )),
@@ -1177,11 +1173,27 @@ impl Event {
     }
 }
 
+/// How many events a stream holds, from the size fields alone (an upper bound for a broken
+/// stream; the reader reports the problem). Sizes the events vector exactly, since an event
+/// in the model is often larger than on disk.
+fn count_events(data: &[u8]) -> usize {
+    let mut pos = 0usize;
+    let mut n = 0usize;
+    while let Some(size) = data.get(pos + 4..pos + 8) {
+        n += 1;
+        let size = u32::from_le_bytes([size[0], size[1], size[2], size[3]]) as usize;
+        if size < EVENT_HEADER_SIZE {
+            break;
+        }
+        pos = pos.saturating_add(size);
+    }
+    n
+}
+
 /// Read an event stream of exactly `data.len()` bytes starting at absolute `base`.
 pub fn read_stream(data: &[u8], base: u64) -> Result<Vec<Event>, DecodeError> {
     let mut c = Cursor::new(data, base);
-    // most events are 20 to 80 bytes; one allocation covers a typical stream
-    let mut events = Vec::with_capacity(data.len() / 48 + 1);
+    let mut events = Vec::with_capacity(count_events(data));
     while !c.is_empty() {
         let i = events.len();
         events.push(Event::read(&mut c).within_index(i)?);

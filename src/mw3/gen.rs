@@ -109,7 +109,9 @@ impl Rng {
         let tail = self
             .chance(if self.1 { 3 } else { 30 })
             .then(|| Blob(self.bytes(N - text.len() - 1)));
-        super::prim::Str { text, tail }
+        // the text is shorter than the buffer, so this always fits
+        super::prim::Str::from_parts(text.as_bytes(), tail.as_ref().map(Blob::as_bytes))
+            .unwrap_or_default()
     }
     /// A value read from random bytes (retried until the reader accepts them).
     pub fn record<T: Field>(&mut self) -> T {

@@ -15,7 +15,7 @@ use super::refs::RefVisitor;
 pub struct Ctx<'a> {
     /// The name of the item an event references (lights, puffers, dynamic sounds), used to
     /// regenerate the copy of that name the event stores.
-    pub item_name: Option<&'a Text>,
+    pub item_name: Option<&'a [u8]>,
 }
 
 /// One on-disk type: a reader and the mirrored writer.
@@ -153,10 +153,10 @@ pub fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 /// Lowercase hex of `bytes` (table-driven; the YAML export writes a lot of it).
 pub fn hex_string(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = Vec::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        out.push(DIGITS[(b >> 4) as usize]);
-        out.push(DIGITS[(b & 15) as usize]);
+    let mut out = vec![0u8; bytes.len() * 2];
+    for (pair, &b) in out.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = DIGITS[(b >> 4) as usize];
+        pair[1] = DIGITS[(b & 15) as usize];
     }
     // Only ASCII hex digits were pushed.
     String::from_utf8(out).unwrap_or_default()
@@ -247,15 +247,22 @@ impl<const N: usize> JsonSchema for Bytes<N> {
 /// The 17 bytes the engine fills NODE-kind name buffers with before writing the name.
 pub const NODE_FILL: &[u8; 17] = b"Default_node_name";
 
-/// A NUL-terminated string in an `N`-byte buffer. The bytes after the terminator (the *tail*)
-/// are kept verbatim unless they are exactly the default fill for the field's kind (zeros, or
-/// for `NODE = true` the `Default_node_name` template), in which case `tail` is `None` and the
-/// writer regenerates them. YAML shows a plain string for the default case and
-/// `{text: ..., tail: <hex>}` otherwise.
-#[derive(Clone, Default, PartialEq, Eq, Hash)]
+/// A NUL-terminated string in an `N`-byte buffer, held inline as its exact bytes (no
+/// allocation). The text is the bytes before the first NUL; the bytes after it (the *tail*)
+/// are garbage kept verbatim. YAML shows a plain string when the tail is the default fill for
+/// the field's kind (zeros, or for `NODE = true` the `Default_node_name` template) and
+/// `{text: ..., tail: <hex>}` otherwise; [`Str::tail`] is `None` in the default case.
+///
+/// Editing the text ([`Str::set_text`]) regenerates a default fill, and keeps any other tail
+/// aligned to the end of the buffer with the new text and its terminator written over the
+/// start. A document may give a text too long for the buffer: it is kept (`too_long`) so the
+/// writer can report it with the field's path.
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Str<const N: usize, const NODE: bool = false> {
-    pub text: Text,
-    pub tail: Option<Blob>,
+    /// Always holds a NUL.
+    raw: [u8; N],
+    /// A text of `N` or more bytes from a document (never set when decoding).
+    too_long: Option<Box<Text>>,
 }
 
 /// A zero-padded (or garbage-tailed) name buffer.
@@ -263,86 +270,167 @@ pub type Z<const N: usize> = Str<N, false>;
 /// A `Default_node_name`-filled name buffer.
 pub type NodeName = Str<32, true>;
 
-impl<const N: usize, const NODE: bool> fmt::Debug for Str<N, NODE> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.tail {
-            None => write!(f, "{:?}", self.text),
-            Some(t) => write!(f, "{:?}+{:?}", self.text, t),
+impl<const N: usize, const NODE: bool> Default for Str<N, NODE> {
+    fn default() -> Self {
+        Self {
+            raw: Self::default_buf(),
+            too_long: None,
         }
     }
 }
 
-/// The default tail bytes of an `n`-byte buffer holding a `len`-byte name.
-fn default_fill(n: usize, node: bool, len: usize) -> impl Iterator<Item = u8> {
-    (len + 1..n).map(move |i| {
-        if node {
-            NODE_FILL.get(i).copied().unwrap_or(0)
-        } else {
-            0
+impl<const N: usize, const NODE: bool> fmt::Debug for Str<N, NODE> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = crate::exact::text::decode_cp1252(self.text());
+        match self.tail() {
+            None => write!(f, "{text:?}"),
+            Some(t) => write!(f, "{text:?}+{}", hex::encode(t)),
         }
-    })
+    }
 }
 
 impl<const N: usize, const NODE: bool> Str<N, NODE> {
+    /// The buffer of an empty name: the default fill.
+    fn default_buf() -> [u8; N] {
+        let mut buf = [0u8; N];
+        if NODE {
+            let n = NODE_FILL.len().min(N);
+            buf[..n].copy_from_slice(&NODE_FILL[..n]);
+            if N > 0 {
+                buf[0] = 0;
+            }
+        }
+        buf
+    }
+    /// A name from a literal in code and tests; panics on text the field cannot hold.
     pub fn new(text: &str) -> Self {
-        Self {
-            text: Text::from(text),
-            tail: None,
+        let t = Text::from(text);
+        match Self::from_parts(t.as_bytes(), None) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
         }
     }
-    /// Split a raw buffer at its first NUL. `None` when there is no terminator.
+    /// The buffer as it is stored. `None` when `raw` is not `N` bytes or has no terminator.
     pub fn from_raw(raw: &[u8]) -> Option<Self> {
-        let len = raw.iter().position(|&b| b == 0)?;
-        let tail = &raw[len + 1..];
-        let is_default = tail.iter().copied().eq(default_fill(raw.len(), NODE, len));
-        Some(Self {
-            text: Text(raw[..len].to_vec()),
-            tail: (!is_default).then(|| Blob(tail.to_vec())),
+        let raw: [u8; N] = raw.try_into().ok()?;
+        raw.contains(&0).then_some(Self {
+            raw,
+            too_long: None,
         })
     }
-    /// The raw buffer: the default fill (or the stored tail aligned to the end of the buffer),
-    /// then the text and its terminator written over the start.
-    pub fn to_raw(&self) -> Result<[u8; N], EncodeError> {
-        let len = self.text.len();
+    /// Build the buffer from a text and an optional tail: the default fill (or the tail
+    /// aligned to the end of the buffer), then the text and its terminator over the start.
+    pub fn from_parts(text: &[u8], tail: Option<&[u8]>) -> Result<Self, EncodeError> {
+        let len = text.len();
         if len >= N {
-            return Err(EncodeError::new(format!(
-                "text {:?} is {len} bytes; this field holds at most {}",
-                self.text,
-                N - 1
-            )));
+            return Err(Self::too_long_error(text));
         }
-        let mut buf = [0u8; N];
-        match &self.tail {
-            None => {
-                for (b, v) in buf[len + 1..].iter_mut().zip(default_fill(N, NODE, len)) {
-                    *b = v;
-                }
-            }
+        let mut raw = match tail {
+            None => Self::default_buf(),
             Some(t) => {
-                let t = &t.0[..t.0.len().min(N)];
+                let mut buf = [0u8; N];
+                let t = &t[..t.len().min(N)];
                 buf[N - t.len()..].copy_from_slice(t);
+                buf
             }
+        };
+        raw[..len].copy_from_slice(text);
+        raw[len] = 0;
+        Ok(Self {
+            raw,
+            too_long: None,
+        })
+    }
+    fn too_long_error(text: &[u8]) -> EncodeError {
+        EncodeError::new(format!(
+            "text {:?} is {} bytes; this field holds at most {}",
+            crate::exact::text::decode_cp1252(text),
+            text.len(),
+            N.saturating_sub(1)
+        ))
+    }
+    /// Like [`Str::from_parts`], but a text too long for the buffer is kept, and the writer
+    /// reports it (documents are read this way, so the error names the field).
+    pub fn from_parts_lenient(text: &Text, tail: Option<&[u8]>) -> Self {
+        Self::from_parts(text.as_bytes(), tail).unwrap_or_else(|_| Self {
+            raw: Self::default_buf(),
+            too_long: Some(Box::new(text.clone())),
+        })
+    }
+    fn text_len(&self) -> usize {
+        self.raw.iter().position(|&b| b == 0).unwrap_or(N)
+    }
+    /// The text bytes (Windows-1252), up to the terminator.
+    pub fn text(&self) -> &[u8] {
+        match &self.too_long {
+            Some(t) => t.as_bytes(),
+            None => &self.raw[..self.text_len()],
         }
-        buf[..len].copy_from_slice(self.text.as_bytes());
-        buf[len] = 0;
-        Ok(buf)
+    }
+    /// The text as an owned [`Text`].
+    pub fn to_text(&self) -> Text {
+        Text::new(self.text())
+    }
+    /// The bytes after the terminator, when they are not the kind's default fill.
+    pub fn tail(&self) -> Option<&[u8]> {
+        if self.too_long.is_some() {
+            return None;
+        }
+        let len = self.text_len();
+        let tail = self.raw.get(len + 1..).unwrap_or_default();
+        (!Self::is_default_tail(len, tail)).then_some(tail)
+    }
+    fn is_default_tail(len: usize, tail: &[u8]) -> bool {
+        if NODE {
+            let fill = NODE_FILL.get(len + 1..).unwrap_or_default();
+            let (head, rest) = tail.split_at(fill.len().min(tail.len()));
+            head == &fill[..head.len()] && rest.iter().all(|&b| b == 0)
+        } else {
+            tail.iter().all(|&b| b == 0)
+        }
+    }
+    /// Replace the text (see the type's docs for what happens to the tail).
+    pub fn set_text(&mut self, text: &[u8]) -> Result<(), EncodeError> {
+        *self = Self::from_parts(text, self.tail())?;
+        Ok(())
+    }
+    /// The stored buffer (meaningless while the text is too long, see [`Str::encodable`]).
+    pub fn as_raw(&self) -> &[u8; N] {
+        &self.raw
+    }
+    /// `Err` when the text does not fit the buffer.
+    pub fn encodable(&self) -> Result<&[u8; N], EncodeError> {
+        match &self.too_long {
+            Some(t) => Err(Self::too_long_error(t.as_bytes())),
+            None => Ok(&self.raw),
+        }
     }
     /// Whether the buffer holds exactly this text with the kind's default fill.
     pub fn is_clean(&self) -> bool {
-        self.tail.is_none()
+        self.tail().is_none()
     }
 }
 
 impl<const N: usize, const NODE: bool> Field for Str<N, NODE> {
     const SIZE: usize = N;
+    #[inline]
     fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
         let at = c.offset();
-        let raw = c.bytes(N)?;
-        Self::from_raw(raw)
-            .ok_or_else(|| DecodeError::new(at, crate::exact::DecodeErrorKind::Unterminated))
+        let raw = c.array::<N>()?;
+        if !raw.contains(&0) {
+            return Err(DecodeError::new(
+                at,
+                crate::exact::DecodeErrorKind::Unterminated,
+            ));
+        }
+        Ok(Self {
+            raw,
+            too_long: None,
+        })
     }
+    #[inline]
     fn write(&self, out: &mut Vec<u8>, _: &Ctx) -> Result<(), EncodeError> {
-        out.extend_from_slice(&self.to_raw()?);
+        out.extend_from_slice(self.encodable()?);
         Ok(())
     }
 }
@@ -350,12 +438,13 @@ impl<const N: usize, const NODE: bool> Field for Str<N, NODE> {
 impl<const N: usize, const NODE: bool> Serialize for Str<N, NODE> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        match &self.tail {
-            None => self.text.serialize(s),
+        let text = crate::exact::text::decode_cp1252(self.text());
+        match self.tail() {
+            None => s.serialize_str(&text),
             Some(t) => {
                 let mut st = s.serialize_struct("Str", 2)?;
-                st.serialize_field("text", &self.text)?;
-                st.serialize_field("tail", &RawHex(&t.0))?;
+                st.serialize_field("text", &*text)?;
+                st.serialize_field("tail", &RawHex(t))?;
                 st.end()
             }
         }
@@ -364,15 +453,42 @@ impl<const N: usize, const NODE: bool> Serialize for Str<N, NODE> {
 
 impl<'de, const N: usize, const NODE: bool> Deserialize<'de> for Str<N, NODE> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<const N: usize, const NODE: bool>;
-        impl<const N: usize, const NODE: bool> V<N, NODE> {
-            fn text<E: de::Error>(v: &str) -> Result<Str<N, NODE>, E> {
+        Ok(StrParts::deserialize(d)?.build_lenient())
+    }
+}
+
+/// A name as a document gives it: text and optional tail, not yet laid out in a buffer.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StrParts {
+    pub text: Text,
+    pub tail: Option<Blob>,
+}
+
+impl StrParts {
+    /// Lay out in an `N`-byte buffer (see [`Str::from_parts`]).
+    pub fn build<const N: usize, const NODE: bool>(&self) -> Result<Str<N, NODE>, EncodeError> {
+        Str::from_parts(
+            self.text.as_bytes(),
+            self.tail.as_ref().map(|b| b.as_bytes()),
+        )
+    }
+    /// Lay out, keeping a text too long for the buffer for the writer to report.
+    pub fn build_lenient<const N: usize, const NODE: bool>(&self) -> Str<N, NODE> {
+        Str::from_parts_lenient(&self.text, self.tail.as_ref().map(|b| b.as_bytes()))
+    }
+}
+
+impl<'de> Deserialize<'de> for StrParts {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl V {
+            fn text<E: de::Error>(v: &str) -> Result<StrParts, E> {
                 let text = Text::deserialize(de::value::StrDeserializer::<E>::new(v))?;
-                Ok(Str { text, tail: None })
+                Ok(StrParts { text, tail: None })
             }
         }
-        impl<'de, const N: usize, const NODE: bool> de::Visitor<'de> for V<N, NODE> {
-            type Value = Str<N, NODE>;
+        impl<'de> de::Visitor<'de> for V {
+            type Value = StrParts;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a string, or {text: ..., tail: <hex>}")
             }
@@ -398,13 +514,13 @@ impl<'de, const N: usize, const NODE: bool> Deserialize<'de> for Str<N, NODE> {
                         other => return Err(de::Error::unknown_field(other, &["text", "tail"])),
                     }
                 }
-                Ok(Str {
+                Ok(StrParts {
                     text: text.ok_or_else(|| de::Error::missing_field("text"))?,
                     tail,
                 })
             }
         }
-        d.deserialize_any(V::<N, NODE>)
+        d.deserialize_any(V)
     }
 }
 
@@ -753,16 +869,13 @@ mod tests {
 
     fn roundtrip<const N: usize, const NODE: bool>(raw: &[u8], text: &str, tail: Option<&[u8]>) {
         let s = Str::<N, NODE>::from_raw(raw).expect("terminated");
-        assert_eq!(s.text.as_bytes(), text.as_bytes());
-        assert_eq!(s.tail.as_ref().map(|b| b.0.as_slice()), tail);
-        let back = s.to_raw().expect("fits");
-        assert_eq!(&back[..], raw);
+        assert_eq!(s.text(), text.as_bytes());
+        assert_eq!(s.tail(), tail);
+        assert_eq!(&s.as_raw()[..], raw);
         // and from the value side
-        let v = Str::<N, NODE> {
-            text: Text::from(text),
-            tail: tail.map(|t| Blob(t.to_vec())),
-        };
-        assert_eq!(&v.to_raw().unwrap()[..], raw);
+        let v = Str::<N, NODE>::from_parts(text.as_bytes(), tail).unwrap();
+        assert_eq!(&v.as_raw()[..], raw);
+        assert_eq!(v, s);
     }
 
     #[test]
@@ -799,12 +912,15 @@ mod tests {
         let mut blood = [0u8; 16];
         blood[..10].copy_from_slice(b"blood\0flt!");
         let mut s = Str::<16>::from_raw(&blood).unwrap();
-        s.text = Text::from("bloody");
-        let raw = s.to_raw().unwrap();
+        s.set_text(b"bloody").unwrap();
         // the tail "flt!" + zeros is aligned to the end, the new name overwrites the start
-        assert_eq!(&raw[..], b"bloody\0lt!\0\0\0\0\0\0");
-        s.text = Text::from("a_name_too_long!");
-        assert!(s.to_raw().is_err());
+        assert_eq!(&s.as_raw()[..], b"bloody\0lt!\0\0\0\0\0\0");
+        assert!(s.set_text(b"a_name_too_long!").is_err());
+        // a default fill is regenerated for the new length
+        let mut n = NodeName::new("abc");
+        n.set_text(b"a").unwrap();
+        assert_eq!(&n.as_raw()[..17], b"a\0fault_node_name");
+        assert!(n.is_clean());
     }
 
     #[test]

@@ -48,7 +48,9 @@ pub const INPUT_NODE: &str = "INPUT_NODE";
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Ref {
     pub index: i32,
-    pub name: Option<Text>,
+    /// Boxed: most references carry no name (decoded files), and a small `Ref` keeps events
+    /// small.
+    pub name: Option<Box<Text>>,
     /// A document gave only the name; the index is found when the document is resolved.
     pub index_missing: bool,
 }
@@ -134,12 +136,12 @@ impl OwnedNames {
 
     pub fn as_names(&self) -> Names<'_> {
         Names {
-            nodes: self.nodes.iter().collect(),
-            lights: self.lights.iter().collect(),
-            puffers: self.puffers.iter().collect(),
-            dynamic_sounds: self.dynamic_sounds.iter().collect(),
-            static_sounds: self.static_sounds.iter().collect(),
-            anim_refs: self.anim_refs.iter().collect(),
+            nodes: self.nodes.iter().map(Text::as_bytes).collect(),
+            lights: self.lights.iter().map(Text::as_bytes).collect(),
+            puffers: self.puffers.iter().map(Text::as_bytes).collect(),
+            dynamic_sounds: self.dynamic_sounds.iter().map(Text::as_bytes).collect(),
+            static_sounds: self.static_sounds.iter().map(Text::as_bytes).collect(),
+            anim_refs: self.anim_refs.iter().map(Text::as_bytes).collect(),
         }
     }
 }
@@ -166,7 +168,7 @@ impl<'de> Deserialize<'de> for Ref {
                 let name = Text::deserialize(de::value::StrDeserializer::<E>::new(v))?;
                 Ok(Ref {
                     index: 0,
-                    name: Some(name),
+                    name: Some(Box::new(name)),
                     index_missing: true,
                 })
             }
@@ -182,7 +184,7 @@ impl<'de> Deserialize<'de> for Ref {
                             r.index = m.next_value()?;
                             r.index_missing = false;
                         }
-                        "name" => r.name = Some(m.next_value()?),
+                        "name" => r.name = Some(Box::new(m.next_value()?)),
                         other => return Err(de::Error::unknown_field(other, &["index", "name"])),
                     }
                 }
@@ -275,19 +277,19 @@ ref_field!(/// A static sound index stored as i16.
 ref_field!(/// An anim ref index stored as i16.
     AnimRef16, i16, RefKind::AnimRef);
 
-/// The names an anim def's references resolve to.
+/// The names an anim def's references resolve to (the text bytes of each item's name).
 #[derive(Default)]
 pub struct Names<'a> {
-    pub nodes: Vec<&'a Text>,
-    pub lights: Vec<&'a Text>,
-    pub puffers: Vec<&'a Text>,
-    pub dynamic_sounds: Vec<&'a Text>,
-    pub static_sounds: Vec<&'a Text>,
-    pub anim_refs: Vec<&'a Text>,
+    pub nodes: Vec<&'a [u8]>,
+    pub lights: Vec<&'a [u8]>,
+    pub puffers: Vec<&'a [u8]>,
+    pub dynamic_sounds: Vec<&'a [u8]>,
+    pub static_sounds: Vec<&'a [u8]>,
+    pub anim_refs: Vec<&'a [u8]>,
 }
 
 impl<'a> Names<'a> {
-    fn list(&self, kind: RefKind) -> &[&'a Text] {
+    fn list(&self, kind: RefKind) -> &[&'a [u8]] {
         match kind {
             RefKind::Node => &self.nodes,
             RefKind::Light => &self.lights,
@@ -306,7 +308,7 @@ impl<'a> Names<'a> {
         usize::try_from(i).ok()
     }
     /// The item an index refers to, if it resolves.
-    pub fn item(&self, kind: RefKind, index: i32) -> Option<&'a Text> {
+    pub fn item(&self, kind: RefKind, index: i32) -> Option<&'a [u8]> {
         Self::slot(kind, index).and_then(|i| self.list(kind).get(i).copied())
     }
     /// The display name of an index (INPUT_NODE for the node sentinels).
@@ -314,11 +316,11 @@ impl<'a> Names<'a> {
         if kind == RefKind::Node && (index == -200 || index == -100) {
             return Some(Text::from(INPUT_NODE));
         }
-        self.item(kind, index).cloned()
+        self.item(kind, index).map(Text::new)
     }
     /// The index of the first item named `name`.
     pub fn index_of(&self, kind: RefKind, name: &Text) -> Option<i32> {
-        let pos = self.list(kind).iter().position(|t| *t == name)? as i32;
+        let pos = self.list(kind).iter().position(|t| *t == name.as_bytes())? as i32;
         Some(if kind == RefKind::AnimRef {
             pos
         } else {
@@ -328,7 +330,7 @@ impl<'a> Names<'a> {
 
     /// After decoding: attach names to indices.
     pub fn fill(&self, kind: RefKind, r: &mut Ref) {
-        r.name = self.name_of(kind, r.index);
+        r.name = self.name_of(kind, r.index).map(Box::new);
     }
 
     /// After reading a document: make the index follow an edited name.
@@ -339,7 +341,7 @@ impl<'a> Names<'a> {
             }
             return Ok(());
         };
-        if !r.index_missing && self.name_of(kind, r.index).as_ref() == Some(name) {
+        if !r.index_missing && self.name_of(kind, r.index).as_ref() == Some(&**name) {
             return Ok(());
         }
         if kind == RefKind::Node && name.as_bytes() == INPUT_NODE.as_bytes() {

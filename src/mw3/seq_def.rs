@@ -109,22 +109,32 @@ impl SeqDef {
         size.write(out, &ctx)
     }
 
-    /// The encoded event stream.
-    pub fn events_bytes(&self, names: &Names) -> Result<Vec<u8>, EncodeError> {
-        let mut out = Vec::new();
+    /// The offset of the stream size inside the 64-byte header.
+    pub const SIZE_OFFSET: usize = SEQ_DEF_SIZE - 4;
+
+    /// Append the event stream to `out`; returns its size in bytes.
+    pub fn write_events(&self, out: &mut Vec<u8>, names: &Names) -> Result<u32, EncodeError> {
+        let start = out.len();
         for (i, e) in self.events.iter().enumerate() {
-            e.write(&mut out, names).within_index(i).within("events")?;
+            e.write(out, names).within_index(i).within("events")?;
         }
-        Ok(out)
+        u32::try_from(out.len() - start)
+            .map_err(|_| EncodeError::new("event stream larger than 4 GiB"))
     }
 
-    /// Header followed by events.
+    /// Header followed by events (written in place; the size is filled in afterwards).
     pub fn write(&self, out: &mut Vec<u8>, names: &Names) -> Result<(), EncodeError> {
-        let events = self.events_bytes(names)?;
-        let size = u32::try_from(events.len())
-            .map_err(|_| EncodeError::new("event stream larger than 4 GiB"))?;
-        self.write_header(out, size)?;
-        out.extend_from_slice(&events);
+        let at = out.len();
+        self.write_header(out, 0)?;
+        let size = self.write_events(out, names)?;
+        patch_u32(out, at + Self::SIZE_OFFSET, size);
         Ok(())
+    }
+}
+
+/// Overwrite the u32 at `at` (a placeholder written earlier).
+pub(crate) fn patch_u32(out: &mut [u8], at: usize, v: u32) {
+    if let Some(b) = out.get_mut(at..at + 4) {
+        b.copy_from_slice(&v.to_le_bytes());
     }
 }

@@ -3,7 +3,7 @@
 
 use super::events::EventData;
 use super::*;
-use crate::exact::{DecodeErrorKind, Text, F32};
+use crate::exact::{DecodeErrorKind, F32};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -162,13 +162,8 @@ fn synthetic_agrees_with_mech3ax_field_by_field() {
     let list = meta["anim_list"].as_array().unwrap();
     assert_eq!(list.len(), a.anim_list.len());
     for (jl, e) in list.iter().zip(&a.anim_list) {
-        assert_eq!(s(&jl["name"]), e.name.text.to_string());
-        let tail = e
-            .name
-            .tail
-            .as_ref()
-            .map(|b| b.0.clone())
-            .unwrap_or_default();
+        assert_eq!(s(&jl["name"]), e.name.to_text().to_string());
+        let tail = e.name.tail().map(<[u8]>::to_vec).unwrap_or_default();
         match jl.get("garbage") {
             Some(g) => assert_eq!(b64(s(g)), tail),
             None => assert!(tail.iter().all(|&b| b == 0)),
@@ -180,14 +175,17 @@ fn synthetic_agrees_with_mech3ax_field_by_field() {
     assert_eq!(s(&list[0]["datetime"]), "1999-04-13T10:40:00.0Z");
 
     let d = &a.anim_defs[0];
-    assert_eq!(s(&j["name"]), d.name.text.to_string());
-    assert_eq!(s(&j["anim_name"]), d.anim_name.text.to_string());
-    assert_eq!(s(&j["anim_root_name"]), d.anim_root_name.text.to_string());
+    assert_eq!(s(&j["name"]), d.name.to_text().to_string());
+    assert_eq!(s(&j["anim_name"]), d.anim_name.to_text().to_string());
+    assert_eq!(
+        s(&j["anim_root_name"]),
+        d.anim_root_name.to_text().to_string()
+    );
     // the anim-name hash points at the table entry "blood\0flt" + 23 NUL
     assert_eq!(j["ptrs"]["anim_hash"].as_u64(), Some(1_476_974_861));
     let mut raw = vec![0u8; 26];
     raw[..3].copy_from_slice(b"flt");
-    assert_eq!(d.anim_name.tail.as_ref().map(|b| b.0.clone()), Some(raw));
+    assert_eq!(d.anim_name.tail().map(<[u8]>::to_vec), Some(raw));
     let fl = |bit: u32| d.flags.has(bit);
     assert_eq!(j["has_callbacks"].as_bool(), Some(fl(0x10)));
     assert_eq!(j["auto_reset_node_states"].as_bool(), Some(fl(0x10000)));
@@ -235,7 +233,7 @@ fn synthetic_agrees_with_mech3ax_field_by_field() {
     let objs = arr("objects");
     assert_eq!(objs.len(), d.objects.len());
     for (jo, o) in objs.iter().zip(&d.objects) {
-        assert_eq!(s(&jo["name"]), o.name.text.to_string());
+        assert_eq!(s(&jo["name"]), o.name.to_text().to_string());
         assert_eq!(jo["ptr"].as_u64(), Some(o.node_ptr.0 as u64));
         assert_eq!(jo["flags"].as_u64(), Some(o.flags.0 as u64));
         assert_eq!(jo["flags_merged"].as_u64(), Some(o.flags_merged.0 as u64));
@@ -244,7 +242,7 @@ fn synthetic_agrees_with_mech3ax_field_by_field() {
     let nodes = arr("nodes");
     assert_eq!(nodes.len(), d.nodes.len());
     for (jn, n) in nodes.iter().zip(&d.nodes) {
-        assert_eq!(s(&jn["name"]), n.name.text.to_string());
+        assert_eq!(s(&jn["name"]), n.name.to_text().to_string());
         assert_eq!(jn["ptr"].as_u64(), Some(n.ptr.0 as u64));
         assert!(n.name.is_clean(), "NODE fill recognised");
     }
@@ -252,38 +250,39 @@ fn synthetic_agrees_with_mech3ax_field_by_field() {
         let jl = arr(k);
         assert_eq!(jl.len(), list.len());
         for (x, l) in jl.iter().zip(list) {
-            assert_eq!(s(&x["name"]), l.name.text.to_string());
+            assert_eq!(s(&x["name"]), l.name.to_text().to_string());
             assert_eq!(x["ptr"].as_u64(), Some(l.ptr.0 as u64));
         }
     }
     let puffers = arr("puffers");
     for (x, pf) in puffers.iter().zip(&d.puffers) {
-        assert_eq!(s(&x["name"]), pf.name.text.to_string());
+        assert_eq!(s(&x["name"]), pf.name.to_text().to_string());
         assert_eq!(x["flags"].as_u64(), Some((pf.flags.0 >> 24) as u64));
         assert_eq!(x["ptr"].as_u64(), Some(pf.ptr.0 as u64));
     }
     let ss = arr("static_sounds");
     for (x, st) in ss.iter().zip(&d.static_sounds) {
-        assert_eq!(s(&x["name"]), st.name.text.to_string());
-        let tail = st
-            .name
-            .tail
-            .as_ref()
-            .map(|b| b.0.clone())
-            .unwrap_or_default();
+        assert_eq!(s(&x["name"]), st.name.to_text().to_string());
+        let tail = st.name.tail().map(<[u8]>::to_vec).unwrap_or_default();
         assert_eq!(b64(s(&x["pad"])), tail);
     }
     let pre = arr("activ_prereqs");
     assert_eq!(pre.len(), d.activ_prereqs.len());
     let anim = &pre[0]["Animation"];
-    assert_eq!(s(&anim["name"]), d.activ_prereqs[0].name.text.to_string());
+    assert_eq!(
+        s(&anim["name"]),
+        d.activ_prereqs[0].name.to_text().to_string()
+    );
     assert_eq!(
         anim["required"].as_bool(),
         Some(d.activ_prereqs[0].optional == 0)
     );
     assert_eq!(d.activ_prereqs[0].kind.name(), Some("animation"));
     let obj = &pre[1]["Object"];
-    assert_eq!(s(&obj["name"]), d.activ_prereqs[1].name.text.to_string());
+    assert_eq!(
+        s(&obj["name"]),
+        d.activ_prereqs[1].name.to_text().to_string()
+    );
     assert_eq!(
         obj["required"].as_bool(),
         Some(d.activ_prereqs[1].optional == 0)
@@ -295,21 +294,15 @@ fn synthetic_agrees_with_mech3ax_field_by_field() {
     assert_eq!(obj["ptr"].as_u64(), Some(d.activ_prereqs[1].ptr.0 as u64));
     let refs_j = arr("anim_refs");
     let ca = &refs_j[0]["CallAnimation"];
-    assert_eq!(s(&ca["name"]), d.anim_refs[0].name.text.to_string());
-    assert_eq!(
-        b64(s(&ca["name_pad"])),
-        d.anim_refs[0].name.tail.as_ref().unwrap().0
-    );
+    assert_eq!(s(&ca["name"]), d.anim_refs[0].name.to_text().to_string());
+    assert_eq!(b64(s(&ca["name_pad"])), d.anim_refs[0].name.tail().unwrap());
     let co = &refs_j[1]["CallObjectConnector"];
-    assert_eq!(s(&co["name"]), d.anim_refs[1].name.text.to_string());
+    assert_eq!(s(&co["name"]), d.anim_refs[1].name.to_text().to_string());
     let pad = b64(s(&co["name_pad"]));
-    assert!(pad.iter().all(|&b| b == 0) && d.anim_refs[1].name.tail.is_none());
+    assert!(pad.iter().all(|&b| b == 0) && d.anim_refs[1].name.tail().is_none());
     let local = d.anim_refs[1].local_name.as_ref().unwrap();
-    assert_eq!(s(&co["local_name"]), local.text.to_string());
-    assert_eq!(
-        b64(s(&co["local_name_pad"])),
-        local.tail.as_ref().unwrap().0
-    );
+    assert_eq!(s(&co["local_name"]), local.to_text().to_string());
+    assert_eq!(b64(s(&co["local_name_pad"])), local.tail().unwrap());
 
     // reset state and sequences
     assert_eq!(
@@ -320,7 +313,7 @@ fn synthetic_agrees_with_mech3ax_field_by_field() {
     let seqs = arr("sequences");
     assert_eq!(seqs.len(), d.sequences.len());
     for (js, sq) in seqs.iter().zip(&d.sequences) {
-        assert_eq!(s(&js["name"]), sq.name.text.to_string());
+        assert_eq!(s(&js["name"]), sq.name.to_text().to_string());
         assert_eq!(s(&js["seq_state"]), "OnCall");
         assert_eq!(sq.seq_state.name(), Some("on_call"));
         assert_eq!(sq.reset_state.name(), Some("on_call"));
@@ -497,7 +490,7 @@ fn check_events(j: &Value, events: &[events::Event], si: &Value) {
                 assert_eq!(f(&v["max_length"]), p.max_length.get());
             }
             EventData::CallObjectConnector(p) => {
-                assert_eq!(s(&v["name"]), p.anim_name.text.to_string());
+                assert_eq!(s(&v["name"]), p.anim_name.to_text().to_string());
                 assert_eq!(v["save_index"].as_i64(), Some(p.save_index.index() as i64));
                 assert_eq!(v["from_node"]["pos"].as_bool(), Some(true));
                 assert!(p.flags.has(0x8)); // from_input_node_pos
@@ -519,11 +512,11 @@ fn check_events(j: &Value, events: &[events::Event], si: &Value) {
                 assert_eq!(p.zoom_h[2].get(), (2.0f32 - 1.0) / 3.0);
             }
             EventData::CallSequence(p) | EventData::StopSequence(p) => {
-                assert_eq!(s(&v["name"]), p.name.text.to_string());
+                assert_eq!(s(&v["name"]), p.name.to_text().to_string());
                 assert_eq!(p.index.0, -1);
             }
             EventData::CallAnimation(p) => {
-                assert_eq!(s(&v["name"]), p.name.text.to_string());
+                assert_eq!(s(&v["name"]), p.name.to_text().to_string());
                 assert_eq!(s(&v["operand_node"]), name_of(&p.operand_node.0));
                 assert_eq!(
                     v["wait_for_completion"].as_i64(),
@@ -533,15 +526,15 @@ fn check_events(j: &Value, events: &[events::Event], si: &Value) {
                 assert_eq!(s(&an["node"]), name_of(&p.node.0));
                 assert_eq!(xyz(&an["position"]), get(p.position));
             }
-            EventData::StopAnimation(p) => assert_eq!(s(&v["name"]), p.name.text.to_string()),
+            EventData::StopAnimation(p) => assert_eq!(s(&v["name"]), p.name.to_text().to_string()),
             EventData::ResetAnimation(p) | EventData::InvalidateAnimation(p) => {
-                assert_eq!(s(&v["name"]), p.name.text.to_string())
+                assert_eq!(s(&v["name"]), p.name.to_text().to_string())
             }
             EventData::FogState(p) => {
                 assert_eq!(rgb(&v["color"]), get(p.color));
                 assert_eq!(f(&v["range"]["min"]), p.range[0].get());
                 assert_eq!(f(&v["range"]["max"]), p.range[1].get());
-                assert_eq!(p.name.text, Text::from("default_fog_name"));
+                assert_eq!(p.name.text(), b"default_fog_name");
                 assert!(v["type_"].is_null() && p.fog_type.name() == Some("linear"));
             }
             EventData::Loop(p) => {
@@ -568,7 +561,7 @@ fn check_events(j: &Value, events: &[events::Event], si: &Value) {
                 assert_eq!(f(&v["run_time"]), p.run_time.get());
             }
             EventData::DetonateWeapon(p) => {
-                assert_eq!(s(&v["weapon"]), p.weapon.text.to_string());
+                assert_eq!(s(&v["weapon"]), p.weapon.to_text().to_string());
                 at_node(&v["at_node"], &p.node.0, p.translation);
             }
             EventData::PufferState(p) => {
@@ -583,12 +576,12 @@ fn check_events(j: &Value, events: &[events::Event], si: &Value) {
                 assert_eq!(f(&v["lifetime_range"]["max"]), p.lifetime_range[1].get());
                 let tex = v["textures"].as_array().unwrap();
                 for (k, t) in tex.iter().enumerate() {
-                    assert_eq!(s(&t["name"]), p.textures.0[k].name.text.to_string());
+                    assert_eq!(s(&t["name"]), p.textures.0[k].name.to_text().to_string());
                     assert_eq!(f(&t["run_time"]), p.textures.0[k].run_time.get());
                 }
                 assert!(p.textures.0[tex.len()..]
                     .iter()
-                    .all(|t| t.name.text.is_empty()));
+                    .all(|t| t.name.text().is_empty()));
                 let cols = v["colors"].as_array().unwrap();
                 assert_eq!(cols.len() as u32, p.color_count);
                 assert_eq!(rgb(&cols[0]["color"]), get(p.colors.0[0].color));

@@ -236,9 +236,8 @@ fn every_event_type_both_ways() {
 #[test]
 fn derived_name_copies_come_from_the_referenced_item() {
     // LIGHT_STATE without `name`: the writer copies lights[0]'s name.
-    let light = crate::exact::Text::from("light1");
     let names = Names {
-        lights: vec![&light],
+        lights: vec![&b"light1"[..]],
         ..Default::default()
     };
     let (_, bytes) = table().swap_remove(3);

@@ -7,7 +7,7 @@ use super::{COMMENT, RAW_BLOCK, RAW_FLOW, RAW_FLOW_COMMENT, RAW_SCALAR};
 use crate::exact::float::write_f32;
 use crate::exact::F32;
 use serde::ser::{self, Serialize};
-use std::fmt::{self, Write};
+use std::fmt;
 
 /// Line budget for one-line values (a MAN sample with long floats needs about 130).
 const WIDTH: usize = 160;
@@ -100,16 +100,47 @@ fn write_value<T: Serialize + ?Sized>(out: &mut String, value: &T, indent: usize
 // Scalars
 
 fn needs_quotes(s: &str) -> bool {
-    let Some(first) = s.chars().next() else {
+    let Some(&first) = s.as_bytes().first() else {
         return true;
     };
-    if first.is_ascii_digit() || "-?:,[]{}#&*!|>'\"%@`.+ \t~=".contains(first) {
+    // (all of these are ASCII, so the first byte decides)
+    if matches!(
+        first,
+        b'0'..=b'9'
+            | b'-'
+            | b'?'
+            | b':'
+            | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'#'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'\''
+            | b'"'
+            | b'%'
+            | b'@'
+            | b'`'
+            | b'.'
+            | b'+'
+            | b' '
+            | b'\t'
+            | b'~'
+            | b'='
+    ) {
         return true;
     }
     if s.ends_with([' ', ':']) {
         return true;
     }
+    // (every such word starts with n, t, f, y or o)
     if s.len() <= 5
+        && matches!(first | 0x20, b'n' | b't' | b'f' | b'y' | b'o')
         && ["null", "true", "false", "yes", "no", "on", "off", "y", "n"]
             .iter()
             .any(|w| s.eq_ignore_ascii_case(w))
@@ -119,19 +150,44 @@ fn needs_quotes(s: &str) -> bool {
     if s.is_ascii() {
         // one pass, no allocation (the common case: keys, names, identifiers)
         let b = s.as_bytes();
-        return b.iter().enumerate().any(|(i, &c)| match c {
-            b',' | b'[' | b']' | b'{' | b'}' | b'"' | b'\\' | b'\'' => true,
-            b':' => b.get(i + 1) == Some(&b' '),
-            b' ' => b.get(i + 1) == Some(&b'#'),
-            c => !(0x20..=0x7e).contains(&c),
+        return b.iter().enumerate().any(|(i, &c)| {
+            ASCII_SPECIAL[c as usize]
+                && match c {
+                    b':' => b.get(i + 1) == Some(&b' '),
+                    b' ' => b.get(i + 1) == Some(&b'#'),
+                    _ => true,
+                }
         });
     }
-    if s.contains(": ") || s.contains(" #") {
-        return true;
+    // one pass: the specials, `: ` and ` #`
+    let mut prev = '\0';
+    for c in s.chars() {
+        if matches!(c, ',' | '[' | ']' | '{' | '}' | '"' | '\\' | '\'')
+            || !is_printable(c)
+            || (prev == ':' && c == ' ')
+            || (prev == ' ' && c == '#')
+        {
+            return true;
+        }
+        prev = c;
     }
-    s.chars()
-        .any(|c| matches!(c, ',' | '[' | ']' | '{' | '}' | '"' | '\\' | '\'') || !is_printable(c))
+    false
 }
+
+/// ASCII bytes that force quotes (or do with the next byte: `: `, ` #`) inside a plain scalar.
+const ASCII_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = matches!(
+            c as u8,
+            b',' | b'[' | b']' | b'{' | b'}' | b'"' | b'\\' | b'\'' | b':' | b' '
+        ) || c < 0x20
+            || c > 0x7e;
+        c += 1;
+    }
+    t
+};
 
 /// Characters YAML allows unescaped (printable set, minus the C1 block and specials).
 fn is_printable(c: char) -> bool {
@@ -161,18 +217,50 @@ pub fn write_str(out: &mut String, s: &str) {
             '\r' => out.push_str("\\r"),
             c if is_printable(c) => out.push(c),
             c if (c as u32) <= 0xFF => {
-                let _ = write!(out, "\\x{:02X}", c as u32);
+                out.push_str("\\x");
+                push_upper_hex(out, c as u32, 2);
             }
             c => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
+                out.push_str("\\u");
+                push_upper_hex(out, c as u32, 4);
             }
         }
     }
     out.push('"');
 }
 
-fn write_int(out: &mut String, v: impl fmt::Display) {
-    let _ = write!(out, "{v}");
+/// `v` as uppercase hex with at least `min_digits` digits (like `{:0N$X}`, without the
+/// formatting machinery: garbage-laden names escape many characters).
+fn push_upper_hex(out: &mut String, v: u32, min_digits: u32) {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    let needed = (32 - v.leading_zeros()).div_ceil(4).max(min_digits);
+    for i in (0..needed).rev() {
+        out.push(DIGITS[((v >> (i * 4)) & 15) as usize] as char);
+    }
+}
+
+/// An integer in decimal (as `Display` writes it, without the formatting machinery).
+fn write_int(out: &mut String, v: impl Into<i128>) {
+    let v: i128 = v.into();
+    // every caller passes at most a 64-bit value, so the magnitude fits in a u64
+    let mut n = v.unsigned_abs() as u64;
+    let mut buf = [0u8; 21];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    for &d in &buf[i..] {
+        out.push(d as char);
+    }
 }
 
 /// Hands the text of a string-valued newtype ([`COMMENT`], [`RAW_SCALAR`], ...) to a closure;
@@ -1277,6 +1365,39 @@ mod tests {
             v["chunks"][2]["frames"][0][1]["position"][2].as_f64(),
             Some(3.25)
         );
+    }
+
+    #[test]
+    fn integers_as_display_writes_them() {
+        for v in [
+            0i128,
+            7,
+            -7,
+            10,
+            -100,
+            i64::MIN as i128,
+            i64::MAX as i128,
+            u64::MAX as i128,
+        ] {
+            let mut out = String::new();
+            write_int(&mut out, v);
+            assert_eq!(out, v.to_string());
+        }
+    }
+
+    #[test]
+    fn escapes_use_fixed_width_uppercase_hex() {
+        for (s, want) in [
+            ("\u{1}", r#""\x01""#),
+            ("a\u{7f}b", r#""a\x7Fb""#),
+            ("\u{9d}", r#""\x9D""#),
+            ("\u{feff}", r#""\uFEFF""#),
+            ("x\u{fffe}", r#""x\uFFFE""#),
+        ] {
+            let mut out = String::new();
+            write_str(&mut out, s);
+            assert_eq!(out, want, "{s:?}");
+        }
     }
 
     #[test]
