@@ -515,6 +515,11 @@ pub fn pack_to<W: Write + Seek>(
         true,
         &|i| {
             let si = sources[i].ok_or_else(|| EncodeError::new("internal: no source"))?;
+            if let (Source::Disk(p), PieceKind::File { zipped: false, .. }) =
+                (&files[si].source, kinds[i])
+            {
+                return file_piece(p);
+            }
             let data = files[si].source.read()?;
             let size = Some(
                 u32::try_from(data.len())
@@ -527,7 +532,7 @@ pub fn pack_to<W: Write + Seek>(
                 ),
                 _ => Cow::Owned(data.into_owned()),
             };
-            Ok(Produced { bytes, size })
+            Ok(Produced::bytes(bytes, size))
         },
         on_piece,
     )
@@ -552,9 +557,9 @@ pub struct ManifestPiece {
     /// CRC-32 of the asset's YAML file as unpacked (`<file>.yaml`), when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub yaml: Option<Hex32>,
-    /// Size and modification time of the YAML file as unpacked: while both are unchanged,
-    /// `repack` takes the file as untouched without reading it (else it compares the CRC).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Ignored (written by earlier versions: `repack` now always compares the YAML's CRC).
+    #[serde(default, skip_serializing)]
+    #[schemars(skip)]
     pub yaml_stamp: Option<String>,
     /// Only the YAML file was written.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -691,12 +696,34 @@ pub fn unpack(
         ));
     }
     // Whatever else lies in the folder would be added to the archive by `repack`.
-    if !opts.force && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_some()) {
+    let nonempty = std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_some());
+    if nonempty && !opts.force {
         return Err(Error::other(
             out,
             "is not empty (repack would add every file in it); pass --force to unpack into it anyway",
         ));
     }
+    if out.exists() && !out.is_dir() {
+        return Err(Error::other(out, "exists and is not a folder"));
+    }
+    // A new (or empty) folder is filled beside its place and moved there at the end: files
+    // are written directly, and no one sees the folder half-written. Into a non-empty folder
+    // (--force) every file is written through its own temporary file instead.
+    let staging = if nonempty {
+        None
+    } else {
+        Some(crate::fsio::Staging::new(out)?)
+    };
+    let root: PathBuf = staging.as_ref().map_or(out, |s| s.path()).to_path_buf();
+    let direct = staging.is_some();
+    let put = |path: &Path, data: &[u8]| -> Result<(), Error> {
+        if direct {
+            crate::fsio::write_new(path, data)
+        } else {
+            crate::fsio::write_file_with(path, data, true, false)
+        }
+    };
+    let out = root.as_path();
     make_dirs(out, rels.values().cloned())?;
     for (i, e) in v.entries.iter().enumerate() {
         if e.is_dir() {
@@ -761,9 +788,8 @@ pub fn unpack(
                     if opts.yaml || opts.yaml_only {
                         if let Some((yaml, exact)) = asset_yaml(&data, opts.yaml_only) {
                             let ypath = yaml_path(&target);
-                            crate::fsio::write_file_with(&ypath, yaml.as_bytes(), opts.force, false)?;
+                            put(&ypath, yaml.as_bytes())?;
                             piece.yaml = Some(Hex32(crc32fast::hash(yaml.as_bytes())));
-                            piece.yaml_stamp = stamp(&ypath);
                             wrote_yaml = true;
                             if opts.yaml_only {
                                 if exact {
@@ -779,11 +805,11 @@ pub fn unpack(
                         }
                     }
                     if write_binary {
-                        crate::fsio::write_file_with(&target, &data, opts.force, false)?;
+                        put(&target, &data)?;
                     }
                     if zipped {
                         let name = format!("{STREAMS}/{entry:05}.zs");
-                        crate::fsio::write_file_with(&out.join(&name), &p.bytes, opts.force, false)?;
+                        put(&out.join(&name), &p.bytes)?;
                         piece.stream = Some(name);
                     }
                     Ok(Done {
@@ -816,7 +842,13 @@ pub fn unpack(
         layout,
     };
     let text = crate::yaml::to_string(&doc).map_err(|e| Error::other(out, e.to_string()))?;
-    crate::fsio::write_file(&out.join(MANIFEST), text.as_bytes(), opts.force)?;
+    match staging {
+        Some(st) => {
+            crate::fsio::write_new(&out.join(MANIFEST), text.as_bytes())?;
+            st.finish()?;
+        }
+        None => crate::fsio::write_file(&out.join(MANIFEST), text.as_bytes(), true)?,
+    }
     Ok(report)
 }
 
@@ -834,35 +866,6 @@ fn manifest_piece(kind: PieceKindDoc) -> ManifestPiece {
     }
 }
 
-/// `SIZE@MTIME_NS` of a file.
-fn stamp(p: &Path) -> Option<String> {
-    let m = std::fs::metadata(p).ok()?;
-    let t = m
-        .modified()
-        .ok()?
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?;
-    Some(format!("{}@{}", m.len(), t.as_nanos()))
-}
-
-/// Whether a file still has the size and modification time recorded at unpack, and was
-/// modified strictly before the manifest was written. A file whose time is not older than the
-/// manifest's could have been edited within one tick of the file system's clock and is
-/// compared by content instead (as git does for "racily clean" files).
-fn untouched(
-    p: &Path,
-    recorded: Option<&str>,
-    manifest_time: Option<std::time::SystemTime>,
-) -> bool {
-    let (Some(recorded), Some(mt)) = (recorded, manifest_time) else {
-        return false;
-    };
-    let Ok(t) = std::fs::metadata(p).and_then(|m| m.modified()) else {
-        return false;
-    };
-    t < mt && stamp(p).as_deref() == Some(recorded)
-}
-
 fn yaml_path(file: &Path) -> PathBuf {
     let mut s = file.as_os_str().to_owned();
     s.push(".yaml");
@@ -878,10 +881,12 @@ enum Origin {
     Gap(Vec<u8>),
     /// A member the manifest knows.
     Member {
-        bin: PathBuf,
-        yaml: Option<PathBuf>,
-        /// The YAML was edited: re-encode from it.
-        from_yaml: bool,
+        /// The binary file, when the folder has it.
+        bin: Option<PathBuf>,
+        /// The asset's YAML file: (path, folder key, CRC-32 as unpacked). Re-encoded from
+        /// when its CRC changed, or when there is no binary.
+        yaml: Option<(PathBuf, String, u32)>,
+        /// CRC-32 of the contents as unpacked.
         crc32: Option<u32>,
         stream: Option<PathBuf>,
     },
@@ -901,13 +906,31 @@ pub struct RepackReport {
     pub warnings: Vec<String>,
 }
 
+/// A member taken as it is from its file: opened here, copied by the archive writer.
+fn file_piece(p: &Path) -> Result<Produced<'static>, EncodeError> {
+    let err = |e: std::io::Error| EncodeError::new(format!("{}: {e}", p.display()));
+    let f = std::fs::File::open(p).map_err(err)?;
+    let len = f.metadata().map_err(err)?.len();
+    let size = u32::try_from(len)
+        .map_err(|_| EncodeError::new(format!("{}: file larger than 4 GiB", p.display())))?;
+    Ok(Produced {
+        bytes: Cow::Borrowed(&[]),
+        size: Some(size),
+        file: Some((f, len)),
+    })
+}
+
 fn read_file_enc(p: &Path) -> Result<Vec<u8>, EncodeError> {
     std::fs::read(p).map_err(|e| EncodeError::new(format!("{}: {e}", p.display())))
 }
 
 /// Encode an animkit YAML document to its binary.
 fn encode_yaml(p: &Path) -> Result<Vec<u8>, EncodeError> {
-    let bytes = read_file_enc(p)?;
+    encode_yaml_text(p, read_file_enc(p)?)
+}
+
+/// Encode the animkit YAML document `bytes` (read from `p`) to its binary.
+fn encode_yaml_text(p: &Path, bytes: Vec<u8>) -> Result<Vec<u8>, EncodeError> {
     let text = String::from_utf8(bytes)
         .map_err(|e| EncodeError::new(format!("{}: not UTF-8 text: {e}", p.display())))?;
     let tag = crate::yaml::document_tag(&text)
@@ -939,7 +962,6 @@ pub fn repack(
 ) -> Result<RepackReport, Error> {
     let mpath = dir.join(MANIFEST);
     let text = std::fs::read_to_string(&mpath).map_err(|e| Error::io(&mpath, e))?;
-    let manifest_time = std::fs::metadata(&mpath).and_then(|m| m.modified()).ok();
     let doc: ManifestDocument = crate::yaml::from_str(&text).map_err(|e| Error::Yaml {
         file: mpath.clone(),
         source: e,
@@ -1020,38 +1042,9 @@ pub fn repack(
                     removed_entries.insert(entry);
                     continue;
                 }
-                let yaml_edited = match (p.yaml, yaml_here) {
-                    (Some(_), true)
-                        if p.yaml_stamp.is_some()
-                            && untouched(
-                                &dir.join(&ykey),
-                                p.yaml_stamp.as_deref(),
-                                manifest_time,
-                            ) =>
-                    {
-                        false
-                    }
-                    (Some(crc), true) => {
-                        let y = std::fs::read(dir.join(&ykey))
-                            .map_err(|e| Error::io(dir.join(&ykey), e))?;
-                        crc32fast::hash(&y) != crc.0
-                    }
-                    _ => false,
-                };
-                if yaml_edited && bin_here && !p.yaml_only {
-                    let b = std::fs::read(dir.join(&file))
-                        .map_err(|e| Error::io(dir.join(&file), e))?;
-                    if p.crc32.is_some_and(|c| crc32fast::hash(&b) != c.0) {
-                        return Err(Error::other(
-                            dir.join(&file),
-                            format!(
-                                "both this file and {ykey} were edited; keep only one of the edits"
-                            ),
-                        ));
-                    }
-                }
-                let from_yaml = yaml_edited || !bin_here;
-                if from_yaml {
+                // Whether the YAML was edited is decided by its content hash when the piece
+                // is produced (on all cores); without a binary the YAML is the only source.
+                if !bin_here {
                     report.from_yaml.push(ykey.clone());
                 }
                 let zipped = p.stream.is_some();
@@ -1066,9 +1059,11 @@ pub fn repack(
                 };
                 kinds.push(PieceKind::File { entry, zipped });
                 origins.push(Origin::Member {
-                    bin: dir.join(&file),
-                    yaml: yaml_here.then(|| dir.join(&ykey)),
-                    from_yaml,
+                    bin: bin_here.then(|| dir.join(&file)),
+                    yaml: match (yaml_here, p.yaml) {
+                        (true, Some(crc)) => Some((dir.join(&ykey), ykey.clone(), crc.0)),
+                        _ => None,
+                    },
                     crc32: p.crc32.map(|c| c.0),
                     stream,
                 });
@@ -1140,29 +1135,61 @@ pub fn repack(
         entries = new_entries;
     }
 
+    let edited_yaml: std::sync::Mutex<Vec<(usize, String)>> = Default::default();
     let produce = |i: usize| -> Result<Produced<'static>, EncodeError> {
+        let zipped = matches!(kinds[i], PieceKind::File { zipped: true, .. });
         let (contents, crc, stream) = match &origins[i] {
             Origin::Catalog => unreachable!("the writer produces no catalog"),
-            Origin::Gap(b) => {
-                return Ok(Produced {
-                    bytes: Cow::Owned(b.clone()),
-                    size: None,
-                })
-            }
+            Origin::Gap(b) => return Ok(Produced::bytes(Cow::Owned(b.clone()), None)),
             Origin::Member {
                 bin,
                 yaml,
-                from_yaml,
                 crc32,
                 stream,
             } => {
-                let c = match (from_yaml, yaml) {
-                    (true, Some(y)) => encode_yaml(y)?,
-                    _ => read_file_enc(bin)?,
+                // An unchanged YAML keeps the binary's bytes verbatim; an edited one (any
+                // change of content, whatever its size and time) is re-encoded.
+                let edited = match yaml {
+                    Some((ypath, ykey, recorded)) => {
+                        let text = read_file_enc(ypath)?;
+                        if bin.is_none() || crc32fast::hash(&text) != *recorded {
+                            Some((text, ypath, ykey))
+                        } else {
+                            None
+                        }
+                    }
+                    None => None,
+                };
+                let c = match (edited, bin) {
+                    (Some((text, ypath, ykey)), bin) => {
+                        if let (Some(b), Some(c)) = (bin, crc32) {
+                            if crc32fast::hash(&read_file_enc(b)?) != *c {
+                                return Err(EncodeError::new(format!(
+                                    "{}: both this file and {ykey} were edited; keep only one of the edits",
+                                    b.display()
+                                )));
+                            }
+                        }
+                        if bin.is_some() {
+                            edited_yaml
+                                .lock()
+                                .map_err(|_| EncodeError::new("internal: lock"))?
+                                .push((i, ykey.clone()));
+                        }
+                        encode_yaml_text(ypath, text)?
+                    }
+                    (None, Some(b)) if !zipped => return file_piece(b),
+                    (None, Some(b)) => read_file_enc(b)?,
+                    (None, None) => {
+                        return Err(EncodeError::new("internal: a member without a source"))
+                    }
                 };
                 (c, *crc32, stream.as_ref())
             }
             Origin::New { path, from_yaml } => {
+                if !*from_yaml && !zipped {
+                    return file_piece(path);
+                }
                 let c = if *from_yaml {
                     encode_yaml(path)?
                 } else {
@@ -1184,32 +1211,20 @@ pub fn repack(
                 };
                 if unchanged {
                     if let Some(old) = old {
-                        return Ok(Produced {
-                            bytes: Cow::Owned(old),
-                            size: None,
-                        });
+                        return Ok(Produced::bytes(Cow::Owned(old), None));
                     }
                 }
                 if contents.is_empty() {
-                    return Ok(Produced {
-                        bytes: Cow::Owned(contents),
-                        size,
-                    });
+                    return Ok(Produced::bytes(Cow::Owned(contents), size));
                 }
                 let bs = old
                     .as_deref()
                     .and_then(vdf_zipped::probe)
                     .map_or(vdf_zipped::DEFAULT_BLOCK_SIZE, |s| s.block_size);
                 let z = vdf_zipped::compress(&contents, bs, 6).map_err(EncodeError::new)?;
-                Ok(Produced {
-                    bytes: Cow::Owned(z),
-                    size,
-                })
+                Ok(Produced::bytes(Cow::Owned(z), size))
             }
-            _ => Ok(Produced {
-                bytes: Cow::Owned(contents),
-                size,
-            }),
+            _ => Ok(Produced::bytes(Cow::Owned(contents), size)),
         }
     };
     report.files = kinds
@@ -1229,6 +1244,9 @@ pub fn repack(
         )
         .map_err(encode_err(output))
     })?;
+    let mut edited = edited_yaml.into_inner().unwrap_or_default();
+    edited.sort();
+    report.from_yaml.extend(edited.into_iter().map(|(_, k)| k));
     let moved = entries
         .iter()
         .zip(&before)
@@ -1577,10 +1595,7 @@ pub fn verify_archive_structure(
                     .map_or(&[][..], |p| &v.layout[p].bytes[..]),
                 _ => &[],
             };
-            Ok(Produced {
-                bytes: Cow::Borrowed(bytes),
-                size: None,
-            })
+            Ok(Produced::bytes(Cow::Borrowed(bytes), None))
         },
         &|| {},
     )?;
