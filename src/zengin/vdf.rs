@@ -991,46 +991,7 @@ impl Codec for Vdf<'static> {
         schemars::schema_for!(super::vdf_yaml::VdfDocument)
     }
     fn info(&self) -> Vec<InfoLine> {
-        let h = &self.header;
-        let mut v = vec![
-            (
-                "signature",
-                super::vdf_yaml::Signature::of(&h.signature).name(),
-            ),
-            (
-                "comment",
-                crate::exact::text::decode_cp1252(trim_pad(&h.comment, COMMENT_PAD)).into_owned(),
-            ),
-            (
-                "entries",
-                format!(
-                    "{} ({} files, {} directories)",
-                    self.entries.len(),
-                    self.entries.iter().filter(|e| !e.is_dir()).count(),
-                    self.entries.iter().filter(|e| e.is_dir()).count()
-                ),
-            ),
-            (
-                "timestamp",
-                dos_to_string(h.timestamp).unwrap_or_else(|| format!("0x{:08x}", h.timestamp)),
-            ),
-            (
-                "volume",
-                match h.volume {
-                    VOLUME_NORMAL => "normal".into(),
-                    VOLUME_ZIPPED => "zipped (Union ZippedStream)".into(),
-                    o => format!("0x{o:x}"),
-                },
-            ),
-            ("data size", h.data_size.to_string()),
-        ];
-        for w in &self.warnings {
-            v.push(("warning", w.clone()));
-        }
-        if let Err(e) = Tree::build(&self.entries, h.catalog_start()) {
-            v.push(("warning", e.to_string()));
-        }
-        v
+        info_lines(self)
     }
     fn field_at(&self, offset: u64) -> String {
         Vdf::field_at(self, offset)
@@ -1038,4 +999,48 @@ impl Codec for Vdf<'static> {
     fn diff(&self, other: &Self) -> Vec<String> {
         super::vdf_yaml::diff(self, other)
     }
+}
+
+/// `animkit info` of an archive (borrowed, so a memory-mapped archive is never copied).
+pub fn info_lines(this: &Vdf<'_>) -> Vec<InfoLine> {
+    let h = &this.header;
+    let mut v = vec![
+        (
+            "signature",
+            super::vdf_yaml::Signature::of(&h.signature).name(),
+        ),
+        (
+            "comment",
+            crate::exact::text::decode_cp1252(trim_pad(&h.comment, COMMENT_PAD)).into_owned(),
+        ),
+        (
+            "entries",
+            format!(
+                "{} ({} files, {} directories)",
+                this.entries.len(),
+                this.entries.iter().filter(|e| !e.is_dir()).count(),
+                this.entries.iter().filter(|e| e.is_dir()).count()
+            ),
+        ),
+        (
+            "timestamp",
+            dos_to_string(h.timestamp).unwrap_or_else(|| format!("0x{:08x}", h.timestamp)),
+        ),
+        (
+            "volume",
+            match h.volume {
+                VOLUME_NORMAL => "normal".into(),
+                VOLUME_ZIPPED => "zipped (Union ZippedStream)".into(),
+                o => format!("0x{o:x}"),
+            },
+        ),
+        ("data size", h.data_size.to_string()),
+    ];
+    for w in &this.warnings {
+        v.push(("warning", w.clone()));
+    }
+    if let Err(e) = Tree::build(&this.entries, h.catalog_start()) {
+        v.push(("warning", e.to_string()));
+    }
+    v
 }

@@ -426,6 +426,32 @@ pub fn collect_dir(dir: &Path, skip: &dyn Fn(&Path) -> bool) -> Result<Vec<PackF
     Ok(out)
 }
 
+/// The folders below `dir` without a file anywhere below them (`/`-separated, relative), which
+/// `vdf pack` leaves out: the catalog has no count of a directory's entries, only the index of
+/// its first one and a "last" mark on the final one, so a directory must hold at least one
+/// entry (a first index outside the catalog would be read as empty by animkit, but the game
+/// and ZenKit would read whatever lies there as entries).
+pub fn empty_folders(dir: &Path) -> Vec<String> {
+    let mut dirs = Vec::new();
+    let mut with_files = HashSet::new();
+    for e in walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .flatten()
+    {
+        let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
+        if e.file_type().is_dir() && e.depth() > 0 {
+            dirs.push(rel.to_path_buf());
+        } else if e.file_type().is_file() {
+            with_files.extend(rel.ancestors().skip(1).map(Path::to_path_buf));
+        }
+    }
+    dirs.into_iter()
+        .filter(|d| !with_files.contains(d))
+        .map(|d| path_text(&d))
+        .collect()
+}
+
 /// A relative path as upper-case archive names.
 fn rel_to_names(rel: &Path) -> Result<Vec<Vec<u8>>, String> {
     rel.components()
@@ -989,13 +1015,18 @@ pub fn repack(
 
     // What is in the folder.
     let mut on_disk: BTreeMap<String, PathBuf> = BTreeMap::new();
+    let mut disk_dirs: BTreeMap<String, PathBuf> = BTreeMap::new();
     for e in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let e = e.map_err(|err| Error::other(dir, err.to_string()))?;
+        let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
+        let key = path_text(rel);
+        if e.file_type().is_dir() && e.depth() > 0 && key != STREAMS {
+            disk_dirs.insert(key, e.path().to_path_buf());
+            continue;
+        }
         if !e.file_type().is_file() {
             continue;
         }
-        let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
-        let key = path_text(rel);
         if key == MANIFEST || key.starts_with(&format!("{STREAMS}/")) {
             continue;
         }
@@ -1070,6 +1101,35 @@ pub fn repack(
             }
         }
     }
+    // Empty directories (a directory entry whose first child lies outside the catalog: the
+    // only way the catalog can hold one) stay while their folder does; a new empty folder
+    // cannot be added (see `vdf pack`).
+    let mut keep_empty = HashSet::new();
+    let mut catalog_dirs = HashSet::new();
+    if let Ok(tree) = Tree::build(&entries, header.catalog_start()) {
+        for (i, e) in entries.iter().enumerate() {
+            let (true, Some(p)) = (e.is_dir(), tree.path_string(i)) else {
+                continue;
+            };
+            if e.offset as usize >= entries.len() {
+                if disk_dirs.contains_key(&p) {
+                    keep_empty.insert(i);
+                } else {
+                    report.removed.push(format!("{p}/"));
+                    removed_entries.insert(i);
+                }
+            }
+            catalog_dirs.insert(p);
+        }
+    }
+    for key in disk_dirs.keys() {
+        let prefix = format!("{key}/");
+        if !catalog_dirs.contains(key) && !on_disk.keys().any(|k| k.starts_with(&prefix)) {
+            report.warnings.push(format!(
+                "{key}/: an empty folder is not added (an archive directory that is not in the manifest needs a file)"
+            ));
+        }
+    }
     // New files.
     let mut added: Vec<(Vec<Vec<u8>>, PathBuf, bool)> = Vec::new();
     for (key, path) in &on_disk {
@@ -1098,7 +1158,7 @@ pub fn repack(
     if !added.is_empty() || !removed_entries.is_empty() {
         let tree = Tree::build(&entries, header.catalog_start()).map_err(decode_err(&mpath))?;
         let (new_entries, remap, new_indices) =
-            rebuild_catalog(&entries, &tree, &removed_entries, &added)
+            rebuild_catalog(&entries, &tree, &removed_entries, &keep_empty, &added)
                 .map_err(|m| Error::other(&mpath, m))?;
         let mut k = 0;
         while k < kinds.len() {
@@ -1282,6 +1342,7 @@ fn rebuild_catalog(
     entries: &[Entry],
     tree: &Tree,
     removed: &HashSet<usize>,
+    keep_empty: &HashSet<usize>,
     added: &[(Vec<Vec<u8>>, PathBuf, bool)],
 ) -> Result<(Vec<Entry>, Vec<Option<usize>>, Vec<usize>), String> {
     #[derive(Clone)]
@@ -1290,12 +1351,15 @@ fn rebuild_catalog(
         old: Option<usize>,
         new_file: Option<usize>,
         children: Vec<usize>,
+        /// An empty directory of the catalog that stays.
+        keep_empty: bool,
     }
     let mut nodes: Vec<Node> = vec![Node {
         entry: new_entry(b"", TYPE_DIRECTORY, 0),
         old: None,
         new_file: None,
         children: Vec::new(),
+        keep_empty: false,
     }];
     let mut node_of = vec![None; entries.len()];
     for (i, e) in entries.iter().enumerate() {
@@ -1308,6 +1372,7 @@ fn rebuild_catalog(
             old: Some(i),
             new_file: None,
             children: Vec::new(),
+            keep_empty: keep_empty.contains(&i),
         });
     }
     for (i, e) in entries.iter().enumerate() {
@@ -1340,6 +1405,7 @@ fn rebuild_catalog(
                         old: None,
                         new_file: None,
                         children: Vec::new(),
+                        keep_empty: false,
                     });
                     nodes[cur].children.push(id);
                     id
@@ -1352,16 +1418,18 @@ fn rebuild_catalog(
             old: None,
             new_file: Some(k),
             children: Vec::new(),
+            keep_empty: false,
         });
         nodes[cur].children.push(id);
     }
-    // Drop directories without files.
+    // Drop directories without files (or kept empty directories).
     fn has_files(nodes: &[Node], n: usize, depth: usize) -> bool {
         depth < 10_000
-            && nodes[n]
-                .children
-                .iter()
-                .any(|&c| !nodes[c].entry.is_dir() || has_files(nodes, c, depth + 1))
+            && (nodes[n].keep_empty
+                || nodes[n]
+                    .children
+                    .iter()
+                    .any(|&c| !nodes[c].entry.is_dir() || has_files(nodes, c, depth + 1)))
     }
     // The recursive steps below need a bounded depth.
     let mut depth = vec![0usize; nodes.len()];
@@ -1395,6 +1463,7 @@ fn rebuild_catalog(
         out: &mut Vec<Entry>,
         remap: &mut [Option<usize>],
         new_indices: &mut [usize],
+        empty: &mut Vec<usize>,
     ) {
         let start = out.len();
         let kids = &nodes[n].children;
@@ -1414,13 +1483,31 @@ fn rebuild_catalog(
         }
         for (k, &c) in kids.iter().enumerate() {
             if nodes[c].entry.is_dir() {
-                out[start + k].offset = out.len() as u32;
-                emit(nodes, c, out, remap, new_indices);
+                if nodes[c].children.is_empty() {
+                    empty.push(start + k);
+                } else {
+                    out[start + k].offset = out.len() as u32;
+                    emit(nodes, c, out, remap, new_indices, empty);
+                }
             }
         }
     }
     stack.clear();
-    emit(&nodes, 0, &mut out, &mut remap, &mut new_indices);
+    let mut empty = Vec::new();
+    emit(
+        &nodes,
+        0,
+        &mut out,
+        &mut remap,
+        &mut new_indices,
+        &mut empty,
+    );
+    // An empty directory's first child lies outside the catalog: its stored value while it
+    // still does, else the catalog's length.
+    let len = u32::try_from(out.len()).map_err(|_| "too many catalog entries".to_string())?;
+    for i in empty {
+        out[i].offset = out[i].offset.max(len);
+    }
     Ok((out, remap, new_indices))
 }
 

@@ -1261,3 +1261,66 @@ fn orphans_and_empty_zipped_files_survive_unpack_and_repack() {
     assert_eq!(v.layout[1].bytes.len(), 0);
     assert_eq!(&v.piece_contents(2).unwrap()[..], &[1; 100][..]);
 }
+
+#[test]
+fn empty_directories_survive_unpack_and_repack() {
+    // EMPTY's first child (99) lies outside the 2-entry catalog: an empty directory.
+    let data = raw_archive(
+        2,
+        296,
+        VOLUME_NORMAL,
+        &[(b"EMPTY", 99, 0, D), (b"A.TXT", 456, 3, L)],
+        b"abc",
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("u");
+    unpack_to(&data, &dir, &UnpackOptions::default());
+    assert!(dir.join("EMPTY").is_dir());
+    assert_eq!(std::fs::read_dir(dir.join("EMPTY")).unwrap().count(), 0);
+    assert_eq!(repack_of(&dir), data);
+
+    let paths = |out: &[u8]| -> Vec<(String, u32, u32)> {
+        let v = Vdf::parse(out).unwrap();
+        let tree = Tree::build(&v.entries, 296).unwrap();
+        (0..v.entries.len())
+            .map(|i| {
+                let e = &v.entries[i];
+                (tree.path_string(i).unwrap(), e.offset, e.kind)
+            })
+            .collect()
+    };
+    // A file added: the catalog is rebuilt and EMPTY keeps its stored first index.
+    std::fs::write(dir.join("b.txt"), b"bb").unwrap();
+    let out = repack_of(&dir);
+    assert_eq!(
+        paths(&out),
+        [
+            ("EMPTY".to_string(), 99, D),
+            ("A.TXT".to_string(), 536, 0),
+            ("B.TXT".to_string(), 539, L)
+        ]
+    );
+    assert_eq!(&out[536..], b"abcbb");
+
+    // A new empty folder is not added (warning); EMPTY's folder removed: removed.
+    std::fs::create_dir(dir.join("new")).unwrap();
+    assert_eq!(folder::empty_folders(&dir), ["EMPTY", "new"]);
+    std::fs::remove_dir(dir.join("EMPTY")).unwrap();
+    let out_path = tmp.path().join("x.vdf");
+    let r = folder::repack(&dir, &out_path, false, &|| {}).unwrap();
+    assert_eq!(r.removed, ["EMPTY/"]);
+    assert_eq!(r.added, ["b.txt"]);
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.starts_with("new/: an empty folder is not added")),
+        "{:?}",
+        r.warnings
+    );
+    let out = std::fs::read(out_path).unwrap();
+    assert_eq!(
+        paths(&out),
+        [("A.TXT".to_string(), 456, 0), ("B.TXT".to_string(), 459, L)]
+    );
+    assert_eq!(&out[456..], b"abcbb");
+}
