@@ -16,10 +16,19 @@
 //! DIR/ANIMS/S_RUN.MAN.yaml     every recognised asset also as YAML (or only, --yaml-only)
 //! ```
 //!
+//! `unpack` fills a staging folder beside DIR and renames it to DIR at the end (a new or
+//! empty DIR; into a non-empty DIR, `--force` writes each file through its own temporary
+//! file), so DIR is never seen half-written and each of thousands of files costs one create
+//! and one write.
+//!
 //! The manifest records the CRC-32 of every file's contents and of every YAML file as
-//! unpacked. `repack` takes a YAML file whose CRC changed as an edit (the asset is re-encoded
-//! from it), otherwise the binary file; a compressed file whose contents still have their old
-//! CRC keeps its original stream byte for byte. Files missing from the folder are removed
+//! unpacked. `repack` reads every YAML file and takes one whose CRC changed as an edit (the
+//! asset is re-encoded from it; sizes and times are not trusted, so an edit that keeps both
+//! is seen), otherwise the binary file, copied file to file into the archive; a compressed
+//! file whose contents still have their old CRC keeps its original stream byte for byte.
+//! CRC-32 detects every change confined to 32 consecutive bits (any one edited value) and
+//! misses other changes with probability 2^-32. Empty directories of the catalog (a first
+//! child outside the catalog) stay while their folder does. Files missing from the folder are removed
 //! from the archive, files the manifest does not know are added (a new `NAME.yaml` animkit
 //! document becomes the asset `NAME`), and then the catalog is rebuilt depth-first with the
 //! existing order kept and new names (upper case) at the end of their directory's block.
