@@ -13,10 +13,20 @@
 //!
 //! Needs `../shared/corpus/zengin/G1_HUMANS-S_FISTRUN.MAN` as the animation to multiply.
 //!
-//! Measured 2026-11-22 on the shared 2-core machine (load average 3–8 from other work, so
-//! treat as upper bounds), 964,342,136-byte archive of 10,000 MAN files, page cache warm:
-//! list 2.5 ms; copy 0.73 s; verify_structure 0.15 s; unpack (no YAML) + repack + compare
-//! 7.1 s (5.97–7.87); unpack_repack_yaml_100 (9.6 MB, YAML only) 5.4 s.
+//! `copy` and `unpack_repack_compare` run `sync` before each iteration (untimed) and the
+//! archive loop moves its last unpack aside instead of deleting it: this machine's ext4 has
+//! no journal, and there creating files within minutes of deleting thousands scans past every
+//! recently deleted inode (seen with perf: `recently_deleted` under `ext4_create`), which
+//! made unpack 3-10x slower and timed the bench's own clean-up, not unpack. Even so, figures
+//! here swing 2x with the file system's state and the other work on the 2 shared cores.
+//!
+//! Measured 2026-11-22, 964,342,136-byte archive of 10,000 MAN files, page cache warm, better
+//! of two runs, no deletion in the minutes before:
+//! list 1.39 ms; copy 0.233 s (4.1 GB/s: page cache only); verify_structure 0.18 s;
+//! unpack (no YAML) + repack + compare 3.27 s (2.77-3.82; was 7.1 s), 295 MB/s;
+//! unpack_repack_yaml_100 (9.6 MB, YAML only) 0.77 s (was 5.4 s).
+//! The CLI, one run each after `sync` (`/usr/bin/time -v`): unpack 0.52 s (71 MB peak RSS),
+//! repack 1.08 s (66 MB), cmp 0.33 s: 1.93 s for what `cp` does in 0.25 s.
 
 // The same allocator as the animkit binary.
 #[global_allocator]
