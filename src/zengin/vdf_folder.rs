@@ -744,7 +744,8 @@ pub fn unpack(
     // A new (or empty) folder is filled beside its place and moved there at the end: files
     // are written directly, and no one sees the folder half-written. Into a non-empty folder
     // (--force) every file is written through its own temporary file instead.
-    let staging = if nonempty {
+    // (`-o .` and the like have no name to move a folder to: written in place too.)
+    let staging = if nonempty || out.file_name().is_none() {
         None
     } else {
         Some(crate::fsio::Staging::new(out)?)
