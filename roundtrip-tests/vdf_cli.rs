@@ -179,3 +179,38 @@ fn a_crafted_archive_is_refused_with_exit_2() {
         .collect();
     assert_eq!(files, vec![a]);
 }
+
+#[test]
+fn unpack_into_the_current_folder_and_repack_it() {
+    let sample = crate::common::root().join("samples/ANIMS.VDF");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("here");
+    std::fs::create_dir(&dir).unwrap();
+    let run = |args: &[&std::ffi::OsStr]| {
+        Command::new(env!("CARGO_BIN_EXE_animkit"))
+            .current_dir(&dir)
+            .args(args)
+            .output()
+            .expect("animkit runs")
+    };
+    let o = run(&[
+        "unpack".as_ref(),
+        sample.as_os_str(),
+        "-o".as_ref(),
+        ".".as_ref(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+    assert!(dir.join("ANIMS/WALK.MAN.yaml").is_file());
+    let out = tmp.path().join("same.vdf");
+    let o = run(&[
+        "repack".as_ref(),
+        ".".as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(&sample).unwrap()
+    );
+}

@@ -39,6 +39,90 @@ pub fn write_file_with(path: &Path, data: &[u8], overwrite: bool, sync: bool) ->
     result.map_err(|e| Error::io(path, e.error))
 }
 
+/// A new folder being filled next to its final place, moved there in one rename by
+/// [`Staging::finish`]; dropped unfinished, it is removed with everything in it. So a folder
+/// of thousands of files is never seen half-written, and each file inside is written directly
+/// (no temporary file and rename per file).
+pub struct Staging {
+    path: std::path::PathBuf,
+    target: std::path::PathBuf,
+    done: bool,
+}
+
+impl Staging {
+    /// Create the staging folder beside `target` (which must not exist or be an empty folder;
+    /// its parent is created when missing). The folder is made with the default permissions.
+    pub fn new(target: &Path) -> Result<Staging, Error> {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let parent = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        loop {
+            let path = parent.join(format!(
+                ".{name}.animkit-{}-{}",
+                std::process::id(),
+                COUNTER.fetch_add(1, Ordering::Relaxed)
+            ));
+            match std::fs::create_dir(&path) {
+                Ok(()) => {
+                    return Ok(Staging {
+                        path,
+                        target: target.to_path_buf(),
+                        done: false,
+                    })
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(Error::io(&path, e)),
+            }
+        }
+    }
+
+    /// The folder to fill.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Move the filled folder to its target. An empty folder at the target is replaced;
+    /// anything else there is an error (and the staging folder is removed).
+    pub fn finish(mut self) -> Result<(), Error> {
+        let target = self.target.clone();
+        if let Err(first) = std::fs::rename(&self.path, &target) {
+            // Systems whose rename does not replace an empty folder.
+            let empty = std::fs::read_dir(&target).is_ok_and(|mut d| d.next().is_none());
+            if !(empty
+                && std::fs::remove_dir(&target).is_ok()
+                && std::fs::rename(&self.path, &target).is_ok())
+            {
+                return Err(Error::io(&target, first));
+            }
+        }
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+/// Create `path` (which must not exist) and write `data` to it: for files inside a
+/// [`Staging`] folder, where no one sees them half-written.
+pub fn write_new(path: &Path, data: &[u8]) -> Result<(), Error> {
+    let mut f = std::fs::File::create_new(path).map_err(|e| Error::io(path, e))?;
+    f.write_all(data).map_err(|e| Error::io(path, e))
+}
+
 /// Read a whole file, naming it in the error.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
     std::fs::read(path).map_err(|e| Error::io(path, e))

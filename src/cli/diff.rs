@@ -18,6 +18,28 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
+    // Two archives: compared through memory maps, never copied into memory.
+    if let (Some(ma), Some(mb)) = (
+        super::vdf::map_archive(&args.a)?,
+        super::vdf::map_archive(&args.b)?,
+    ) {
+        let a = super::vdf::parse_mapped(&args.a, &ma)?;
+        let b = super::vdf::parse_mapped(&args.b, &mb)?;
+        if args.yaml {
+            let to_yaml = |v: &crate::zengin::vdf::Vdf<'_>, p: &PathBuf| {
+                crate::zengin::vdf_yaml::to_yaml(v).map_err(|e| Error::Encode {
+                    file: p.clone(),
+                    source: e,
+                })
+            };
+            return Ok(print_yaml_diff(
+                &args,
+                &to_yaml(&a, &args.a)?,
+                &to_yaml(&b, &args.b)?,
+            ));
+        }
+        return Ok(print_changes(&crate::zengin::vdf_yaml::diff(&a, &b)));
+    }
     let opts = ImportOptions::default();
     let a = load(&args.a, &opts)?;
     let b = load(&args.b, &opts)?;
@@ -42,28 +64,36 @@ pub fn run(args: Args) -> Result<Status, Error> {
                 })
         };
         let (ya, yb) = (to_yaml(&a, &args.a)?, to_yaml(&b, &args.b)?);
-        if ya == yb {
-            return Ok(Status::Ok);
-        }
-        let diff = similar::TextDiff::from_lines(&ya, &yb);
-        print!(
-            "{}",
-            diff.unified_diff()
-                .context_radius(3)
-                .header(&args.a.display().to_string(), &args.b.display().to_string())
-        );
-        return Ok(Status::Failed);
+        return Ok(print_yaml_diff(&args, &ya, &yb));
     }
     let changes = a
         .asset
         .diff(b.asset.as_ref())
         .ok_or_else(|| Error::other(&args.b, "different formats"))?;
+    Ok(print_changes(&changes))
+}
+
+fn print_yaml_diff(args: &Args, ya: &str, yb: &str) -> Status {
+    if ya == yb {
+        return Status::Ok;
+    }
+    let diff = similar::TextDiff::from_lines(ya, yb);
+    print!(
+        "{}",
+        diff.unified_diff()
+            .context_radius(3)
+            .header(&args.a.display().to_string(), &args.b.display().to_string())
+    );
+    Status::Failed
+}
+
+fn print_changes(changes: &[String]) -> Status {
     if changes.is_empty() {
         println!("no differences");
-        return Ok(Status::Ok);
+        return Status::Ok;
     }
-    for c in &changes {
+    for c in changes {
         println!("{c}");
     }
-    Ok(Status::Failed)
+    Status::Failed
 }

@@ -20,7 +20,16 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
-    let data = crate::fsio::read_file(&args.file)?;
+    let data = crate::fsio::map_file(&args.file)?;
+    if crate::zengin::vdf_folder::is_archive(&data) {
+        // Borrowed from the map: the archive is not copied before it is written as YAML.
+        let v = super::vdf::parse_mapped(&args.file, &data)?;
+        let yaml = crate::zengin::vdf_yaml::to_yaml(&v).map_err(|e| Error::Encode {
+            file: args.file.clone(),
+            source: e,
+        })?;
+        return write_out(&args.out, &yaml);
+    }
     let format = registry::detect(&data)
         .ok_or_else(|| Error::other(&args.file, "not a recognised binary format"))?;
     let asset = format.decode(&data).map_err(|e| Error::Decode {
@@ -43,8 +52,12 @@ pub fn run(args: Args) -> Result<Status, Error> {
         file: args.file.clone(),
         source: e,
     })?;
-    match &args.out.output {
-        Some(out) => crate::fsio::write_file(out, yaml.as_bytes(), args.out.force)?,
+    write_out(&args.out, &yaml)
+}
+
+fn write_out(out: &super::OutputArgs, yaml: &str) -> Result<Status, Error> {
+    match &out.output {
+        Some(path) => crate::fsio::write_file(path, yaml.as_bytes(), out.force)?,
         None => {
             let mut stdout = std::io::stdout().lock();
             if let Err(e) = stdout

@@ -2,7 +2,8 @@
 
 use super::{load, Status};
 use crate::exact::Error;
-use crate::registry::ImportOptions;
+use crate::registry::{Codec, ImportOptions};
+use crate::zengin::vdf::Vdf;
 use std::path::PathBuf;
 
 /// Show each file's detected format and a short summary (name, frames, nodes, fps, checksum,
@@ -17,6 +18,33 @@ pub struct Args {
 pub fn run(args: Args) -> Result<Status, Error> {
     let mut status = Status::Ok;
     for path in &args.files {
+        // An archive: read through a memory map, never copied.
+        match super::vdf::map_archive(path).and_then(|m| match m {
+            Some(map) => {
+                let v = super::vdf::parse_mapped(path, &map)?;
+                println!(
+                    "{}: {} ({}, {} bytes)",
+                    path.display(),
+                    <Vdf<'static> as Codec>::TAG,
+                    <Vdf<'static> as Codec>::DESCRIPTION,
+                    map.len()
+                );
+                for (k, v) in crate::zengin::vdf::info_lines(&v) {
+                    println!("  {k}: {v}");
+                }
+                Ok(true)
+            }
+            None => Ok(false),
+        }) {
+            Ok(true) => continue,
+            Ok(false) => {}
+            Err(e) if args.files.len() > 1 => {
+                eprintln!("animkit: error: {e}");
+                status = Status::Failed;
+                continue;
+            }
+            Err(e) => return Err(e),
+        }
         match load(path, &ImportOptions::default()) {
             Ok(l) => {
                 println!(

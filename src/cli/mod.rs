@@ -11,7 +11,7 @@ mod import;
 mod info;
 mod psa;
 mod repack;
-mod schema;
+pub mod schema;
 mod unpack;
 mod vdf;
 mod verify;
@@ -120,7 +120,7 @@ pub struct Loaded {
 
 /// Load a binary asset (detected by content) or an animkit YAML document.
 pub fn load(path: &Path, opts: &ImportOptions) -> Result<Loaded, Error> {
-    let data = crate::fsio::read_file(path)?;
+    let data = crate::fsio::map_file(path)?;
     if let Some(format) = registry::detect(&data) {
         let asset = format.decode(&data).map_err(|e| Error::Decode {
             file: path.into(),

@@ -23,25 +23,54 @@ pub fn schema_text(format: &dyn registry::Format) -> String {
     s
 }
 
+/// Document kinds that are not formats of their own: (tag, description, schema).
+pub fn other_documents() -> Vec<(&'static str, &'static str, schemars::schema::RootSchema)> {
+    use crate::zengin::vdf_folder;
+    vec![(
+        vdf_folder::MANIFEST_TAG,
+        "manifest of an unpacked VDF archive (vdf-manifest.yaml)",
+        schemars::schema_for!(vdf_folder::ManifestDocument),
+    )]
+}
+
+/// Schema file text, as stored in `schemas/`.
+pub fn schema_file_text(schema: &schemars::schema::RootSchema) -> String {
+    let mut s = serde_json::to_string_pretty(schema).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
 pub fn run(args: Args) -> Result<Status, Error> {
     if let Some(dir) = &args.out_dir {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        for f in FORMATS {
-            let path = dir.join(format!("{}.schema.json", f.tag()));
-            crate::fsio::write_file(&path, schema_text(*f).as_bytes(), true)?;
+        let all = FORMATS
+            .iter()
+            .map(|f| (f.tag(), f.schema()))
+            .chain(other_documents().into_iter().map(|(t, _, s)| (t, s)));
+        for (tag, schema) in all {
+            let path = dir.join(format!("{tag}.schema.json"));
+            crate::fsio::write_file(&path, schema_file_text(&schema).as_bytes(), true)?;
             println!("wrote {}", path.display());
         }
         return Ok(Status::Ok);
     }
     match &args.tag {
-        Some(tag) => {
-            let f = registry::by_tag(tag)
-                .ok_or_else(|| Error::other(tag, "unknown document format"))?;
-            print!("{}", schema_text(f));
-        }
+        Some(tag) => match registry::by_tag(tag) {
+            Some(f) => print!("{}", schema_text(f)),
+            None => {
+                let (_, _, schema) = other_documents()
+                    .into_iter()
+                    .find(|(t, _, _)| t == tag)
+                    .ok_or_else(|| Error::other(tag, "unknown document format"))?;
+                print!("{}", schema_file_text(&schema));
+            }
+        },
         None => {
             for f in FORMATS {
                 println!("{:<14} {}", f.tag(), f.description());
+            }
+            for (tag, description, _) in other_documents() {
+                println!("{tag:<14} {description}");
             }
         }
     }

@@ -183,6 +183,24 @@ fn extract(a: ExtractArgs) -> Result<Status, Error> {
     })
 }
 
+/// A file mapped for `info`, `export` and `diff` when it is a VDF archive (`None` otherwise):
+/// archives are read through the map and never copied into memory.
+pub fn map_archive(path: &std::path::Path) -> Result<Option<crate::fsio::Mapped>, Error> {
+    let map = crate::fsio::map_file(path)?;
+    Ok(folder::is_archive(&map).then_some(map))
+}
+
+/// Parse an archive borrowed from its map.
+pub fn parse_mapped<'a>(
+    path: &std::path::Path,
+    map: &'a [u8],
+) -> Result<crate::zengin::vdf::Vdf<'a>, Error> {
+    crate::zengin::vdf::Vdf::parse(map).map_err(|e| Error::Decode {
+        file: path.into(),
+        source: e,
+    })
+}
+
 /// Parse a `--timestamp` value.
 pub fn parse_timestamp(s: &str) -> Option<u32> {
     vdf::dos_from_string(s).or_else(|| crate::exact::blob::parse_u32(s))
@@ -222,6 +240,11 @@ fn pack(a: PackArgs) -> Result<Status, Error> {
     let out_abs = std::path::absolute(&a.output).unwrap_or(a.output.clone());
     let dir_abs = std::path::absolute(&a.dir).unwrap_or(a.dir.clone());
     let files = folder::collect_dir(&a.dir, &|rel| dir_abs.join(rel) == out_abs)?;
+    for d in folder::empty_folders(&a.dir) {
+        eprintln!(
+            "animkit: warning: {d}/: empty folder left out (an archive directory needs at least one entry)"
+        );
+    }
     let b = bar(files.len() + 1, "pieces");
     let len = crate::fsio::write_streaming(&a.output, a.force, |w| {
         folder::pack_to(w, &files, &opts, &|| b.inc(1)).map_err(|e| Error::Encode {

@@ -484,10 +484,10 @@ impl<'a> Vdf<'a> {
             &kinds,
             false,
             &|i| {
-                Ok(Produced {
-                    bytes: Cow::Borrowed(&self.layout[i].bytes[..]),
-                    size: None,
-                })
+                Ok(Produced::bytes(
+                    Cow::Borrowed(&self.layout[i].bytes[..]),
+                    None,
+                ))
             },
             &|| {},
         )
@@ -505,12 +505,7 @@ impl<'a> Vdf<'a> {
             &mut self.entries,
             &kinds,
             recompute_data_size,
-            &|i| {
-                Ok(Produced {
-                    bytes: Cow::Borrowed(&layout[i].bytes[..]),
-                    size: None,
-                })
-            },
+            &|i| Ok(Produced::bytes(Cow::Borrowed(&layout[i].bytes[..]), None)),
             &|| {},
         )?;
         let mut pos = HEADER_SIZE as u64;
@@ -719,6 +714,20 @@ pub fn safe_relative_path(path: &[u8]) -> Result<std::path::PathBuf, String> {
 pub struct Produced<'s> {
     pub bytes: Cow<'s, [u8]>,
     pub size: Option<u32>,
+    /// Instead of `bytes`: this many bytes from the start of this open file, copied by the
+    /// writer (inside the kernel where the system can, so they never pass through memory).
+    pub file: Option<(std::fs::File, u64)>,
+}
+
+impl<'s> Produced<'s> {
+    /// Stored bytes; `size` as in the struct.
+    pub fn bytes(bytes: Cow<'s, [u8]>, size: Option<u32>) -> Self {
+        Produced {
+            bytes,
+            size,
+            file: None,
+        }
+    }
 }
 
 /// How many pieces are produced in parallel before they are written in order.
@@ -743,50 +752,69 @@ pub fn write_archive<'s, W: Write + Seek>(
     let mut pos = HEADER_SIZE as u64;
     let mut catalog_at = None;
     let n = entries.len();
-    let mut start = 0;
-    while start < kinds.len() {
-        let end = (start + WINDOW).min(kinds.len());
-        let produced: Vec<Result<Option<Produced<'s>>, E>> = (start..end)
-            .into_par_iter()
-            .map(|i| match kinds[i] {
-                PieceKind::Catalog => Ok(None),
-                _ => produce(i).map(Some),
-            })
-            .collect();
-        for (k, p) in (start..end).zip(produced) {
-            match (kinds[k], p?) {
-                (PieceKind::Catalog, _) => {
-                    if catalog_at.is_some() {
-                        return Err(EncodeError::new("the layout has two catalogs"));
-                    }
-                    catalog_at = Some(pos);
-                    let zeros = vec![0u8; n * ENTRY_SIZE];
-                    w.write_all(&zeros).map_err(io)?;
-                    pos += zeros.len() as u64;
+    // Pieces are produced on all cores, a window at a time, while the window before is being
+    // written (a bounded channel keeps at most two windows in memory).
+    let windows: Vec<(usize, usize)> = (0..kinds.len())
+        .step_by(WINDOW)
+        .map(|s| (s, (s + WINDOW).min(kinds.len())))
+        .collect();
+    type Window<'s> = Vec<Result<Option<Produced<'s>>, EncodeError>>;
+    let result: Result<(), E> = std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Window<'s>>(1);
+        let windows = &windows;
+        scope.spawn(move || {
+            for &(start, end) in windows {
+                let produced: Window<'s> = (start..end)
+                    .into_par_iter()
+                    .map(|i| match kinds[i] {
+                        PieceKind::Catalog => Ok(None),
+                        _ => produce(i).map(Some),
+                    })
+                    .collect();
+                let failed = produced.iter().any(Result::is_err);
+                if tx.send(produced).is_err() || failed {
+                    return;
                 }
-                (PieceKind::File { entry, .. }, Some(p)) => {
-                    let e = entries.get_mut(entry).ok_or_else(|| {
-                        EncodeError::new(format!(
-                            "layout[{k}] names catalog entry {entry}, but the catalog has {n}"
-                        ))
-                    })?;
-                    e.offset = u32::try_from(pos).map_err(|_| too_big())?;
-                    if let Some(s) = p.size {
-                        e.size = s;
-                    }
-                    w.write_all(&p.bytes).map_err(io)?;
-                    pos += p.bytes.len() as u64;
-                }
-                (_, Some(p)) => {
-                    w.write_all(&p.bytes).map_err(io)?;
-                    pos += p.bytes.len() as u64;
-                }
-                (_, None) => {}
             }
-            on_piece();
+        });
+        for &(start, end) in windows {
+            let produced = rx
+                .recv()
+                .map_err(|_| EncodeError::new("internal: the piece producer stopped"))?;
+            for (k, p) in (start..end).zip(produced) {
+                match (kinds[k], p?) {
+                    (PieceKind::Catalog, _) => {
+                        if catalog_at.is_some() {
+                            return Err(EncodeError::new("the layout has two catalogs"));
+                        }
+                        catalog_at = Some(pos);
+                        let zeros = vec![0u8; n * ENTRY_SIZE];
+                        w.write_all(&zeros).map_err(io)?;
+                        pos += zeros.len() as u64;
+                    }
+                    (kind, Some(p)) => {
+                        let written = put_produced(w, p.bytes, p.file)?;
+                        if let PieceKind::File { entry, .. } = kind {
+                            let e = entries.get_mut(entry).ok_or_else(|| {
+                                EncodeError::new(format!(
+                                    "layout[{k}] names catalog entry {entry}, but the catalog has {n}"
+                                ))
+                            })?;
+                            e.offset = u32::try_from(pos).map_err(|_| too_big())?;
+                            if let Some(s) = p.size {
+                                e.size = s;
+                            }
+                        }
+                        pos += written;
+                    }
+                    (_, None) => {}
+                }
+                on_piece();
+            }
         }
-        start = end;
-    }
+        Ok(())
+    });
+    result?;
     let total = pos;
     u32::try_from(total).map_err(|_| too_big())?;
     let cat = catalog_at.ok_or_else(|| EncodeError::new("the layout has no catalog"))?;
@@ -809,6 +837,31 @@ pub fn write_archive<'s, W: Write + Seek>(
     w.seek(SeekFrom::Start(total)).map_err(io)?;
     w.flush().map_err(io)?;
     Ok(total)
+}
+
+/// Write a produced piece (its bytes, or its file's first bytes); returns the length written.
+fn put_produced<W: Write>(
+    w: &mut W,
+    bytes: Cow<'_, [u8]>,
+    file: Option<(std::fs::File, u64)>,
+) -> Result<u64, EncodeError> {
+    let io = |e: std::io::Error| EncodeError::new(format!("write failed: {e}"));
+    match file {
+        None => {
+            w.write_all(&bytes).map_err(io)?;
+            Ok(bytes.len() as u64)
+        }
+        Some((f, len)) => {
+            use std::io::Read;
+            let copied = std::io::copy(&mut (&f).take(len), w).map_err(io)?;
+            if copied != len {
+                return Err(EncodeError::new(format!(
+                    "a file shrank from {len} to {copied} bytes while it was being packed"
+                )));
+            }
+            Ok(len)
+        }
+    }
 }
 
 /// A `Write + Seek` that only counts (for [`Vdf::relayout`]).
@@ -938,46 +991,7 @@ impl Codec for Vdf<'static> {
         schemars::schema_for!(super::vdf_yaml::VdfDocument)
     }
     fn info(&self) -> Vec<InfoLine> {
-        let h = &self.header;
-        let mut v = vec![
-            (
-                "signature",
-                super::vdf_yaml::Signature::of(&h.signature).name(),
-            ),
-            (
-                "comment",
-                crate::exact::text::decode_cp1252(trim_pad(&h.comment, COMMENT_PAD)).into_owned(),
-            ),
-            (
-                "entries",
-                format!(
-                    "{} ({} files, {} directories)",
-                    self.entries.len(),
-                    self.entries.iter().filter(|e| !e.is_dir()).count(),
-                    self.entries.iter().filter(|e| e.is_dir()).count()
-                ),
-            ),
-            (
-                "timestamp",
-                dos_to_string(h.timestamp).unwrap_or_else(|| format!("0x{:08x}", h.timestamp)),
-            ),
-            (
-                "volume",
-                match h.volume {
-                    VOLUME_NORMAL => "normal".into(),
-                    VOLUME_ZIPPED => "zipped (Union ZippedStream)".into(),
-                    o => format!("0x{o:x}"),
-                },
-            ),
-            ("data size", h.data_size.to_string()),
-        ];
-        for w in &self.warnings {
-            v.push(("warning", w.clone()));
-        }
-        if let Err(e) = Tree::build(&self.entries, h.catalog_start()) {
-            v.push(("warning", e.to_string()));
-        }
-        v
+        info_lines(self)
     }
     fn field_at(&self, offset: u64) -> String {
         Vdf::field_at(self, offset)
@@ -985,4 +999,48 @@ impl Codec for Vdf<'static> {
     fn diff(&self, other: &Self) -> Vec<String> {
         super::vdf_yaml::diff(self, other)
     }
+}
+
+/// `animkit info` of an archive (borrowed, so a memory-mapped archive is never copied).
+pub fn info_lines(this: &Vdf<'_>) -> Vec<InfoLine> {
+    let h = &this.header;
+    let mut v = vec![
+        (
+            "signature",
+            super::vdf_yaml::Signature::of(&h.signature).name(),
+        ),
+        (
+            "comment",
+            crate::exact::text::decode_cp1252(trim_pad(&h.comment, COMMENT_PAD)).into_owned(),
+        ),
+        (
+            "entries",
+            format!(
+                "{} ({} files, {} directories)",
+                this.entries.len(),
+                this.entries.iter().filter(|e| !e.is_dir()).count(),
+                this.entries.iter().filter(|e| e.is_dir()).count()
+            ),
+        ),
+        (
+            "timestamp",
+            dos_to_string(h.timestamp).unwrap_or_else(|| format!("0x{:08x}", h.timestamp)),
+        ),
+        (
+            "volume",
+            match h.volume {
+                VOLUME_NORMAL => "normal".into(),
+                VOLUME_ZIPPED => "zipped (Union ZippedStream)".into(),
+                o => format!("0x{o:x}"),
+            },
+        ),
+        ("data size", h.data_size.to_string()),
+    ];
+    for w in &this.warnings {
+        v.push(("warning", w.clone()));
+    }
+    if let Err(e) = Tree::build(&this.entries, h.catalog_start()) {
+        v.push(("warning", e.to_string()));
+    }
+    v
 }

@@ -16,10 +16,19 @@
 //! DIR/ANIMS/S_RUN.MAN.yaml     every recognised asset also as YAML (or only, --yaml-only)
 //! ```
 //!
+//! `unpack` fills a staging folder beside DIR and renames it to DIR at the end (a new or
+//! empty DIR; into a non-empty DIR, `--force` writes each file through its own temporary
+//! file), so DIR is never seen half-written and each of thousands of files costs one create
+//! and one write.
+//!
 //! The manifest records the CRC-32 of every file's contents and of every YAML file as
-//! unpacked. `repack` takes a YAML file whose CRC changed as an edit (the asset is re-encoded
-//! from it), otherwise the binary file; a compressed file whose contents still have their old
-//! CRC keeps its original stream byte for byte. Files missing from the folder are removed
+//! unpacked. `repack` reads every YAML file and takes one whose CRC changed as an edit (the
+//! asset is re-encoded from it; sizes and times are not trusted, so an edit that keeps both
+//! is seen), otherwise the binary file, copied file to file into the archive; a compressed
+//! file whose contents still have their old CRC keeps its original stream byte for byte.
+//! CRC-32 detects every change confined to 32 consecutive bits (any one edited value) and
+//! misses other changes with probability 2^-32. Empty directories of the catalog (a first
+//! child outside the catalog) stay while their folder does. Files missing from the folder are removed
 //! from the archive, files the manifest does not know are added (a new `NAME.yaml` animkit
 //! document becomes the asset `NAME`), and then the catalog is rebuilt depth-first with the
 //! existing order kept and new names (upper case) at the end of their directory's block.
@@ -426,6 +435,32 @@ pub fn collect_dir(dir: &Path, skip: &dyn Fn(&Path) -> bool) -> Result<Vec<PackF
     Ok(out)
 }
 
+/// The folders below `dir` without a file anywhere below them (`/`-separated, relative), which
+/// `vdf pack` leaves out: the catalog has no count of a directory's entries, only the index of
+/// its first one and a "last" mark on the final one, so a directory must hold at least one
+/// entry (a first index outside the catalog would be read as empty by animkit, but the game
+/// and ZenKit would read whatever lies there as entries).
+pub fn empty_folders(dir: &Path) -> Vec<String> {
+    let mut dirs = Vec::new();
+    let mut with_files = HashSet::new();
+    for e in walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .flatten()
+    {
+        let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
+        if e.file_type().is_dir() && e.depth() > 0 {
+            dirs.push(rel.to_path_buf());
+        } else if e.file_type().is_file() {
+            with_files.extend(rel.ancestors().skip(1).map(Path::to_path_buf));
+        }
+    }
+    dirs.into_iter()
+        .filter(|d| !with_files.contains(d))
+        .map(|d| path_text(&d))
+        .collect()
+}
+
 /// A relative path as upper-case archive names.
 fn rel_to_names(rel: &Path) -> Result<Vec<Vec<u8>>, String> {
     rel.components()
@@ -515,6 +550,11 @@ pub fn pack_to<W: Write + Seek>(
         true,
         &|i| {
             let si = sources[i].ok_or_else(|| EncodeError::new("internal: no source"))?;
+            if let (Source::Disk(p), PieceKind::File { zipped: false, .. }) =
+                (&files[si].source, kinds[i])
+            {
+                return file_piece(p);
+            }
             let data = files[si].source.read()?;
             let size = Some(
                 u32::try_from(data.len())
@@ -527,7 +567,7 @@ pub fn pack_to<W: Write + Seek>(
                 ),
                 _ => Cow::Owned(data.into_owned()),
             };
-            Ok(Produced { bytes, size })
+            Ok(Produced::bytes(bytes, size))
         },
         on_piece,
     )
@@ -552,9 +592,9 @@ pub struct ManifestPiece {
     /// CRC-32 of the asset's YAML file as unpacked (`<file>.yaml`), when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub yaml: Option<Hex32>,
-    /// Size and modification time of the YAML file as unpacked: while both are unchanged,
-    /// `repack` takes the file as untouched without reading it (else it compares the CRC).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Ignored (written by earlier versions: `repack` now always compares the YAML's CRC).
+    #[serde(default, skip_serializing)]
+    #[schemars(skip)]
     pub yaml_stamp: Option<String>,
     /// Only the YAML file was written.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -691,12 +731,35 @@ pub fn unpack(
         ));
     }
     // Whatever else lies in the folder would be added to the archive by `repack`.
-    if !opts.force && std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_some()) {
+    let nonempty = std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_some());
+    if nonempty && !opts.force {
         return Err(Error::other(
             out,
             "is not empty (repack would add every file in it); pass --force to unpack into it anyway",
         ));
     }
+    if out.exists() && !out.is_dir() {
+        return Err(Error::other(out, "exists and is not a folder"));
+    }
+    // A new (or empty) folder is filled beside its place and moved there at the end: files
+    // are written directly, and no one sees the folder half-written. Into a non-empty folder
+    // (--force) every file is written through its own temporary file instead.
+    // (`-o .` and the like have no name to move a folder to: written in place too.)
+    let staging = if nonempty || out.file_name().is_none() {
+        None
+    } else {
+        Some(crate::fsio::Staging::new(out)?)
+    };
+    let root: PathBuf = staging.as_ref().map_or(out, |s| s.path()).to_path_buf();
+    let direct = staging.is_some();
+    let put = |path: &Path, data: &[u8]| -> Result<(), Error> {
+        if direct {
+            crate::fsio::write_new(path, data)
+        } else {
+            crate::fsio::write_file_with(path, data, true, false)
+        }
+    };
+    let out = root.as_path();
     make_dirs(out, rels.values().cloned())?;
     for (i, e) in v.entries.iter().enumerate() {
         if e.is_dir() {
@@ -761,9 +824,8 @@ pub fn unpack(
                     if opts.yaml || opts.yaml_only {
                         if let Some((yaml, exact)) = asset_yaml(&data, opts.yaml_only) {
                             let ypath = yaml_path(&target);
-                            crate::fsio::write_file_with(&ypath, yaml.as_bytes(), opts.force, false)?;
+                            put(&ypath, yaml.as_bytes())?;
                             piece.yaml = Some(Hex32(crc32fast::hash(yaml.as_bytes())));
-                            piece.yaml_stamp = stamp(&ypath);
                             wrote_yaml = true;
                             if opts.yaml_only {
                                 if exact {
@@ -779,11 +841,11 @@ pub fn unpack(
                         }
                     }
                     if write_binary {
-                        crate::fsio::write_file_with(&target, &data, opts.force, false)?;
+                        put(&target, &data)?;
                     }
                     if zipped {
                         let name = format!("{STREAMS}/{entry:05}.zs");
-                        crate::fsio::write_file_with(&out.join(&name), &p.bytes, opts.force, false)?;
+                        put(&out.join(&name), &p.bytes)?;
                         piece.stream = Some(name);
                     }
                     Ok(Done {
@@ -816,7 +878,13 @@ pub fn unpack(
         layout,
     };
     let text = crate::yaml::to_string(&doc).map_err(|e| Error::other(out, e.to_string()))?;
-    crate::fsio::write_file(&out.join(MANIFEST), text.as_bytes(), opts.force)?;
+    match staging {
+        Some(st) => {
+            crate::fsio::write_new(&out.join(MANIFEST), text.as_bytes())?;
+            st.finish()?;
+        }
+        None => crate::fsio::write_file(&out.join(MANIFEST), text.as_bytes(), true)?,
+    }
     Ok(report)
 }
 
@@ -834,35 +902,6 @@ fn manifest_piece(kind: PieceKindDoc) -> ManifestPiece {
     }
 }
 
-/// `SIZE@MTIME_NS` of a file.
-fn stamp(p: &Path) -> Option<String> {
-    let m = std::fs::metadata(p).ok()?;
-    let t = m
-        .modified()
-        .ok()?
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?;
-    Some(format!("{}@{}", m.len(), t.as_nanos()))
-}
-
-/// Whether a file still has the size and modification time recorded at unpack, and was
-/// modified strictly before the manifest was written. A file whose time is not older than the
-/// manifest's could have been edited within one tick of the file system's clock and is
-/// compared by content instead (as git does for "racily clean" files).
-fn untouched(
-    p: &Path,
-    recorded: Option<&str>,
-    manifest_time: Option<std::time::SystemTime>,
-) -> bool {
-    let (Some(recorded), Some(mt)) = (recorded, manifest_time) else {
-        return false;
-    };
-    let Ok(t) = std::fs::metadata(p).and_then(|m| m.modified()) else {
-        return false;
-    };
-    t < mt && stamp(p).as_deref() == Some(recorded)
-}
-
 fn yaml_path(file: &Path) -> PathBuf {
     let mut s = file.as_os_str().to_owned();
     s.push(".yaml");
@@ -878,10 +917,12 @@ enum Origin {
     Gap(Vec<u8>),
     /// A member the manifest knows.
     Member {
-        bin: PathBuf,
-        yaml: Option<PathBuf>,
-        /// The YAML was edited: re-encode from it.
-        from_yaml: bool,
+        /// The binary file, when the folder has it.
+        bin: Option<PathBuf>,
+        /// The asset's YAML file: (path, folder key, CRC-32 as unpacked). Re-encoded from
+        /// when its CRC changed, or when there is no binary.
+        yaml: Option<(PathBuf, String, u32)>,
+        /// CRC-32 of the contents as unpacked.
         crc32: Option<u32>,
         stream: Option<PathBuf>,
     },
@@ -901,13 +942,31 @@ pub struct RepackReport {
     pub warnings: Vec<String>,
 }
 
+/// A member taken as it is from its file: opened here, copied by the archive writer.
+fn file_piece(p: &Path) -> Result<Produced<'static>, EncodeError> {
+    let err = |e: std::io::Error| EncodeError::new(format!("{}: {e}", p.display()));
+    let f = std::fs::File::open(p).map_err(err)?;
+    let len = f.metadata().map_err(err)?.len();
+    let size = u32::try_from(len)
+        .map_err(|_| EncodeError::new(format!("{}: file larger than 4 GiB", p.display())))?;
+    Ok(Produced {
+        bytes: Cow::Borrowed(&[]),
+        size: Some(size),
+        file: Some((f, len)),
+    })
+}
+
 fn read_file_enc(p: &Path) -> Result<Vec<u8>, EncodeError> {
     std::fs::read(p).map_err(|e| EncodeError::new(format!("{}: {e}", p.display())))
 }
 
 /// Encode an animkit YAML document to its binary.
 fn encode_yaml(p: &Path) -> Result<Vec<u8>, EncodeError> {
-    let bytes = read_file_enc(p)?;
+    encode_yaml_text(p, read_file_enc(p)?)
+}
+
+/// Encode the animkit YAML document `bytes` (read from `p`) to its binary.
+fn encode_yaml_text(p: &Path, bytes: Vec<u8>) -> Result<Vec<u8>, EncodeError> {
     let text = String::from_utf8(bytes)
         .map_err(|e| EncodeError::new(format!("{}: not UTF-8 text: {e}", p.display())))?;
     let tag = crate::yaml::document_tag(&text)
@@ -939,7 +998,6 @@ pub fn repack(
 ) -> Result<RepackReport, Error> {
     let mpath = dir.join(MANIFEST);
     let text = std::fs::read_to_string(&mpath).map_err(|e| Error::io(&mpath, e))?;
-    let manifest_time = std::fs::metadata(&mpath).and_then(|m| m.modified()).ok();
     let doc: ManifestDocument = crate::yaml::from_str(&text).map_err(|e| Error::Yaml {
         file: mpath.clone(),
         source: e,
@@ -967,13 +1025,18 @@ pub fn repack(
 
     // What is in the folder.
     let mut on_disk: BTreeMap<String, PathBuf> = BTreeMap::new();
+    let mut disk_dirs: BTreeMap<String, PathBuf> = BTreeMap::new();
     for e in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let e = e.map_err(|err| Error::other(dir, err.to_string()))?;
+        let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
+        let key = path_text(rel);
+        if e.file_type().is_dir() && e.depth() > 0 && key != STREAMS {
+            disk_dirs.insert(key, e.path().to_path_buf());
+            continue;
+        }
         if !e.file_type().is_file() {
             continue;
         }
-        let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
-        let key = path_text(rel);
         if key == MANIFEST || key.starts_with(&format!("{STREAMS}/")) {
             continue;
         }
@@ -1020,38 +1083,9 @@ pub fn repack(
                     removed_entries.insert(entry);
                     continue;
                 }
-                let yaml_edited = match (p.yaml, yaml_here) {
-                    (Some(_), true)
-                        if p.yaml_stamp.is_some()
-                            && untouched(
-                                &dir.join(&ykey),
-                                p.yaml_stamp.as_deref(),
-                                manifest_time,
-                            ) =>
-                    {
-                        false
-                    }
-                    (Some(crc), true) => {
-                        let y = std::fs::read(dir.join(&ykey))
-                            .map_err(|e| Error::io(dir.join(&ykey), e))?;
-                        crc32fast::hash(&y) != crc.0
-                    }
-                    _ => false,
-                };
-                if yaml_edited && bin_here && !p.yaml_only {
-                    let b = std::fs::read(dir.join(&file))
-                        .map_err(|e| Error::io(dir.join(&file), e))?;
-                    if p.crc32.is_some_and(|c| crc32fast::hash(&b) != c.0) {
-                        return Err(Error::other(
-                            dir.join(&file),
-                            format!(
-                                "both this file and {ykey} were edited; keep only one of the edits"
-                            ),
-                        ));
-                    }
-                }
-                let from_yaml = yaml_edited || !bin_here;
-                if from_yaml {
+                // Whether the YAML was edited is decided by its content hash when the piece
+                // is produced (on all cores); without a binary the YAML is the only source.
+                if !bin_here {
                     report.from_yaml.push(ykey.clone());
                 }
                 let zipped = p.stream.is_some();
@@ -1066,13 +1100,44 @@ pub fn repack(
                 };
                 kinds.push(PieceKind::File { entry, zipped });
                 origins.push(Origin::Member {
-                    bin: dir.join(&file),
-                    yaml: yaml_here.then(|| dir.join(&ykey)),
-                    from_yaml,
+                    bin: bin_here.then(|| dir.join(&file)),
+                    yaml: match (yaml_here, p.yaml) {
+                        (true, Some(crc)) => Some((dir.join(&ykey), ykey.clone(), crc.0)),
+                        _ => None,
+                    },
                     crc32: p.crc32.map(|c| c.0),
                     stream,
                 });
             }
+        }
+    }
+    // Empty directories (a directory entry whose first child lies outside the catalog: the
+    // only way the catalog can hold one) stay while their folder does; a new empty folder
+    // cannot be added (see `vdf pack`).
+    let mut keep_empty = HashSet::new();
+    let mut catalog_dirs = HashSet::new();
+    if let Ok(tree) = Tree::build(&entries, header.catalog_start()) {
+        for (i, e) in entries.iter().enumerate() {
+            let (true, Some(p)) = (e.is_dir(), tree.path_string(i)) else {
+                continue;
+            };
+            if e.offset as usize >= entries.len() {
+                if disk_dirs.contains_key(&p) {
+                    keep_empty.insert(i);
+                } else {
+                    report.removed.push(format!("{p}/"));
+                    removed_entries.insert(i);
+                }
+            }
+            catalog_dirs.insert(p);
+        }
+    }
+    for key in disk_dirs.keys() {
+        let prefix = format!("{key}/");
+        if !catalog_dirs.contains(key) && !on_disk.keys().any(|k| k.starts_with(&prefix)) {
+            report.warnings.push(format!(
+                "{key}/: an empty folder is not added (an archive directory that is not in the manifest needs a file)"
+            ));
         }
     }
     // New files.
@@ -1103,7 +1168,7 @@ pub fn repack(
     if !added.is_empty() || !removed_entries.is_empty() {
         let tree = Tree::build(&entries, header.catalog_start()).map_err(decode_err(&mpath))?;
         let (new_entries, remap, new_indices) =
-            rebuild_catalog(&entries, &tree, &removed_entries, &added)
+            rebuild_catalog(&entries, &tree, &removed_entries, &keep_empty, &added)
                 .map_err(|m| Error::other(&mpath, m))?;
         let mut k = 0;
         while k < kinds.len() {
@@ -1140,29 +1205,61 @@ pub fn repack(
         entries = new_entries;
     }
 
+    let edited_yaml: std::sync::Mutex<Vec<(usize, String)>> = Default::default();
     let produce = |i: usize| -> Result<Produced<'static>, EncodeError> {
+        let zipped = matches!(kinds[i], PieceKind::File { zipped: true, .. });
         let (contents, crc, stream) = match &origins[i] {
             Origin::Catalog => unreachable!("the writer produces no catalog"),
-            Origin::Gap(b) => {
-                return Ok(Produced {
-                    bytes: Cow::Owned(b.clone()),
-                    size: None,
-                })
-            }
+            Origin::Gap(b) => return Ok(Produced::bytes(Cow::Owned(b.clone()), None)),
             Origin::Member {
                 bin,
                 yaml,
-                from_yaml,
                 crc32,
                 stream,
             } => {
-                let c = match (from_yaml, yaml) {
-                    (true, Some(y)) => encode_yaml(y)?,
-                    _ => read_file_enc(bin)?,
+                // An unchanged YAML keeps the binary's bytes verbatim; an edited one (any
+                // change of content, whatever its size and time) is re-encoded.
+                let edited = match yaml {
+                    Some((ypath, ykey, recorded)) => {
+                        let text = read_file_enc(ypath)?;
+                        if bin.is_none() || crc32fast::hash(&text) != *recorded {
+                            Some((text, ypath, ykey))
+                        } else {
+                            None
+                        }
+                    }
+                    None => None,
+                };
+                let c = match (edited, bin) {
+                    (Some((text, ypath, ykey)), bin) => {
+                        if let (Some(b), Some(c)) = (bin, crc32) {
+                            if crc32fast::hash(&read_file_enc(b)?) != *c {
+                                return Err(EncodeError::new(format!(
+                                    "{}: both this file and {ykey} were edited; keep only one of the edits",
+                                    b.display()
+                                )));
+                            }
+                        }
+                        if bin.is_some() {
+                            edited_yaml
+                                .lock()
+                                .map_err(|_| EncodeError::new("internal: lock"))?
+                                .push((i, ykey.clone()));
+                        }
+                        encode_yaml_text(ypath, text)?
+                    }
+                    (None, Some(b)) if !zipped => return file_piece(b),
+                    (None, Some(b)) => read_file_enc(b)?,
+                    (None, None) => {
+                        return Err(EncodeError::new("internal: a member without a source"))
+                    }
                 };
                 (c, *crc32, stream.as_ref())
             }
             Origin::New { path, from_yaml } => {
+                if !*from_yaml && !zipped {
+                    return file_piece(path);
+                }
                 let c = if *from_yaml {
                     encode_yaml(path)?
                 } else {
@@ -1184,32 +1281,20 @@ pub fn repack(
                 };
                 if unchanged {
                     if let Some(old) = old {
-                        return Ok(Produced {
-                            bytes: Cow::Owned(old),
-                            size: None,
-                        });
+                        return Ok(Produced::bytes(Cow::Owned(old), None));
                     }
                 }
                 if contents.is_empty() {
-                    return Ok(Produced {
-                        bytes: Cow::Owned(contents),
-                        size,
-                    });
+                    return Ok(Produced::bytes(Cow::Owned(contents), size));
                 }
                 let bs = old
                     .as_deref()
                     .and_then(vdf_zipped::probe)
                     .map_or(vdf_zipped::DEFAULT_BLOCK_SIZE, |s| s.block_size);
                 let z = vdf_zipped::compress(&contents, bs, 6).map_err(EncodeError::new)?;
-                Ok(Produced {
-                    bytes: Cow::Owned(z),
-                    size,
-                })
+                Ok(Produced::bytes(Cow::Owned(z), size))
             }
-            _ => Ok(Produced {
-                bytes: Cow::Owned(contents),
-                size,
-            }),
+            _ => Ok(Produced::bytes(Cow::Owned(contents), size)),
         }
     };
     report.files = kinds
@@ -1229,6 +1314,9 @@ pub fn repack(
         )
         .map_err(encode_err(output))
     })?;
+    let mut edited = edited_yaml.into_inner().unwrap_or_default();
+    edited.sort();
+    report.from_yaml.extend(edited.into_iter().map(|(_, k)| k));
     let moved = entries
         .iter()
         .zip(&before)
@@ -1264,6 +1352,7 @@ fn rebuild_catalog(
     entries: &[Entry],
     tree: &Tree,
     removed: &HashSet<usize>,
+    keep_empty: &HashSet<usize>,
     added: &[(Vec<Vec<u8>>, PathBuf, bool)],
 ) -> Result<(Vec<Entry>, Vec<Option<usize>>, Vec<usize>), String> {
     #[derive(Clone)]
@@ -1272,12 +1361,15 @@ fn rebuild_catalog(
         old: Option<usize>,
         new_file: Option<usize>,
         children: Vec<usize>,
+        /// An empty directory of the catalog that stays.
+        keep_empty: bool,
     }
     let mut nodes: Vec<Node> = vec![Node {
         entry: new_entry(b"", TYPE_DIRECTORY, 0),
         old: None,
         new_file: None,
         children: Vec::new(),
+        keep_empty: false,
     }];
     let mut node_of = vec![None; entries.len()];
     for (i, e) in entries.iter().enumerate() {
@@ -1290,6 +1382,7 @@ fn rebuild_catalog(
             old: Some(i),
             new_file: None,
             children: Vec::new(),
+            keep_empty: keep_empty.contains(&i),
         });
     }
     for (i, e) in entries.iter().enumerate() {
@@ -1322,6 +1415,7 @@ fn rebuild_catalog(
                         old: None,
                         new_file: None,
                         children: Vec::new(),
+                        keep_empty: false,
                     });
                     nodes[cur].children.push(id);
                     id
@@ -1334,16 +1428,18 @@ fn rebuild_catalog(
             old: None,
             new_file: Some(k),
             children: Vec::new(),
+            keep_empty: false,
         });
         nodes[cur].children.push(id);
     }
-    // Drop directories without files.
+    // Drop directories without files (or kept empty directories).
     fn has_files(nodes: &[Node], n: usize, depth: usize) -> bool {
         depth < 10_000
-            && nodes[n]
-                .children
-                .iter()
-                .any(|&c| !nodes[c].entry.is_dir() || has_files(nodes, c, depth + 1))
+            && (nodes[n].keep_empty
+                || nodes[n]
+                    .children
+                    .iter()
+                    .any(|&c| !nodes[c].entry.is_dir() || has_files(nodes, c, depth + 1)))
     }
     // The recursive steps below need a bounded depth.
     let mut depth = vec![0usize; nodes.len()];
@@ -1377,6 +1473,7 @@ fn rebuild_catalog(
         out: &mut Vec<Entry>,
         remap: &mut [Option<usize>],
         new_indices: &mut [usize],
+        empty: &mut Vec<usize>,
     ) {
         let start = out.len();
         let kids = &nodes[n].children;
@@ -1396,13 +1493,31 @@ fn rebuild_catalog(
         }
         for (k, &c) in kids.iter().enumerate() {
             if nodes[c].entry.is_dir() {
-                out[start + k].offset = out.len() as u32;
-                emit(nodes, c, out, remap, new_indices);
+                if nodes[c].children.is_empty() {
+                    empty.push(start + k);
+                } else {
+                    out[start + k].offset = out.len() as u32;
+                    emit(nodes, c, out, remap, new_indices, empty);
+                }
             }
         }
     }
     stack.clear();
-    emit(&nodes, 0, &mut out, &mut remap, &mut new_indices);
+    let mut empty = Vec::new();
+    emit(
+        &nodes,
+        0,
+        &mut out,
+        &mut remap,
+        &mut new_indices,
+        &mut empty,
+    );
+    // An empty directory's first child lies outside the catalog: its stored value while it
+    // still does, else the catalog's length.
+    let len = u32::try_from(out.len()).map_err(|_| "too many catalog entries".to_string())?;
+    for i in empty {
+        out[i].offset = out[i].offset.max(len);
+    }
     Ok((out, remap, new_indices))
 }
 
@@ -1577,10 +1692,7 @@ pub fn verify_archive_structure(
                     .map_or(&[][..], |p| &v.layout[p].bytes[..]),
                 _ => &[],
             };
-            Ok(Produced {
-                bytes: Cow::Borrowed(bytes),
-                size: None,
-            })
+            Ok(Produced::bytes(Cow::Borrowed(bytes), None))
         },
         &|| {},
     )?;

@@ -947,6 +947,132 @@ fn repack_takes_edits_additions_and_removals() {
     assert_eq!(encode(&v), out);
 }
 
+/// Set a file's contents keeping its size and modification time (an edit no size/time check
+/// can see).
+fn edit_keeping_size_and_time(path: &Path, from: &[u8], to: &[u8]) {
+    assert_eq!(from.len(), to.len());
+    let old = std::fs::read(path).unwrap();
+    let at = old.windows(from.len()).position(|w| w == from).unwrap();
+    let mut new = old.clone();
+    new[at..at + to.len()].copy_from_slice(to);
+    let time = std::fs::metadata(path).unwrap().modified().unwrap();
+    std::fs::write(path, &new).unwrap();
+    let f = std::fs::File::options().write(true).open(path).unwrap();
+    f.set_modified(time).unwrap();
+    drop(f);
+    let m = std::fs::metadata(path).unwrap();
+    assert_eq!((m.len(), m.modified().unwrap()), (old.len() as u64, time));
+}
+
+/// `anims` with the only occurrence of `from` replaced by `to`.
+fn replaced_once(data: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let hits: Vec<usize> = (0..=data.len() - from.len())
+        .filter(|&i| &data[i..i + from.len()] == from)
+        .collect();
+    assert_eq!(hits.len(), 1, "{from:?} occurs at {hits:?}");
+    let mut out = data.to_vec();
+    out[hits[0]..hits[0] + to.len()].copy_from_slice(to);
+    out
+}
+
+#[test]
+fn repack_sees_edits_that_keep_size_and_time() {
+    let Some(anims) = archive_with_a_man() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("work");
+    unpack_to(
+        &anims,
+        &dir,
+        &UnpackOptions {
+            yaml: true,
+            ..Default::default()
+        },
+    );
+    // Unpacked into a staging folder beside `work` and moved there: nothing else is left.
+    let names: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["work"]);
+    // Sleep past a coarse file-system clock tick, so the edits below are "old" files.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+
+    // A YAML touched but not changed keeps the original bytes.
+    let y = dir.join("ANIMS/S_FISTRUN.MAN.yaml");
+    let f = std::fs::File::options().write(true).open(&y).unwrap();
+    f.set_modified(std::time::SystemTime::now()).unwrap();
+    drop(f);
+    assert_eq!(repack_of(&dir), anims);
+
+    // fps 10.0 → 12.5: same length, same time. The MAN header's fps is the f32 0x41200000.
+    edit_keeping_size_and_time(&y, b"fps: 10.0\n", b"fps: 12.5\n");
+    let expected = replaced_once(&anims, &10.0f32.to_le_bytes(), &12.5f32.to_le_bytes());
+    assert_eq!(repack_of(&dir), expected);
+
+    // A binary member edited the same way.
+    edit_keeping_size_and_time(&dir.join("README.TXT"), b"read me", b"READ ME");
+    let expected = replaced_once(&expected, b"read me", b"READ ME");
+    let out = repack_of(&dir);
+    assert_eq!(out, expected);
+    assert_eq!(
+        sha256(&out),
+        sha256(&replaced_once(
+            &replaced_once(&anims, b"read me", b"READ ME"),
+            &10.0f32.to_le_bytes(),
+            &12.5f32.to_le_bytes()
+        ))
+    );
+}
+
+#[test]
+fn unpack_replaces_an_empty_folder_and_creates_missing_parents() {
+    let Some(plain) = corpus("basic.vdf") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    unpack_to(&plain, &empty, &UnpackOptions::default());
+    let deep = tmp.path().join("a/b/c");
+    unpack_to(&plain, &deep, &UnpackOptions::default());
+    for d in [&empty, &deep] {
+        assert_eq!(
+            sha256(&std::fs::read(d.join("LICENSES/MIT.MD")).unwrap()),
+            sha256(&plain[43446..43446 + 1084])
+        );
+        assert_eq!(repack_of(d), plain);
+    }
+    let mut names: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["a", "empty", "empty.vdf"]);
+    // A file in the way is an error, and no staging folder is left behind.
+    let file = tmp.path().join("a/file");
+    std::fs::write(&file, b"x").unwrap();
+    let (v, tree) = folder::open(Path::new("test.vdf"), &plain).unwrap();
+    let err = folder::unpack(
+        Path::new("test.vdf"),
+        &v,
+        &tree,
+        &file,
+        &UnpackOptions::default(),
+        &|_| {},
+        &|| {},
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("not a folder"), "{err}");
+    let mut names: Vec<_> = std::fs::read_dir(tmp.path().join("a"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["b", "file"]);
+}
+
 #[test]
 fn verify_reports_every_recognised_member_by_path() {
     let Some(anims) = archive_with_a_man() else {
@@ -1134,4 +1260,67 @@ fn orphans_and_empty_zipped_files_survive_unpack_and_repack() {
     assert_eq!(v.placement(), vec![Some(1), Some(2)]);
     assert_eq!(v.layout[1].bytes.len(), 0);
     assert_eq!(&v.piece_contents(2).unwrap()[..], &[1; 100][..]);
+}
+
+#[test]
+fn empty_directories_survive_unpack_and_repack() {
+    // EMPTY's first child (99) lies outside the 2-entry catalog: an empty directory.
+    let data = raw_archive(
+        2,
+        296,
+        VOLUME_NORMAL,
+        &[(b"EMPTY", 99, 0, D), (b"A.TXT", 456, 3, L)],
+        b"abc",
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("u");
+    unpack_to(&data, &dir, &UnpackOptions::default());
+    assert!(dir.join("EMPTY").is_dir());
+    assert_eq!(std::fs::read_dir(dir.join("EMPTY")).unwrap().count(), 0);
+    assert_eq!(repack_of(&dir), data);
+
+    let paths = |out: &[u8]| -> Vec<(String, u32, u32)> {
+        let v = Vdf::parse(out).unwrap();
+        let tree = Tree::build(&v.entries, 296).unwrap();
+        (0..v.entries.len())
+            .map(|i| {
+                let e = &v.entries[i];
+                (tree.path_string(i).unwrap(), e.offset, e.kind)
+            })
+            .collect()
+    };
+    // A file added: the catalog is rebuilt and EMPTY keeps its stored first index.
+    std::fs::write(dir.join("b.txt"), b"bb").unwrap();
+    let out = repack_of(&dir);
+    assert_eq!(
+        paths(&out),
+        [
+            ("EMPTY".to_string(), 99, D),
+            ("A.TXT".to_string(), 536, 0),
+            ("B.TXT".to_string(), 539, L)
+        ]
+    );
+    assert_eq!(&out[536..], b"abcbb");
+
+    // A new empty folder is not added (warning); EMPTY's folder removed: removed.
+    std::fs::create_dir(dir.join("new")).unwrap();
+    assert_eq!(folder::empty_folders(&dir), ["EMPTY", "new"]);
+    std::fs::remove_dir(dir.join("EMPTY")).unwrap();
+    let out_path = tmp.path().join("x.vdf");
+    let r = folder::repack(&dir, &out_path, false, &|| {}).unwrap();
+    assert_eq!(r.removed, ["EMPTY/"]);
+    assert_eq!(r.added, ["b.txt"]);
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.starts_with("new/: an empty folder is not added")),
+        "{:?}",
+        r.warnings
+    );
+    let out = std::fs::read(out_path).unwrap();
+    assert_eq!(
+        paths(&out),
+        [("A.TXT".to_string(), 456, 0), ("B.TXT".to_string(), 459, L)]
+    );
+    assert_eq!(&out[456..], b"abcbb");
 }
