@@ -239,7 +239,10 @@ mod tests {
         // one at a time: the good chunk, the error, then nothing more
         let mut it = Chunks::new(&data);
         let first = it.next().unwrap().unwrap();
-        assert_eq!((first.id, first.offset, first.payload.len()), (0xA000, 0, 0));
+        assert_eq!(
+            (first.id, first.offset, first.payload.len()),
+            (0xA000, 0, 0)
+        );
         assert_eq!(it.index(), 1);
         assert_eq!(it.next().unwrap().unwrap_err().offset, 12);
         assert!(it.next().is_none());
