@@ -64,3 +64,22 @@ fn the_samples_are_what_make_samples_writes() {
         );
     }
 }
+
+#[test]
+fn many_archives_verified_at_once_do_not_block_the_thread_pool() {
+    // Verifying an archive rewrites it with pieces produced on the thread pool; with every
+    // worker busy verifying an archive, a writer that waited for another thread's pool work
+    // deadlocked (seen in CI). Four times as many archives as workers, all at once.
+    let archive = root().join("samples").join("ANIMS.VDF");
+    let per_archive = verify_files(std::slice::from_ref(&archive), &|| {}).len();
+    assert!(
+        per_archive > 1,
+        "the archive and its members each get a report"
+    );
+    let files = vec![archive; 4 * rayon::current_num_threads().max(2)];
+    let reports = verify_files(&files, &|| {});
+    assert_eq!(reports.len(), files.len() * per_archive);
+    for r in reports {
+        assert!(matches!(r.outcome, Outcome::Ok { .. }), "{:?}", r.outcome);
+    }
+}

@@ -759,61 +759,78 @@ pub fn write_archive<'s, W: Write + Seek>(
         .map(|s| (s, (s + WINDOW).min(kinds.len())))
         .collect();
     type Window<'s> = Vec<Result<Option<Produced<'s>>, EncodeError>>;
-    let result: Result<(), E> = std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Window<'s>>(1);
-        let windows = &windows;
-        scope.spawn(move || {
-            for &(start, end) in windows {
-                let produced: Window<'s> = (start..end)
-                    .into_par_iter()
-                    .map(|i| match kinds[i] {
-                        PieceKind::Catalog => Ok(None),
-                        _ => produce(i).map(Some),
-                    })
-                    .collect();
-                let failed = produced.iter().any(Result::is_err);
-                if tx.send(produced).is_err() || failed {
-                    return;
-                }
-            }
-        });
-        for &(start, end) in windows {
-            let produced = rx
-                .recv()
-                .map_err(|_| EncodeError::new("internal: the piece producer stopped"))?;
-            for (k, p) in (start..end).zip(produced) {
-                match (kinds[k], p?) {
-                    (PieceKind::Catalog, _) => {
-                        if catalog_at.is_some() {
-                            return Err(EncodeError::new("the layout has two catalogs"));
-                        }
-                        catalog_at = Some(pos);
-                        let zeros = vec![0u8; n * ENTRY_SIZE];
-                        w.write_all(&zeros).map_err(io)?;
-                        pos += zeros.len() as u64;
+    let produce_window = |start: usize, end: usize| -> Window<'s> {
+        (start..end)
+            .into_par_iter()
+            .map(|i| match kinds[i] {
+                PieceKind::Catalog => Ok(None),
+                _ => produce(i).map(Some),
+            })
+            .collect()
+    };
+    let mut write_window = |start: usize, end: usize, produced: Window<'s>| -> Result<(), E> {
+        for (k, p) in (start..end).zip(produced) {
+            match (kinds[k], p?) {
+                (PieceKind::Catalog, _) => {
+                    if catalog_at.is_some() {
+                        return Err(EncodeError::new("the layout has two catalogs"));
                     }
-                    (kind, Some(p)) => {
-                        let written = put_produced(w, p.bytes, p.file)?;
-                        if let PieceKind::File { entry, .. } = kind {
-                            let e = entries.get_mut(entry).ok_or_else(|| {
-                                EncodeError::new(format!(
-                                    "layout[{k}] names catalog entry {entry}, but the catalog has {n}"
-                                ))
-                            })?;
-                            e.offset = u32::try_from(pos).map_err(|_| too_big())?;
-                            if let Some(s) = p.size {
-                                e.size = s;
-                            }
-                        }
-                        pos += written;
-                    }
-                    (_, None) => {}
+                    catalog_at = Some(pos);
+                    let zeros = vec![0u8; n * ENTRY_SIZE];
+                    w.write_all(&zeros).map_err(io)?;
+                    pos += zeros.len() as u64;
                 }
-                on_piece();
+                (kind, Some(p)) => {
+                    let written = put_produced(w, p.bytes, p.file)?;
+                    if let PieceKind::File { entry, .. } = kind {
+                        let e = entries.get_mut(entry).ok_or_else(|| {
+                            EncodeError::new(format!(
+                                "layout[{k}] names catalog entry {entry}, but the catalog has {n}"
+                            ))
+                        })?;
+                        e.offset = u32::try_from(pos).map_err(|_| too_big())?;
+                        if let Some(s) = p.size {
+                            e.size = s;
+                        }
+                    }
+                    pos += written;
+                }
+                (_, None) => {}
             }
+            on_piece();
         }
         Ok(())
-    });
+    };
+    let result: Result<(), E> = if rayon::current_thread_index().is_some() {
+        // Called from a task of the thread pool (verify of many archives): waiting here for a
+        // producer whose work needs the same pool could block every worker, so each window is
+        // produced (still in parallel) and then written, without overlap.
+        windows
+            .iter()
+            .try_for_each(|&(start, end)| write_window(start, end, produce_window(start, end)))
+    } else {
+        std::thread::scope(|scope| {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<Window<'s>>(1);
+            let windows = &windows;
+            let produce_window = &produce_window;
+            scope.spawn(move || {
+                for &(start, end) in windows {
+                    let produced = produce_window(start, end);
+                    let failed = produced.iter().any(Result::is_err);
+                    if tx.send(produced).is_err() || failed {
+                        return;
+                    }
+                }
+            });
+            for &(start, end) in windows {
+                let produced = rx
+                    .recv()
+                    .map_err(|_| EncodeError::new("internal: the piece producer stopped"))?;
+                write_window(start, end, produced)?;
+            }
+            Ok(())
+        })
+    };
     result?;
     let total = pos;
     u32::try_from(total).map_err(|_| too_big())?;
