@@ -798,6 +798,21 @@ fn repack_of(dir: &Path) -> Vec<u8> {
     std::fs::read(out).unwrap()
 }
 
+/// `anims` unpacked with YAML into `work/` of a new temporary folder.
+fn unpacked_with_yaml(anims: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("work");
+    unpack_to(
+        anims,
+        &dir,
+        &UnpackOptions {
+            yaml: true,
+            ..Default::default()
+        },
+    );
+    (tmp, dir)
+}
+
 fn archive_with_a_man() -> Option<Vec<u8>> {
     let man = corpus("G1_HUMANS-S_FISTRUN.MAN")?;
     let files = vec![
@@ -876,16 +891,7 @@ fn repack_takes_edits_additions_and_removals() {
     let Some(anims) = archive_with_a_man() else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("work");
-    unpack_to(
-        &anims,
-        &dir,
-        &UnpackOptions {
-            yaml: true,
-            ..Default::default()
-        },
-    );
+    let (tmp, dir) = unpacked_with_yaml(&anims);
     // Edit the asset's YAML: fps 10 → 12.5.
     let y = dir.join("ANIMS/S_FISTRUN.MAN.yaml");
     let text = std::fs::read_to_string(&y).unwrap();
@@ -980,16 +986,7 @@ fn repack_sees_edits_that_keep_size_and_time() {
     let Some(anims) = archive_with_a_man() else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("work");
-    unpack_to(
-        &anims,
-        &dir,
-        &UnpackOptions {
-            yaml: true,
-            ..Default::default()
-        },
-    );
+    let (tmp, dir) = unpacked_with_yaml(&anims);
     // Unpacked into a staging folder beside `work` and moved there: nothing else is left.
     let names: Vec<_> = std::fs::read_dir(tmp.path())
         .unwrap()
