@@ -175,6 +175,7 @@ fn main() -> Res<()> {
     let mut cur = std::io::Cursor::new(Vec::new());
     pack_to(
         &mut cur,
+        None,
         &pack,
         &PackOptions {
             signature: *vdf::SIGNATURE_GOTHIC2,

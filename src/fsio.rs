@@ -191,13 +191,20 @@ pub fn map_file(path: &Path) -> Result<Mapped, Error> {
 }
 
 /// Write `path` through a buffered, seekable temporary file that is renamed into place only
-/// when `fill` succeeds (for outputs too large to build in memory).
+/// when `fill` succeeds (for outputs too large to build in memory). `fill` gets a buffered
+/// writer over the file; `w.get_ref()` is the file itself, for positioned writes (flush `w`
+/// first and seek it past them after).
+///
+/// When `path` exists (it is being replaced), the data is forced to disk before the rename, so
+/// a crash cannot leave the old file replaced by an incomplete one; a new file is renamed
+/// into place without that wait, as a copy would be.
 pub fn write_streaming<T>(
     path: &Path,
     overwrite: bool,
-    fill: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> Result<T, Error>,
+    fill: impl FnOnce(&mut std::io::BufWriter<&std::fs::File>) -> Result<T, Error>,
 ) -> Result<T, Error> {
-    if !overwrite && path.exists() {
+    let replacing = path.exists();
+    if !overwrite && replacing {
         return Err(Error::other(
             path,
             "already exists; pass --force to overwrite it",
@@ -207,17 +214,19 @@ pub fn write_streaming<T>(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new()
+    let tmp = tempfile::Builder::new()
         .prefix(".animkit-")
         .tempfile_in(dir)
         .map_err(|e| Error::io(path, e))?;
     let value = {
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file());
         let v = fill(&mut w)?;
         w.flush().map_err(|e| Error::io(path, e))?;
         v
     };
-    tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    if replacing {
+        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    }
     let result = if overwrite {
         tmp.persist(path).map(|_| ())
     } else {

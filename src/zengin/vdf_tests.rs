@@ -42,6 +42,54 @@ fn encode(v: &Vdf<'_>) -> Vec<u8> {
     c.into_inner()
 }
 
+/// `v` written the way `repack` writes: into a file, each window's pieces at their offsets on
+/// all cores, file members copied from files of their own (`copy_file_range` on Linux).
+fn encode_direct(v: &Vdf<'_>) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let members: Vec<Option<PathBuf>> = (v.layout.iter().enumerate())
+        .map(|(i, p)| {
+            matches!(p.kind, PieceKind::File { .. }).then(|| {
+                let path = dir.path().join(format!("m{i}"));
+                std::fs::write(&path, &p.bytes).unwrap();
+                path
+            })
+        })
+        .collect();
+    let out = tempfile::tempfile_in(dir.path()).unwrap();
+    let (mut header, mut entries) = (v.header.clone(), v.entries.clone());
+    let kinds: Vec<PieceKind> = v.layout.iter().map(|p| p.kind).collect();
+    let mut w = std::io::BufWriter::new(&out);
+    write_archive(
+        &mut w,
+        Some(&out),
+        &mut header,
+        &mut entries,
+        &kinds,
+        false,
+        &|i| match &members[i] {
+            Some(path) => {
+                let f = std::fs::File::open(path).unwrap();
+                let len = f.metadata().unwrap().len();
+                Ok(Produced {
+                    bytes: Cow::Borrowed(&[]),
+                    size: None,
+                    file: Some((f, len)),
+                })
+            }
+            None => Ok(Produced::bytes(Cow::Borrowed(&v.layout[i].bytes[..]), None)),
+        },
+        &|| {},
+    )
+    .unwrap();
+    drop(w);
+    use std::io::{Read, Seek};
+    let mut f = &out;
+    f.rewind().unwrap();
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes).unwrap();
+    bytes
+}
+
 fn yaml_round_trip(data: &[u8]) -> Vec<u8> {
     let v = Vdf::decode(data).unwrap();
     let y = v.to_yaml(&ExportOptions::default()).unwrap();
@@ -341,6 +389,11 @@ fn basic_vdf_round_trips_byte_exactly() {
     };
     let v = Vdf::parse(&data).unwrap();
     assert_eq!(encode(&v), data, "binary → model → binary");
+    assert_eq!(
+        encode_direct(&v),
+        data,
+        "written at offsets, members copied from files"
+    );
     assert_eq!(yaml_round_trip(&data), data, "binary → YAML → binary");
     assert_eq!(
         folder::verify_archive_structure(&data, &v, &|_| {}).unwrap(),
@@ -382,7 +435,7 @@ fn pack_of_the_extracted_tree_rebuilds_basic_vdf() {
         zipped: false,
     };
     let mut out = std::io::Cursor::new(Vec::new());
-    folder::pack_to(&mut out, &files, &opts, &|| {}).unwrap();
+    folder::pack_to(&mut out, None, &files, &opts, &|| {}).unwrap();
     assert_eq!(out.into_inner(), data);
 }
 
@@ -451,6 +504,11 @@ fn zipped_volume_reads_and_writes_byte_exactly() {
         assert_eq!(v.entries[entry].size as usize, pp.bytes.len());
     }
     assert_eq!(encode(&v), data, "binary → model → binary");
+    assert_eq!(
+        encode_direct(&v),
+        data,
+        "written at offsets, members copied from files"
+    );
     assert_eq!(yaml_round_trip(&data), data, "binary → YAML → binary");
     assert_eq!(
         folder::verify_archive_structure(&data, &v, &|_| {}).unwrap(),
@@ -528,7 +586,7 @@ fn zenkit_save_compressed_round_trip() {
             zipped,
         };
         let mut out = std::io::Cursor::new(Vec::new());
-        folder::pack_to(&mut out, &files, &opts, &|| {}).unwrap();
+        folder::pack_to(&mut out, None, &files, &opts, &|| {}).unwrap();
         outputs.push(out.into_inner());
     }
     let (compressed, uncompressed) = (&outputs[0], &outputs[1]);
@@ -739,6 +797,7 @@ fn past_the_end_overlapping_and_duplicate_entries_warn_and_round_trip() {
     assert_eq!(v.placement(), vec![Some(1), Some(2), None, None]);
     assert_eq!(v.layout[3].kind, PieceKind::Gap);
     assert_eq!(&v.layout[3].bytes[..], b"trailing");
+    assert_eq!(encode_direct(&v), data);
     let tree = Tree::build(&v.entries, 296).unwrap();
     assert!(
         tree.warnings.iter().any(|w| w.contains("same path")),
@@ -750,6 +809,58 @@ fn past_the_end_overlapping_and_duplicate_entries_warn_and_round_trip() {
     // The overlapping entry's bytes are still readable for extraction.
     let c = folder::member_contents(&v, &data, &v.placement(), 2).unwrap();
     assert_eq!(&c[..], b"AABB");
+}
+
+#[test]
+fn the_positioned_writer_spans_many_windows_and_reports_a_file_that_shrank() {
+    // 100 files of different lengths (several windows of pieces), packed through a writer.
+    let files: Vec<PackFile> = (0..100u8)
+        .map(|i| PackFile {
+            path: vec![b"D".to_vec(), format!("F{i:03}.BIN").into_bytes()],
+            source: Source::Memory(vec![i; usize::from(i) * 7 + 1]),
+        })
+        .collect();
+    let opts = PackOptions {
+        signature: *SIGNATURE_GOTHIC2,
+        comment: b"windows".to_vec(),
+        timestamp: 0x529B_5B1D,
+        zipped: false,
+    };
+    let mut c = std::io::Cursor::new(Vec::new());
+    folder::pack_to(&mut c, None, &files, &opts, &|| {}).unwrap();
+    let data = c.into_inner();
+    let v = Vdf::parse(&data).unwrap();
+    assert_eq!(v.layout.len(), 101);
+    assert_eq!(encode_direct(&v), data);
+
+    // A member file shorter than its length when it was opened: an error, not a short archive.
+    let dir = tempfile::tempdir().unwrap();
+    let short = dir.path().join("short");
+    std::fs::write(&short, b"abc").unwrap();
+    let out = tempfile::tempfile_in(dir.path()).unwrap();
+    let (mut header, mut entries) = (v.header.clone(), v.entries.clone());
+    let kinds: Vec<PieceKind> = v.layout.iter().map(|p| p.kind).collect();
+    let err = write_archive(
+        &mut std::io::BufWriter::new(&out),
+        Some(&out),
+        &mut header,
+        &mut entries,
+        &kinds,
+        false,
+        &|_| {
+            Ok(Produced {
+                bytes: Cow::Borrowed(&[]),
+                size: None,
+                file: Some((std::fs::File::open(&short).unwrap(), 10)),
+            })
+        },
+        &|| {},
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.message,
+        "a file shrank from 10 to 3 bytes while it was being packed"
+    );
 }
 
 #[test]
@@ -771,6 +882,7 @@ fn gaps_are_kept_and_an_edit_lays_out_again_in_order() {
     let kinds: Vec<PieceKind> = v.layout.iter().map(|p| p.kind).collect();
     assert_eq!(kinds.iter().filter(|k| **k == PieceKind::Gap).count(), 3);
     assert_eq!(encode(&v), data);
+    assert_eq!(encode_direct(&v), data);
     assert_eq!(yaml_round_trip(&data), data);
     // Make H.TXT longer: W.TXT moves, gaps stay between them.
     let mut doc = vdf_yaml::to_document(&v).unwrap();
@@ -832,7 +944,7 @@ fn archive_with_a_man() -> Option<Vec<u8>> {
         zipped: false,
     };
     let mut out = std::io::Cursor::new(Vec::new());
-    folder::pack_to(&mut out, &files, &opts, &|| {}).unwrap();
+    folder::pack_to(&mut out, None, &files, &opts, &|| {}).unwrap();
     Some(out.into_inner())
 }
 
@@ -1140,7 +1252,7 @@ mod random {
             zipped: true,
         };
         let mut out = std::io::Cursor::new(Vec::new());
-        folder::pack_to(&mut out, &files, &opts, &|| {}).unwrap();
+        folder::pack_to(&mut out, None, &files, &opts, &|| {}).unwrap();
         out.into_inner()
     }
 
@@ -1246,7 +1358,7 @@ fn orphans_and_empty_zipped_files_survive_unpack_and_repack() {
         zipped: true,
     };
     let mut out = std::io::Cursor::new(Vec::new());
-    folder::pack_to(&mut out, &files, &opts, &|| {}).unwrap();
+    folder::pack_to(&mut out, None, &files, &opts, &|| {}).unwrap();
     let data = out.into_inner();
     let v = Vdf::parse(&data).unwrap();
     assert!(v.warnings.is_empty(), "{:?}", v.warnings);
