@@ -19,14 +19,7 @@ pub fn write_file_with(path: &Path, data: &[u8], overwrite: bool, sync: bool) ->
             "already exists; pass --force to overwrite it",
         ));
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".animkit-")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(path, e))?;
+    let mut tmp = temp_beside(path)?;
     tmp.write_all(data).map_err(|e| Error::io(path, e))?;
     if sync {
         tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
@@ -37,6 +30,31 @@ pub fn write_file_with(path: &Path, data: &[u8], overwrite: bool, sync: bool) ->
         tmp.persist_noclobber(path).map(|_| ())
     };
     result.map_err(|e| Error::io(path, e.error))
+}
+
+/// The temporary file that becomes `path` when renamed: in the same folder, with the
+/// permissions of the file it replaces, or those of any newly created file (0666 less the
+/// umask) when there is none, not the temporary file's private 0600.
+fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile, Error> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".animkit-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let tmp = builder.tempfile_in(dir).map_err(|e| Error::io(path, e))?;
+    #[cfg(unix)]
+    if let Ok(old) = std::fs::metadata(path) {
+        tmp.as_file()
+            .set_permissions(old.permissions())
+            .map_err(|e| Error::io(path, e))?;
+    }
+    Ok(tmp)
 }
 
 /// A new folder being filled next to its final place, moved there in one rename by
@@ -210,14 +228,7 @@ pub fn write_streaming<T>(
             "already exists; pass --force to overwrite it",
         ));
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let tmp = tempfile::Builder::new()
-        .prefix(".animkit-")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(path, e))?;
+    let tmp = temp_beside(path)?;
     let value = {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file());
         let v = fill(&mut w)?;
@@ -255,5 +266,32 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn outputs_get_ordinary_permissions_and_replacements_keep_the_old_ones() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        // What this process gives a newly created file (0666 less the umask).
+        let probe = dir.path().join("probe");
+        std::fs::write(&probe, b"").unwrap();
+        let p = dir.path().join("new.bin");
+        write_file(&p, b"one", false).unwrap();
+        assert_eq!(mode(&p), mode(&probe));
+        let q = dir.path().join("streamed.bin");
+        write_streaming(&q, false, |w| {
+            w.write_all(b"two").map_err(|e| Error::io(&q, e))
+        })
+        .unwrap();
+        assert_eq!(mode(&q), mode(&probe));
+        std::fs::set_permissions(&q, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_streaming(&q, true, |w| {
+            w.write_all(b"three").map_err(|e| Error::io(&q, e))
+        })
+        .unwrap();
+        assert_eq!(mode(&q), 0o640);
+        assert_eq!(std::fs::read(&q).unwrap(), b"three");
     }
 }

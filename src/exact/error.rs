@@ -206,6 +206,16 @@ impl Error {
             message: message.into(),
         }
     }
+    /// The file the error names.
+    pub fn file_mut(&mut self) -> &mut PathBuf {
+        match self {
+            Error::Decode { file, .. }
+            | Error::Yaml { file, .. }
+            | Error::Encode { file, .. }
+            | Error::Io { file, .. }
+            | Error::Other { file, .. } => file,
+        }
+    }
 }
 
 /// Why a YAML document could not be turned into a binary file.

@@ -753,141 +753,154 @@ pub fn unpack(
         Some(crate::fsio::Staging::new(out)?)
     };
     let root: PathBuf = staging.as_ref().map_or(out, |s| s.path()).to_path_buf();
-    let direct = staging.is_some();
-    let put = |path: &Path, data: &[u8]| -> Result<(), Error> {
-        if direct {
-            crate::fsio::write_new(path, data)
-        } else {
-            crate::fsio::write_file_with(path, data, true, false)
-        }
-    };
-    let out = root.as_path();
-    make_dirs(out, rels.values().cloned())?;
-    for (i, e) in v.entries.iter().enumerate() {
-        if e.is_dir() {
-            if let Some(Ok(rel)) = tree.paths[i].as_ref().map(|p| safe_relative_path(p)) {
-                let d = out.join(rel);
-                std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
+    let final_out = out;
+    let result = (|| -> Result<UnpackReport, Error> {
+        let direct = staging.is_some();
+        let put = |path: &Path, data: &[u8]| -> Result<(), Error> {
+            if direct {
+                crate::fsio::write_new(path, data)
+            } else {
+                crate::fsio::write_file_with(path, data, true, false)
+            }
+        };
+        let out = root.as_path();
+        make_dirs(out, rels.values().cloned())?;
+        for (i, e) in v.entries.iter().enumerate() {
+            if e.is_dir() {
+                if let Some(Ok(rel)) = tree.paths[i].as_ref().map(|p| safe_relative_path(p)) {
+                    let d = out.join(rel);
+                    std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
+                }
             }
         }
-    }
-    if v.header.zipped() || rels.values().any(|r| r.starts_with(STREAMS)) {
-        let d = out.join(STREAMS);
-        std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
-    }
+        if v.header.zipped() || rels.values().any(|r| r.starts_with(STREAMS)) {
+            let d = out.join(STREAMS);
+            std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
+        }
 
-    struct Done {
-        piece: ManifestPiece,
-        yaml: bool,
-        warning: Option<String>,
-    }
-    let results: Vec<Result<Done, Error>> = v
-        .layout
-        .par_iter()
-        .map(|p| {
-            let r = (|| match p.kind {
-                PieceKind::Catalog => Ok(Done {
-                    piece: manifest_piece(PieceKindDoc::Catalog),
-                    yaml: false,
-                    warning: None,
-                }),
-                PieceKind::Gap => Ok(Done {
-                    piece: ManifestPiece {
-                        data: Some(Blob::new(p.bytes.to_vec())),
-                        ..manifest_piece(PieceKindDoc::Gap)
-                    },
-                    yaml: false,
-                    warning: None,
-                }),
-                PieceKind::File { entry, zipped } => {
-                    let rel = rels.get(&entry).cloned().unwrap_or_default();
-                    let target = out.join(&rel);
-                    let data = match v.piece_contents(placement[entry].unwrap_or_default()) {
-                        Ok(d) => d,
-                        Err(why) => {
-                            return Err(Error::other(
-                                archive,
-                                format!(
-                                    "{}: the compressed data does not inflate: {why}",
-                                    path_text(&rel)
-                                ),
-                            ))
-                        }
-                    };
-                    let mut piece = ManifestPiece {
-                        entry: Some(entry),
-                        file: Some(path_text(&rel)),
-                        crc32: Some(Hex32(crc32fast::hash(&data))),
-                        ..manifest_piece(PieceKindDoc::File)
-                    };
-                    let mut warning = None;
-                    let mut wrote_yaml = false;
-                    let mut write_binary = true;
-                    if opts.yaml || opts.yaml_only {
-                        if let Some((yaml, exact)) = asset_yaml(&data, opts.yaml_only) {
-                            let ypath = yaml_path(&target);
-                            put(&ypath, yaml.as_bytes())?;
-                            piece.yaml = Some(Hex32(crc32fast::hash(yaml.as_bytes())));
-                            wrote_yaml = true;
-                            if opts.yaml_only {
-                                if exact {
-                                    write_binary = false;
-                                    piece.yaml_only = true;
-                                } else {
-                                    warning = Some(format!(
-                                        "{}: its YAML does not reproduce it exactly; the binary is kept too",
+        struct Done {
+            piece: ManifestPiece,
+            yaml: bool,
+            warning: Option<String>,
+        }
+        let results: Vec<Result<Done, Error>> = v
+            .layout
+            .par_iter()
+            .map(|p| {
+                let r = (|| match p.kind {
+                    PieceKind::Catalog => Ok(Done {
+                        piece: manifest_piece(PieceKindDoc::Catalog),
+                        yaml: false,
+                        warning: None,
+                    }),
+                    PieceKind::Gap => Ok(Done {
+                        piece: ManifestPiece {
+                            data: Some(Blob::new(p.bytes.to_vec())),
+                            ..manifest_piece(PieceKindDoc::Gap)
+                        },
+                        yaml: false,
+                        warning: None,
+                    }),
+                    PieceKind::File { entry, zipped } => {
+                        let rel = rels.get(&entry).cloned().unwrap_or_default();
+                        let target = out.join(&rel);
+                        let data = match v.piece_contents(placement[entry].unwrap_or_default()) {
+                            Ok(d) => d,
+                            Err(why) => {
+                                return Err(Error::other(
+                                    archive,
+                                    format!(
+                                        "{}: the compressed data does not inflate: {why}",
                                         path_text(&rel)
-                                    ));
+                                    ),
+                                ))
+                            }
+                        };
+                        let mut piece = ManifestPiece {
+                            entry: Some(entry),
+                            file: Some(path_text(&rel)),
+                            crc32: Some(Hex32(crc32fast::hash(&data))),
+                            ..manifest_piece(PieceKindDoc::File)
+                        };
+                        let mut warning = None;
+                        let mut wrote_yaml = false;
+                        let mut write_binary = true;
+                        if opts.yaml || opts.yaml_only {
+                            if let Some((yaml, exact)) = asset_yaml(&data, opts.yaml_only) {
+                                let ypath = yaml_path(&target);
+                                put(&ypath, yaml.as_bytes())?;
+                                piece.yaml = Some(Hex32(crc32fast::hash(yaml.as_bytes())));
+                                wrote_yaml = true;
+                                if opts.yaml_only {
+                                    if exact {
+                                        write_binary = false;
+                                        piece.yaml_only = true;
+                                    } else {
+                                        warning = Some(format!(
+                                            "{}: its YAML does not reproduce it exactly; the binary is kept too",
+                                            path_text(&rel)
+                                        ));
+                                    }
                                 }
                             }
                         }
+                        if write_binary {
+                            put(&target, &data)?;
+                        }
+                        if zipped {
+                            let name = format!("{STREAMS}/{entry:05}.zs");
+                            put(&out.join(&name), &p.bytes)?;
+                            piece.stream = Some(name);
+                        }
+                        Ok(Done {
+                            piece,
+                            yaml: wrote_yaml,
+                            warning,
+                        })
                     }
-                    if write_binary {
-                        put(&target, &data)?;
-                    }
-                    if zipped {
-                        let name = format!("{STREAMS}/{entry:05}.zs");
-                        put(&out.join(&name), &p.bytes)?;
-                        piece.stream = Some(name);
-                    }
-                    Ok(Done {
-                        piece,
-                        yaml: wrote_yaml,
-                        warning,
-                    })
-                }
-            })();
-            release(&p.bytes);
-            on_done();
-            r
-        })
-        .collect();
-    let mut layout = Vec::with_capacity(results.len());
-    for r in results {
-        let d = r?;
-        if d.piece.kind == PieceKindDoc::File {
-            report.files += 1;
+                })();
+                release(&p.bytes);
+                on_done();
+                r
+            })
+            .collect();
+        let mut layout = Vec::with_capacity(results.len());
+        for r in results {
+            let d = r?;
+            if d.piece.kind == PieceKindDoc::File {
+                report.files += 1;
+            }
+            report.yaml += usize::from(d.yaml);
+            report.warnings.extend(d.warning);
+            layout.push(d.piece);
         }
-        report.yaml += usize::from(d.yaml);
-        report.warnings.extend(d.warning);
-        layout.push(d.piece);
-    }
-    let doc = ManifestDocument {
-        format: MANIFEST_TAG.into(),
-        version: MANIFEST_VERSION,
-        header: HeaderDoc::of(&v.header),
-        catalog: super::vdf_yaml::catalog_docs(v),
-        layout,
-    };
-    let text = crate::yaml::to_string(&doc).map_err(|e| Error::other(out, e.to_string()))?;
-    match staging {
-        Some(st) => {
-            crate::fsio::write_new(&out.join(MANIFEST), text.as_bytes())?;
-            st.finish()?;
+        let doc = ManifestDocument {
+            format: MANIFEST_TAG.into(),
+            version: MANIFEST_VERSION,
+            header: HeaderDoc::of(&v.header),
+            catalog: super::vdf_yaml::catalog_docs(v),
+            layout,
+        };
+        let text = crate::yaml::to_string(&doc).map_err(|e| Error::other(out, e.to_string()))?;
+        match staging {
+            Some(st) => {
+                crate::fsio::write_new(&out.join(MANIFEST), text.as_bytes())?;
+                st.finish()?;
+            }
+            None => crate::fsio::write_file(&out.join(MANIFEST), text.as_bytes(), true)?,
         }
-        None => crate::fsio::write_file(&out.join(MANIFEST), text.as_bytes(), true)?,
-    }
-    Ok(report)
+        Ok(report)
+    })();
+    // Errors name the files where they will be, not inside the staging folder.
+    result.map_err(|mut e| {
+        let file = e.file_mut();
+        if let Ok(rel) = file.strip_prefix(&root) {
+            if root != final_out {
+                *file = final_out.join(rel);
+            }
+        }
+        e
+    })
 }
 
 fn manifest_piece(kind: PieceKindDoc) -> ManifestPiece {

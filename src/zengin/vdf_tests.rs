@@ -1135,6 +1135,49 @@ fn repack_sees_edits_that_keep_size_and_time() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn a_failed_staged_unpack_names_the_files_where_they_were_going_and_leaves_nothing() {
+    // 70 nested folders of 60-character names: longer than any path the system opens (4096).
+    let mut path: Vec<Vec<u8>> = (0..70)
+        .map(|i| format!("{i:02}{}", "D".repeat(58)).into_bytes())
+        .collect();
+    path.push(b"A.TXT".to_vec());
+    let files = [PackFile {
+        path,
+        source: Source::Memory(b"deep".to_vec()),
+    }];
+    let opts = PackOptions {
+        signature: *SIGNATURE_GOTHIC2,
+        comment: b"deep".to_vec(),
+        timestamp: 0x529B_5B1D,
+        zipped: false,
+    };
+    let mut c = std::io::Cursor::new(Vec::new());
+    folder::pack_to(&mut c, None, &files, &opts, &|| {}).unwrap();
+    let data = c.into_inner();
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    let (v, tree) = folder::open(Path::new("deep.vdf"), &data).unwrap();
+    let err = folder::unpack(
+        Path::new("deep.vdf"),
+        &v,
+        &tree,
+        &work,
+        &UnpackOptions::default(),
+        &|_| {},
+        &|| {},
+    )
+    .unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with(&format!("{}/00DDD", work.display())),
+        "{msg}"
+    );
+    assert!(msg.contains("File name too long"), "{msg}");
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
 #[test]
 fn unpack_replaces_an_empty_folder_and_creates_missing_parents() {
     let Some(plain) = corpus("basic.vdf") else {
