@@ -65,7 +65,17 @@ pub fn write_f32(out: &mut String, v: F32) {
 
 /// Parse the YAML spelling of an `f32` exactly.
 pub fn parse_f32(s: &str) -> Option<F32> {
-    let t = s.trim();
+    let graphic = |b: Option<&u8>| b.is_some_and(u8::is_ascii_graphic);
+    let t = if graphic(s.as_bytes().first()) && graphic(s.as_bytes().last()) {
+        s
+    } else {
+        s.trim()
+    };
+    // Most values are plain numbers: straight to the number parser.
+    let digit_at = |i: usize| t.as_bytes().get(i).is_some_and(u8::is_ascii_digit);
+    if digit_at(0) || (t.starts_with('-') && digit_at(1)) {
+        return parse_number(t);
+    }
     match t {
         ".nan" | ".NaN" | ".NAN" => return Some(F32(CANONICAL_NAN)),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
@@ -78,13 +88,22 @@ pub fn parse_f32(s: &str) -> Option<F32> {
         let bits = u32::from_str_radix(hex.trim_start_matches("0x"), 16).ok()?;
         return f32::from_bits(bits).is_nan().then_some(F32(bits));
     }
+    parse_number(t)
+}
+
+/// A number in digits (Rust's float syntax, which is YAML's plus the words it refuses).
+fn parse_number(t: &str) -> Option<F32> {
+    let v = t.parse::<f32>().ok()?;
     // Rust's parser also accepts "inf"/"nan" words; YAML users get the dotted forms above.
-    if t.bytes()
-        .any(|b| b.is_ascii_alphabetic() && b != b'e' && b != b'E')
+    // (Only a non-finite result can come from such a word: a number too large for an f32
+    // spelled in digits is infinite too, and stays accepted.)
+    if !v.is_finite()
+        && t.bytes()
+            .any(|b| b.is_ascii_alphabetic() && b != b'e' && b != b'E')
     {
         return None;
     }
-    t.parse::<f32>().ok().map(F32::new)
+    Some(F32::new(v))
 }
 
 impl fmt::Debug for F32 {
@@ -253,6 +272,10 @@ mod tests {
     fn words_are_not_numbers() {
         assert_eq!(parse_f32("inf"), None);
         assert_eq!(parse_f32("abc"), None);
+        assert_eq!(parse_f32("NaN"), None);
+        assert_eq!(parse_f32("-Infinity"), None);
+        // Digits too large for an f32 are a (rounded) number, as before.
+        assert_eq!(parse_f32("1e39"), Some(F32::new(f32::INFINITY)));
         assert_eq!(parse_f32("1e3"), Some(F32::new(1000.0)));
         assert_eq!(parse_f32(" 12 "), Some(F32::new(12.0)));
     }

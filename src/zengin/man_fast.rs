@@ -33,7 +33,7 @@ pub fn split(text: &str) -> Option<(String, Vec<FramesIn>)> {
     let mut lines = text.split_inclusive('\n').peekable();
     while let Some(line) = lines.next() {
         reduced.push_str(line);
-        let body = line.trim_end_matches(['\n', '\r']);
+        let body = trim_eol(line);
         let Some(indent) = body
             .strip_suffix("frames:")
             .filter(|i| i.bytes().all(|b| b == b' '))
@@ -60,9 +60,12 @@ pub fn split(text: &str) -> Option<(String, Vec<FramesIn>)> {
             Some(())
         };
         while let Some(next) = lines.peek() {
-            let l = next.trim_end_matches(['\n', '\r']);
-            let spaces = l.len() - l.trim_start_matches(' ').len();
-            if l.trim().is_empty() || (spaces > ind && l.trim_start().starts_with('#')) {
+            // (Byte tests: a line they do not recognise, e.g. one indented with tabs, makes
+            // the whole fast path decline below, which is always safe.)
+            let l = trim_eol(next);
+            let spaces = l.bytes().take_while(|&b| b == b' ').count();
+            let body = &l[spaces..];
+            if body.is_empty() || (spaces > ind && body.starts_with('#')) {
                 break;
             }
             if spaces < ind || (spaces == ind && !l[ind..].starts_with("- ")) {
@@ -109,8 +112,15 @@ pub fn split(text: &str) -> Option<(String, Vec<FramesIn>)> {
 
 /// One `{rotation: [...], position: [...]}` (or the `_code` forms), with an optional comment.
 fn sample(text: &str) -> Option<SampleIn> {
-    let text = match text.find("  #") {
-        Some(cut) => &text[..cut],
+    // A comment starts at the first "  #" (looked for by its rare '#').
+    let comment = text
+        .bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b'#')
+        .map(|(i, _)| i)
+        .find(|&i| i >= 2 && &text.as_bytes()[i - 2..i] == b"  ");
+    let text = match comment {
+        Some(i) => &text[..i - 2],
         None => text,
     };
     let mut inner = text.trim_end().strip_prefix('{')?.strip_suffix('}')?;
@@ -123,9 +133,9 @@ fn sample(text: &str) -> Option<SampleIn> {
     let mut s = SampleIn::default();
     let mut rest = inner;
     loop {
-        let (key, after) = rest.split_once(": [")?;
-        let (values, after) = after.split_once(']')?;
-        match key.trim() {
+        let (key, after) = cut(rest, b':')?;
+        let (values, after) = cut(after.strip_prefix(" [")?, b']')?;
+        match key.trim_ascii() {
             "rotation" if s.rotation.is_none() => s.rotation = Some(floats::<4>(values)?),
             "position" if s.position.is_none() => s.position = Some(floats::<3>(values)?),
             "rotation_code" if s.rotation_code.is_none() => s.rotation_code = Some(codes(values)?),
@@ -134,24 +144,53 @@ fn sample(text: &str) -> Option<SampleIn> {
         }
         match after.strip_prefix(", ") {
             Some(r) => rest = r,
-            None if after.trim().is_empty() => return Some(s),
+            None if after.trim_ascii().is_empty() => return Some(s),
             None => return None,
         }
     }
 }
 
+/// `line` without the line break(s) at its end.
+#[inline]
+fn trim_eol(line: &str) -> &str {
+    let b = line.as_bytes();
+    let mut end = b.len();
+    while end > 0 && matches!(b[end - 1], b'\n' | b'\r') {
+        end -= 1;
+    }
+    &line[..end]
+}
+
+/// `text` before the first `byte`, and after it. (A plain byte loop: the pieces are a few
+/// characters long, too short for a vectorised search to pay off.)
+#[inline]
+fn cut(text: &str, byte: u8) -> Option<(&str, &str)> {
+    let i = text.bytes().position(|b| b == byte)?;
+    // An ASCII byte is always a character boundary.
+    Some((&text[..i], &text[i + 1..]))
+}
+
 fn floats<const N: usize>(text: &str) -> Option<[F32; N]> {
     let mut out = [F32::default(); N];
-    let mut parts = text.split(',');
-    for v in out.iter_mut() {
-        let t = parts.next()?.trim();
+    let mut rest = text;
+    for (i, v) in out.iter_mut().enumerate() {
+        let t = if i + 1 < N {
+            let (t, r) = cut(rest, b',')?;
+            rest = r;
+            t
+        } else if rest.bytes().any(|b| b == b',') {
+            return None;
+        } else {
+            rest
+        };
+        let t = t.trim_ascii();
         // Quoted or tagged values take the ordinary path.
         if t.is_empty() || t.starts_with(['"', '\'', '!', '&', '*']) {
             return None;
         }
         *v = parse_f32(t)?;
     }
-    parts.next().is_none().then_some(out)
+    Some(out)
 }
 
 fn codes(text: &str) -> Option<[u16; 3]> {

@@ -99,8 +99,9 @@ struct FramesOut<'a>(&'a SamplesOut<'a>);
 
 const RAW_POSITION_NOTE: &str = "position_code: these codes do not survive decoding with this header's position_min/position_scale, so they are kept raw";
 
-/// Texts of all 65536 values one component can take (one string, a span per code), and
-/// whether each code survives decode → encode (positions only).
+/// Texts of the values one 16-bit code component takes (one string, a span per code: all
+/// 65536 codes, or only those an animation uses), and whether each code survives decode →
+/// encode (positions only).
 struct CodeTable {
     text: String,
     spans: Vec<(u32, u32)>,
@@ -108,41 +109,40 @@ struct CodeTable {
 }
 
 impl CodeTable {
-    fn build(decode: impl Fn(u16) -> f32 + Sync, exact: impl Fn(u16, f32) -> bool + Sync) -> Self {
+    /// The table of `codes` (in increasing order, no repeats); other codes have empty texts.
+    fn build(
+        codes: &[u16],
+        decode: impl Fn(u16) -> f32 + Sync,
+        exact: impl Fn(u16, f32) -> bool + Sync,
+    ) -> Self {
         use rayon::prelude::*;
-        let parts: Vec<CodeTable> = (0..=u16::MAX)
-            .collect::<Vec<u16>>()
+        type Part = (String, Vec<(u16, u32, u32, bool)>);
+        let parts: Vec<Part> = codes
             .par_chunks(4096)
             .map(|codes| {
                 let mut text = String::with_capacity(codes.len() * 12);
                 let mut spans = Vec::with_capacity(codes.len());
-                let mut ok = Vec::with_capacity(codes.len());
                 for &c in codes {
                     let v = decode(c);
                     let start = text.len();
                     crate::exact::float::write_f32(&mut text, F32::new(v));
-                    spans.push((start as u32, text.len() as u32));
-                    ok.push(exact(c, v));
+                    spans.push((c, start as u32, text.len() as u32, exact(c, v)));
                 }
-                CodeTable {
-                    text,
-                    spans,
-                    exact: ok,
-                }
+                (text, spans)
             })
             .collect();
         let mut table = CodeTable {
-            text: String::with_capacity(65536 * 12),
-            spans: Vec::with_capacity(65536),
-            exact: Vec::with_capacity(65536),
+            text: String::with_capacity(parts.iter().map(|p| p.0.len()).sum()),
+            spans: vec![(0, 0); 65536],
+            exact: vec![false; 65536],
         };
-        for part in parts {
+        for (text, spans) in parts {
             let base = table.text.len() as u32;
-            table.text.push_str(&part.text);
-            table
-                .spans
-                .extend(part.spans.into_iter().map(|(a, b)| (a + base, b + base)));
-            table.exact.extend(part.exact);
+            table.text.push_str(&text);
+            for (c, a, b, ok) in spans {
+                table.spans[c as usize] = (a + base, b + base);
+                table.exact[c as usize] = ok;
+            }
         }
         table
     }
@@ -153,32 +153,63 @@ impl CodeTable {
     }
 }
 
-/// Below this many samples, formatting each float directly is cheaper than building tables.
-const TABLE_THRESHOLD: usize = 40_000;
+/// The texts of every rotation x, y, z code (they do not depend on the file), built once per
+/// process when first needed.
+fn rotation_table() -> &'static CodeTable {
+    static TABLE: std::sync::OnceLock<CodeTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let all: Vec<u16> = (0..=u16::MAX).collect();
+        CodeTable::build(
+            &all,
+            |c| (c as f32 - quant::ROT_MID) * quant::ROT_SCALE,
+            |_, _| true,
+        )
+    })
+}
 
-/// Renders samples as flow mappings: directly, or through per-code text tables for large
-/// animations (every x, y, z of a rotation and every position component comes from a 16-bit
-/// code, so each distinct value is formatted once).
+/// Below this many samples, formatting each position directly is cheaper than a table.
+const TABLE_THRESHOLD: usize = 256;
+
+/// Once a process has rendered this many samples, the rotation table (65536 texts) pays off.
+const ROTATION_TABLE_AFTER: usize = 40_000;
+
+/// Renders samples as flow mappings, formatting each float directly (small animations) or
+/// taking its text from a per-code table (every x, y, z of a rotation and every position
+/// component comes from a 16-bit code, so each distinct value is formatted once: rotations'
+/// once per process, positions' for the codes this animation uses).
 struct SampleRenderer {
     min: f32,
     scale: f32,
-    tables: Option<(CodeTable, CodeTable)>,
+    rot: Option<&'static CodeTable>,
+    pos: Option<CodeTable>,
 }
 
 impl SampleRenderer {
-    fn new(min: f32, scale: f32, samples: usize) -> Self {
-        let tables = (samples >= TABLE_THRESHOLD).then(|| {
-            let rot = CodeTable::build(
-                |c| (c as f32 - quant::ROT_MID) * quant::ROT_SCALE,
-                |_, _| true,
-            );
-            let pos = CodeTable::build(
+    fn new(min: f32, scale: f32, codes: &[[u16; 6]]) -> Self {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static RENDERED: AtomicUsize = AtomicUsize::new(0);
+        let seen = RENDERED.fetch_add(codes.len(), Ordering::Relaxed) + codes.len();
+        let rot = (seen >= ROTATION_TABLE_AFTER).then(rotation_table);
+        let pos = (codes.len() >= TABLE_THRESHOLD).then(|| {
+            let mut used = vec![false; 65536];
+            for c in codes {
+                used[c[3] as usize] = true;
+                used[c[4] as usize] = true;
+                used[c[5] as usize] = true;
+            }
+            let used: Vec<u16> = (0..=u16::MAX).filter(|&c| used[c as usize]).collect();
+            CodeTable::build(
+                &used,
                 |c| quant::unpack_position(c, min, scale),
                 |c, v| quant::exact_position_code(v, min, scale) == Some(c),
-            );
-            (rot, pos)
+            )
         });
-        SampleRenderer { min, scale, tables }
+        SampleRenderer {
+            min,
+            scale,
+            rot,
+            pos,
+        }
     }
 
     /// Append one sample as a flow mapping. Rotations never need their raw codes (every code
@@ -202,8 +233,8 @@ impl SampleRenderer {
             out.push_str(", ");
         }
         out.push_str("rotation: [");
-        match &self.tables {
-            Some((rot, _)) => {
+        match self.rot {
+            Some(rot) => {
                 for &code in &c[..3] {
                     out.push_str(rot.get(code));
                     out.push_str(", ");
@@ -220,8 +251,8 @@ impl SampleRenderer {
             }
         }
         let pos_code = [c[3], c[4], c[5]];
-        let exact = match &self.tables {
-            Some((_, pos)) => pos_code.iter().all(|&p| pos.exact[p as usize]),
+        let exact = match &self.pos {
+            Some(pos) => pos_code.iter().all(|&p| pos.exact[p as usize]),
             None => pos_code.iter().all(|&p| {
                 let v = quant::unpack_position(p, self.min, self.scale);
                 quant::exact_position_code(v, self.min, self.scale) == Some(p)
@@ -233,8 +264,8 @@ impl SampleRenderer {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                match &self.tables {
-                    Some((_, pos)) => out.push_str(pos.get(p)),
+                match &self.pos {
+                    Some(pos) => out.push_str(pos.get(p)),
                     None => float(out, quant::unpack_position(p, self.min, self.scale)),
                 }
             }
@@ -264,7 +295,7 @@ impl Serialize for FramesOut<'_> {
         use rayon::prelude::*;
         let x = self.0.samples;
         let n = x.node_indices.len();
-        let renderer = SampleRenderer::new(self.0.min, self.0.scale, x.codes.len());
+        let renderer = SampleRenderer::new(self.0.min, self.0.scale, &x.codes);
         let names = self.0.names;
         let node_name = |k: usize| {
             names.and_then(|names| x.node_indices.get(k).and_then(|&i| names.get(i as usize)))
@@ -939,5 +970,62 @@ pub fn schema() -> schemars::schema::RootSchema {
 impl From<YamlError> for EncodeError {
     fn from(e: YamlError) -> Self {
         EncodeError::new(e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Samples rendered from the per-code tables read exactly as samples formatted directly,
+    /// for every rotation code and for positions under ordinary and degenerate headers.
+    #[test]
+    fn tables_render_exactly_what_direct_formatting_does() {
+        let codes: Vec<[u16; 6]> = (0..=u16::MAX)
+            .step_by(7)
+            .map(|c| {
+                [
+                    c,
+                    c.wrapping_mul(31),
+                    65535 - c,
+                    c,
+                    c / 3,
+                    c.wrapping_add(9),
+                ]
+            })
+            .chain([
+                [0, 0, 0, 0, 0, 0],
+                [32767, 32767, 32767, 65535, 65535, 65535],
+            ])
+            .collect();
+        for (min, scale) in [(-1.5f32, 0.001f32), (0.0, 0.0), (1e30, 1e30)] {
+            let direct = SampleRenderer {
+                min,
+                scale,
+                rot: None,
+                pos: None,
+            };
+            let tabled = SampleRenderer::new(min, scale, &codes);
+            let tabled = SampleRenderer {
+                rot: Some(rotation_table()),
+                ..tabled
+            };
+            assert!(tabled.pos.is_some());
+            for c in &codes {
+                let (mut a, mut b) = (String::new(), String::new());
+                direct.render(&mut a, c, None);
+                tabled.render(&mut b, c, None);
+                assert_eq!(a, b, "codes {c:?}, min {min}, scale {scale}");
+            }
+        }
+        // A known row: the rotation code 32767 is 0.0, and w follows from x, y, z; a position
+        // is min + code × scale in f32 (0.001 is not exact: 1500 × it lands past 1.5).
+        let mut s = String::new();
+        let r = SampleRenderer::new(-1.5, 0.001, &codes[..1]);
+        r.render(&mut s, &[32767, 32767, 32767, 0, 1000, 1500], None);
+        assert_eq!(
+            s,
+            "{rotation: [0.0, 0.0, 0.0, 1.0], position: [-1.5, -0.5, 1.1920929e-7]}"
+        );
     }
 }
