@@ -91,12 +91,9 @@ fn generate(path: &Path, files: usize) -> u64 {
         zipped: false,
     };
     animkit::fsio::write_streaming(path, true, |w| {
-        let file: &std::fs::File = w.get_ref();
-        folder::pack_to(w, Some(file), &list, &opts, &|| {}).map_err(|e| {
-            animkit::exact::Error::Encode {
-                file: path.into(),
-                source: e,
-            }
+        folder::pack_to(w, &list, &opts, &|| {}).map_err(|e| animkit::exact::Error::Encode {
+            file: path.into(),
+            source: e,
         })
     })
     .expect("bench archive written")

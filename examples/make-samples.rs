@@ -175,7 +175,6 @@ fn main() -> Res<()> {
     let mut cur = std::io::Cursor::new(Vec::new());
     pack_to(
         &mut cur,
-        None,
         &pack,
         &PackOptions {
             signature: *vdf::SIGNATURE_GOTHIC2,

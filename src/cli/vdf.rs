@@ -247,8 +247,7 @@ fn pack(a: PackArgs) -> Result<Status, Error> {
     }
     let b = bar(files.len() + 1, "pieces");
     let len = crate::fsio::write_streaming(&a.output, a.force, |w| {
-        let file: &std::fs::File = w.get_ref();
-        folder::pack_to(w, Some(file), &files, &opts, &|| b.inc(1)).map_err(|e| Error::Encode {
+        folder::pack_to(w, &files, &opts, &|| b.inc(1)).map_err(|e| Error::Encode {
             file: a.output.clone(),
             source: e,
         })

@@ -479,7 +479,6 @@ impl<'a> Vdf<'a> {
         let kinds: Vec<PieceKind> = self.layout.iter().map(|p| p.kind).collect();
         write_archive(
             w,
-            None,
             &mut header,
             &mut entries,
             &kinds,
@@ -502,7 +501,6 @@ impl<'a> Vdf<'a> {
         let layout = &self.layout;
         write_archive(
             &mut sink,
-            None,
             &mut self.header,
             &mut self.entries,
             &kinds,
@@ -732,26 +730,14 @@ impl<'s> Produced<'s> {
     }
 }
 
-/// How many pieces are produced in parallel before they are written.
+/// How many pieces are produced in parallel before they are written in order.
 const WINDOW: usize = 32;
-
-/// A piece of a window, placed: where it goes and what goes there.
-enum Placed<'s> {
-    Zeros(usize),
-    Produced(Produced<'s>),
-}
 
 /// Write an archive: a header placeholder, then every piece in `kinds` order (contents from
 /// `produce`, called on all cores in windows of a few pieces), then the header and catalog
 /// with the offsets actually written. `on_piece` is called once per written piece.
-///
-/// `direct` is the file under `w` (a buffered writer over it), when there is one: each
-/// window's pieces are then written at their offsets on all cores (files copied inside the
-/// kernel where it can), instead of one after another through `w`.
-#[allow(clippy::too_many_arguments)]
 pub fn write_archive<'s, W: Write + Seek>(
     w: &mut W,
-    direct: Option<&std::fs::File>,
     header: &mut Header,
     entries: &mut [Entry],
     kinds: &[PieceKind],
@@ -783,20 +769,19 @@ pub fn write_archive<'s, W: Write + Seek>(
             .collect()
     };
     let mut write_window = |start: usize, end: usize, produced: Window<'s>| -> Result<(), E> {
-        // Place every piece of the window (offsets follow from the lengths)...
-        let mut placed = Vec::with_capacity(end - start);
         for (k, p) in (start..end).zip(produced) {
-            let at = pos;
             match (kinds[k], p?) {
                 (PieceKind::Catalog, _) => {
                     if catalog_at.is_some() {
                         return Err(EncodeError::new("the layout has two catalogs"));
                     }
                     catalog_at = Some(pos);
-                    pos += (n * ENTRY_SIZE) as u64;
-                    placed.push((at, Placed::Zeros(n * ENTRY_SIZE)));
+                    let zeros = vec![0u8; n * ENTRY_SIZE];
+                    w.write_all(&zeros).map_err(io)?;
+                    pos += zeros.len() as u64;
                 }
                 (kind, Some(p)) => {
+                    let written = put_produced(w, p.bytes, p.file)?;
                     if let PieceKind::File { entry, .. } = kind {
                         let e = entries.get_mut(entry).ok_or_else(|| {
                             EncodeError::new(format!(
@@ -808,33 +793,11 @@ pub fn write_archive<'s, W: Write + Seek>(
                             e.size = s;
                         }
                     }
-                    pos += p.file.as_ref().map_or(p.bytes.len() as u64, |f| f.1);
-                    placed.push((at, Placed::Produced(p)));
+                    pos += written;
                 }
-                (_, None) => on_piece(),
+                (_, None) => {}
             }
-        }
-        // ... then write them.
-        match direct {
-            #[cfg(unix)]
-            Some(file) => {
-                w.flush().map_err(io)?;
-                placed.into_par_iter().try_for_each(|(at, p)| {
-                    put_at(file, at, p)?;
-                    on_piece();
-                    Ok::<_, E>(())
-                })?;
-                w.seek(SeekFrom::Start(pos)).map_err(io)?;
-            }
-            _ => {
-                for (_, p) in placed {
-                    match p {
-                        Placed::Zeros(len) => w.write_all(&vec![0u8; len]).map_err(io)?,
-                        Placed::Produced(p) => put_produced(w, p.bytes, p.file)?,
-                    }
-                    on_piece();
-                }
-            }
+            on_piece();
         }
         Ok(())
     };
@@ -893,77 +856,29 @@ pub fn write_archive<'s, W: Write + Seek>(
     Ok(total)
 }
 
-/// Write a produced piece (its bytes, or its file's first bytes) through `w`.
+/// Write a produced piece (its bytes, or its file's first bytes); returns the length written.
 fn put_produced<W: Write>(
     w: &mut W,
     bytes: Cow<'_, [u8]>,
     file: Option<(std::fs::File, u64)>,
-) -> Result<(), EncodeError> {
+) -> Result<u64, EncodeError> {
     let io = |e: std::io::Error| EncodeError::new(format!("write failed: {e}"));
     match file {
-        None => w.write_all(&bytes).map_err(io),
+        None => {
+            w.write_all(&bytes).map_err(io)?;
+            Ok(bytes.len() as u64)
+        }
         Some((f, len)) => {
             use std::io::Read;
             let copied = std::io::copy(&mut (&f).take(len), w).map_err(io)?;
-            shrank(len, copied)
+            if copied != len {
+                return Err(EncodeError::new(format!(
+                    "a file shrank from {len} to {copied} bytes while it was being packed"
+                )));
+            }
+            Ok(len)
         }
     }
-}
-
-fn shrank(len: u64, copied: u64) -> Result<(), EncodeError> {
-    if copied == len {
-        return Ok(());
-    }
-    Err(EncodeError::new(format!(
-        "a file shrank from {len} to {copied} bytes while it was being packed"
-    )))
-}
-
-/// Write a placed piece into `out` at `at` (positioned: pieces go in on several threads).
-#[cfg(unix)]
-fn put_at(out: &std::fs::File, at: u64, piece: Placed<'_>) -> Result<(), EncodeError> {
-    use std::os::unix::fs::FileExt;
-    let io = |e: std::io::Error| EncodeError::new(format!("write failed: {e}"));
-    match piece {
-        Placed::Zeros(len) => out.write_all_at(&vec![0u8; len], at).map_err(io),
-        Placed::Produced(Produced {
-            file: Some((f, len)),
-            ..
-        }) => shrank(len, copy_at(&f, out, at, len).map_err(io)?),
-        Placed::Produced(p) => out.write_all_at(&p.bytes, at).map_err(io),
-    }
-}
-
-/// Copy the first `len` bytes of `from` to `out` at `at`; returns how many there were (fewer
-/// when `from` is shorter). Inside the kernel (`copy_file_range`) where the system can.
-#[cfg(unix)]
-fn copy_at(from: &std::fs::File, out: &std::fs::File, at: u64, len: u64) -> std::io::Result<u64> {
-    use std::os::unix::fs::FileExt;
-    let mut done = 0u64;
-    #[cfg(target_os = "linux")]
-    while done < len {
-        let (mut off_in, mut off_out) = (done, at + done);
-        let chunk = (len - done).min(1 << 30) as usize;
-        match rustix::fs::copy_file_range(from, Some(&mut off_in), out, Some(&mut off_out), chunk) {
-            Ok(0) => return Ok(done),
-            Ok(k) => done += k as u64,
-            Err(rustix::io::Errno::INTR) => {}
-            // Not between these files (other file systems, old kernels): copy through memory.
-            Err(_) if done == 0 => break,
-            Err(e) => return Err(e.into()),
-        }
-    }
-    let mut buf = vec![0u8; (len - done).min(1 << 20) as usize];
-    while done < len {
-        let want = (len - done).min(buf.len() as u64) as usize;
-        let k = from.read_at(&mut buf[..want], done)?;
-        if k == 0 {
-            break;
-        }
-        out.write_all_at(&buf[..k], at + done)?;
-        done += k as u64;
-    }
-    Ok(done)
 }
 
 /// A `Write + Seek` that only counts (for [`Vdf::relayout`]).

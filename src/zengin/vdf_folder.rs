@@ -510,10 +510,9 @@ fn pack_plan(files: &[PackFile]) -> Result<(Vec<Entry>, Vec<(usize, usize)>), St
     Ok((entries, order))
 }
 
-/// Write a new archive of `files` to `w` (`direct`: the file under `w`, see [`write_archive`]).
+/// Write a new archive of `files` to `w`.
 pub fn pack_to<W: Write + Seek>(
     w: &mut W,
-    direct: Option<&std::fs::File>,
     files: &[PackFile],
     opts: &PackOptions,
     on_piece: &(dyn Fn() + Sync),
@@ -545,7 +544,6 @@ pub fn pack_to<W: Write + Seek>(
     }
     write_archive(
         w,
-        direct,
         &mut header,
         &mut entries,
         &kinds,
@@ -1318,10 +1316,8 @@ pub fn repack(
         .count();
     let before: Vec<u32> = entries.iter().map(|e| e.offset).collect();
     crate::fsio::write_streaming(output, force, |w| {
-        let file: &std::fs::File = w.get_ref();
         write_archive(
             w,
-            Some(file),
             &mut header,
             &mut entries,
             &kinds,
@@ -1693,7 +1689,6 @@ pub fn verify_archive_structure(
     let mut sink = CompareSink::with_release(src, release);
     write_archive(
         &mut sink,
-        None,
         &mut header,
         &mut entries,
         &kinds,

@@ -42,9 +42,9 @@ fn encode(v: &Vdf<'_>) -> Vec<u8> {
     c.into_inner()
 }
 
-/// `v` written the way `repack` writes: into a file, each window's pieces at their offsets on
-/// all cores, file members copied from files of their own (`copy_file_range` on Linux).
-fn encode_direct(v: &Vdf<'_>) -> Vec<u8> {
+/// `v` written the way `repack` writes: through a buffered writer into a file, file members
+/// copied from files of their own (inside the kernel where the system can).
+fn encode_from_files(v: &Vdf<'_>) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let members: Vec<Option<PathBuf>> = (v.layout.iter().enumerate())
         .map(|(i, p)| {
@@ -61,7 +61,6 @@ fn encode_direct(v: &Vdf<'_>) -> Vec<u8> {
     let mut w = std::io::BufWriter::new(&out);
     write_archive(
         &mut w,
-        Some(&out),
         &mut header,
         &mut entries,
         &kinds,
@@ -389,11 +388,7 @@ fn basic_vdf_round_trips_byte_exactly() {
     };
     let v = Vdf::parse(&data).unwrap();
     assert_eq!(encode(&v), data, "binary → model → binary");
-    assert_eq!(
-        encode_direct(&v),
-        data,
-        "written at offsets, members copied from files"
-    );
+    assert_eq!(encode_from_files(&v), data, "members copied from files");
     assert_eq!(yaml_round_trip(&data), data, "binary → YAML → binary");
     assert_eq!(
         folder::verify_archive_structure(&data, &v, &|_| {}).unwrap(),
@@ -435,7 +430,7 @@ fn pack_of_the_extracted_tree_rebuilds_basic_vdf() {
         zipped: false,
     };
     let mut out = std::io::Cursor::new(Vec::new());
-    folder::pack_to(&mut out, None, &files, &opts, &|| {}).unwrap();
+    folder::pack_to(&mut out, &files, &opts, &|| {}).unwrap();
     assert_eq!(out.into_inner(), data);
 }
 
@@ -504,11 +499,7 @@ fn zipped_volume_reads_and_writes_byte_exactly() {
         assert_eq!(v.entries[entry].size as usize, pp.bytes.len());
     }
     assert_eq!(encode(&v), data, "binary → model → binary");
-    assert_eq!(
-        encode_direct(&v),
-        data,
-        "written at offsets, members copied from files"
-    );
+    assert_eq!(encode_from_files(&v), data, "members copied from files");
     assert_eq!(yaml_round_trip(&data), data, "binary → YAML → binary");
     assert_eq!(
         folder::verify_archive_structure(&data, &v, &|_| {}).unwrap(),
@@ -586,7 +577,7 @@ fn zenkit_save_compressed_round_trip() {
             zipped,
         };
         let mut out = std::io::Cursor::new(Vec::new());
-        folder::pack_to(&mut out, None, &files, &opts, &|| {}).unwrap();
+        folder::pack_to(&mut out, &files, &opts, &|| {}).unwrap();
         outputs.push(out.into_inner());
     }
     let (compressed, uncompressed) = (&outputs[0], &outputs[1]);
@@ -797,7 +788,7 @@ fn past_the_end_overlapping_and_duplicate_entries_warn_and_round_trip() {
     assert_eq!(v.placement(), vec![Some(1), Some(2), None, None]);
     assert_eq!(v.layout[3].kind, PieceKind::Gap);
     assert_eq!(&v.layout[3].bytes[..], b"trailing");
-    assert_eq!(encode_direct(&v), data);
+    assert_eq!(encode_from_files(&v), data);
     let tree = Tree::build(&v.entries, 296).unwrap();
     assert!(
         tree.warnings.iter().any(|w| w.contains("same path")),
@@ -812,7 +803,7 @@ fn past_the_end_overlapping_and_duplicate_entries_warn_and_round_trip() {
 }
 
 #[test]
-fn the_positioned_writer_spans_many_windows_and_reports_a_file_that_shrank() {
+fn file_members_span_many_windows_and_a_file_that_shrank_is_an_error() {
     // 100 files of different lengths (several windows of pieces), packed through a writer.
     let files: Vec<PackFile> = (0..100u8)
         .map(|i| PackFile {
@@ -827,11 +818,11 @@ fn the_positioned_writer_spans_many_windows_and_reports_a_file_that_shrank() {
         zipped: false,
     };
     let mut c = std::io::Cursor::new(Vec::new());
-    folder::pack_to(&mut c, None, &files, &opts, &|| {}).unwrap();
+    folder::pack_to(&mut c, &files, &opts, &|| {}).unwrap();
     let data = c.into_inner();
     let v = Vdf::parse(&data).unwrap();
     assert_eq!(v.layout.len(), 101);
-    assert_eq!(encode_direct(&v), data);
+    assert_eq!(encode_from_files(&v), data);
 
     // A member file shorter than its length when it was opened: an error, not a short archive.
     let dir = tempfile::tempdir().unwrap();
@@ -842,7 +833,6 @@ fn the_positioned_writer_spans_many_windows_and_reports_a_file_that_shrank() {
     let kinds: Vec<PieceKind> = v.layout.iter().map(|p| p.kind).collect();
     let err = write_archive(
         &mut std::io::BufWriter::new(&out),
-        Some(&out),
         &mut header,
         &mut entries,
         &kinds,
@@ -882,7 +872,7 @@ fn gaps_are_kept_and_an_edit_lays_out_again_in_order() {
     let kinds: Vec<PieceKind> = v.layout.iter().map(|p| p.kind).collect();
     assert_eq!(kinds.iter().filter(|k| **k == PieceKind::Gap).count(), 3);
     assert_eq!(encode(&v), data);
-    assert_eq!(encode_direct(&v), data);
+    assert_eq!(encode_from_files(&v), data);
     assert_eq!(yaml_round_trip(&data), data);
     // Make H.TXT longer: W.TXT moves, gaps stay between them.
     let mut doc = vdf_yaml::to_document(&v).unwrap();
@@ -944,7 +934,7 @@ fn archive_with_a_man() -> Option<Vec<u8>> {
         zipped: false,
     };
     let mut out = std::io::Cursor::new(Vec::new());
-    folder::pack_to(&mut out, None, &files, &opts, &|| {}).unwrap();
+    folder::pack_to(&mut out, &files, &opts, &|| {}).unwrap();
     Some(out.into_inner())
 }
 
@@ -1154,7 +1144,7 @@ fn a_failed_staged_unpack_names_the_files_where_they_were_going_and_leaves_nothi
         zipped: false,
     };
     let mut c = std::io::Cursor::new(Vec::new());
-    folder::pack_to(&mut c, None, &files, &opts, &|| {}).unwrap();
+    folder::pack_to(&mut c, &files, &opts, &|| {}).unwrap();
     let data = c.into_inner();
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path().join("work");
@@ -1295,7 +1285,7 @@ mod random {
             zipped: true,
         };
         let mut out = std::io::Cursor::new(Vec::new());
-        folder::pack_to(&mut out, None, &files, &opts, &|| {}).unwrap();
+        folder::pack_to(&mut out, &files, &opts, &|| {}).unwrap();
         out.into_inner()
     }
 
@@ -1401,7 +1391,7 @@ fn orphans_and_empty_zipped_files_survive_unpack_and_repack() {
         zipped: true,
     };
     let mut out = std::io::Cursor::new(Vec::new());
-    folder::pack_to(&mut out, None, &files, &opts, &|| {}).unwrap();
+    folder::pack_to(&mut out, &files, &opts, &|| {}).unwrap();
     let data = out.into_inner();
     let v = Vdf::parse(&data).unwrap();
     assert!(v.warnings.is_empty(), "{:?}", v.warnings);
