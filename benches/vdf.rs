@@ -4,29 +4,32 @@
 //! archive to PATH instead and keeps it, for timing the release CLI).
 //!
 //! * `list`: map + parse + tree + listing.
-//! * `extract_pack_compare`: `vdf extract` of everything + `vdf pack` + byte comparison.
-//! * `unpack_repack_compare`: `unpack --no-yaml` + `repack` + byte comparison.
+//! * `copy`: `std::fs::copy` of the archive, the yardstick for the archive steps.
+//! * `verify_structure`: the archive-level verify round trips (no members).
+//! * `write_member_files`: every member written as its own file with plain `std::fs::write`
+//!   on all cores, the yardstick for unpack (creating 10,000 files is file-system work that
+//!   no archive tool avoids).
+//! * `unpack` (no YAML), `repack` (of one unpacked folder, to a new file), `compare` (map both
+//!   files, compare the bytes), and all three in a row: `unpack_repack_compare`.
 //! * `unpack_repack_yaml_100`: `unpack` with YAML + `repack` + comparison on a 100-file
 //!   archive (YAML export of 1 GiB of animations is measured with the CLI instead).
-//! * `verify_structure`: the archive-level verify round trips (no members).
-//! * `copy`: `std::fs::copy` of the archive, the yardstick.
 //!
 //! Needs `../shared/corpus/zengin/G1_HUMANS-S_FISTRUN.MAN` as the animation to multiply.
 //!
-//! `copy` and `unpack_repack_compare` run `sync` before each iteration (untimed) and the
-//! archive loop moves its last unpack aside instead of deleting it: this machine's ext4 has
-//! no journal, and there creating files within minutes of deleting thousands scans past every
-//! recently deleted inode (seen with perf: `recently_deleted` under `ext4_create`), which
-//! made unpack 3-10x slower and timed the bench's own clean-up, not unpack. Even so, figures
-//! here swing 2x with the file system's state and the other work on the 2 shared cores.
+//! Each iteration of the writing steps starts after `sync` (untimed), and folders written by
+//! earlier iterations are moved aside instead of deleted: this machine's ext4 has no journal,
+//! and there creating files within minutes of deleting thousands scans past every recently
+//! deleted inode (seen with perf: `recently_deleted` under `ext4_create`), which made unpack
+//! 3-10x slower and timed the bench's own clean-up, not unpack. Even so, figures here swing
+//! 2x with the file system's state and the other work on the 2 shared cores.
 //!
-//! Measured 2026-11-22, 964,342,136-byte archive of 10,000 MAN files, page cache warm, better
-//! of two runs, no deletion in the minutes before:
-//! list 1.39 ms; copy 0.233 s (4.1 GB/s: page cache only); verify_structure 0.18 s;
-//! unpack (no YAML) + repack + compare 3.27 s (2.77-3.82; was 7.1 s), 295 MB/s;
-//! unpack_repack_yaml_100 (9.6 MB, YAML only) 0.77 s (was 5.4 s).
-//! The CLI, one run each after `sync` (`/usr/bin/time -v`): unpack 0.52 s (71 MB peak RSS),
-//! repack 1.08 s (66 MB), cmp 0.33 s: 1.93 s for what `cp` does in 0.25 s.
+//! Measured 2026-11-22 (session 3), 964,342,136-byte archive of 10,000 MAN files, page cache
+//! warm, nothing else running: list 1.41 ms; copy 0.275 s; verify_structure 0.143 s;
+//! write_member_files 1.49 s; unpack 1.29 s; repack 0.69 s; compare 0.155 s;
+//! unpack + repack + compare 1.99 s (was 3.27 s: a new output is no longer forced to disk
+//! before its rename, see `fsio::write_streaming`); unpack_repack_yaml_100 (9.6 MB) 0.45 s.
+//! Writing into one file from several threads was tried for repack and bought nothing (the
+//! writes serialise on the file's inode lock).
 
 // The same allocator as the animkit binary.
 #[global_allocator]
@@ -167,42 +170,96 @@ fn bench(c: &mut Criterion) {
             );
         })
     });
-    g.bench_function("unpack_repack_compare", |b| {
-        let dir = tmp.path().join("work");
-        let out = tmp.path().join("repacked.vdf");
-        let trash = tmp.path().join("trash");
-        std::fs::create_dir_all(&trash).unwrap();
-        let setup = || {
-            // The last unpack is moved aside, not deleted: on an ext4 without a journal (this
-            // machine's) creating files right after deleting thousands scans past every
-            // recently deleted inode, which would time the deletion, not unpack.
-            if dir.exists() {
-                let n = TRASHED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                std::fs::rename(&dir, trash.join(n.to_string())).unwrap();
-            }
-            let _ = std::fs::remove_file(&out);
-            sync();
+    // Folders written by the iterations are moved aside, not deleted: on an ext4 without a
+    // journal (this machine's) creating files right after deleting thousands scans past every
+    // recently deleted inode, which would time the deletion, not the step.
+    let trash = tmp.path().join("trash");
+    std::fs::create_dir_all(&trash).unwrap();
+    let set_aside = |dir: &Path| {
+        if dir.exists() {
+            let n = TRASHED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            std::fs::rename(dir, trash.join(n.to_string())).unwrap();
+        }
+    };
+    let unpack_to = |dir: &Path| {
+        let map = animkit::fsio::map_file(&archive).unwrap();
+        let (v, tree) = folder::open(&archive, &map).unwrap();
+        let opts = UnpackOptions {
+            yaml: false,
+            yaml_only: false,
+            force: false,
         };
+        folder::unpack(&archive, &v, &tree, dir, &opts, &|b| map.release(b), &|| {}).unwrap();
+    };
+    g.bench_function("write_member_files", |b| {
+        // The yardstick for unpack: every member written as its own file (plain
+        // `std::fs::write`, on all cores), without names checks, manifest or staging.
+        use rayon::prelude::*;
+        let dir = tmp.path().join("files");
         b.iter_batched(
-            setup,
+            || {
+                set_aside(&dir);
+                sync();
+            },
             |()| {
                 let map = animkit::fsio::map_file(&archive).unwrap();
                 let (v, tree) = folder::open(&archive, &map).unwrap();
-                let opts = UnpackOptions {
-                    yaml: false,
-                    yaml_only: false,
-                    force: false,
-                };
-                folder::unpack(
-                    &archive,
-                    &v,
-                    &tree,
-                    &dir,
-                    &opts,
-                    &|b| map.release(b),
-                    &|| {},
-                )
-                .unwrap();
+                let items = folder::list(&v, &tree);
+                for i in items.iter().filter(|i| i.directory) {
+                    let p = i.path.as_deref().unwrap_or("").trim_end_matches('/');
+                    std::fs::create_dir_all(dir.join(p)).unwrap();
+                }
+                let files: Vec<_> = items.iter().filter(|i| !i.directory).collect();
+                files.par_iter().for_each(|i| {
+                    let (at, len) = (i.offset as usize, i.size as usize);
+                    std::fs::write(dir.join(i.path.as_deref().unwrap()), &map[at..at + len])
+                        .unwrap();
+                });
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.bench_function("unpack", |b| {
+        let dir = tmp.path().join("work");
+        b.iter_batched(
+            || {
+                set_aside(&dir);
+                sync();
+            },
+            |()| unpack_to(&dir),
+            BatchSize::PerIteration,
+        )
+    });
+    g.bench_function("repack", |b| {
+        let dir = tmp.path().join("work");
+        set_aside(&dir);
+        unpack_to(&dir);
+        let out = tmp.path().join("repacked.vdf");
+        b.iter_batched(
+            || {
+                let _ = std::fs::remove_file(&out);
+                sync();
+            },
+            |()| folder::repack(&dir, &out, false, &|| {}).unwrap(),
+            BatchSize::PerIteration,
+        );
+        assert!(same_files(&archive, &out));
+    });
+    g.bench_function("compare", |b| {
+        let out = tmp.path().join("repacked.vdf");
+        b.iter(|| assert!(same_files(&archive, &out)))
+    });
+    g.bench_function("unpack_repack_compare", |b| {
+        let dir = tmp.path().join("work");
+        let out = tmp.path().join("repacked.vdf");
+        b.iter_batched(
+            || {
+                set_aside(&dir);
+                let _ = std::fs::remove_file(&out);
+                sync();
+            },
+            |()| {
+                unpack_to(&dir);
                 folder::repack(&dir, &out, true, &|| {}).unwrap();
                 assert!(same_files(&archive, &out));
             },
