@@ -89,6 +89,19 @@ fn encode_from_files(v: &Vdf<'_>) -> Vec<u8> {
     bytes
 }
 
+/// `files` packed into a new uncompressed archive in memory (timestamp 0x529B5B1D).
+fn packed(files: &[PackFile], signature: &[u8; 16], comment: &[u8]) -> Vec<u8> {
+    let opts = PackOptions {
+        signature: *signature,
+        comment: comment.to_vec(),
+        timestamp: 0x529B_5B1D,
+        zipped: false,
+    };
+    let mut out = std::io::Cursor::new(Vec::new());
+    folder::pack_to(&mut out, files, &opts, &|| {}).unwrap();
+    out.into_inner()
+}
+
 fn yaml_round_trip(data: &[u8]) -> Vec<u8> {
     let v = Vdf::decode(data).unwrap();
     let y = v.to_yaml(&ExportOptions::default()).unwrap();
@@ -811,15 +824,7 @@ fn file_members_span_many_windows_and_a_file_that_shrank_is_an_error() {
             source: Source::Memory(vec![i; usize::from(i) * 7 + 1]),
         })
         .collect();
-    let opts = PackOptions {
-        signature: *SIGNATURE_GOTHIC2,
-        comment: b"windows".to_vec(),
-        timestamp: 0x529B_5B1D,
-        zipped: false,
-    };
-    let mut c = std::io::Cursor::new(Vec::new());
-    folder::pack_to(&mut c, &files, &opts, &|| {}).unwrap();
-    let data = c.into_inner();
+    let data = packed(&files, SIGNATURE_GOTHIC2, b"windows");
     let v = Vdf::parse(&data).unwrap();
     assert_eq!(v.layout.len(), 101);
     assert_eq!(encode_from_files(&v), data);
@@ -927,15 +932,7 @@ fn archive_with_a_man() -> Option<Vec<u8>> {
             source: Source::Memory(b"read me".to_vec()),
         },
     ];
-    let opts = PackOptions {
-        signature: *SIGNATURE_GOTHIC1,
-        comment: b"anims".to_vec(),
-        timestamp: 0x529B_5B1D,
-        zipped: false,
-    };
-    let mut out = std::io::Cursor::new(Vec::new());
-    folder::pack_to(&mut out, &files, &opts, &|| {}).unwrap();
-    Some(out.into_inner())
+    Some(packed(&files, SIGNATURE_GOTHIC1, b"anims"))
 }
 
 #[test]
@@ -1137,15 +1134,7 @@ fn a_failed_staged_unpack_names_the_files_where_they_were_going_and_leaves_nothi
         path,
         source: Source::Memory(b"deep".to_vec()),
     }];
-    let opts = PackOptions {
-        signature: *SIGNATURE_GOTHIC2,
-        comment: b"deep".to_vec(),
-        timestamp: 0x529B_5B1D,
-        zipped: false,
-    };
-    let mut c = std::io::Cursor::new(Vec::new());
-    folder::pack_to(&mut c, &files, &opts, &|| {}).unwrap();
-    let data = c.into_inner();
+    let data = packed(&files, SIGNATURE_GOTHIC2, b"deep");
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path().join("work");
     let (v, tree) = folder::open(Path::new("deep.vdf"), &data).unwrap();
