@@ -112,7 +112,7 @@ fn extract_pattern_pack_unpack_repack_verify() {
     let o = animkit(&[&"repack", &work, &"-o", &b]);
     assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
-    // edit the YAML → repack → diff names the asset
+    // edit the YAML → repack → diff names the asset and what changed in it
     let y = work.join("ANIMS/S_FISTRUN.MAN.yaml");
     let s = std::fs::read_to_string(&y).unwrap();
     std::fs::write(&y, s.replace("layer: 1\n", "layer: 2\n")).unwrap();
@@ -124,7 +124,8 @@ fn extract_pattern_pack_unpack_repack_verify() {
     let (out, _) = text(&o);
     assert_eq!(
         out.trim(),
-        "ANIMS/S_FISTRUN.MAN: contents changed (6354 → 6354 bytes)"
+        "ANIMS/S_FISTRUN.MAN: contents changed (6354 → 6354 bytes)\n\
+         ANIMS/S_FISTRUN.MAN: header.layer: 1 → 2"
     );
     // export / import of the archive itself
     let ya = t.join("A.yaml");

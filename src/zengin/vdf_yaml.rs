@@ -681,6 +681,22 @@ pub fn from_yaml(text: &str) -> Result<Vdf<'static>, ImportError> {
 // ---------------------------------------------------------------------------------------------
 // diff
 
+/// The changes inside two versions of a member when both decode as the same format.
+fn asset_diff(a: &[u8], b: &[u8]) -> Vec<String> {
+    let Some(format) = crate::registry::detect(a) else {
+        return Vec::new();
+    };
+    if !format.detect(b) {
+        return Vec::new();
+    }
+    match (format.decode(a), format.decode(b)) {
+        (Ok(x), Ok(y)) => x.diff(y.as_ref()).unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+/// What changed from archive `a` to `b`: header fields, members added, removed, moved or
+/// changed (and inside changed members of a recognised format, what changed there), gaps.
 pub fn diff(a: &Vdf<'_>, b: &Vdf<'_>) -> Vec<String> {
     let mut out = Vec::new();
     let (ha, hb) = (HeaderDoc::of(&a.header), HeaderDoc::of(&b.header));
@@ -735,6 +751,10 @@ pub fn diff(a: &Vdf<'_>, b: &Vdf<'_>) -> Vec<String> {
                         "{path}: contents changed ({} → {} bytes)",
                         ea.size, eb.size
                     ));
+                    // A recognised asset: what changed inside it, too.
+                    if let (Some(x), Some(y)) = (&ca, &cb) {
+                        out.extend(asset_diff(x, y).into_iter().map(|l| format!("{path}: {l}")));
+                    }
                 } else if ea.offset != eb.offset && !ea.is_dir() {
                     out.push(format!("{path}: offset {} → {}", ea.offset, eb.offset));
                 }
