@@ -8,7 +8,8 @@ use std::path::PathBuf;
 /// Build the archive again from a folder made by `animkit unpack`: byte-identical when
 /// nothing changed; edited YAML is re-encoded, edited files taken as they are, data laid out
 /// again in the same order; files added to or removed from the folder are added to or
-/// removed from the archive.
+/// removed from the archive. A YAML exported later beside a member (after `unpack --no-yaml`)
+/// is taken as that member's edit.
 #[derive(clap::Args)]
 pub struct Args {
     dir: PathBuf,

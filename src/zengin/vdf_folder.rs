@@ -933,8 +933,10 @@ enum Origin {
         /// The binary file, when the folder has it.
         bin: Option<PathBuf>,
         /// The asset's YAML file: (path, folder key, CRC-32 as unpacked). Re-encoded from
-        /// when its CRC changed, or when there is no binary.
-        yaml: Option<(PathBuf, String, u32)>,
+        /// when its CRC changed, or when there is no binary. A YAML the manifest does not
+        /// know (exported after an unpack without YAML) has no CRC: it is an edit when it
+        /// encodes to other bytes than the binary's.
+        yaml: Option<(PathBuf, String, Option<u32>)>,
         /// CRC-32 of the contents as unpacked.
         crc32: Option<u32>,
         stream: Option<PathBuf>,
@@ -1082,7 +1084,14 @@ pub fn repack(
                 safe_relative_path(&file_bytes).map_err(|e| bad(&e))?;
                 let ykey = format!("{file}.yaml");
                 known.insert(file.clone());
-                let yaml_here = p.yaml.is_some() && on_disk.contains_key(&ykey);
+                // A YAML the manifest does not know, beside a member it does: exported later
+                // (after `unpack --no-yaml`) to edit that member.
+                let late_yaml =
+                    p.yaml.is_none() && on_disk.get(&ykey).is_some_and(|y| is_animkit_yaml(y));
+                if late_yaml {
+                    known.insert(ykey.clone());
+                }
+                let yaml_here = (p.yaml.is_some() && on_disk.contains_key(&ykey)) || late_yaml;
                 if p.yaml.is_some() {
                     known.insert(ykey.clone());
                 }
@@ -1114,10 +1123,7 @@ pub fn repack(
                 kinds.push(PieceKind::File { entry, zipped });
                 origins.push(Origin::Member {
                     bin: bin_here.then(|| dir.join(&file)),
-                    yaml: match (yaml_here, p.yaml) {
-                        (true, Some(crc)) => Some((dir.join(&ykey), ykey.clone(), crc.0)),
-                        _ => None,
-                    },
+                    yaml: yaml_here.then(|| (dir.join(&ykey), ykey.clone(), p.yaml.map(|c| c.0))),
                     crc32: p.crc32.map(|c| c.0),
                     stream,
                 });
@@ -1235,8 +1241,8 @@ pub fn repack(
                 let edited = match yaml {
                     Some((ypath, ykey, recorded)) => {
                         let text = read_file_enc(ypath)?;
-                        if bin.is_none() || crc32fast::hash(&text) != *recorded {
-                            Some((text, ypath, ykey))
+                        if bin.is_none() || recorded.is_none_or(|r| crc32fast::hash(&text) != r) {
+                            Some((text, ypath, ykey, recorded.is_none()))
                         } else {
                             None
                         }
@@ -1244,30 +1250,40 @@ pub fn repack(
                     None => None,
                 };
                 let c = match (edited, bin) {
-                    (Some((text, ypath, ykey)), bin) => {
-                        if let (Some(b), Some(c)) = (bin, crc32) {
-                            if crc32fast::hash(&read_file_enc(b)?) != *c {
-                                return Err(EncodeError::new(format!(
-                                    "{}: both this file and {ykey} were edited; keep only one of the edits",
-                                    b.display()
-                                )));
+                    (Some((text, ypath, ykey, late)), bin) => {
+                        let encoded = encode_yaml_text(ypath, text)?;
+                        let binary = match bin {
+                            Some(b) => Some(read_file_enc(b)?),
+                            None => None,
+                        };
+                        if late && binary.as_deref() == Some(&encoded[..]) {
+                            // A YAML exported after unpacking and not edited: the binary.
+                            (encoded, *crc32, stream.as_ref())
+                        } else {
+                            if let (Some(b), Some(bytes), Some(c)) = (bin, &binary, crc32) {
+                                if crc32fast::hash(bytes) != *c {
+                                    return Err(EncodeError::new(format!(
+                                        "{}: both this file and {ykey} were edited; keep only one of the edits",
+                                        b.display()
+                                    )));
+                                }
                             }
+                            if bin.is_some() {
+                                edited_yaml
+                                    .lock()
+                                    .map_err(|_| EncodeError::new("internal: lock"))?
+                                    .push((i, ykey.clone()));
+                            }
+                            (encoded, *crc32, stream.as_ref())
                         }
-                        if bin.is_some() {
-                            edited_yaml
-                                .lock()
-                                .map_err(|_| EncodeError::new("internal: lock"))?
-                                .push((i, ykey.clone()));
-                        }
-                        encode_yaml_text(ypath, text)?
                     }
                     (None, Some(b)) if !zipped => return file_piece(b),
-                    (None, Some(b)) => read_file_enc(b)?,
+                    (None, Some(b)) => (read_file_enc(b)?, *crc32, stream.as_ref()),
                     (None, None) => {
                         return Err(EncodeError::new("internal: a member without a source"))
                     }
                 };
-                (c, *crc32, stream.as_ref())
+                c
             }
             Origin::New { path, from_yaml } => {
                 if !*from_yaml && !zipped {

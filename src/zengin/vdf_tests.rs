@@ -1081,6 +1081,51 @@ fn replaced_once(data: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
 }
 
 #[test]
+fn a_yaml_exported_after_an_unpack_without_yaml_is_the_members_edit() {
+    let Some(anims) = archive_with_a_man() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("work");
+    let no_yaml = UnpackOptions {
+        yaml: false,
+        ..UnpackOptions::default()
+    };
+    unpack_to(&anims, &dir, &no_yaml);
+    let bin = dir.join("ANIMS/S_FISTRUN.MAN");
+    let y = dir.join("ANIMS/S_FISTRUN.MAN.yaml");
+    assert!(!y.exists());
+    // The modder exports the one animation to edit, as `animkit export` would.
+    let man = super::man::Man::decode(&std::fs::read(&bin).unwrap()).unwrap();
+    std::fs::write(&y, man.to_yaml(&ExportOptions::default()).unwrap()).unwrap();
+    let out = tmp.path().join("out.vdf");
+    let repack = |force| folder::repack(&dir, &out, force, &|| {});
+    // Not edited yet: the same archive, nothing reported, no warning about the YAML.
+    let r = repack(false).unwrap();
+    assert_eq!(std::fs::read(&out).unwrap(), anims);
+    assert_eq!((r.from_yaml.len(), r.added.len()), (0, 0));
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    // fps 10.0 → 12.5 in the YAML: the member is re-encoded from it.
+    edit_keeping_size_and_time(&y, b"fps: 10.0\n", b"fps: 12.5\n");
+    let r = repack(true).unwrap();
+    assert_eq!(r.from_yaml, ["ANIMS/S_FISTRUN.MAN.yaml"]);
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        replaced_once(&anims, &10.0f32.to_le_bytes(), &12.5f32.to_le_bytes())
+    );
+    // The binary edited as well (its last byte): two edits of one member are refused.
+    let mut b = std::fs::read(&bin).unwrap();
+    let last = b.len() - 1;
+    b[last] ^= 1;
+    std::fs::write(&bin, &b).unwrap();
+    let err = repack(true).unwrap_err().to_string();
+    assert!(
+        err.contains("both this file and ANIMS/S_FISTRUN.MAN.yaml were edited"),
+        "{err}"
+    );
+}
+
+#[test]
 fn repack_sees_edits_that_keep_size_and_time() {
     let Some(anims) = archive_with_a_man() else {
         return;
