@@ -1252,14 +1252,10 @@ pub fn repack(
                 let c = match (edited, bin) {
                     (Some((text, ypath, ykey, late)), bin) => {
                         let encoded = encode_yaml_text(ypath, text)?;
-                        let binary = match bin {
-                            Some(b) => Some(read_file_enc(b)?),
-                            None => None,
-                        };
-                        if late && binary.as_deref() == Some(&encoded[..]) {
-                            // A YAML exported after unpacking and not edited: the binary.
-                            (encoded, *crc32, stream.as_ref())
-                        } else {
+                        let binary = bin.as_deref().map(read_file_enc).transpose()?;
+                        // A YAML exported after unpacking and not edited stands for the binary.
+                        let unedited = late && binary.as_deref() == Some(&encoded[..]);
+                        if !unedited {
                             if let (Some(b), Some(bytes), Some(c)) = (bin, &binary, crc32) {
                                 if crc32fast::hash(bytes) != *c {
                                     return Err(EncodeError::new(format!(
@@ -1274,16 +1270,16 @@ pub fn repack(
                                     .map_err(|_| EncodeError::new("internal: lock"))?
                                     .push((i, ykey.clone()));
                             }
-                            (encoded, *crc32, stream.as_ref())
                         }
+                        encoded
                     }
                     (None, Some(b)) if !zipped => return file_piece(b),
-                    (None, Some(b)) => (read_file_enc(b)?, *crc32, stream.as_ref()),
+                    (None, Some(b)) => read_file_enc(b)?,
                     (None, None) => {
                         return Err(EncodeError::new("internal: a member without a source"))
                     }
                 };
-                c
+                (c, *crc32, stream.as_ref())
             }
             Origin::New { path, from_yaml } => {
                 if !*from_yaml && !zipped {
