@@ -209,9 +209,7 @@ pub fn map_file(path: &Path) -> Result<Mapped, Error> {
 }
 
 /// Write `path` through a buffered, seekable temporary file that is renamed into place only
-/// when `fill` succeeds (for outputs too large to build in memory). `fill` gets a buffered
-/// writer over the file; `w.get_ref()` is the file itself, for positioned writes (flush `w`
-/// first and seek it past them after).
+/// when `fill` succeeds (for outputs too large to build in memory).
 ///
 /// When `path` exists (it is being replaced), the data is forced to disk before the rename, so
 /// a crash cannot leave the old file replaced by an incomplete one; a new file is renamed
