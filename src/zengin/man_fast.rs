@@ -226,6 +226,16 @@ mod tests {
         assert!(sample("{node: \"A, rotation: [0.0, 0.0, 0.0, 1.0]\", rotation: [0.0, 0.0, 0.0, 1.0], position: [1, 2, 3]}").is_none());
         assert!(sample("{rotation: [0.0, 0.0, 0.0, 1.0], node: X, position: [1, 2, 3]}").is_none());
         assert!(sample("{position_code: [1, 2, 70000]}").is_none());
+        // The comment starts at the first "  #"; one space before '#' is no comment.
+        let s = sample("{rotation: [0.0, 0.0, 0.0, 1.0], position: [1, 2, 3]}   # a  # b").unwrap();
+        assert_eq!(s.position.unwrap()[2].get(), 3.0);
+        assert!(sample("{rotation: [0.0, 0.0, 0.0, 1.0], position: [1, 2, 3]} # a").is_none());
+        // Keys are whole words before ": ["; value lists hold exactly 4 or 3 numbers.
+        assert!(sample("{rot:ation: [0.0, 0.0, 0.0, 1.0], position: [1, 2, 3]}").is_none());
+        assert!(sample("{rotation: [0.0, 0.0, 0.0, 1.0, 2.0], position: [1, 2, 3]}").is_none());
+        assert!(sample("{rotation: [0.0, 0.0, 0.0, 1.0], position: [1, 2]}").is_none());
+        let s = sample("{ rotation: [ 0.5 ,\t-0.5, 0.0, 1.0 ], position: [1, 2, 3]}").unwrap();
+        assert_eq!(s.rotation.unwrap()[1].get(), -0.5);
     }
 
     #[test]
