@@ -1,11 +1,11 @@
 //! The verify engine over the project's samples and the shared corpus.
 
 use crate::common::{corpus, root};
-use animkit::verify::{collect_files, verify_files, Outcome};
+use animkit::verify::{collect_files, verify_files, Outcome, Progress};
 
 fn verify_all(dir: &std::path::Path) -> (usize, Vec<String>) {
     let files = collect_files(&[dir.to_path_buf()]).expect("folder lists");
-    let reports = verify_files(&files, &|| {});
+    let reports = verify_files(&files, Progress::NONE);
     let mut ok = 0;
     let mut problems = Vec::new();
     for r in reports {
@@ -71,13 +71,13 @@ fn many_archives_verified_at_once_do_not_block_the_thread_pool() {
     // worker busy verifying an archive, a writer that waited for another thread's pool work
     // deadlocked (seen in CI). Four times as many archives as workers, all at once.
     let archive = root().join("samples").join("ANIMS.VDF");
-    let per_archive = verify_files(std::slice::from_ref(&archive), &|| {}).len();
+    let per_archive = verify_files(std::slice::from_ref(&archive), Progress::NONE).len();
     assert!(
         per_archive > 1,
         "the archive and its members each get a report"
     );
     let files = vec![archive; 4 * rayon::current_num_threads().max(2)];
-    let reports = verify_files(&files, &|| {});
+    let reports = verify_files(&files, Progress::NONE);
     assert_eq!(reports.len(), files.len() * per_archive);
     for r in reports {
         assert!(matches!(r.outcome, Outcome::Ok { .. }), "{:?}", r.outcome);

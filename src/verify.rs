@@ -166,9 +166,26 @@ pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     Ok(out)
 }
 
+/// Progress of a verify run, for a progress bar: `found(n)` when `n` more items turn up (an
+/// archive's members), `done()` once per finished item (a file, an archive, a member).
+#[derive(Clone, Copy)]
+pub struct Progress<'a> {
+    pub found: &'a (dyn Fn(u64) + Sync),
+    pub done: &'a (dyn Fn() + Sync),
+}
+
+impl Progress<'_> {
+    /// No progress reporting.
+    pub const NONE: Progress<'static> = Progress {
+        found: &|_| {},
+        done: &|| {},
+    };
+}
+
 /// Verify one file on disk through a memory map; an archive (VDF) gives one report for
-/// itself and one per recognised member, named `ARCHIVE:MEMBER/PATH`.
-pub fn verify_path(path: &Path) -> Vec<FileReport> {
+/// itself and one per recognised member, named `ARCHIVE:MEMBER/PATH`. `progress.done()` is
+/// called for each member, not for the file itself.
+pub fn verify_path(path: &Path, progress: Progress<'_>) -> Vec<FileReport> {
     let map = match crate::fsio::map_file(path) {
         Ok(m) => m,
         Err(error) => {
@@ -179,7 +196,12 @@ pub fn verify_path(path: &Path) -> Vec<FileReport> {
         }
     };
     if crate::zengin::vdf_folder::is_archive(&map) {
-        return crate::zengin::vdf_folder::verify_archive(path, &map, &|b| map.release(b));
+        return crate::zengin::vdf_folder::verify_archive(
+            path,
+            &map,
+            &|b| map.release(b),
+            progress,
+        );
     }
     vec![FileReport {
         path: path.to_path_buf(),
@@ -187,13 +209,14 @@ pub fn verify_path(path: &Path) -> Vec<FileReport> {
     }]
 }
 
-/// Verify many files on all cores; `on_done` is called once per finished file (progress).
-pub fn verify_files(files: &[PathBuf], on_done: &(dyn Fn() + Sync)) -> Vec<FileReport> {
+/// Verify many files on all cores. `progress` counts the files (each done when finished) and
+/// archives' members (found when the archive is opened).
+pub fn verify_files(files: &[PathBuf], progress: Progress<'_>) -> Vec<FileReport> {
     files
         .par_iter()
         .flat_map_iter(|p| {
-            let r = verify_path(p);
-            on_done();
+            let r = verify_path(p, progress);
+            (progress.done)();
             r
         })
         .collect()

@@ -2,7 +2,7 @@
 
 use super::Status;
 use crate::exact::Error;
-use crate::verify::{collect_files, verify_files, Outcome};
+use crate::verify::{collect_files, verify_files, Outcome, Progress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -27,10 +27,14 @@ pub fn run(args: Args) -> Result<Status, Error> {
         ProgressBar::hidden()
     };
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed_precise}")
+        ProgressStyle::with_template("{bar:40} {pos}/{len} files and members {elapsed_precise}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let reports = verify_files(&files, &|| bar.inc(1));
+    let progress = Progress {
+        found: &|n| bar.inc_length(n),
+        done: &|| bar.inc(1),
+    };
+    let reports = verify_files(&files, progress);
     bar.finish_and_clear();
 
     let (mut ok, mut bad, mut errors, mut skipped) = (0, 0, 0, 0);

@@ -1733,11 +1733,13 @@ pub fn is_archive(data: &[u8]) -> bool {
 
 /// `verify` of an archive: the archive itself (see [`verify_archive_structure`]), then every
 /// recognised member (binary and YAML round trips), on all cores, each report named
-/// `ARCHIVE:MEMBER/PATH`. Unrecognised members are reported as such.
+/// `ARCHIVE:MEMBER/PATH`. Unrecognised members are reported as such. `progress` learns the
+/// member count once the archive is read, and each member when it is done.
 pub fn verify_archive(
     path: &Path,
     src: &[u8],
     release: &(dyn Fn(&[u8]) + Sync),
+    progress: crate::verify::Progress<'_>,
 ) -> Vec<crate::verify::FileReport> {
     use crate::verify::{FileReport, Outcome};
     let tag = <Vdf<'static> as crate::registry::Codec>::TAG;
@@ -1788,6 +1790,7 @@ pub fn verify_archive(
             _ => None,
         })
         .collect();
+    (progress.found)(members.len() as u64);
     let mut reports: Vec<FileReport> = members
         .par_iter()
         .map(|&(piece, entry)| {
@@ -1807,6 +1810,7 @@ pub fn verify_archive(
                     error: Error::other(&mpath, format!("compressed data does not inflate: {why}")),
                 },
             };
+            (progress.done)();
             FileReport {
                 path: mpath,
                 outcome,

@@ -1254,7 +1254,19 @@ fn verify_reports_every_recognised_member_by_path() {
     let Some(anims) = archive_with_a_man() else {
         return;
     };
-    let reports = folder::verify_archive(Path::new("anims.vdf"), &anims, &|_| {});
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    let (found, done) = (AtomicU64::new(0), AtomicU64::new(0));
+    let progress = crate::verify::Progress {
+        found: &|n| {
+            found.fetch_add(n, Relaxed);
+        },
+        done: &|| {
+            done.fetch_add(1, Relaxed);
+        },
+    };
+    let reports = folder::verify_archive(Path::new("anims.vdf"), &anims, &|_| {}, progress);
+    // Both members are announced and counted for a progress bar.
+    assert_eq!((found.into_inner(), done.into_inner()), (2, 2));
     let lines: Vec<(String, bool)> = reports
         .iter()
         .map(|r| {
