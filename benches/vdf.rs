@@ -112,6 +112,18 @@ fn sync() {
     let _ = std::process::Command::new("sync").status();
 }
 
+/// `animkit unpack` of `archive` into `dir`: without YAML, or YAML only (`yaml`).
+fn unpack(archive: &Path, dir: &Path, yaml: bool) {
+    let map = animkit::fsio::map_file(archive).unwrap();
+    let (v, tree) = folder::open(archive, &map).unwrap();
+    let opts = UnpackOptions {
+        yaml,
+        yaml_only: yaml,
+        force: false,
+    };
+    folder::unpack(archive, &v, &tree, dir, &opts, &|b| map.release(b), &|| {}).unwrap();
+}
+
 fn same_files(a: &Path, b: &Path) -> bool {
     let (x, y) = (
         animkit::fsio::map_file(a).unwrap(),
@@ -181,16 +193,7 @@ fn bench(c: &mut Criterion) {
             std::fs::rename(dir, trash.join(n.to_string())).unwrap();
         }
     };
-    let unpack_to = |dir: &Path| {
-        let map = animkit::fsio::map_file(&archive).unwrap();
-        let (v, tree) = folder::open(&archive, &map).unwrap();
-        let opts = UnpackOptions {
-            yaml: false,
-            yaml_only: false,
-            force: false,
-        };
-        folder::unpack(&archive, &v, &tree, dir, &opts, &|b| map.release(b), &|| {}).unwrap();
-    };
+    let unpack_to = |dir: &Path| unpack(&archive, dir, false);
     g.bench_function("write_member_files", |b| {
         // The yardstick for unpack: every member written as its own file (plain
         // `std::fs::write`, on all cores), without names checks, manifest or staging.
@@ -280,14 +283,7 @@ fn bench(c: &mut Criterion) {
         let out = tmp.path().join("small_repacked.vdf");
         b.iter(|| {
             let _ = std::fs::remove_dir_all(&dir);
-            let map = animkit::fsio::map_file(&small).unwrap();
-            let (v, tree) = folder::open(&small, &map).unwrap();
-            let opts = UnpackOptions {
-                yaml: true,
-                yaml_only: true,
-                force: false,
-            };
-            folder::unpack(&small, &v, &tree, &dir, &opts, &|b| map.release(b), &|| {}).unwrap();
+            unpack(&small, &dir, true);
             folder::repack(&dir, &out, true, &|| {}).unwrap();
             assert!(same_files(&small, &out));
         })

@@ -893,9 +893,17 @@ fn gaps_are_kept_and_an_edit_lays_out_again_in_order() {
 // ---------------------------------------------------------------------------------------------
 // unpack / repack
 
-fn unpack_to(data: &[u8], dir: &Path, opts: &UnpackOptions) {
+fn unpack_result(
+    data: &[u8],
+    dir: &Path,
+    opts: &UnpackOptions,
+) -> Result<folder::UnpackReport, crate::exact::Error> {
     let (v, tree) = folder::open(Path::new("test.vdf"), data).unwrap();
-    folder::unpack(Path::new("test.vdf"), &v, &tree, dir, opts, &|_| {}, &|| {}).unwrap();
+    folder::unpack(Path::new("test.vdf"), &v, &tree, dir, opts, &|_| {}, &|| {})
+}
+
+fn unpack_to(data: &[u8], dir: &Path, opts: &UnpackOptions) {
+    unpack_result(data, dir, opts).unwrap();
 }
 
 fn repack_of(dir: &Path) -> Vec<u8> {
@@ -1182,17 +1190,7 @@ fn a_failed_staged_unpack_names_the_files_where_they_were_going_and_leaves_nothi
     let data = packed(&files, SIGNATURE_GOTHIC2, b"deep");
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path().join("work");
-    let (v, tree) = folder::open(Path::new("deep.vdf"), &data).unwrap();
-    let err = folder::unpack(
-        Path::new("deep.vdf"),
-        &v,
-        &tree,
-        &work,
-        &UnpackOptions::default(),
-        &|_| {},
-        &|| {},
-    )
-    .unwrap_err();
+    let err = unpack_result(&data, &work, &UnpackOptions::default()).unwrap_err();
     let msg = err.to_string();
     assert!(
         msg.starts_with(&format!("{}/00DDD", work.display())),
@@ -1229,17 +1227,7 @@ fn unpack_replaces_an_empty_folder_and_creates_missing_parents() {
     // A file in the way is an error, and no staging folder is left behind.
     let file = tmp.path().join("a/file");
     std::fs::write(&file, b"x").unwrap();
-    let (v, tree) = folder::open(Path::new("test.vdf"), &plain).unwrap();
-    let err = folder::unpack(
-        Path::new("test.vdf"),
-        &v,
-        &tree,
-        &file,
-        &UnpackOptions::default(),
-        &|_| {},
-        &|| {},
-    )
-    .unwrap_err();
+    let err = unpack_result(&plain, &file, &UnpackOptions::default()).unwrap_err();
     assert!(err.to_string().contains("not a folder"), "{err}");
     let mut names: Vec<_> = std::fs::read_dir(tmp.path().join("a"))
         .unwrap()
