@@ -1,6 +1,7 @@
 //! The verify engine: for every recognised file, binary → model → binary and
 //! binary → YAML → binary must both reproduce the input byte for byte.
 
+pub use crate::exact::first_difference;
 use crate::exact::Error;
 use crate::registry::{self, ExportOptions, ImportOptions};
 use rayon::prelude::*;
@@ -47,19 +48,6 @@ pub enum Outcome {
 pub struct FileReport {
     pub path: PathBuf,
     pub outcome: Outcome,
-}
-
-/// First differing offset of two byte strings (or the shorter length).
-pub fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
-    if a == b {
-        return None;
-    }
-    Some(
-        a.iter()
-            .zip(b)
-            .position(|(x, y)| x != y)
-            .unwrap_or(a.len().min(b.len())),
-    )
 }
 
 /// Verify one file's bytes.

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
-use crate::yaml::RAW_SCALAR;
+use super::RAW_SCALAR;
 
 /// Bytes kept verbatim; YAML shows them as lowercase hex (whitespace is ignored on input).
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
@@ -142,25 +142,5 @@ impl JsonSchema for Hex32 {
                 {"type": "string", "pattern": "^0[xX][0-9a-fA-F]{1,8}$"}
             ]
         }))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hex32_is_written_as_0x_and_eight_lowercase_digits() {
-        for (v, want) in [
-            (0u32, "0x00000000"),
-            (0x0500_0000, "0x05000000"),
-            (0xDEAD_BEEF, "0xdeadbeef"),
-            (u32::MAX, "0xffffffff"),
-        ] {
-            let text = crate::yaml::to_string(&std::collections::BTreeMap::from([("p", Hex32(v))]))
-                .unwrap();
-            assert_eq!(text, format!("p: {want}\n"));
-            assert_eq!(parse_u32(want), Some(v));
-        }
     }
 }

@@ -2,12 +2,14 @@
 //! a bounds-checked cursor, Windows-1252 text, bit-exact floats, raw blobs and hex values.
 
 pub mod blob;
+pub mod compare;
 pub mod cursor;
 pub mod error;
 pub mod float;
 pub mod text;
 
 pub use blob::{Blob, Hex32};
+pub use compare::first_difference;
 pub use cursor::{put_record, Cursor, PutLe};
 pub use error::{
     DecodeError, DecodeErrorKind, EncodeError, Error, FieldPath, ImportError, Segment, Within,
@@ -15,6 +17,11 @@ pub use error::{
 };
 pub use float::F32;
 pub use text::Text;
+
+/// Newtype-struct name of a scalar written without quotes (hex values such as `0x0123abcd`):
+/// a hint the primitives give the YAML emitter ([`crate::yaml`] re-exports it), which other
+/// serialisers see as a plain string.
+pub const RAW_SCALAR: &str = "$animkit::raw_scalar";
 
 /// A JSON Schema fragment written as JSON (for the hand-written schemas of the primitives).
 pub(crate) fn schema_from_json(v: serde_json::Value) -> schemars::schema::Schema {

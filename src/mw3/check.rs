@@ -8,8 +8,8 @@ use super::prim::is_default;
 use super::refs::{Names, RefKind};
 use super::seq_def::SeqDef;
 use super::{zero_def_bytes, Anim};
+use crate::codec::{Finding, Severity};
 use crate::exact::F32;
-use crate::registry::{Finding, Severity};
 
 struct Out(Vec<Finding>);
 

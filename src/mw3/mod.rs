@@ -20,8 +20,8 @@ pub mod prim;
 pub mod refs;
 pub mod seq_def;
 
+use crate::codec::{check_document_header, Codec, ExportOptions, Finding, ImportOptions};
 use crate::exact::{Blob, Cursor, DecodeError, EncodeError, ImportError, Within, YamlError};
-use crate::registry::{check_document_header, Codec, ExportOptions, Finding, ImportOptions};
 use anim_def::{AnimDef, ANIM_DEF_SIZE};
 use header::{Info, ListEntry, HEADER_SIZE, SIGNATURE, VERSION};
 use prim::{is_default, Bytes, Ctx, Field};
@@ -299,7 +299,7 @@ impl Codec for Anim {
     fn schema() -> schemars::schema::RootSchema {
         schemars::schema_for!(AnimDocument)
     }
-    fn info(&self) -> Vec<crate::registry::InfoLine> {
+    fn info(&self) -> Vec<crate::codec::InfoLine> {
         let events: usize = self
             .anim_defs
             .iter()
@@ -358,7 +358,7 @@ impl Codec for Anim {
         }
         lines
     }
-    fn check(&self, _ctx: &crate::registry::CheckContext<'_>) -> Vec<Finding> {
+    fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<Finding> {
         check::check(self)
     }
 }
@@ -416,7 +416,7 @@ pub fn fuzz_round_trip(data: &[u8]) -> Result<(), String> {
     if out != data {
         return Err(format!(
             "binary round trip differs at {:?}",
-            crate::verify::first_difference(data, &out)
+            crate::exact::first_difference(data, &out)
         ));
     }
     let text = Codec::to_yaml(&a, &ExportOptions::default()).map_err(|e| e.to_string())?;
@@ -426,7 +426,7 @@ pub fn fuzz_round_trip(data: &[u8]) -> Result<(), String> {
     if out2 != data {
         return Err(format!(
             "YAML round trip differs at {:?}",
-            crate::verify::first_difference(data, &out2)
+            crate::exact::first_difference(data, &out2)
         ));
     }
     let _ = Codec::check(&a, &Default::default());

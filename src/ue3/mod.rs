@@ -23,8 +23,8 @@ pub mod props;
 pub mod psa;
 pub mod synth;
 
+use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{DecodeError, EncodeError, ImportError};
-use crate::registry::{Codec, ExportOptions, ImportOptions, InfoLine};
 pub use package::Package;
 
 impl Codec for Package {
@@ -126,8 +126,8 @@ impl Codec for Package {
     fn field_at(&self, offset: u64) -> String {
         Package::field_at(self, offset)
     }
-    fn check(&self, _ctx: &crate::registry::CheckContext<'_>) -> Vec<crate::registry::Finding> {
-        use crate::registry::{Finding, Severity};
+    fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
+        use crate::codec::{Finding, Severity};
         anim::check(self)
             .into_iter()
             .map(|line| {

@@ -1415,4 +1415,19 @@ mod tests {
         write_str(&mut out, "S_FISTRUN");
         assert_eq!(out, "S_FISTRUN");
     }
+
+    #[test]
+    fn hex32_is_written_as_0x_and_eight_lowercase_digits() {
+        use crate::exact::{blob::parse_u32, Hex32};
+        for (v, want) in [
+            (0u32, "0x00000000"),
+            (0x0500_0000, "0x05000000"),
+            (0xDEAD_BEEF, "0xdeadbeef"),
+            (u32::MAX, "0xffffffff"),
+        ] {
+            let text = to_string(&std::collections::BTreeMap::from([("p", Hex32(v))])).unwrap();
+            assert_eq!(text, format!("p: {want}\n"));
+            assert_eq!(parse_u32(want), Some(v));
+        }
+    }
 }

@@ -13,8 +13,7 @@ use crate::exact::YamlError;
 use serde::de::DeserializeOwned;
 use serde::{Serialize, Serializer};
 
-/// Newtype-struct name of a scalar written without quotes (hex values such as `0x0123abcd`).
-pub const RAW_SCALAR: &str = "$animkit::raw_scalar";
+pub use crate::exact::RAW_SCALAR;
 /// Newtype-struct name of a comment: in a block mapping it becomes a `# text` line, in a
 /// one-line value a trailing `  # text`. Other serialisers see a plain string.
 pub const COMMENT: &str = "$animkit::comment";

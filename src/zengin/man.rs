@@ -5,10 +5,10 @@
 use super::chunk::{self, RawChunk};
 use super::quant;
 use super::types::{put_line, read_f32, read_line, BBox, ZDate};
+use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{
     Blob, Cursor, DecodeError, EncodeError, FieldPath, Hex32, PutLe, Text, Within, F32,
 };
-use crate::registry::{Codec, ExportOptions, ImportOptions, InfoLine};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -1073,7 +1073,7 @@ impl Codec for Man {
     fn diff(&self, other: &Self) -> Vec<String> {
         Man::diff(self, other)
     }
-    fn check(&self, ctx: &crate::registry::CheckContext<'_>) -> Vec<crate::registry::Finding> {
+    fn check(&self, ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
         super::mdh::check_man_findings(self, ctx)
     }
 }

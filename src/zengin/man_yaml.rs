@@ -4,8 +4,8 @@
 
 use super::man::{Chunk, Dims, Events, Header, Man, Marker, Samples, Source, Unknown};
 use super::quant;
+use crate::codec::{check_document_header, Codec, ImportOptions};
 use crate::exact::{Blob, EncodeError, FieldPath, Hex32, ImportError, Within, YamlError, F32};
-use crate::registry::{check_document_header, Codec, ImportOptions};
 use schemars::JsonSchema;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, SerializeStruct};
@@ -326,14 +326,11 @@ impl Serialize for FramesOut<'_> {
 }
 
 pub fn to_yaml(man: &Man) -> Result<String, EncodeError> {
-    to_yaml_with(man, &crate::registry::ExportOptions::default())
+    to_yaml_with(man, &crate::codec::ExportOptions::default())
 }
 
 /// [`to_yaml`] with export options (`node_names`: each sample is labelled with its node).
-pub fn to_yaml_with(
-    man: &Man,
-    opts: &crate::registry::ExportOptions,
-) -> Result<String, EncodeError> {
+pub fn to_yaml_with(man: &Man, opts: &crate::codec::ExportOptions) -> Result<String, EncodeError> {
     let hint = man.samples().map_or(0, |s| s.codes.len() * 125) + 4096;
     crate::yaml::to_string_with_capacity(&DocOut(man, opts.node_names.as_deref()), hint)
         .map_err(|e| EncodeError::new(e.to_string()))

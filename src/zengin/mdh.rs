@@ -10,10 +10,10 @@
 use super::chunk;
 use super::tagged::{read_list, OneOf, Variant};
 use super::types::{put_line, read_f32, read_line, BBox, Mat4, Vec3, ZDate};
+use crate::codec::{check_document_header, Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{
     Blob, Cursor, DecodeError, EncodeError, FieldPath, Hex32, ImportError, PutLe, Text, Within,
 };
-use crate::registry::{check_document_header, Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::yaml::Comment;
 use schemars::JsonSchema;
 use serde::de::MapAccess;
@@ -588,14 +588,13 @@ pub fn check_man(man: &super::man::Man, mdh: &Mdh) -> Vec<String> {
 /// `animkit check FILE.MAN --mdh FILE.MDH` for [`Codec::check`].
 pub fn check_man_findings(
     man: &super::man::Man,
-    ctx: &crate::registry::CheckContext<'_>,
-) -> Vec<crate::registry::Finding> {
+    ctx: &crate::codec::CheckContext<'_>,
+) -> Vec<crate::codec::Finding> {
     let Some(reference) = ctx.reference else {
         return Vec::new();
     };
-    let finding = |message: String| {
-        crate::registry::Finding::new(crate::registry::Severity::Error, "mdh", message)
-    };
+    let finding =
+        |message: String| crate::codec::Finding::new(crate::codec::Severity::Error, "mdh", message);
     match reference.as_any().downcast_ref::<Mdh>() {
         Some(mdh) => check_man(man, mdh).into_iter().map(finding).collect(),
         None => vec![finding(format!(

@@ -17,8 +17,8 @@
 use super::mds_lex::{self, Token};
 use super::stext::ShortText as Text;
 use super::tagged::{read_list, OneOf, Variant};
+use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{DecodeError, EncodeError, ImportError, F32};
-use crate::registry::{Codec, ExportOptions, ImportOptions, InfoLine};
 use schemars::JsonSchema;
 use serde::de::MapAccess;
 use serde::ser::SerializeStruct;
@@ -924,7 +924,7 @@ impl Mds {
     }
     pub fn from_yaml_text(text: &str) -> Result<Self, ImportError> {
         let doc: MdsDocument = crate::yaml::from_str(text)?;
-        crate::registry::check_document_header(&doc.format, doc.version, Mds::TAG, 1)
+        crate::codec::check_document_header(&doc.format, doc.version, Mds::TAG, 1)
             .map_err(EncodeError::new)?;
         if let Some(lines) = &doc.source {
             let mut src = Vec::new();

@@ -711,7 +711,7 @@ pub fn decompile(m: &Msb) -> Decompiled {
                 let wa = m.write(&mut a);
                 let wb = again.write(&mut b);
                 if wa.is_ok() && wb.is_ok() && a != b {
-                    let off = crate::verify::first_difference(&a, &b).unwrap_or(0);
+                    let off = crate::exact::first_difference(&a, &b).unwrap_or(0);
                     losses.push(format!(
                         "compiling the script does not give the same MSB: first difference at byte {off} ({}); the MSB holds values a script cannot produce (extra bytes, values outside the engine's defaults/clamps, strings in lower case, ...)",
                         m.field_at(off as u64)

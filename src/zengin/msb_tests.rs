@@ -2,7 +2,7 @@
 //! (binary and YAML), folding rules and errors.
 
 use super::*;
-use crate::registry::Codec;
+use crate::codec::Codec;
 
 fn t(s: &str) -> Text {
     Text::from(s)

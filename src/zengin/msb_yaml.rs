@@ -6,8 +6,8 @@
 
 use super::msb::*;
 use super::tagged::{read_list, OneOf, Variant};
+use crate::codec::{check_document_header, Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{EncodeError, ImportError};
-use crate::registry::{check_document_header, Codec, ExportOptions, ImportOptions, InfoLine};
 use schemars::JsonSchema;
 use serde::de::MapAccess;
 use serde::ser::SerializeStruct;

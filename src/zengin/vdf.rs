@@ -25,8 +25,8 @@
 //! output is byte-identical; after an edit the layout is consistent again with order kept.
 
 use super::vdf_zipped;
+use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{Cursor, DecodeError, EncodeError, PutLe, Within};
-use crate::registry::{Codec, ExportOptions, ImportOptions, InfoLine};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::io::{Seek, SeekFrom, Write};

@@ -648,7 +648,7 @@ fn path_text(rel: &Path) -> String {
 /// reproduces it.
 fn asset_yaml(data: &[u8], check: bool) -> Option<(String, bool)> {
     let f = registry::detect(data)?;
-    if f.tag() == <Vdf<'static> as crate::registry::Codec>::TAG {
+    if f.tag() == <Vdf<'static> as crate::codec::Codec>::TAG {
         return None;
     }
     let asset = f.decode(data).ok()?;
@@ -1580,7 +1580,7 @@ impl<'a> CompareSink<'a> {
         for (start, bytes) in &self.pending {
             let exp = self.expected.get(*start as usize..).unwrap_or_default();
             if let Some(d) =
-                crate::verify::first_difference(&exp[..exp.len().min(bytes.len())], bytes)
+                crate::exact::first_difference(&exp[..exp.len().min(bytes.len())], bytes)
             {
                 let at = start + d as u64;
                 first = Some(first.map_or(at, |f| f.min(at)));
@@ -1728,7 +1728,7 @@ pub fn verify_archive_structure(
 
 /// Whether `data` is a VDF archive (by its signature).
 pub fn is_archive(data: &[u8]) -> bool {
-    <Vdf<'static> as crate::registry::Codec>::detect(data)
+    <Vdf<'static> as crate::codec::Codec>::detect(data)
 }
 
 /// `verify` of an archive: the archive itself (see [`verify_archive_structure`]), then every
@@ -1742,7 +1742,7 @@ pub fn verify_archive(
     progress: crate::verify::Progress<'_>,
 ) -> Vec<crate::verify::FileReport> {
     use crate::verify::{FileReport, Outcome};
-    let tag = <Vdf<'static> as crate::registry::Codec>::TAG;
+    let tag = <Vdf<'static> as crate::codec::Codec>::TAG;
     let report = |outcome| FileReport {
         path: path.to_path_buf(),
         outcome,

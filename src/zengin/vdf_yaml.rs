@@ -14,8 +14,8 @@ use super::vdf::{
     SIGNATURE_VDFS_TOOL, TYPE_DIRECTORY, TYPE_LAST, VOLUME_NORMAL, VOLUME_ZIPPED,
 };
 use super::vdf_zipped;
+use crate::codec::{check_document_header, Codec};
 use crate::exact::{Blob, EncodeError, Hex32, ImportError, Text, Within};
-use crate::registry::{check_document_header, Codec};
 use crate::yaml::{Comment, RAW_SCALAR};
 use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
