@@ -121,7 +121,17 @@ fn unpack(archive: &Path, dir: &Path, yaml: bool) {
         yaml_only: yaml,
         force: false,
     };
-    folder::unpack(archive, &v, &tree, dir, &opts, &|b| map.release(b), &|| {}).unwrap();
+    folder::unpack(
+        archive,
+        &v,
+        &tree,
+        dir,
+        &opts,
+        animkit::registry::formats(),
+        &|b| map.release(b),
+        &|| {},
+    )
+    .unwrap();
 }
 
 fn same_files(a: &Path, b: &Path) -> bool {
@@ -243,7 +253,7 @@ fn bench(c: &mut Criterion) {
                 let _ = std::fs::remove_file(&out);
                 sync();
             },
-            |()| folder::repack(&dir, &out, false, &|| {}).unwrap(),
+            |()| folder::repack(&dir, &out, false, animkit::registry::formats(), &|| {}).unwrap(),
             BatchSize::PerIteration,
         );
         assert!(same_files(&archive, &out));
@@ -263,7 +273,7 @@ fn bench(c: &mut Criterion) {
             },
             |()| {
                 unpack_to(&dir);
-                folder::repack(&dir, &out, true, &|| {}).unwrap();
+                folder::repack(&dir, &out, true, animkit::registry::formats(), &|| {}).unwrap();
                 assert!(same_files(&archive, &out));
             },
             BatchSize::PerIteration,
@@ -284,7 +294,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let _ = std::fs::remove_dir_all(&dir);
             unpack(&small, &dir, true);
-            folder::repack(&dir, &out, true, &|| {}).unwrap();
+            folder::repack(&dir, &out, true, animkit::registry::formats(), &|| {}).unwrap();
             assert!(same_files(&small, &out));
         })
     });

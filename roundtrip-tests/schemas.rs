@@ -70,7 +70,17 @@ fn an_unpack_manifest_validates_against_its_schema() {
         yaml: true,
         ..Default::default()
     };
-    folder::unpack(&path, &v, &tree, &dir, &opts, &|_| {}, &|| {}).unwrap();
+    folder::unpack(
+        &path,
+        &v,
+        &tree,
+        &dir,
+        &opts,
+        animkit::registry::formats(),
+        &|_| {},
+        &|| {},
+    )
+    .unwrap();
     let text = std::fs::read_to_string(dir.join(folder::MANIFEST)).unwrap();
     let value: serde_json::Value = serde_yaml::from_str(&text).unwrap();
     assert_eq!(value["format"], "zengin.vdf.manifest");

@@ -1,6 +1,6 @@
 //! The MDH/MSB/MDS commands end to end: exit codes, messages and files.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A file of `../shared/corpus/zengin` (see `common::corpus`: missing fails in CI).
@@ -109,4 +109,51 @@ fn a_bad_script_names_file_line_and_column() {
         ),
         "{err}"
     );
+}
+
+#[test]
+fn with_finds_the_skeleton_by_its_checksum_in_an_archive_or_a_folder() {
+    use crate::common::{root, run};
+    let samples = root().join("samples");
+    // IDLE.MAN (checksum 0x0519cb77) belongs to SAMPLE.MDH, which ANIMS.VDF holds too.
+    let (code, out, err) = run(&samples, &["export", "IDLE.MAN", "--with", "ANIMS.VDF"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err, "IDLE.MAN: with ANIMS.VDF:SAMPLE.MDH\n");
+    assert!(
+        out.contains("{node: BIP01 PELVIS, rotation: [0.13083541, "),
+        "{out}"
+    );
+    // In a folder (walked in name order), among files of other formats and other skeletons.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("SUB")).unwrap();
+    std::fs::copy(samples.join("WALK.MAN"), dir.path().join("A.MAN")).unwrap();
+    std::fs::copy(samples.join("SAMPLE.MDH"), dir.path().join("SUB/X.MDH")).unwrap();
+    let idle = samples.join("IDLE.MAN");
+    let (code, out, err) = run(
+        dir.path(),
+        &["check", idle.to_str().unwrap(), "--with", "."],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.ends_with("IDLE.MAN: ok (zengin.man): 0 errors, 0 warnings\n"),
+        "{out}"
+    );
+    assert!(
+        err.ends_with(&format!(
+            "IDLE.MAN: with {}\n",
+            Path::new(".").join("SUB/X.MDH").display()
+        )),
+        "{err}"
+    );
+    // No skeleton with WALK.MAN's checksum: an error naming the key.
+    let (code, _, err) = run(&samples, &["check", "WALK.MAN", "--with", "ANIMS.VDF"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("WALK.MAN: no ZenGin model hierarchy (.MDH) in ANIMS.VDF has this file's key 0x2dfb0782"),
+        "{err}"
+    );
+    // A file that is nobody's companion is refused.
+    let (code, _, err) = run(&samples, &["export", "IDLE.MAN", "--with", "WALK.MAN"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("WALK.MAN: --with expects ZenGin model hierarchy (.MDH) (or a folder or archive holding one), this is ZenGin model animation (.MAN)"), "{err}");
 }

@@ -1,12 +1,16 @@
 //! The format registry: every format is one type implementing [`Codec`] (in its own module,
 //! on the floor [`crate::codec`]) plus one line in [`FORMATS`]; detection and every command
 //! (`info`, `export`, `import`, `verify`, `diff`, ...) then work for it through the object-safe
-//! [`Format`] and [`Asset`] traits.
+//! [`Format`] and [`Asset`] traits. A container format (its files hold other files) and a
+//! format with companions (files it can use) declare that in their [`Codec`] too, so it is
+//! still one module and one line here.
 
 pub use crate::codec::{
-    check_document_header, Asset, CheckContext, Codec, ExportOptions, Finding, Format,
-    ImportOptions, InfoLine, Registered, Severity,
+    check_document_header, Archive, Asset, CheckContext, Codec, Companion, Container,
+    ExportOptions, Finding, Format, Formats, ImportOptions, InfoLine, Member, Registered, Severity,
 };
+use crate::exact::Error;
+use std::path::{Path, PathBuf};
 
 /// Every format animkit knows. Order matters only when two detectors accept the same bytes.
 pub static FORMATS: &[&dyn Format] = &[
@@ -19,12 +23,99 @@ pub static FORMATS: &[&dyn Format] = &[
     &Registered::<crate::zengin::vdf::Vdf<'static>>::NEW,
 ];
 
+/// [`FORMATS`] as handed down to code below the registry (a container's members).
+pub fn formats() -> Formats {
+    Formats(FORMATS)
+}
+
 /// The format of `data`, detected from its content.
 pub fn detect(data: &[u8]) -> Option<&'static dyn Format> {
-    FORMATS.iter().copied().find(|f| f.detect(data))
+    formats().detect(data)
 }
 
 /// The format with YAML tag `tag`.
 pub fn by_tag(tag: &str) -> Option<&'static dyn Format> {
-    FORMATS.iter().copied().find(|f| f.tag() == tag)
+    formats().by_tag(tag)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Companions
+
+/// The companions a file of `format` can use, each with its format.
+pub fn companions_of(
+    format: &dyn Format,
+) -> impl Iterator<Item = (&'static Companion, &'static dyn Format)> {
+    format
+        .companions()
+        .iter()
+        .filter_map(|c| by_tag(c.tag).map(|f| (c, f)))
+}
+
+/// The formats that are some format's companion.
+pub fn companion_formats() -> impl Iterator<Item = &'static dyn Format> {
+    FORMATS.iter().copied().filter(|f| {
+        FORMATS
+            .iter()
+            .any(|g| companions_of(*g).any(|(_, c)| c.tag() == f.tag()))
+    })
+}
+
+/// Every companion's own flag (`mdh`), for the commands' `--with` aliases.
+pub fn companion_flags() -> Vec<&'static str> {
+    let mut flags: Vec<&'static str> = FORMATS
+        .iter()
+        .flat_map(|f| f.companions().iter().map(|c| c.flag))
+        .collect();
+    flags.sort_unstable();
+    flags.dedup();
+    flags
+}
+
+/// A companion found by its key.
+pub struct Found {
+    /// Its file, or `ARCHIVE:MEMBER` for a container's member.
+    pub path: PathBuf,
+    pub asset: Box<dyn Asset>,
+}
+
+/// The first file of format `tag` whose companion key is `key`, in `place`: a folder (walked
+/// in name order, containers in it searched too), a container (its members), or one file.
+/// Files that do not decode are not candidates.
+pub fn find_companion(place: &Path, tag: &str, key: u32) -> Result<Option<Found>, Error> {
+    if place.is_dir() {
+        for entry in walkdir::WalkDir::new(place).sort_by_file_name() {
+            let entry = entry.map_err(|e| Error::other(place, e.to_string()))?;
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let data = crate::fsio::map_file(entry.path())?;
+            if let Some(found) = find_in(entry.path(), &data, tag, key) {
+                return Ok(Some(found));
+            }
+        }
+        return Ok(None);
+    }
+    let data = crate::fsio::map_file(place)?;
+    Ok(find_in(place, &data, tag, key))
+}
+
+fn find_in(path: &Path, data: &[u8], tag: &str, key: u32) -> Option<Found> {
+    let format = detect(data)?;
+    if format.tag() == tag {
+        let asset = format.decode(data).ok()?;
+        return (asset.companion_key() == Some(key)).then(|| Found {
+            path: path.to_path_buf(),
+            asset,
+        });
+    }
+    let archive = format.container()?.open(data).ok()?;
+    archive.members().ok()?.into_iter().find_map(|m| {
+        let bytes = archive.read(m.id).ok()?;
+        find_in(&member_path(path, &m.name), &bytes, tag, key)
+    })
+}
+
+/// How a container's member is named in reports: `ARCHIVE:MEMBER/PATH`.
+pub fn member_path(container: &Path, member: &str) -> PathBuf {
+    PathBuf::from(format!("{}:{member}", container.display()))
 }

@@ -1,27 +1,13 @@
 //! The verify engine: for every recognised file, binary → model → binary and
 //! binary → YAML → binary must both reproduce the input byte for byte.
 
+pub use crate::codec::Stage;
+use crate::codec::{Container, Format};
 pub use crate::exact::first_difference;
 use crate::exact::Error;
 use crate::registry::{self, ExportOptions, ImportOptions};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-
-/// Which round trip failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stage {
-    Binary,
-    Yaml,
-}
-
-impl std::fmt::Display for Stage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Stage::Binary => "binary → model → binary",
-            Stage::Yaml => "binary → YAML → binary",
-        })
-    }
-}
 
 /// The result for one file.
 #[derive(Debug)]
@@ -170,9 +156,9 @@ impl Progress<'_> {
     };
 }
 
-/// Verify one file on disk through a memory map; an archive (VDF) gives one report for
-/// itself and one per recognised member, named `ARCHIVE:MEMBER/PATH`. `progress.done()` is
-/// called for each member, not for the file itself.
+/// Verify one file on disk through a memory map; a container (an archive) gives one report for
+/// itself and one per member, named `ARCHIVE:MEMBER/PATH`. `progress.done()` is called for
+/// each member, not for the file itself.
 pub fn verify_path(path: &Path, progress: Progress<'_>) -> Vec<FileReport> {
     let map = match crate::fsio::map_file(path) {
         Ok(m) => m,
@@ -183,18 +169,106 @@ pub fn verify_path(path: &Path, progress: Progress<'_>) -> Vec<FileReport> {
             }]
         }
     };
-    if crate::zengin::vdf_folder::is_archive(&map) {
-        return crate::zengin::vdf_folder::verify_archive(
-            path,
-            &map,
-            &|b| map.release(b),
-            progress,
-        );
+    verify_data(path, &map, &|b| map.release(b), progress)
+}
+
+/// Verify a file's bytes: a container through [`verify_container`], any other file through
+/// [`verify_bytes`].
+pub fn verify_data(
+    path: &Path,
+    data: &[u8],
+    release: &(dyn Fn(&[u8]) + Sync),
+    progress: Progress<'_>,
+) -> Vec<FileReport> {
+    if let Some(format) = registry::detect(data) {
+        if let Some(container) = format.container() {
+            return verify_container(path, data, format, container, release, progress);
+        }
     }
     vec![FileReport {
         path: path.to_path_buf(),
-        outcome: verify_bytes(path, &map),
+        outcome: verify_bytes(path, data),
     }]
+}
+
+/// `verify` of a container: its own structure (see
+/// [`Archive::verify_structure`](crate::codec::Archive::verify_structure)), then every member
+/// (binary and YAML round trips), on all cores, each report named `ARCHIVE:MEMBER/PATH`;
+/// unrecognised members are reported as such. `progress` learns the member count once the
+/// container is open, and each member when it is done; `release` gets the stored bytes of each
+/// member once it is verified.
+pub fn verify_container(
+    path: &Path,
+    data: &[u8],
+    format: &dyn Format,
+    container: &dyn Container,
+    release: &(dyn Fn(&[u8]) + Sync),
+    progress: Progress<'_>,
+) -> Vec<FileReport> {
+    let tag = format.tag();
+    let report = |outcome| FileReport {
+        path: path.to_path_buf(),
+        outcome,
+    };
+    let decode_failed = |e| Outcome::Failed {
+        tag: Some(tag),
+        error: Error::Decode {
+            file: path.into(),
+            source: e,
+        },
+    };
+    let archive = match container.open(data) {
+        Ok(a) => a,
+        Err(e) => return vec![report(decode_failed(e))],
+    };
+    let mut out = vec![report(match archive.verify_structure(release) {
+        Ok(None) => Outcome::Ok { tag },
+        Ok(Some(m)) => Outcome::Mismatch {
+            tag,
+            stage: m.stage,
+            offset: m.offset,
+            field: archive.field_at(m.offset),
+            original_len: data.len(),
+            written_len: m.written_len as usize,
+        },
+        Err(e) => Outcome::Failed {
+            tag: Some(tag),
+            error: Error::encode_in(path, e),
+        },
+    })];
+    let members = match archive.members() {
+        Ok(m) => m,
+        Err(e) => {
+            out.push(report(decode_failed(e)));
+            return out;
+        }
+    };
+    (progress.found)(members.len() as u64);
+    let mut reports: Vec<FileReport> = members
+        .par_iter()
+        .map(|m| {
+            let mpath = registry::member_path(path, &m.name);
+            let outcome = match archive.read(m.id) {
+                Ok(data) => {
+                    let o = verify_bytes(&mpath, &data);
+                    drop(data);
+                    release(archive.stored(m.id));
+                    o
+                }
+                Err(why) => Outcome::Failed {
+                    tag: None,
+                    error: Error::other(&mpath, why),
+                },
+            };
+            (progress.done)();
+            FileReport {
+                path: mpath,
+                outcome,
+            }
+        })
+        .collect();
+    out.append(&mut reports);
+    out
 }
 
 /// Verify many files on all cores. `progress` counts the files (each done when finished) and

@@ -1,18 +1,18 @@
-//! `animkit check FILE... [--mdh FILE.MDH]`: the format's validation rules, as a list of
-//! findings, alone or against a related file (each format decides what it checks, see
+//! `animkit check FILE... [--with COMPANION]`: the format's validation rules, as a list of
+//! findings, alone or against a companion file (each format decides what it checks, see
 //! `Codec::check`).
 
-use super::{load, Status};
+use super::{each_file, Input, Status};
 use crate::exact::Error;
 use crate::registry::{CheckContext, ImportOptions, Severity};
 use std::path::PathBuf;
 
-/// Check files against their format's validation rules and consistency checks (MechWarrior 3
-/// anim.zbd: spec §9; UE3 packages: which ZOnlyRLE reading each track's bytes fit). Errors break
-/// the format's structure or its duplicated values; warnings are rules every shipped file follows
-/// but an edited file may break; info lines describe the file. `animkit check ANIM.MAN --mdh
-/// MODEL.MDH` tells whether an animation belongs to that skeleton (checksums match, every node
-/// index exists). Exit 1 when any file has an error (or, with --strict, a warning).
+/// Check files against their format's validation rules and consistency checks (each format's
+/// rules: see the README). Errors break the format's structure or its duplicated values;
+/// warnings are rules every shipped file follows but an edited file may break; info lines
+/// describe the file. With a companion (`--with`, e.g. the skeleton an animation is made for),
+/// also whether the file belongs to it. Exit 1 when any file has an error (or, with --strict, a
+/// warning).
 #[derive(clap::Args)]
 pub struct Args {
     /// Binary assets or animkit YAML documents.
@@ -24,69 +24,33 @@ pub struct Args {
     /// Print only the summary line per file.
     #[arg(long, short)]
     quiet: bool,
-    /// The model hierarchy (.MDH) the files (.MAN) must belong to.
-    #[arg(long)]
-    mdh: Option<PathBuf>,
+    #[command(flatten)]
+    with: super::WithArgs,
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
-    let reference = match &args.mdh {
-        Some(p) => {
-            let r = load(p, &ImportOptions::default())?;
-            if r.format.tag() != crate::zengin::mdh::Mdh::TAG_STR {
-                return Err(Error::other(
-                    p,
-                    format!(
-                        "--mdh expects a .MDH file, this is {}",
-                        r.format.description()
-                    ),
-                ));
-            }
-            Some(r)
-        }
-        None => None,
-    };
-    let ctx = CheckContext {
-        reference: reference.as_ref().map(|r| r.asset.as_ref()),
-    };
-    let mut status = Status::Ok;
-    for path in &args.files {
-        let loaded = match load(path, &ImportOptions::default()) {
-            Ok(l) => l,
-            Err(e) if args.files.len() > 1 => {
-                eprintln!("animkit: error: {e}");
-                status = Status::Failed;
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        let findings = loaded.asset.check(&ctx);
-        let errors = findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-            .count();
-        let warnings = findings
-            .iter()
-            .filter(|f| f.severity == Severity::Warning)
-            .count();
+    let companions = args.with.load()?;
+    each_file(&args.files, |path| {
+        let input = Input::read(path)?;
+        let opened = input.open(&ImportOptions::default())?;
+        let companion = companions.for_file(path, input.format, &opened)?;
+        let findings = opened.check(&CheckContext {
+            companion: companion.as_ref().map(|c| c.get()),
+        });
+        let count = |s| findings.iter().filter(|f| f.severity == s).count();
+        let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
         if !args.quiet {
             for f in &findings {
                 println!("{}: {f}", path.display());
             }
         }
+        let ok = errors == 0 && (warnings == 0 || !args.strict);
         println!(
             "{}: {} ({}): {errors} errors, {warnings} warnings",
             path.display(),
-            if errors == 0 && (warnings == 0 || !args.strict) {
-                "ok"
-            } else {
-                "FAILED"
-            },
-            loaded.format.tag()
+            if ok { "ok" } else { "FAILED" },
+            input.format.tag()
         );
-        if errors > 0 || args.strict && warnings > 0 {
-            status = Status::Failed;
-        }
-    }
-    Ok(status)
+        Ok(if ok { Status::Ok } else { Status::Failed })
+    })
 }

@@ -1,8 +1,9 @@
 //! `animkit diff A B`: what changed between two versions of an asset.
 
-use super::{load, Status};
+use super::{Input, Status};
+use crate::codec::Which;
 use crate::exact::Error;
-use crate::registry::{ExportOptions, ImportOptions};
+use crate::registry::{self, ExportOptions, ImportOptions};
 use std::path::PathBuf;
 
 /// Show what changed from A to B (binary assets or animkit YAML documents, any mix): fields
@@ -18,31 +19,34 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
-    // Two archives: compared through memory maps, never copied into memory.
-    if let (Some(ma), Some(mb)) = (
-        super::vdf::map_archive(&args.a)?,
-        super::vdf::map_archive(&args.b)?,
-    ) {
-        let a = super::vdf::parse_mapped(&args.a, &ma)?;
-        let b = super::vdf::parse_mapped(&args.b, &mb)?;
-        if args.yaml {
-            let to_yaml = |v: &crate::zengin::vdf::Vdf<'_>, p: &PathBuf| {
-                crate::zengin::vdf_yaml::to_yaml(v).map_err(|e| Error::Encode {
-                    file: p.clone(),
-                    source: e,
-                })
-            };
-            return Ok(print_yaml_diff(
-                &args,
-                &to_yaml(&a, &args.a)?,
-                &to_yaml(&b, &args.b)?,
-            ));
-        }
-        return Ok(print_changes(&crate::zengin::vdf_yaml::diff(&a, &b)));
-    }
+    let (a, b) = (Input::read(&args.a)?, Input::read(&args.b)?);
     let opts = ImportOptions::default();
-    let a = load(&args.a, &opts)?;
-    let b = load(&args.b, &opts)?;
+    let export = ExportOptions::default();
+    match a.format.container() {
+        Some(container) if a.format.tag() == b.format.tag() => {
+            if args.yaml {
+                // Containers are read through their maps, never copied.
+                let to_yaml = |i: &Input| {
+                    i.open(&opts)?
+                        .to_yaml(&export)
+                        .map_err(Error::encoding(&i.path))
+                };
+                return Ok(print_yaml_diff(&args, &to_yaml(&a)?, &to_yaml(&b)?));
+            }
+            // Compared through the maps (a YAML document is encoded first); what changed inside
+            // changed members is shown too.
+            let (ea, eb) = (a.encoded()?, b.encoded()?);
+            let changes = container
+                .diff(&ea, &eb, registry::formats())
+                .map_err(|(which, e)| match which {
+                    Which::Old => Error::decoding(&args.a)(e),
+                    Which::New => Error::decoding(&args.b)(e),
+                })?;
+            return Ok(print_changes(&changes));
+        }
+        _ => {}
+    }
+    let (x, y) = (a.asset(&opts)?, b.asset(&opts)?);
     if a.format.tag() != b.format.tag() {
         return Err(Error::other(
             &args.b,
@@ -55,20 +59,14 @@ pub fn run(args: Args) -> Result<Status, Error> {
         ));
     }
     if args.yaml {
-        let to_yaml = |l: &super::Loaded, p: &PathBuf| {
-            l.asset
-                .to_yaml(&ExportOptions::default())
-                .map_err(|e| Error::Encode {
-                    file: p.clone(),
-                    source: e,
-                })
+        let to_yaml = |asset: &dyn crate::registry::Asset, p: &PathBuf| {
+            asset.to_yaml(&export).map_err(Error::encoding(p))
         };
-        let (ya, yb) = (to_yaml(&a, &args.a)?, to_yaml(&b, &args.b)?);
+        let (ya, yb) = (to_yaml(x.as_ref(), &args.a)?, to_yaml(y.as_ref(), &args.b)?);
         return Ok(print_yaml_diff(&args, &ya, &yb));
     }
-    let changes = a
-        .asset
-        .diff(b.asset.as_ref())
+    let changes = x
+        .diff(y.as_ref())
         .ok_or_else(|| Error::other(&args.b, "different formats"))?;
     Ok(print_changes(&changes))
 }

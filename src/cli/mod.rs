@@ -9,6 +9,7 @@ mod diff;
 mod export;
 mod import;
 mod info;
+mod input;
 mod psa;
 mod repack;
 pub mod schema;
@@ -16,8 +17,9 @@ mod unpack;
 mod vdf;
 mod verify;
 
+pub use input::{import_error, write_text, Input, OutputArgs, WithArgs};
+
 use crate::exact::Error;
-use crate::registry::{self, Asset, Format, ImportOptions};
 use clap::{Parser, Subcommand};
 use std::path::Path;
 use std::process::ExitCode;
@@ -99,77 +101,23 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Where a command writes its file.
-#[derive(clap::Args)]
-pub struct OutputArgs {
-    /// Output file.
-    #[arg(short, long)]
-    pub output: Option<std::path::PathBuf>,
-    /// Overwrite the output file if it exists.
-    #[arg(long)]
-    pub force: bool,
-}
-
-/// A file loaded for a command: a recognised binary, or a YAML document of a known format.
-pub struct Loaded {
-    pub format: &'static dyn Format,
-    pub asset: Box<dyn Asset>,
-    pub size: usize,
-    pub from_yaml: bool,
-}
-
-/// Load a binary asset (detected by content) or an animkit YAML document.
-pub fn load(path: &Path, opts: &ImportOptions) -> Result<Loaded, Error> {
-    let data = crate::fsio::map_file(path)?;
-    if let Some(format) = registry::detect(&data) {
-        let asset = format.decode(&data).map_err(|e| Error::Decode {
-            file: path.into(),
-            source: e,
-        })?;
-        return Ok(Loaded {
-            format,
-            asset,
-            size: data.len(),
-            from_yaml: false,
-        });
-    }
-    if let Ok(text) = std::str::from_utf8(&data) {
-        if let Some(tag) = crate::yaml::document_tag(text) {
-            let format = registry::by_tag(tag)
-                .ok_or_else(|| Error::other(path, format!("unknown document format `{tag}`")))?;
-            let asset = format
-                .read_yaml(text, opts)
-                .map_err(|e| import_error(path, e))?;
-            return Ok(Loaded {
-                format,
-                asset,
-                size: data.len(),
-                from_yaml: true,
-            });
+/// Run `f` for every file; with several files, a file's error is printed and the others still
+/// run (status failed), with one file it is the command's error.
+pub fn each_file(
+    files: &[std::path::PathBuf],
+    mut f: impl FnMut(&Path) -> Result<Status, Error>,
+) -> Result<Status, Error> {
+    let mut status = Status::Ok;
+    for path in files {
+        match f(path) {
+            Ok(Status::Ok) => {}
+            Ok(Status::Failed) => status = Status::Failed,
+            Err(e) if files.len() > 1 => {
+                eprintln!("animkit: error: {e}");
+                status = Status::Failed;
+            }
+            Err(e) => return Err(e),
         }
     }
-    Err(Error::other(
-        path,
-        format!(
-            "not a recognised format (known: {})",
-            registry::FORMATS
-                .iter()
-                .map(|f| f.description())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    ))
-}
-
-pub fn import_error(path: &Path, e: crate::exact::ImportError) -> Error {
-    match e {
-        crate::exact::ImportError::Yaml(y) => Error::Yaml {
-            file: path.into(),
-            source: y,
-        },
-        crate::exact::ImportError::Encode(x) => Error::Encode {
-            file: path.into(),
-            source: x,
-        },
-    }
+    Ok(status)
 }

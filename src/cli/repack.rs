@@ -22,10 +22,16 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<Status, Error> {
     let b = super::vdf::bar(0, "pieces");
-    let r = vdf_folder::repack(&args.dir, &args.output, args.force, &|| {
-        b.inc_length(1);
-        b.inc(1)
-    })?;
+    let r = vdf_folder::repack(
+        &args.dir,
+        &args.output,
+        args.force,
+        crate::registry::formats(),
+        &|| {
+            b.inc_length(1);
+            b.inc(1)
+        },
+    )?;
     b.finish_and_clear();
     for w in &r.warnings {
         eprintln!("animkit: warning: {w}");

@@ -43,6 +43,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
         &tree,
         &args.output,
         &opts,
+        crate::registry::formats(),
         &|part| map.release(part),
         &|| b.inc(1),
     )?;

@@ -183,24 +183,6 @@ fn extract(a: ExtractArgs) -> Result<Status, Error> {
     })
 }
 
-/// A file mapped for `info`, `export` and `diff` when it is a VDF archive (`None` otherwise):
-/// archives are read through the map and never copied into memory.
-pub fn map_archive(path: &std::path::Path) -> Result<Option<crate::fsio::Mapped>, Error> {
-    let map = crate::fsio::map_file(path)?;
-    Ok(folder::is_archive(&map).then_some(map))
-}
-
-/// Parse an archive borrowed from its map.
-pub fn parse_mapped<'a>(
-    path: &std::path::Path,
-    map: &'a [u8],
-) -> Result<crate::zengin::vdf::Vdf<'a>, Error> {
-    crate::zengin::vdf::Vdf::parse(map).map_err(|e| Error::Decode {
-        file: path.into(),
-        source: e,
-    })
-}
-
 /// Parse a `--timestamp` value.
 pub fn parse_timestamp(s: &str) -> Option<u32> {
     vdf::dos_from_string(s).or_else(|| crate::exact::blob::parse_u32(s))

@@ -3,17 +3,33 @@
 //! It imports only [`crate::exact`]; the list of formats is one floor up, in
 //! [`crate::registry`], which imports every format.
 
+mod companion;
+mod container;
+mod finding;
+
+pub use companion::Companion;
+pub use container::{Archive, Container, Member, Mismatch, Stage, Which};
+pub use finding::{CheckContext, Finding, Severity};
+
 use crate::exact::{DecodeError, EncodeError, ImportError};
 use schemars::schema::RootSchema;
 use std::any::Any;
 use std::marker::PhantomData;
 
 /// Options for binary → YAML.
-#[derive(Debug, Clone, Default)]
-pub struct ExportOptions {
-    /// Node names of the skeleton (MAN: from `--mdh`), shown beside the samples; import
-    /// ignores them.
-    pub node_names: Option<Vec<crate::exact::Text>>,
+#[derive(Clone, Copy, Default)]
+pub struct ExportOptions<'a> {
+    /// The file's companion (see [`Companion`]), e.g. the skeleton of an animation (MAN: each
+    /// sample is labelled with its node's name; import ignores the labels).
+    pub companion: Option<&'a dyn Asset>,
+}
+
+impl std::fmt::Debug for ExportOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExportOptions")
+            .field("companion", &self.companion.map(|c| c.tag()))
+            .finish()
+    }
 }
 
 /// Options for YAML → binary.
@@ -27,54 +43,6 @@ pub struct ImportOptions {
 /// One line of `info`: a label and a value.
 pub type InfoLine = (&'static str, String);
 
-/// How serious a [`Finding`] of `check` is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Severity {
-    /// Information about the file (e.g. which reading of an ambiguous layout its bytes fit).
-    Info,
-    /// Observed in every known file, but an edited file may legitimately differ.
-    Warning,
-    /// Breaks the format's structure: the game (or a strict reader) cannot use the file.
-    Error,
-}
-
-/// One result of `animkit check`: a rule a file breaks, where, and how seriously.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    pub severity: Severity,
-    /// Field path, e.g. `anim_defs[2].sequences[1].events[7]`.
-    pub path: String,
-    pub message: String,
-}
-
-impl Finding {
-    pub fn new(severity: Severity, path: impl Into<String>, message: impl Into<String>) -> Self {
-        Finding {
-            severity,
-            path: path.into(),
-            message: message.into(),
-        }
-    }
-}
-
-/// What `animkit check` compares a file against (all optional).
-#[derive(Default)]
-pub struct CheckContext<'a> {
-    /// A related file, e.g. the `.MDH` skeleton a `.MAN` must belong to (`--mdh`).
-    pub reference: Option<&'a dyn Asset>,
-}
-
-impl std::fmt::Display for Finding {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let sev = match self.severity {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        };
-        write!(f, "{sev}: {}: {}", self.path, self.message)
-    }
-}
-
 /// What a format implements. The model type itself is the decoded file.
 pub trait Codec: Sized + Send + Sync + 'static {
     /// The YAML document tag, e.g. `zengin.man`.
@@ -85,12 +53,17 @@ pub trait Codec: Sized + Send + Sync + 'static {
     const EXTENSIONS: &'static [&'static str];
     /// The YAML document version this code writes and reads.
     const YAML_VERSION: u32 = 1;
+    /// How to open a file of this format as a container of other files (see [`Container`]);
+    /// `None` for formats whose files hold no other files.
+    const CONTAINER: Option<&'static dyn Container> = None;
+    /// Formats whose files a file of this format can use (see [`Companion`]).
+    const COMPANIONS: &'static [Companion] = &[];
 
     /// Whether `data` looks like this format (cheap, content-based).
     fn detect(data: &[u8]) -> bool;
     fn decode(data: &[u8]) -> Result<Self, DecodeError>;
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError>;
-    fn to_yaml(&self, opts: &ExportOptions) -> Result<String, EncodeError>;
+    fn to_yaml(&self, opts: &ExportOptions<'_>) -> Result<String, EncodeError>;
     fn from_yaml(text: &str, opts: &ImportOptions) -> Result<Self, ImportError>;
     /// JSON Schema of the YAML document.
     fn schema() -> RootSchema;
@@ -105,6 +78,11 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn check(&self, _ctx: &CheckContext<'_>) -> Vec<Finding> {
         Vec::new()
     }
+    /// The key that ties this file to its companions: a companion belongs to the file when
+    /// their keys are equal (ZenGin: the CRC-32 of the skeleton's node names in MAN and MDH).
+    fn companion_key(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// A format, as the commands see it.
@@ -117,19 +95,25 @@ pub trait Format: Send + Sync {
     fn decode(&self, data: &[u8]) -> Result<Box<dyn Asset>, DecodeError>;
     fn read_yaml(&self, text: &str, opts: &ImportOptions) -> Result<Box<dyn Asset>, ImportError>;
     fn schema(&self) -> RootSchema;
+    /// See [`Codec::CONTAINER`].
+    fn container(&self) -> Option<&'static dyn Container>;
+    /// See [`Codec::COMPANIONS`].
+    fn companions(&self) -> &'static [Companion];
 }
 
 /// A decoded file, as the commands see it.
 pub trait Asset: Send + Sync {
     fn tag(&self) -> &'static str;
     fn encode(&self) -> Result<Vec<u8>, EncodeError>;
-    fn to_yaml(&self, opts: &ExportOptions) -> Result<String, EncodeError>;
+    fn to_yaml(&self, opts: &ExportOptions<'_>) -> Result<String, EncodeError>;
     fn info(&self) -> Vec<InfoLine>;
     fn field_at(&self, offset: u64) -> String;
     /// `None` when `other` is a different format.
     fn diff(&self, other: &dyn Asset) -> Option<Vec<String>>;
     /// See [`Codec::check`].
     fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding>;
+    /// See [`Codec::companion_key`].
+    fn companion_key(&self) -> Option<u32>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -142,7 +126,7 @@ impl<T: Codec> Asset for T {
         Codec::encode(self, &mut out)?;
         Ok(out)
     }
-    fn to_yaml(&self, opts: &ExportOptions) -> Result<String, EncodeError> {
+    fn to_yaml(&self, opts: &ExportOptions<'_>) -> Result<String, EncodeError> {
         Codec::to_yaml(self, opts)
     }
     fn info(&self) -> Vec<InfoLine> {
@@ -159,6 +143,9 @@ impl<T: Codec> Asset for T {
     }
     fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding> {
         Codec::check(self, ctx)
+    }
+    fn companion_key(&self) -> Option<u32> {
+        Codec::companion_key(self)
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -196,6 +183,42 @@ impl<T: Codec> Format for Registered<T> {
     }
     fn schema(&self) -> RootSchema {
         T::schema()
+    }
+    fn container(&self) -> Option<&'static dyn Container> {
+        T::CONTAINER
+    }
+    fn companions(&self) -> &'static [Companion] {
+        T::COMPANIONS
+    }
+}
+
+/// A list of formats, for code that handles files of any format without importing the
+/// registry (a container's members): the registry hands its list down.
+#[derive(Clone, Copy)]
+pub struct Formats(pub &'static [&'static dyn Format]);
+
+impl Formats {
+    /// The format of `data`, detected from its content.
+    pub fn detect(self, data: &[u8]) -> Option<&'static dyn Format> {
+        self.0.iter().copied().find(|f| f.detect(data))
+    }
+    /// The format with YAML tag `tag`.
+    pub fn by_tag(self, tag: &str) -> Option<&'static dyn Format> {
+        self.0.iter().copied().find(|f| f.tag() == tag)
+    }
+    /// What changed inside two versions of a file when both decode as the same format (empty
+    /// otherwise): the lines a container's `diff` shows under a changed member.
+    pub fn diff_contents(self, old: &[u8], new: &[u8]) -> Vec<String> {
+        let Some(format) = self.detect(old) else {
+            return Vec::new();
+        };
+        if !format.detect(new) {
+            return Vec::new();
+        }
+        match (format.decode(old), format.decode(new)) {
+            (Ok(x), Ok(y)) => x.diff(y.as_ref()).unwrap_or_default(),
+            _ => Vec::new(),
+        }
     }
 }
 

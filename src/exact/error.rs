@@ -206,6 +206,32 @@ impl Error {
             message: message.into(),
         }
     }
+    /// A decoding error of `file`, for `map_err(Error::decoding(path))`.
+    pub fn decoding(file: &std::path::Path) -> impl Fn(DecodeError) -> Error + '_ {
+        move |source| Error::Decode {
+            file: file.into(),
+            source,
+        }
+    }
+    /// An encoding error of `file`, for `map_err(Error::encoding(path))`.
+    pub fn encoding(file: &std::path::Path) -> impl Fn(EncodeError) -> Error + '_ {
+        move |source| Error::Encode {
+            file: file.into(),
+            source,
+        }
+    }
+    /// An encoding error of `file` where a message without a field path names its own file (a
+    /// member, a YAML file) and is reported as it is.
+    pub fn encode_in(file: impl Into<PathBuf>, e: EncodeError) -> Self {
+        if e.path.is_empty() {
+            Error::other(file, e.message)
+        } else {
+            Error::Encode {
+                file: file.into(),
+                source: e,
+            }
+        }
+    }
     /// The file the error names.
     pub fn file_mut(&mut self) -> &mut PathBuf {
         match self {

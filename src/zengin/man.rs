@@ -5,7 +5,7 @@
 use super::chunk::{self, RawChunk};
 use super::quant;
 use super::types::{put_line, read_f32, read_line, BBox, ZDate};
-use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
+use crate::codec::{Codec, Companion, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{
     Blob, Cursor, DecodeError, EncodeError, FieldPath, Hex32, PutLe, Text, Within, F32,
 };
@@ -1015,6 +1015,12 @@ impl Codec for Man {
     const TAG: &'static str = "zengin.man";
     const DESCRIPTION: &'static str = "ZenGin model animation (.MAN)";
     const EXTENSIONS: &'static [&'static str] = &["man"];
+    const COMPANIONS: &'static [Companion] = &[Companion {
+        tag: super::mdh::Mdh::TAG_STR,
+        flag: "mdh",
+        role: "the model hierarchy (skeleton) the animation is made for: `export` labels each \
+               sample with its node's name, `check` tests the checksum and every node index",
+    }];
 
     fn detect(data: &[u8]) -> bool {
         // First chunk is one of the MAN chunk ids and fits in the file.
@@ -1035,7 +1041,11 @@ impl Codec for Man {
         self.write(out)
     }
     fn to_yaml(&self, opts: &ExportOptions) -> Result<String, EncodeError> {
-        super::man_yaml::to_yaml_with(self, opts)
+        let names = opts
+            .companion
+            .and_then(|c| c.as_any().downcast_ref::<super::mdh::Mdh>())
+            .map(super::mdh::Mdh::node_names);
+        super::man_yaml::to_yaml_with(self, names.as_deref())
     }
     fn from_yaml(text: &str, opts: &ImportOptions) -> Result<Self, crate::exact::ImportError> {
         super::man_yaml::from_yaml(text, opts)
@@ -1075,6 +1085,10 @@ impl Codec for Man {
     }
     fn check(&self, ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
         super::mdh::check_man_findings(self, ctx)
+    }
+    /// The checksum of the skeleton's node names the samples were made for.
+    fn companion_key(&self) -> Option<u32> {
+        self.samples().map(|s| s.checksum.0)
     }
 }
 

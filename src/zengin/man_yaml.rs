@@ -326,13 +326,17 @@ impl Serialize for FramesOut<'_> {
 }
 
 pub fn to_yaml(man: &Man) -> Result<String, EncodeError> {
-    to_yaml_with(man, &crate::codec::ExportOptions::default())
+    to_yaml_with(man, None)
 }
 
-/// [`to_yaml`] with export options (`node_names`: each sample is labelled with its node).
-pub fn to_yaml_with(man: &Man, opts: &crate::codec::ExportOptions) -> Result<String, EncodeError> {
+/// [`to_yaml`] with the skeleton's node names (from the MDH companion): each sample is
+/// labelled with its node.
+pub fn to_yaml_with(
+    man: &Man,
+    node_names: Option<&[crate::exact::Text]>,
+) -> Result<String, EncodeError> {
     let hint = man.samples().map_or(0, |s| s.codes.len() * 125) + 4096;
-    crate::yaml::to_string_with_capacity(&DocOut(man, opts.node_names.as_deref()), hint)
+    crate::yaml::to_string_with_capacity(&DocOut(man, node_names), hint)
         .map_err(|e| EncodeError::new(e.to_string()))
 }
 

@@ -590,7 +590,7 @@ pub fn check_man_findings(
     man: &super::man::Man,
     ctx: &crate::codec::CheckContext<'_>,
 ) -> Vec<crate::codec::Finding> {
-    let Some(reference) = ctx.reference else {
+    let Some(reference) = ctx.companion else {
         return Vec::new();
     };
     let finding =
@@ -685,6 +685,10 @@ impl Codec for Mdh {
             (Ok(a), Ok(b)) => super::tagged::diff_yaml(&a, &b),
             _ => vec!["cannot compare: a file does not convert to YAML".into()],
         }
+    }
+    /// The stored checksum of the node names (what a MAN made for this skeleton stores).
+    fn companion_key(&self) -> Option<u32> {
+        self.hierarchy().map(|h| h.checksum.0)
     }
 }
 
@@ -935,9 +939,9 @@ mod tests {
         assert_eq!(check_man(&man, &mdh), Vec::<String>::new());
         // and the names reach the MAN export
         let opts = ExportOptions {
-            node_names: Some(mdh.node_names()),
+            companion: Some(&mdh),
         };
-        let yaml = super::super::man_yaml::to_yaml_with(&man, &opts).unwrap();
+        let yaml = Codec::to_yaml(&man, &opts).unwrap();
         assert!(
             yaml.contains("{node: BIP01 MUEHLE, rotation: "),
             "{}",

@@ -24,6 +24,10 @@
 //! last (seeking back). For an untouched archive those positions are the stored ones, so the
 //! output is byte-identical; after an edit the layout is consistent again with order kept.
 
+mod container;
+
+pub use container::VdfContainer;
+
 use super::vdf_zipped;
 use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{Cursor, DecodeError, EncodeError, PutLe, Within};
@@ -985,6 +989,7 @@ impl Codec for Vdf<'static> {
     const TAG: &'static str = "zengin.vdf";
     const DESCRIPTION: &'static str = "ZenGin virtual disk file (.VDF archive)";
     const EXTENSIONS: &'static [&'static str] = &["vdf", "mod"];
+    const CONTAINER: Option<&'static dyn crate::codec::Container> = Some(&VdfContainer);
 
     fn detect(data: &[u8]) -> bool {
         data.len() >= HEADER_SIZE && data[COMMENT_SIZE..].starts_with(SIGNATURE_PREFIX)
@@ -1013,8 +1018,10 @@ impl Codec for Vdf<'static> {
     fn field_at(&self, offset: u64) -> String {
         Vdf::field_at(self, offset)
     }
+    /// Without what changed inside members: that needs the registry's formats, which the
+    /// generic `diff` hands to [`VdfContainer`].
     fn diff(&self, other: &Self) -> Vec<String> {
-        super::vdf_yaml::diff(self, other)
+        super::vdf_yaml::diff(self, other, crate::codec::Formats(&[]))
     }
 }
 

@@ -40,8 +40,8 @@ use super::vdf::{
 };
 use super::vdf_yaml::{EntryDoc, HeaderDoc, PieceKindDoc};
 use super::vdf_zipped;
+use crate::codec::{Formats, Mismatch, Stage};
 use crate::exact::{Blob, EncodeError, Error, Hex32};
-use crate::registry;
 use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -56,24 +56,11 @@ pub const MANIFEST_TAG: &str = "zengin.vdf.manifest";
 pub const MANIFEST_VERSION: u32 = 1;
 
 fn decode_err(path: &Path) -> impl Fn(crate::exact::DecodeError) -> Error + '_ {
-    move |e| Error::Decode {
-        file: path.into(),
-        source: e,
-    }
+    Error::decoding(path)
 }
 
 fn encode_err(path: &Path) -> impl Fn(EncodeError) -> Error + '_ {
-    move |e| {
-        if e.path.is_empty() {
-            // A message that names its own file (a member, a YAML file).
-            Error::other(path, e.message)
-        } else {
-            Error::Encode {
-                file: path.into(),
-                source: e,
-            }
-        }
-    }
+    move |e| Error::encode_in(path, e)
 }
 
 /// Parse an archive and its tree (the tree's problems are errors here: without a tree there
@@ -646,9 +633,9 @@ fn path_text(rel: &Path) -> String {
 
 /// Recognised (non-archive) asset: its YAML text and (when `check`) whether the YAML alone
 /// reproduces it.
-fn asset_yaml(data: &[u8], check: bool) -> Option<(String, bool)> {
-    let f = registry::detect(data)?;
-    if f.tag() == <Vdf<'static> as crate::codec::Codec>::TAG {
+fn asset_yaml(formats: Formats, data: &[u8], check: bool) -> Option<(String, bool)> {
+    let f = formats.detect(data)?;
+    if f.container().is_some() {
         return None;
     }
     let asset = f.decode(data).ok()?;
@@ -661,13 +648,15 @@ fn asset_yaml(data: &[u8], check: bool) -> Option<(String, bool)> {
     Some((yaml, exact))
 }
 
-/// Unpack an archive into `out`.
+/// Unpack an archive into `out`; members of a format in `formats` are also written as YAML.
+#[allow(clippy::too_many_arguments)]
 pub fn unpack(
     archive: &Path,
     v: &Vdf<'_>,
     tree: &Tree,
     out: &Path,
     opts: &UnpackOptions,
+    formats: Formats,
     release: &(dyn Fn(&[u8]) + Sync),
     on_done: &(dyn Fn() + Sync),
 ) -> Result<UnpackReport, Error> {
@@ -824,7 +813,7 @@ pub fn unpack(
                         let mut wrote_yaml = false;
                         let mut write_binary = true;
                         if opts.yaml || opts.yaml_only {
-                            if let Some((yaml, exact)) = asset_yaml(&data, opts.yaml_only) {
+                            if let Some((yaml, exact)) = asset_yaml(formats, &data, opts.yaml_only) {
                                 let ypath = yaml_path(&target);
                                 put(&ypath, yaml.as_bytes())?;
                                 piece.yaml = Some(Hex32(crc32fast::hash(yaml.as_bytes())));
@@ -976,17 +965,17 @@ fn read_file_enc(p: &Path) -> Result<Vec<u8>, EncodeError> {
 }
 
 /// Encode an animkit YAML document to its binary.
-fn encode_yaml(p: &Path) -> Result<Vec<u8>, EncodeError> {
-    encode_yaml_text(p, read_file_enc(p)?)
+fn encode_yaml(formats: Formats, p: &Path) -> Result<Vec<u8>, EncodeError> {
+    encode_yaml_text(formats, p, read_file_enc(p)?)
 }
 
 /// Encode the animkit YAML document `bytes` (read from `p`) to its binary.
-fn encode_yaml_text(p: &Path, bytes: Vec<u8>) -> Result<Vec<u8>, EncodeError> {
+fn encode_yaml_text(formats: Formats, p: &Path, bytes: Vec<u8>) -> Result<Vec<u8>, EncodeError> {
     let text = String::from_utf8(bytes)
         .map_err(|e| EncodeError::new(format!("{}: not UTF-8 text: {e}", p.display())))?;
     let tag = crate::yaml::document_tag(&text)
         .ok_or_else(|| EncodeError::new(format!("{}: no `format:` line", p.display())))?;
-    let f = registry::by_tag(tag).ok_or_else(|| {
+    let f = formats.by_tag(tag).ok_or_else(|| {
         EncodeError::new(format!("{}: unknown document format `{tag}`", p.display()))
     })?;
     let asset = f
@@ -997,18 +986,20 @@ fn encode_yaml_text(p: &Path, bytes: Vec<u8>) -> Result<Vec<u8>, EncodeError> {
         .map_err(|e| EncodeError::new(format!("{}: cannot encode: {e}", p.display())))
 }
 
-fn is_animkit_yaml(p: &Path) -> bool {
+fn is_animkit_yaml(formats: Formats, p: &Path) -> bool {
     let Ok(text) = std::fs::read_to_string(p) else {
         return false;
     };
-    crate::yaml::document_tag(&text).is_some_and(|t| registry::by_tag(t).is_some())
+    crate::yaml::document_tag(&text).is_some_and(|t| formats.by_tag(t).is_some())
 }
 
-/// Repack an unpacked folder into `output`.
+/// Repack an unpacked folder into `output`; YAML documents of a format in `formats` are
+/// encoded.
 pub fn repack(
     dir: &Path,
     output: &Path,
     force: bool,
+    formats: Formats,
     on_piece: &(dyn Fn() + Sync),
 ) -> Result<RepackReport, Error> {
     let mpath = dir.join(MANIFEST);
@@ -1017,7 +1008,7 @@ pub fn repack(
         file: mpath.clone(),
         source: e,
     })?;
-    registry::check_document_header(&doc.format, doc.version, MANIFEST_TAG, MANIFEST_VERSION)
+    crate::codec::check_document_header(&doc.format, doc.version, MANIFEST_TAG, MANIFEST_VERSION)
         .map_err(|m| Error::other(&mpath, m))?;
     let enc = encode_err(&mpath);
     let mut header = doc.header.to_header().map_err(&enc)?;
@@ -1086,8 +1077,10 @@ pub fn repack(
                 known.insert(file.clone());
                 // A YAML the manifest does not know, beside a member it does: exported later
                 // (after `unpack --no-yaml`) to edit that member.
-                let late_yaml =
-                    p.yaml.is_none() && on_disk.get(&ykey).is_some_and(|y| is_animkit_yaml(y));
+                let late_yaml = p.yaml.is_none()
+                    && on_disk
+                        .get(&ykey)
+                        .is_some_and(|y| is_animkit_yaml(formats, y));
                 if late_yaml {
                     known.insert(ykey.clone());
                 }
@@ -1168,7 +1161,7 @@ pub fn repack(
         let mut name_key = key.clone();
         let mut from_yaml = false;
         if let Some(stem) = key.strip_suffix(".yaml") {
-            if is_animkit_yaml(path) {
+            if is_animkit_yaml(formats, path) {
                 if on_disk.contains_key(stem) || known.contains(stem) {
                     report.warnings.push(format!(
                         "{key}: ignored, the folder also holds {stem} (pack one of them)"
@@ -1251,7 +1244,7 @@ pub fn repack(
                 };
                 let c = match (edited, bin) {
                     (Some((text, ypath, ykey, late)), bin) => {
-                        let encoded = encode_yaml_text(ypath, text)?;
+                        let encoded = encode_yaml_text(formats, ypath, text)?;
                         let binary = bin.as_deref().map(read_file_enc).transpose()?;
                         // A YAML exported after unpacking and not edited stands for the binary.
                         let unedited = late && binary.as_deref() == Some(&encoded[..]);
@@ -1286,7 +1279,7 @@ pub fn repack(
                     return file_piece(path);
                 }
                 let c = if *from_yaml {
-                    encode_yaml(path)?
+                    encode_yaml(formats, path)?
                 } else {
                     read_file_enc(path)?
                 };
@@ -1645,11 +1638,15 @@ pub fn verify_archive_structure(
     src: &[u8],
     v: &Vdf<'_>,
     release: &(dyn Fn(&[u8]) + Sync),
-) -> Result<Option<(crate::verify::Stage, u64, u64)>, EncodeError> {
+) -> Result<Option<Mismatch>, EncodeError> {
     let mut sink = CompareSink::with_release(src, release);
     v.write(&mut sink)?;
     if let Some(d) = sink.first_difference() {
-        return Ok(Some((crate::verify::Stage::Binary, d, sink.written_len())));
+        return Ok(Some(Mismatch {
+            stage: Stage::Binary,
+            offset: d,
+            written_len: sink.written_len(),
+        }));
     }
     // Structure through YAML.
     let doc = ManifestDocument {
@@ -1721,104 +1718,11 @@ pub fn verify_archive_structure(
         },
         &|| {},
     )?;
-    Ok(sink
-        .first_difference()
-        .map(|d| (crate::verify::Stage::Yaml, d, sink.written_len())))
-}
-
-/// Whether `data` is a VDF archive (by its signature).
-pub fn is_archive(data: &[u8]) -> bool {
-    <Vdf<'static> as crate::codec::Codec>::detect(data)
-}
-
-/// `verify` of an archive: the archive itself (see [`verify_archive_structure`]), then every
-/// recognised member (binary and YAML round trips), on all cores, each report named
-/// `ARCHIVE:MEMBER/PATH`. Unrecognised members are reported as such. `progress` learns the
-/// member count once the archive is read, and each member when it is done.
-pub fn verify_archive(
-    path: &Path,
-    src: &[u8],
-    release: &(dyn Fn(&[u8]) + Sync),
-    progress: crate::verify::Progress<'_>,
-) -> Vec<crate::verify::FileReport> {
-    use crate::verify::{FileReport, Outcome};
-    let tag = <Vdf<'static> as crate::codec::Codec>::TAG;
-    let report = |outcome| FileReport {
-        path: path.to_path_buf(),
-        outcome,
-    };
-    let v = match Vdf::parse(src) {
-        Ok(v) => v,
-        Err(e) => {
-            return vec![report(Outcome::Failed {
-                tag: Some(tag),
-                error: decode_err(path)(e),
-            })]
-        }
-    };
-    let mut out = vec![report(match verify_archive_structure(src, &v, release) {
-        Ok(None) => Outcome::Ok { tag },
-        Ok(Some((stage, offset, written))) => Outcome::Mismatch {
-            tag,
-            stage,
-            offset,
-            field: v.field_at(offset),
-            original_len: src.len(),
-            written_len: written as usize,
-        },
-        Err(e) => Outcome::Failed {
-            tag: Some(tag),
-            error: encode_err(path)(e),
-        },
-    })];
-    let tree = match Tree::build(&v.entries, v.header.catalog_start()) {
-        Ok(t) => t,
-        Err(e) => {
-            out.push(report(Outcome::Failed {
-                tag: Some(tag),
-                error: decode_err(path)(e),
-            }));
-            return out;
-        }
-    };
-    let members: Vec<(usize, usize)> = v
-        .layout
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| match p.kind {
-            PieceKind::File { entry, .. } => Some((i, entry)),
-            _ => None,
-        })
-        .collect();
-    (progress.found)(members.len() as u64);
-    let mut reports: Vec<FileReport> = members
-        .par_iter()
-        .map(|&(piece, entry)| {
-            let name = tree
-                .path_string(entry)
-                .unwrap_or_else(|| format!("catalog[{entry}]"));
-            let mpath = PathBuf::from(format!("{}:{name}", path.display()));
-            let outcome = match v.piece_contents(piece) {
-                Ok(data) => {
-                    let o = crate::verify::verify_bytes(&mpath, &data);
-                    drop(data);
-                    release(&v.layout[piece].bytes);
-                    o
-                }
-                Err(why) => Outcome::Failed {
-                    tag: None,
-                    error: Error::other(&mpath, format!("compressed data does not inflate: {why}")),
-                },
-            };
-            (progress.done)();
-            FileReport {
-                path: mpath,
-                outcome,
-            }
-        })
-        .collect();
-    out.append(&mut reports);
-    out
+    Ok(sink.first_difference().map(|d| Mismatch {
+        stage: Stage::Yaml,
+        offset: d,
+        written_len: sink.written_len(),
+    }))
 }
 
 /// What the fuzz target (`fuzz/fuzz_targets/zengin_vdf.rs`) runs on any input: no panic;

@@ -710,6 +710,7 @@ fn extraction_never_leaves_the_output_folder() {
         &tree,
         &out,
         &UnpackOptions::default(),
+        crate::registry::formats(),
         &|_| {},
         &|| {},
     )
@@ -899,7 +900,16 @@ fn unpack_result(
     opts: &UnpackOptions,
 ) -> Result<folder::UnpackReport, crate::exact::Error> {
     let (v, tree) = folder::open(Path::new("test.vdf"), data).unwrap();
-    folder::unpack(Path::new("test.vdf"), &v, &tree, dir, opts, &|_| {}, &|| {})
+    folder::unpack(
+        Path::new("test.vdf"),
+        &v,
+        &tree,
+        dir,
+        opts,
+        crate::registry::formats(),
+        &|_| {},
+        &|| {},
+    )
 }
 
 fn unpack_to(data: &[u8], dir: &Path, opts: &UnpackOptions) {
@@ -909,7 +919,7 @@ fn unpack_to(data: &[u8], dir: &Path, opts: &UnpackOptions) {
 fn repack_of(dir: &Path) -> Vec<u8> {
     let out = dir.with_extension("vdf");
     let _ = std::fs::remove_file(&out);
-    folder::repack(dir, &out, false, &|| {}).unwrap();
+    folder::repack(dir, &out, false, crate::registry::formats(), &|| {}).unwrap();
     std::fs::read(out).unwrap()
 }
 
@@ -979,6 +989,7 @@ fn unpack_repack_is_byte_identical_plain_zipped_and_yaml_only() {
         &tree,
         &tmp.path().join("u0"),
         &UnpackOptions::default(),
+        crate::registry::formats(),
         &|_| {},
         &|| {},
     )
@@ -1022,7 +1033,14 @@ fn repack_takes_edits_additions_and_removals() {
 
     // Editing both the binary and its YAML is refused.
     std::fs::write(dir.join("ANIMS/S_FISTRUN.MAN"), b"junk").unwrap();
-    let err = folder::repack(&dir, &tmp.path().join("x.vdf"), false, &|| {}).unwrap_err();
+    let err = folder::repack(
+        &dir,
+        &tmp.path().join("x.vdf"),
+        false,
+        crate::registry::formats(),
+        &|| {},
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("both this file"), "{err}");
     std::fs::write(dir.join("ANIMS/S_FISTRUN.MAN.yaml"), &text).unwrap();
     std::fs::remove_file(dir.join("ANIMS/S_FISTRUN.MAN")).unwrap();
@@ -1107,7 +1125,7 @@ fn a_yaml_exported_after_an_unpack_without_yaml_is_the_members_edit() {
     let man = super::man::Man::decode(&std::fs::read(&bin).unwrap()).unwrap();
     std::fs::write(&y, man.to_yaml(&ExportOptions::default()).unwrap()).unwrap();
     let out = tmp.path().join("out.vdf");
-    let repack = |force| folder::repack(&dir, &out, force, &|| {});
+    let repack = |force| folder::repack(&dir, &out, force, crate::registry::formats(), &|| {});
     // Not edited yet: the same archive, nothing reported, no warning about the YAML.
     let r = repack(false).unwrap();
     assert_eq!(std::fs::read(&out).unwrap(), anims);
@@ -1252,7 +1270,7 @@ fn verify_reports_every_recognised_member_by_path() {
             done.fetch_add(1, Relaxed);
         },
     };
-    let reports = folder::verify_archive(Path::new("anims.vdf"), &anims, &|_| {}, progress);
+    let reports = crate::verify::verify_data(Path::new("anims.vdf"), &anims, &|_| {}, progress);
     // Both members are announced and counted for a progress bar.
     assert_eq!((found.into_inner(), done.into_inner()), (2, 2));
     let lines: Vec<(String, bool)> = reports
@@ -1395,7 +1413,7 @@ fn orphans_and_empty_zipped_files_survive_unpack_and_repack() {
     // Adding a file rebuilds the catalog: the orphan goes, with a warning.
     std::fs::write(dir.join("C.TXT"), b"c").unwrap();
     let out = tmp.path().join("o2.vdf");
-    let r = folder::repack(&dir, &out, false, &|| {}).unwrap();
+    let r = folder::repack(&dir, &out, false, crate::registry::formats(), &|| {}).unwrap();
     assert!(
         r.warnings.iter().any(|w| w.contains("dropped")),
         "{:?}",
@@ -1483,7 +1501,7 @@ fn empty_directories_survive_unpack_and_repack() {
     assert_eq!(folder::empty_folders(&dir), ["EMPTY", "new"]);
     std::fs::remove_dir(dir.join("EMPTY")).unwrap();
     let out_path = tmp.path().join("x.vdf");
-    let r = folder::repack(&dir, &out_path, false, &|| {}).unwrap();
+    let r = folder::repack(&dir, &out_path, false, crate::registry::formats(), &|| {}).unwrap();
     assert_eq!(r.removed, ["EMPTY/"]);
     assert_eq!(r.added, ["b.txt"]);
     assert!(

@@ -14,7 +14,7 @@ use super::vdf::{
     SIGNATURE_VDFS_TOOL, TYPE_DIRECTORY, TYPE_LAST, VOLUME_NORMAL, VOLUME_ZIPPED,
 };
 use super::vdf_zipped;
-use crate::codec::{check_document_header, Codec};
+use crate::codec::{check_document_header, Codec, Formats};
 use crate::exact::{Blob, EncodeError, Hex32, ImportError, Text, Within};
 use crate::yaml::{Comment, RAW_SCALAR};
 use schemars::JsonSchema;
@@ -681,23 +681,9 @@ pub fn from_yaml(text: &str) -> Result<Vdf<'static>, ImportError> {
 // ---------------------------------------------------------------------------------------------
 // diff
 
-/// The changes inside two versions of a member when both decode as the same format.
-fn asset_diff(a: &[u8], b: &[u8]) -> Vec<String> {
-    let Some(format) = crate::registry::detect(a) else {
-        return Vec::new();
-    };
-    if !format.detect(b) {
-        return Vec::new();
-    }
-    match (format.decode(a), format.decode(b)) {
-        (Ok(x), Ok(y)) => x.diff(y.as_ref()).unwrap_or_default(),
-        _ => Vec::new(),
-    }
-}
-
 /// What changed from archive `a` to `b`: header fields, members added, removed, moved or
-/// changed (and inside changed members of a recognised format, what changed there), gaps.
-pub fn diff(a: &Vdf<'_>, b: &Vdf<'_>) -> Vec<String> {
+/// changed (and inside changed members of a format in `formats`, what changed there), gaps.
+pub fn diff(a: &Vdf<'_>, b: &Vdf<'_>, formats: Formats) -> Vec<String> {
     let mut out = Vec::new();
     let (ha, hb) = (HeaderDoc::of(&a.header), HeaderDoc::of(&b.header));
     macro_rules! field {
@@ -753,7 +739,12 @@ pub fn diff(a: &Vdf<'_>, b: &Vdf<'_>) -> Vec<String> {
                     ));
                     // A recognised asset: what changed inside it, too.
                     if let (Some(x), Some(y)) = (&ca, &cb) {
-                        out.extend(asset_diff(x, y).into_iter().map(|l| format!("{path}: {l}")));
+                        out.extend(
+                            formats
+                                .diff_contents(x, y)
+                                .into_iter()
+                                .map(|l| format!("{path}: {l}")),
+                        );
                     }
                 } else if ea.offset != eb.offset && !ea.is_dir() {
                     out.push(format!("{path}: offset {} → {}", ea.offset, eb.offset));

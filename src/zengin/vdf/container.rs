@@ -1,0 +1,79 @@
+//! A VDF archive as a [`Container`]: opened borrowed from its bytes (a memory map), members are
+//! the placed files in data order, named by their catalog path.
+
+use super::{info_lines, PieceKind, Tree, Vdf};
+use crate::codec::{Archive, Container, ExportOptions, Formats, InfoLine, Member, Mismatch, Which};
+use crate::exact::{DecodeError, EncodeError};
+use std::borrow::Cow;
+
+/// How the registry opens VDF archives ([`crate::codec::Codec::CONTAINER`]).
+pub struct VdfContainer;
+
+/// An archive opened from its bytes.
+struct Opened<'a> {
+    src: &'a [u8],
+    v: Vdf<'a>,
+}
+
+impl Container for VdfContainer {
+    fn open<'a>(&self, data: &'a [u8]) -> Result<Box<dyn Archive + 'a>, DecodeError> {
+        Ok(Box::new(Opened {
+            src: data,
+            v: Vdf::parse(data)?,
+        }))
+    }
+    fn diff(
+        &self,
+        old: &[u8],
+        new: &[u8],
+        formats: Formats,
+    ) -> Result<Vec<String>, (Which, DecodeError)> {
+        let a = Vdf::parse(old).map_err(|e| (Which::Old, e))?;
+        let b = Vdf::parse(new).map_err(|e| (Which::New, e))?;
+        Ok(super::super::vdf_yaml::diff(&a, &b, formats))
+    }
+}
+
+impl Archive for Opened<'_> {
+    fn info(&self) -> Vec<InfoLine> {
+        info_lines(&self.v)
+    }
+    fn to_yaml(&self, _opts: &ExportOptions<'_>) -> Result<String, EncodeError> {
+        super::super::vdf_yaml::to_yaml(&self.v)
+    }
+    fn field_at(&self, offset: u64) -> String {
+        self.v.field_at(offset)
+    }
+    fn verify_structure(
+        &self,
+        release: &(dyn Fn(&[u8]) + Sync),
+    ) -> Result<Option<Mismatch>, EncodeError> {
+        super::super::vdf_folder::verify_archive_structure(self.src, &self.v, release)
+    }
+    fn members(&self) -> Result<Vec<Member>, DecodeError> {
+        let tree = Tree::build(&self.v.entries, self.v.header.catalog_start())?;
+        Ok(self
+            .v
+            .layout
+            .iter()
+            .enumerate()
+            .filter_map(|(id, p)| match p.kind {
+                PieceKind::File { entry, .. } => Some(Member {
+                    name: tree
+                        .path_string(entry)
+                        .unwrap_or_else(|| format!("catalog[{entry}]")),
+                    id,
+                }),
+                _ => None,
+            })
+            .collect())
+    }
+    fn read(&self, id: usize) -> Result<Cow<'_, [u8]>, String> {
+        self.v
+            .piece_contents(id)
+            .map_err(|why| format!("compressed data does not inflate: {why}"))
+    }
+    fn stored(&self, id: usize) -> &[u8] {
+        self.v.layout.get(id).map_or(&[], |p| &p.bytes)
+    }
+}
