@@ -8,8 +8,8 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use animkit::registry::{Codec, ExportOptions, ImportOptions};
+use animkit::zengin::man::synth::{synthesize_bytes, Synth};
 use animkit::zengin::man::Man;
-use animkit::zengin::man_synth::{synthesize_bytes, Synth};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
 fn bench(c: &mut Criterion) {

@@ -37,8 +37,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use animkit::registry::Codec;
 use animkit::zengin::man::{Chunk, Man};
+use animkit::zengin::vdf::folder::{self as folder, PackFile, PackOptions, Source, UnpackOptions};
 use animkit::zengin::vdf::{Vdf, SIGNATURE_GOTHIC2};
-use animkit::zengin::vdf_folder::{self as folder, PackFile, PackOptions, Source, UnpackOptions};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::path::{Path, PathBuf};
 

@@ -8,7 +8,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use animkit::exact::{Blob, Hex32, Text, F32};
 use animkit::zengin::mdh::{Chunk as MdhChunk, End, Hierarchy, Mdh, Node, Source as MdhSource};
 use animkit::zengin::mds;
-use animkit::zengin::mds_compile::decompile;
+use animkit::zengin::mds::compile::decompile;
 use animkit::zengin::msb::*;
 use animkit::zengin::stext::ShortText;
 use animkit::zengin::types::{BBox, Mat4, ZDate};

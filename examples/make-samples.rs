@@ -6,12 +6,12 @@
 
 use animkit::exact::{PutLe, Text};
 use animkit::zengin::chunk::put_chunk;
-use animkit::zengin::man_synth::{synthesize_bytes, Synth};
-use animkit::zengin::mds_compile::{compile, CompileOptions};
-use animkit::zengin::mds_parse::parse;
+use animkit::zengin::man::synth::{synthesize_bytes, Synth};
+use animkit::zengin::mds::compile::{compile, CompileOptions};
+use animkit::zengin::mds::parse::parse;
 use animkit::zengin::types::{put_line, ZDate};
 use animkit::zengin::vdf;
-use animkit::zengin::vdf_folder::{pack_to, PackFile, PackOptions, Source};
+use animkit::zengin::vdf::folder::{pack_to, PackFile, PackOptions, Source};
 use std::path::PathBuf;
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
@@ -132,7 +132,7 @@ fn main() -> Res<()> {
     }
     files.push(("SAMPLE.MDH".into(), mdh()?));
     // An animation of SAMPLE.MDH's skeleton (its checksum ties the two together).
-    let mut idle = animkit::zengin::man_synth::synthesize(&Synth::new("S_IDLE", 3, 10));
+    let mut idle = animkit::zengin::man::synth::synthesize(&Synth::new("S_IDLE", 3, 10));
     for c in &mut idle.chunks {
         if let animkit::zengin::man::Chunk::Samples(s) = c {
             let names: [&[u8]; 3] = [b"BIP01", b"BIP01 PELVIS", b"BIP01 HEAD"];

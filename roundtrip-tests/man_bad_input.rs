@@ -4,8 +4,8 @@
 use crate::common::corpus_file;
 use animkit::exact::{DecodeErrorKind, ImportError};
 use animkit::registry::{Codec, ImportOptions};
+use animkit::zengin::man::synth::{synthesize_bytes, Synth};
 use animkit::zengin::man::Man;
-use animkit::zengin::man_synth::{synthesize_bytes, Synth};
 
 fn chunk(id: u16, payload: &[u8]) -> Vec<u8> {
     let mut v = id.to_le_bytes().to_vec();

@@ -2,8 +2,8 @@
 //! bit for bit.
 
 use crate::common::corpus_file;
+use animkit::zengin::man::quant::{engine_rotation, unpack_position};
 use animkit::zengin::man::{Chunk, Man};
-use animkit::zengin::quant::{engine_rotation, unpack_position};
 
 fn load() -> Option<(Vec<u8>, Man)> {
     let bytes = corpus_file("zengin/G1_HUMANS-S_FISTRUN.MAN")?;
@@ -117,7 +117,7 @@ fn node_indices_checksum_and_samples() {
 #[test]
 fn yaml_export_shows_the_expected_values() {
     let Some((_, man)) = load() else { return };
-    let yaml = animkit::zengin::man_yaml::to_yaml(&man).unwrap();
+    let yaml = animkit::zengin::man::yaml::to_yaml(&man).unwrap();
     assert!(yaml.starts_with("format: zengin.man\nversion: 1\nchunks:\n- marker: {}\n- header:\n    version: 12\n    name: S_FISTRUN\n"));
     assert!(yaml.contains("\n    checksum: 0xc63488c2\n"));
     assert!(yaml.contains("padding: 291}"));

@@ -3,9 +3,9 @@
 
 use animkit::exact::ImportError;
 use animkit::registry::{Codec, ImportOptions};
+use animkit::zengin::man::quant;
+use animkit::zengin::man::synth::{synthesize, synthesize_bytes, Synth};
 use animkit::zengin::man::{Chunk, Man};
-use animkit::zengin::man_synth::{synthesize, synthesize_bytes, Synth};
-use animkit::zengin::quant;
 
 fn export(man: &Man) -> String {
     man.to_yaml(&Default::default()).unwrap()

@@ -165,11 +165,11 @@ proptest! {
         again.write(&mut out).unwrap();
         prop_assert_eq!(out, bytes);
         // The fast frames reader agrees with the ordinary path whenever it takes the document.
-        let doc: animkit::zengin::man_yaml::ManDocument = serde_yaml::from_str(&yaml).unwrap();
-        let slow = animkit::zengin::man_yaml::document_to_man(doc, &ImportOptions::default()).unwrap();
+        let doc: animkit::zengin::man::yaml::ManDocument = serde_yaml::from_str(&yaml).unwrap();
+        let slow = animkit::zengin::man::yaml::document_to_man(doc, &ImportOptions::default()).unwrap();
         prop_assert_eq!(&slow, &again);
         if m.chunks.iter().any(|c| matches!(c, Chunk::Samples(s) if !s.codes.is_empty())) {
-            prop_assert!(animkit::zengin::man_yaml::from_yaml_fast(&yaml, &ImportOptions::default()).is_some());
+            prop_assert!(animkit::zengin::man::yaml::from_yaml_fast(&yaml, &ImportOptions::default()).is_some());
         }
     }
 

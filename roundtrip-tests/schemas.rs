@@ -40,7 +40,7 @@ fn exported_documents_validate_against_their_schema() {
     for f in ["WALK.MAN", "EVENTS.MAN", "GARBAGE.MAN", "UNKNOWN-CHUNK.MAN"] {
         let bytes = std::fs::read(root().join("samples").join(f)).unwrap();
         let man = animkit::zengin::man::Man::read(&bytes).unwrap();
-        let yaml = animkit::zengin::man_yaml::to_yaml(&man).unwrap();
+        let yaml = animkit::zengin::man::yaml::to_yaml(&man).unwrap();
         let value: serde_json::Value = serde_yaml::from_str(&yaml).unwrap();
         let errors: Vec<String> = validator
             .iter_errors(&value)
@@ -55,7 +55,7 @@ fn exported_documents_validate_against_their_schema() {
 
 #[test]
 fn an_unpack_manifest_validates_against_its_schema() {
-    use animkit::zengin::vdf_folder as folder;
+    use animkit::zengin::vdf::folder;
     let schema: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(root().join("schemas/zengin.vdf.manifest.schema.json")).unwrap(),
     )

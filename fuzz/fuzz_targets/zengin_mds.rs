@@ -3,7 +3,7 @@
 #![no_main]
 
 use animkit::zengin::mds::{parse, Mds};
-use animkit::zengin::mds_compile::{compile, CompileOptions};
+use animkit::zengin::mds::compile::{compile, CompileOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -14,6 +14,6 @@ fuzz_target!(|data: &[u8]| {
         let yaml = m.to_yaml(&ExportOptions::default()).expect("YAML export");
         let back = Msb::from_yaml(&yaml, &ImportOptions::default()).expect("YAML import");
         assert!(back == m);
-        let _ = animkit::zengin::mds_compile::decompile(&m);
+        let _ = animkit::zengin::mds::compile::decompile(&m);
     }
 });

@@ -2,7 +2,7 @@
 
 use super::Status;
 use crate::exact::Error;
-use crate::zengin::mds_compile::{compile, CompileOptions};
+use crate::zengin::mds::compile::{compile, CompileOptions};
 use crate::zengin::stext::ShortText as Text;
 use crate::zengin::types::ZDate;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 use super::Status;
 use crate::exact::Error;
 use crate::registry::Codec;
-use crate::zengin::mds_compile::decompile;
+use crate::zengin::mds::compile::decompile;
 use crate::zengin::msb::Msb;
 use std::path::PathBuf;
 

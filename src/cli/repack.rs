@@ -2,7 +2,7 @@
 
 use super::Status;
 use crate::exact::Error;
-use crate::zengin::vdf_folder;
+use crate::zengin::vdf::folder;
 use std::path::PathBuf;
 
 /// Build the archive again from a folder made by `animkit unpack`: byte-identical when
@@ -22,7 +22,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<Status, Error> {
     let b = super::vdf::bar(0, "pieces");
-    let r = vdf_folder::repack(
+    let r = folder::repack(
         &args.dir,
         &args.output,
         args.force,

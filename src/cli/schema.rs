@@ -25,11 +25,11 @@ pub fn schema_text(format: &dyn registry::Format) -> String {
 
 /// Document kinds that are not formats of their own: (tag, description, schema).
 pub fn other_documents() -> Vec<(&'static str, &'static str, schemars::schema::RootSchema)> {
-    use crate::zengin::vdf_folder;
+    use crate::zengin::vdf::folder;
     vec![(
-        vdf_folder::MANIFEST_TAG,
+        folder::MANIFEST_TAG,
         "manifest of an unpacked VDF archive (vdf-manifest.yaml)",
-        schemars::schema_for!(vdf_folder::ManifestDocument),
+        schemars::schema_for!(folder::ManifestDocument),
     )]
 }
 

@@ -3,7 +3,7 @@
 
 use super::Status;
 use crate::exact::Error;
-use crate::zengin::vdf_folder::{self as folder, UnpackOptions};
+use crate::zengin::vdf::folder::{self as folder, UnpackOptions};
 use std::path::PathBuf;
 
 /// Unpack a VDF archive into a folder: every file at its path, every recognised asset (MAN,

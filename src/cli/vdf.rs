@@ -2,8 +2,8 @@
 
 use super::Status;
 use crate::exact::Error;
+use crate::zengin::vdf::folder::{self as folder, PackOptions};
 use crate::zengin::vdf::{self, SIGNATURE_GOTHIC1, SIGNATURE_GOTHIC2};
-use crate::zengin::vdf_folder::{self as folder, PackOptions};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;

@@ -1,29 +1,18 @@
 //! ZenGin (Gothic 1 and 2) formats. Shared building blocks live in [`chunk`] (the binary
 //! chunked container) and [`types`] (line strings, zDATE, bounding boxes); each format is one
-//! module.
+//! folder: [`man`], [`mdh`], [`mds`], [`msb`], [`vdf`].
 
 pub mod chunk;
 pub mod man;
-pub mod man_fast;
-pub mod man_synth;
-pub mod man_yaml;
 pub mod mdh;
 pub mod mds;
-pub mod mds_compile;
-pub mod mds_lex;
-pub mod mds_parse;
 pub mod msb;
-pub mod msb_yaml;
-pub mod quant;
 pub mod stext;
 pub mod tagged;
 pub mod types;
 pub mod vdf;
-pub mod vdf_folder;
-#[cfg(test)]
-mod vdf_tests;
-pub mod vdf_yaml;
-pub mod vdf_zipped;
+
+pub use man::quant;
 
 /// CRC-32 of the concatenated node names, as the engine stores it in MDH, MAN and MDM.
 pub fn node_list_checksum<'a>(names: impl IntoIterator<Item = &'a [u8]>) -> u32 {

@@ -30,7 +30,7 @@ impl Container for VdfContainer {
     ) -> Result<Vec<String>, (Which, DecodeError)> {
         let a = Vdf::parse(old).map_err(|e| (Which::Old, e))?;
         let b = Vdf::parse(new).map_err(|e| (Which::New, e))?;
-        Ok(super::super::vdf_yaml::diff(&a, &b, formats))
+        Ok(crate::zengin::vdf::yaml::diff(&a, &b, formats))
     }
 }
 
@@ -39,7 +39,7 @@ impl Archive for Opened<'_> {
         info_lines(&self.v)
     }
     fn to_yaml(&self, _opts: &ExportOptions<'_>) -> Result<String, EncodeError> {
-        super::super::vdf_yaml::to_yaml(&self.v)
+        crate::zengin::vdf::yaml::to_yaml(&self.v)
     }
     fn field_at(&self, offset: u64) -> String {
         self.v.field_at(offset)
@@ -48,7 +48,7 @@ impl Archive for Opened<'_> {
         &self,
         release: &(dyn Fn(&[u8]) + Sync),
     ) -> Result<Option<Mismatch>, EncodeError> {
-        super::super::vdf_folder::verify_archive_structure(self.src, &self.v, release)
+        crate::zengin::vdf::folder::verify_archive_structure(self.src, &self.v, release)
     }
     fn members(&self) -> Result<Vec<Member>, DecodeError> {
         let tree = Tree::build(&self.v.entries, self.v.header.catalog_start())?;

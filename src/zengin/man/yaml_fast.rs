@@ -8,9 +8,9 @@
 //! error on the fast path makes the caller redo the whole import the ordinary way, so results
 //! and error messages are the same as without it (a test compares both paths).
 
-use super::man_yaml::{FramesIn, SampleIn};
 use crate::exact::float::parse_f32;
 use crate::exact::F32;
+use crate::zengin::man::yaml::{FramesIn, SampleIn};
 
 /// The placeholder that stands for fast-parsed block `k`.
 pub fn placeholder(k: usize) -> String {

@@ -1,14 +1,14 @@
-//! The MDS parser: tokens ([`super::mds_lex`]) → [`Script`], with the engine's rules (spec
+//! The MDS parser: tokens ([`crate::zengin::mds::lex`]) → [`Script`], with the engine's rules (spec
 //! §5.5) and ZenKit's tolerance (§5.1–5.2). Every quirk becomes a [`Warning`] with line and
 //! column; a missing required argument is a [`ParseError`] naming what was expected.
 //!
 //! Statement arguments end at `)` or, when that is missing, at the end of the line (the engine
 //! is line based). Every loop consumes at least one token per turn, so no input can hang it.
 
-use super::mds::*;
-use super::mds_lex::{tokenize_with, Kind, Token};
-use super::stext::ShortText as Text;
 use crate::exact::F32;
+use crate::zengin::mds::lex::{tokenize_with, Kind, Token};
+use crate::zengin::mds::*;
+use crate::zengin::stext::ShortText as Text;
 use std::fmt;
 
 /// A quirk the parser tolerated.

@@ -15,11 +15,11 @@
 //! anything the script cannot carry (unknown chunks, extra bytes, values outside what a script
 //! can produce).
 
-use super::mds::{self, AniItem, Event as MEvent, ModelItem, Script};
-use super::msb::{self, Bool32, Entry, Marker, Msb};
-use super::stext::ShortText as Text;
-use super::types::ZDate;
 use crate::exact::{Blob, F32};
+use crate::zengin::mds::{self, AniItem, Event as MEvent, ModelItem, Script};
+use crate::zengin::msb::{self, Bool32, Entry, Marker, Msb};
+use crate::zengin::stext::ShortText as Text;
+use crate::zengin::types::ZDate;
 
 /// Where the root/source chunk data comes from when the script has no header.
 #[derive(Debug, Clone, Default)]
@@ -725,5 +725,5 @@ pub fn decompile(m: &Msb) -> Decompiled {
 }
 
 #[cfg(test)]
-#[path = "mds_tests.rs"]
+#[path = "tests.rs"]
 mod tests;

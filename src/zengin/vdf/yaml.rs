@@ -5,18 +5,18 @@
 //!   in compressed volumes, the original stream) — complete and byte-exact, meant for small
 //!   archives and for looking at an archive's structure.
 //! * `zengin.vdf.manifest` (written by `unpack`, read by `repack`, see
-//!   [`super::vdf_folder`]): the same header, catalog and layout, with file contents left in
+//!   [`crate::zengin::vdf::folder`]): the same header, catalog and layout, with file contents left in
 //!   the folder tree beside it.
 
-use super::vdf::{
+use crate::codec::{check_document_header, Codec, Formats};
+use crate::exact::{Blob, EncodeError, Hex32, ImportError, Text, Within};
+use crate::yaml::{Comment, RAW_SCALAR};
+use crate::zengin::vdf::zipped;
+use crate::zengin::vdf::{
     dos_from_string, dos_to_string, fixed, trim_pad, Entry, Header, Piece, PieceKind, Tree, Vdf,
     COMMENT_PAD, NAME_PAD, SIGNATURE_GOTHIC1, SIGNATURE_GOTHIC2, SIGNATURE_SIZE,
     SIGNATURE_VDFS_TOOL, TYPE_DIRECTORY, TYPE_LAST, VOLUME_NORMAL, VOLUME_ZIPPED,
 };
-use super::vdf_zipped;
-use crate::codec::{check_document_header, Codec, Formats};
-use crate::exact::{Blob, EncodeError, Hex32, ImportError, Text, Within};
-use crate::yaml::{Comment, RAW_SCALAR};
 use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
@@ -490,14 +490,13 @@ pub fn to_document(v: &Vdf<'_>) -> Result<VdfDocument, EncodeError> {
                         .unwrap_or_default(),
                 );
                 if zipped {
-                    let info = vdf_zipped::probe(&p.bytes);
+                    let info = zipped::probe(&p.bytes);
                     PieceDoc {
                         kind: PieceKindDoc::File,
                         path,
                         entry: Some(entry),
                         zipped: Some(ZippedDoc {
-                            block_size: info
-                                .map_or(vdf_zipped::DEFAULT_BLOCK_SIZE, |i| i.block_size),
+                            block_size: info.map_or(zipped::DEFAULT_BLOCK_SIZE, |i| i.block_size),
                             stream: Some(Blob::new(p.bytes.to_vec())),
                         }),
                         // A stream that does not inflate is kept as stored, without contents.
@@ -543,11 +542,11 @@ pub fn zipped_bytes<'s>(
     block_size: u32,
 ) -> Result<(Cow<'s, [u8]>, bool), EncodeError> {
     if let Some(s) = stream {
-        if vdf_zipped::decompress(s).is_ok_and(|d| d == contents) {
+        if zipped::decompress(s).is_ok_and(|d| d == contents) {
             return Ok((Cow::Borrowed(s), true));
         }
     }
-    vdf_zipped::compress(contents, block_size, 6)
+    zipped::compress(contents, block_size, 6)
         .map(|b| (Cow::Owned(b), false))
         .map_err(EncodeError::new)
 }

@@ -14,17 +14,21 @@
 //! line and column; only a missing required argument (or a file that does not start with
 //! `Model`) is an error.
 
-use super::mds_lex::{self, Token};
-use super::stext::ShortText as Text;
-use super::tagged::{read_list, OneOf, Variant};
+pub mod compile;
+pub mod lex;
+pub mod parse;
+
 use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{DecodeError, EncodeError, ImportError, F32};
+use crate::zengin::stext::ShortText as Text;
+use crate::zengin::tagged::{read_list, OneOf, Variant};
+use lex::Token;
 use schemars::JsonSchema;
 use serde::de::MapAccess;
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};
 
-pub use super::mds_parse::{parse, ParseError, Warning};
+pub use crate::zengin::mds::parse::{parse, ParseError, Warning};
 
 /// A parsed `.MDS` file.
 #[derive(Debug, Clone)]
@@ -601,7 +605,7 @@ pub fn mds_float(v: F32) -> Option<String> {
         return None;
     }
     let short = format!("{f}");
-    if super::mds_parse::engine_float(short.as_bytes()).map(F32::new) == Some(v) {
+    if crate::zengin::mds::parse::engine_float(short.as_bytes()).map(F32::new) == Some(v) {
         return Some(short);
     }
     Some(format!("{}", f64::from(f)))
@@ -965,10 +969,10 @@ impl Codec for Mds {
 
     fn detect(data: &[u8]) -> bool {
         // Whitespace and comments, then the keyword `Model` (any case).
-        let toks = mds_lex::tokenize(&data[..data.len().min(4096)]);
+        let toks = lex::tokenize(&data[..data.len().min(4096)]);
         let first = toks.iter().find(|t| !t.is_trivia());
         first.is_some_and(|t| {
-            t.kind == mds_lex::Kind::Word && t.text(data).eq_ignore_ascii_case(b"model")
+            t.kind == lex::Kind::Word && t.text(data).eq_ignore_ascii_case(b"model")
         })
     }
     fn decode(data: &[u8]) -> Result<Self, DecodeError> {
@@ -1026,12 +1030,12 @@ impl Codec for Mds {
         v
     }
     fn field_at(&self, offset: u64) -> String {
-        let (l, c) = mds_lex::line_col(&self.src, offset as usize);
+        let (l, c) = lex::line_col(&self.src, offset as usize);
         format!("line {l} column {c}")
     }
     fn diff(&self, other: &Self) -> Vec<String> {
         let a = String::from_utf8_lossy(&self.src);
         let b = String::from_utf8_lossy(&other.src);
-        super::tagged::diff_yaml(&a, &b)
+        crate::zengin::tagged::diff_yaml(&a, &b)
     }
 }

@@ -1,6 +1,6 @@
 //! `.VDF` archives (VDFS volumes): a 296-byte header, a catalog of 80-byte entries (a tree of
 //! directory blocks) and the file data, optionally as Union "ZippedStream"s
-//! ([`super::vdf_zipped`]).
+//! ([`crate::zengin::vdf::zipped`]).
 //!
 //! # Model and memory
 //!
@@ -25,10 +25,14 @@
 //! output is byte-identical; after an edit the layout is consistent again with order kept.
 
 mod container;
+pub mod folder;
+#[cfg(test)]
+mod tests;
+pub mod yaml;
+pub mod zipped;
 
 pub use container::VdfContainer;
 
-use super::vdf_zipped;
 use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{Cursor, DecodeError, EncodeError, PutLe, Within};
 use rayon::prelude::*;
@@ -344,7 +348,7 @@ impl<'a> Vdf<'a> {
             let mut end = start + u64::from(e.size);
             // An empty file has no stream (probing would find the next file's).
             if header.zipped() && start < len && e.size > 0 {
-                if let Some(info) = vdf_zipped::probe(&src[start as usize..]) {
+                if let Some(info) = zipped::probe(&src[start as usize..]) {
                     zipped = true;
                     end = start + info.stored_len;
                 }
@@ -460,9 +464,7 @@ impl<'a> Vdf<'a> {
     pub fn piece_contents(&self, piece: usize) -> Result<Cow<'_, [u8]>, String> {
         let p = self.layout.get(piece).ok_or("no such piece")?;
         match p.kind {
-            PieceKind::File { zipped: true, .. } => {
-                vdf_zipped::decompress(&p.bytes).map(Cow::Owned)
-            }
+            PieceKind::File { zipped: true, .. } => zipped::decompress(&p.bytes).map(Cow::Owned),
             _ => Ok(Cow::Borrowed(&p.bytes)),
         }
     }
@@ -1004,13 +1006,13 @@ impl Codec for Vdf<'static> {
         Ok(())
     }
     fn to_yaml(&self, _opts: &ExportOptions) -> Result<String, EncodeError> {
-        super::vdf_yaml::to_yaml(self)
+        crate::zengin::vdf::yaml::to_yaml(self)
     }
     fn from_yaml(text: &str, _opts: &ImportOptions) -> Result<Self, crate::exact::ImportError> {
-        super::vdf_yaml::from_yaml(text)
+        crate::zengin::vdf::yaml::from_yaml(text)
     }
     fn schema() -> schemars::schema::RootSchema {
-        schemars::schema_for!(super::vdf_yaml::VdfDocument)
+        schemars::schema_for!(crate::zengin::vdf::yaml::VdfDocument)
     }
     fn info(&self) -> Vec<InfoLine> {
         info_lines(self)
@@ -1021,7 +1023,7 @@ impl Codec for Vdf<'static> {
     /// Without what changed inside members: that needs the registry's formats, which the
     /// generic `diff` hands to [`VdfContainer`].
     fn diff(&self, other: &Self) -> Vec<String> {
-        super::vdf_yaml::diff(self, other, crate::codec::Formats(&[]))
+        crate::zengin::vdf::yaml::diff(self, other, crate::codec::Formats(&[]))
     }
 }
 
@@ -1031,7 +1033,7 @@ pub fn info_lines(this: &Vdf<'_>) -> Vec<InfoLine> {
     let mut v = vec![
         (
             "signature",
-            super::vdf_yaml::Signature::of(&h.signature).name(),
+            crate::zengin::vdf::yaml::Signature::of(&h.signature).name(),
         ),
         (
             "comment",

@@ -33,15 +33,15 @@
 //! document becomes the asset `NAME`), and then the catalog is rebuilt depth-first with the
 //! existing order kept and new names (upper case) at the end of their directory's block.
 
-use super::vdf::{
+use crate::codec::{Formats, Mismatch, Stage};
+use crate::exact::{Blob, EncodeError, Error, Hex32};
+use crate::zengin::vdf::yaml::{EntryDoc, HeaderDoc, PieceKindDoc};
+use crate::zengin::vdf::zipped;
+use crate::zengin::vdf::{
     safe_component, safe_relative_path, write_archive, Entry, Header, PieceKind, Produced, Tree,
     Vdf, ATTRIBUTE_ARCHIVE, HEADER_SIZE, NAME_PAD, NAME_SIZE, TYPE_DIRECTORY, TYPE_LAST,
     VOLUME_NORMAL, VOLUME_ZIPPED,
 };
-use super::vdf_yaml::{EntryDoc, HeaderDoc, PieceKindDoc};
-use super::vdf_zipped;
-use crate::codec::{Formats, Mismatch, Stage};
-use crate::exact::{Blob, EncodeError, Error, Hex32};
 use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -85,9 +85,9 @@ pub fn member_contents<'s>(
     let e = v.entries.get(entry).ok_or("no such entry")?;
     let start = e.offset as usize;
     if v.header.zipped() {
-        if let Some(info) = src.get(start..).and_then(vdf_zipped::probe) {
+        if let Some(info) = src.get(start..).and_then(zipped::probe) {
             let end = start + info.stored_len as usize;
-            return vdf_zipped::decompress(&src[start..end]).map(Cow::Owned);
+            return zipped::decompress(&src[start..end]).map(Cow::Owned);
         }
     }
     let end = start
@@ -506,7 +506,7 @@ pub fn pack_to<W: Write + Seek>(
 ) -> Result<u64, EncodeError> {
     let (mut entries, order) = pack_plan(files).map_err(EncodeError::new)?;
     let mut header = Header {
-        comment: super::vdf::fixed(&opts.comment, super::vdf::COMMENT_PAD)
+        comment: crate::zengin::vdf::fixed(&opts.comment, crate::zengin::vdf::COMMENT_PAD)
             .map_err(|e| EncodeError::new(format!("comment: {e}")))?,
         signature: opts.signature,
         entry_count: entries.len() as u32,
@@ -525,7 +525,7 @@ pub fn pack_to<W: Write + Seek>(
     for (si, ei) in order {
         let f = &files[si];
         let name = f.path.last().map(Vec::as_slice).unwrap_or_default();
-        let zipped = opts.zipped && !vdf_zipped::stored_raw(name) && f.source.len() > 0;
+        let zipped = opts.zipped && !zipped::stored_raw(name) && f.source.len() > 0;
         kinds.push(PieceKind::File { entry: ei, zipped });
         sources.push(Some(si));
     }
@@ -549,7 +549,7 @@ pub fn pack_to<W: Write + Seek>(
             );
             let bytes = match kinds[i] {
                 PieceKind::File { zipped: true, .. } => Cow::Owned(
-                    vdf_zipped::compress(&data, vdf_zipped::DEFAULT_BLOCK_SIZE, 6)
+                    zipped::compress(&data, zipped::DEFAULT_BLOCK_SIZE, 6)
                         .map_err(EncodeError::new)?,
                 ),
                 _ => Cow::Owned(data.into_owned()),
@@ -865,7 +865,7 @@ pub fn unpack(
             format: MANIFEST_TAG.into(),
             version: MANIFEST_VERSION,
             header: HeaderDoc::of(&v.header),
-            catalog: super::vdf_yaml::catalog_docs(v),
+            catalog: crate::zengin::vdf::yaml::catalog_docs(v),
             layout,
         };
         let text = crate::yaml::to_string(&doc).map_err(|e| Error::other(out, e.to_string()))?;
@@ -1206,7 +1206,7 @@ pub fn repack(
             .map_or(kinds.len(), |p| p + 1);
         for (j, ((names, path, from_yaml), ei)) in added.into_iter().zip(new_indices).enumerate() {
             let name = names.last().cloned().unwrap_or_default();
-            let zipped = header.zipped() && !vdf_zipped::stored_raw(&name);
+            let zipped = header.zipped() && !zipped::stored_raw(&name);
             kinds.insert(at + j, PieceKind::File { entry: ei, zipped });
             origins.insert(at + j, Origin::New { path, from_yaml });
         }
@@ -1307,9 +1307,9 @@ pub fn repack(
                 }
                 let bs = old
                     .as_deref()
-                    .and_then(vdf_zipped::probe)
-                    .map_or(vdf_zipped::DEFAULT_BLOCK_SIZE, |s| s.block_size);
-                let z = vdf_zipped::compress(&contents, bs, 6).map_err(EncodeError::new)?;
+                    .and_then(zipped::probe)
+                    .map_or(zipped::DEFAULT_BLOCK_SIZE, |s| s.block_size);
+                let z = zipped::compress(&contents, bs, 6).map_err(EncodeError::new)?;
                 Ok(Produced::bytes(Cow::Owned(z), size))
             }
             _ => Ok(Produced::bytes(Cow::Owned(contents), size)),
@@ -1653,7 +1653,7 @@ pub fn verify_archive_structure(
         format: MANIFEST_TAG.into(),
         version: MANIFEST_VERSION,
         header: HeaderDoc::of(&v.header),
-        catalog: super::vdf_yaml::catalog_docs(v),
+        catalog: crate::zengin::vdf::yaml::catalog_docs(v),
         layout: v
             .layout
             .iter()
@@ -1746,8 +1746,8 @@ pub fn fuzz_one(data: &[u8]) {
     }
     if data.len() < 1 << 16 {
         let owned = v.into_owned();
-        let yaml = super::vdf_yaml::to_yaml(&owned).expect("a parsed archive exports");
-        let back = super::vdf_yaml::from_yaml(&yaml).expect("its YAML imports");
+        let yaml = crate::zengin::vdf::yaml::to_yaml(&owned).expect("a parsed archive exports");
+        let back = crate::zengin::vdf::yaml::from_yaml(&yaml).expect("its YAML imports");
         let mut c = std::io::Cursor::new(Vec::new());
         back.write(&mut c)
             .expect("the imported archive can be written");

@@ -10,13 +10,17 @@
 //! last field of a known chunk are kept as `trailing`, and every float keeps its bits with the
 //! engine's meaning (SFX empty-slot flag, PFX handles and camera-tremor values are `f32`).
 
-use super::chunk::{self, put_chunk};
-use super::stext::ShortText as Text;
-use super::types::{put_short_line as put_line, read_f32, read_short_line as read_line, ZDate};
+pub mod yaml;
+
 use crate::exact::{Blob, Cursor, DecodeError, EncodeError, FieldPath, PutLe, Within, F32};
+use crate::zengin::chunk::{self, put_chunk};
+use crate::zengin::stext::ShortText as Text;
+use crate::zengin::types::{
+    put_short_line as put_line, read_f32, read_short_line as read_line, ZDate,
+};
 use serde::{Deserialize, Serialize};
 
-pub use super::chunk::{Hex16, Unknown};
+pub use crate::zengin::chunk::{Hex16, Unknown};
 
 pub const ID_ROOT: u16 = 0xF000;
 pub const ID_SOURCE: u16 = 0xF100;
@@ -714,12 +718,12 @@ fn put_args(out: &mut Vec<u8>, args: &[Text; 4]) -> Result<(), EncodeError> {
 }
 
 fn read_events<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<Event>>, D::Error> {
-    super::tagged::read_list(d).map(Some)
+    crate::zengin::tagged::read_list(d).map(Some)
 }
 
 impl Serialize for Event {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use super::tagged::Variant;
+        use crate::zengin::tagged::Variant;
         let k = self.kind();
         match self {
             Event::Sfx(e) | Event::SfxGrnd(e) => Variant(k, e).serialize(s),
@@ -735,7 +739,7 @@ impl Serialize for Event {
     }
 }
 
-impl super::tagged::OneOf for Event {
+impl crate::zengin::tagged::OneOf for Event {
     const EXPECTING: &'static str = "an event: one of eventSFX, eventSFXGrnd, eventTag, eventPFX, eventPFXStop, eventPFXGrnd, eventSetMesh, eventSwapMesh, eventMMStartAni, eventCamTremor, as `kind: {...}`";
     const KINDS: &'static [&'static str] = EVENT_KINDS;
     fn read_variant<'de, A: serde::de::MapAccess<'de>>(
@@ -1261,5 +1265,4 @@ fn chunk_kind_name(id: u16) -> &'static str {
 }
 
 #[cfg(test)]
-#[path = "msb_tests.rs"]
 pub(crate) mod tests;

@@ -2,10 +2,10 @@
 //! are decoded on the fly, one per line) and read with seeds that check frame and node counts
 //! against the header while parsing, so count errors carry a line and column.
 
-use super::man::{Chunk, Dims, Events, Header, Man, Marker, Samples, Source, Unknown};
-use super::quant;
 use crate::codec::{check_document_header, Codec, ImportOptions};
 use crate::exact::{Blob, EncodeError, FieldPath, Hex32, ImportError, Within, YamlError, F32};
+use crate::zengin::man::quant;
+use crate::zengin::man::{Chunk, Dims, Events, Header, Man, Marker, Samples, Source, Unknown};
 use schemars::JsonSchema;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, SerializeStruct};
@@ -41,7 +41,7 @@ impl Serialize for ChunksOut<'_> {
                 Chunk::Events(e) => seq.serialize_element(&Variant("events", e))?,
                 Chunk::Unknown(u) => seq.serialize_element(&Variant("unknown", u))?,
                 Chunk::Samples(x) => {
-                    let header = super::man::governing_header(chunks, i, |c| match c {
+                    let header = crate::zengin::man::governing_header(chunks, i, |c| match c {
                         Chunk::Header(h) => Some(h),
                         _ => None,
                     });
@@ -425,7 +425,7 @@ pub struct SampleIn {
 
 const DOC_FIELDS: &[&str] = &["format", "version", "chunks"];
 
-/// Frames read by [`super::man_fast`], taken by the placeholders that stand for them.
+/// Frames read by [`crate::zengin::man::yaml_fast`], taken by the placeholders that stand for them.
 type FastFrames = std::cell::RefCell<Vec<Option<FramesIn>>>;
 
 impl<'de> Deserialize<'de> for ManDocument {
@@ -640,7 +640,7 @@ impl<'de> Visitor<'de> for FramesSeed<'_> {
     fn visit_str<E: de::Error>(self, v: &str) -> Result<FramesIn, E> {
         let block = self
             .fast
-            .zip(super::man_fast::placeholder_index(v))
+            .zip(crate::zengin::man::yaml_fast::placeholder_index(v))
             .and_then(|(fast, k)| fast.borrow_mut().get_mut(k).and_then(Option::take))
             .ok_or_else(|| E::invalid_type(de::Unexpected::Str(v), &self))?;
         // The fast reader checked that every frame has the same size; the counts must agree
@@ -947,10 +947,10 @@ pub fn from_yaml(text: &str, opts: &ImportOptions) -> Result<Man, ImportError> {
     Ok(document_to_man(doc, opts)?)
 }
 
-/// The import with the frames read by [`super::man_fast`]; `None` on any problem (the caller
+/// The import with the frames read by [`crate::zengin::man::yaml_fast`]; `None` on any problem (the caller
 /// then takes the ordinary path, which gives the same result or the proper error).
 pub fn from_yaml_fast(text: &str, opts: &ImportOptions) -> Option<Man> {
-    let (reduced, blocks) = super::man_fast::split(text)?;
+    let (reduced, blocks) = crate::zengin::man::yaml_fast::split(text)?;
     if blocks.is_empty() {
         return None;
     }

@@ -3,12 +3,12 @@
 //! `save_compressed` case, crafted archives (unsafe names, loops, overlaps, counts), unpack /
 //! repack with edits, and random inputs.
 
-use super::vdf::*;
-use super::vdf_folder::{self as folder, PackFile, PackOptions, Source, UnpackOptions};
-use super::vdf_yaml;
-use super::vdf_zipped;
 use crate::codec::{Codec, ExportOptions, ImportOptions};
 use crate::exact::{DecodeErrorKind, PutLe};
+use crate::zengin::vdf::folder::{self as folder, PackFile, PackOptions, Source, UnpackOptions};
+use crate::zengin::vdf::yaml;
+use crate::zengin::vdf::zipped;
+use crate::zengin::vdf::*;
 use sha2::Digest;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -460,7 +460,7 @@ fn build_zipped(plain: &[u8]) -> Vec<u8> {
     z.header.timestamp = 0x5C38_9B1A;
     for p in &mut z.layout {
         if let PieceKind::File { entry, .. } = p.kind {
-            let stream = vdf_zipped::compress(&p.bytes, p.bytes.len() as u32 / 4, 9).unwrap();
+            let stream = zipped::compress(&p.bytes, p.bytes.len() as u32 / 4, 9).unwrap();
             p.kind = PieceKind::File {
                 entry,
                 zipped: true,
@@ -489,7 +489,7 @@ fn zipped_volume_reads_and_writes_byte_exactly() {
         let PieceKind::File { zipped: true, .. } = p.kind else {
             panic!("{:?}", p.kind);
         };
-        let info = vdf_zipped::probe(&p.bytes).unwrap();
+        let info = zipped::probe(&p.bytes).unwrap();
         shape.push((info.block_size, info.block_count));
         assert!(end == 0 || p.offset == end, "streams are contiguous");
         end = p.offset + p.bytes.len() as u64;
@@ -527,17 +527,17 @@ fn zipped_yaml_edit_recompresses_only_the_edited_file() {
     };
     let data = build_zipped(&plain);
     let v = Vdf::decode(&data).unwrap();
-    let mut doc = vdf_yaml::to_document(&v).unwrap();
+    let mut doc = yaml::to_document(&v).unwrap();
     // CONFIG.YML is layout[4]: change its contents.
     let new = b"# edited\nname: Jane Doe\n".to_vec();
     doc.layout[4].data = Some(crate::exact::Blob::new(new.clone()));
-    let edited = vdf_yaml::from_document(doc).unwrap();
+    let edited = yaml::from_document(doc).unwrap();
     let out = encode(&edited);
     let w = Vdf::parse(&out).unwrap();
     assert_eq!(w.piece_contents(4).unwrap(), new);
     assert_eq!(w.entries[1].size as usize, new.len());
     // The new stream: 8-byte zlib default header, the old block size kept.
-    let info = vdf_zipped::probe(&w.layout[4].bytes).unwrap();
+    let info = zipped::probe(&w.layout[4].bytes).unwrap();
     assert_eq!(info.block_size, 13);
     assert_eq!(&w.layout[4].bytes[24..26], &[0x78, 0x9C]);
     // Other streams byte for byte, offsets after the edit shifted.
@@ -881,9 +881,9 @@ fn gaps_are_kept_and_an_edit_lays_out_again_in_order() {
     assert_eq!(encode_from_files(&v), data);
     assert_eq!(yaml_round_trip(&data), data);
     // Make H.TXT longer: W.TXT moves, gaps stay between them.
-    let mut doc = vdf_yaml::to_document(&v).unwrap();
+    let mut doc = yaml::to_document(&v).unwrap();
     doc.layout[2].data = Some(crate::exact::Blob::new(b"hello, longer".to_vec()));
-    let out = encode(&vdf_yaml::from_document(doc).unwrap());
+    let out = encode(&yaml::from_document(doc).unwrap());
     let w = Vdf::parse(&out).unwrap();
     assert_eq!(w.entries[0].size, 13);
     assert_eq!(w.entries[1].offset, base + 4 + 13 + 2);
@@ -1122,7 +1122,7 @@ fn a_yaml_exported_after_an_unpack_without_yaml_is_the_members_edit() {
     let y = dir.join("ANIMS/S_FISTRUN.MAN.yaml");
     assert!(!y.exists());
     // The modder exports the one animation to edit, as `animkit export` would.
-    let man = super::man::Man::decode(&std::fs::read(&bin).unwrap()).unwrap();
+    let man = crate::zengin::man::Man::decode(&std::fs::read(&bin).unwrap()).unwrap();
     std::fs::write(&y, man.to_yaml(&ExportOptions::default()).unwrap()).unwrap();
     let out = tmp.path().join("out.vdf");
     let repack = |force| folder::repack(&dir, &out, force, crate::registry::formats(), &|| {});
@@ -1302,7 +1302,7 @@ fn verify_reports_every_recognised_member_by_path() {
 /// What the fuzz target checks: no panic; whatever parses is written back exactly, and its
 /// tree, listing and YAML document do not panic either.
 pub fn check_any_input(data: &[u8]) {
-    crate::zengin::vdf_folder::fuzz_one(data);
+    crate::zengin::vdf::folder::fuzz_one(data);
 }
 
 mod random {

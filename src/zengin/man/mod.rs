@@ -2,13 +2,17 @@
 //! positions. Chunks are kept in file order; unknown chunks and bytes left over inside known
 //! chunks are kept verbatim, so every file that parses is written back byte for byte.
 
-use super::chunk::{self, RawChunk};
-use super::quant;
-use super::types::{put_line, read_f32, read_line, BBox, ZDate};
+pub mod quant;
+pub mod synth;
+pub mod yaml;
+pub mod yaml_fast;
+
 use crate::codec::{Codec, Companion, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{
     Blob, Cursor, DecodeError, EncodeError, FieldPath, Hex32, PutLe, Text, Within, F32,
 };
+use crate::zengin::chunk::{self, RawChunk};
+use crate::zengin::types::{put_line, read_f32, read_line, BBox, ZDate};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -229,7 +233,7 @@ pub struct Samples {
     pub trailing: Blob,
 }
 
-pub use super::chunk::{Hex16, Unknown};
+pub use crate::zengin::chunk::{Hex16, Unknown};
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -1016,7 +1020,7 @@ impl Codec for Man {
     const DESCRIPTION: &'static str = "ZenGin model animation (.MAN)";
     const EXTENSIONS: &'static [&'static str] = &["man"];
     const COMPANIONS: &'static [Companion] = &[Companion {
-        tag: super::mdh::Mdh::TAG_STR,
+        tag: crate::zengin::mdh::Mdh::TAG_STR,
         flag: "mdh",
         role: "the model hierarchy (skeleton) the animation is made for: `export` labels each \
                sample with its node's name, `check` tests the checksum and every node index",
@@ -1043,15 +1047,15 @@ impl Codec for Man {
     fn to_yaml(&self, opts: &ExportOptions) -> Result<String, EncodeError> {
         let names = opts
             .companion
-            .and_then(|c| c.as_any().downcast_ref::<super::mdh::Mdh>())
-            .map(super::mdh::Mdh::node_names);
-        super::man_yaml::to_yaml_with(self, names.as_deref())
+            .and_then(|c| c.as_any().downcast_ref::<crate::zengin::mdh::Mdh>())
+            .map(crate::zengin::mdh::Mdh::node_names);
+        crate::zengin::man::yaml::to_yaml_with(self, names.as_deref())
     }
     fn from_yaml(text: &str, opts: &ImportOptions) -> Result<Self, crate::exact::ImportError> {
-        super::man_yaml::from_yaml(text, opts)
+        crate::zengin::man::yaml::from_yaml(text, opts)
     }
     fn schema() -> schemars::schema::RootSchema {
-        super::man_yaml::schema()
+        crate::zengin::man::yaml::schema()
     }
     fn info(&self) -> Vec<InfoLine> {
         let mut v = Vec::new();
@@ -1084,7 +1088,7 @@ impl Codec for Man {
         Man::diff(self, other)
     }
     fn check(&self, ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
-        super::mdh::check_man_findings(self, ctx)
+        crate::zengin::mdh::check_man_findings(self, ctx)
     }
     /// The checksum of the skeleton's node names the samples were made for.
     fn companion_key(&self) -> Option<u32> {

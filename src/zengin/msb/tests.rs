@@ -420,10 +420,10 @@ fn file_round_trips_binary_and_yaml() {
     let mut out = Vec::new();
     read.write(&mut out).unwrap();
     assert_eq!(out, bytes);
-    let yaml = super::super::msb_yaml::to_yaml(&read).unwrap();
+    let yaml = crate::zengin::msb::yaml::to_yaml(&read).unwrap();
     assert!(yaml.contains("- ani:"), "{yaml}");
     assert!(yaml.contains("eventCamTremor"), "{yaml}");
-    let back = super::super::msb_yaml::from_yaml(&yaml).unwrap();
+    let back = crate::zengin::msb::yaml::from_yaml(&yaml).unwrap();
     assert_eq!(back, msb);
     let mut out = Vec::new();
     back.write(&mut out).unwrap();
@@ -477,8 +477,8 @@ fn only_engine_shaped_event_lists_fold() {
         let mut out = Vec::new();
         m.write(&mut out).unwrap();
         assert_eq!(out, bad);
-        let yaml = super::super::msb_yaml::to_yaml(&m).unwrap();
-        assert_eq!(super::super::msb_yaml::from_yaml(&yaml).unwrap(), m);
+        let yaml = crate::zengin::msb::yaml::to_yaml(&m).unwrap();
+        assert_eq!(crate::zengin::msb::yaml::from_yaml(&yaml).unwrap(), m);
     }
 }
 
@@ -505,6 +505,6 @@ fn floats_keep_their_bits_through_yaml() {
             trailing: Blob::default(),
         })],
     };
-    let yaml = super::super::msb_yaml::to_yaml(&msb).unwrap();
-    assert_eq!(super::super::msb_yaml::from_yaml(&yaml).unwrap(), msb);
+    let yaml = crate::zengin::msb::yaml::to_yaml(&msb).unwrap();
+    assert_eq!(crate::zengin::msb::yaml::from_yaml(&yaml).unwrap(), msb);
 }

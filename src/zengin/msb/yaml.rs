@@ -4,10 +4,10 @@
 //! `aniDisable`, `modelTag`, `aniMaxFps`, the end markers), each animation with its ordered
 //! `events` list.
 
-use super::msb::*;
-use super::tagged::{read_list, OneOf, Variant};
 use crate::codec::{check_document_header, Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{EncodeError, ImportError};
+use crate::zengin::msb::*;
+use crate::zengin::tagged::{read_list, OneOf, Variant};
 use schemars::JsonSchema;
 use serde::de::MapAccess;
 use serde::ser::SerializeStruct;
@@ -196,12 +196,12 @@ impl Codec for Msb {
     const EXTENSIONS: &'static [&'static str] = &["msb"];
 
     fn detect(data: &[u8]) -> bool {
-        if data.len() < super::chunk::HEADER_SIZE {
+        if data.len() < crate::zengin::chunk::HEADER_SIZE {
             return false;
         }
         let id = u16::from_le_bytes([data[0], data[1]]);
         let len = u32::from_le_bytes([data[2], data[3], data[4], data[5]]) as u64;
-        id >= 0xF000 && len <= (data.len() - super::chunk::HEADER_SIZE) as u64
+        id >= 0xF000 && len <= (data.len() - crate::zengin::chunk::HEADER_SIZE) as u64
     }
     fn decode(data: &[u8]) -> Result<Self, crate::exact::DecodeError> {
         Msb::read(data)
@@ -242,7 +242,7 @@ impl Codec for Msb {
     }
     fn diff(&self, other: &Self) -> Vec<String> {
         match (to_yaml(self), to_yaml(other)) {
-            (Ok(a), Ok(b)) => super::tagged::diff_yaml(&a, &b),
+            (Ok(a), Ok(b)) => crate::zengin::tagged::diff_yaml(&a, &b),
             _ => vec!["cannot compare: a file does not convert to YAML".into()],
         }
     }

@@ -7,14 +7,14 @@
 //! indices are kept as their 16 stored bits (shown as `i16`, the root is `-1`), floats to the bit
 //! (`-0.0` survives), and the zDATE with its garbage.
 
-use super::chunk;
-use super::tagged::{read_list, OneOf, Variant};
-use super::types::{put_line, read_f32, read_line, BBox, Mat4, Vec3, ZDate};
 use crate::codec::{check_document_header, Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{
     Blob, Cursor, DecodeError, EncodeError, FieldPath, Hex32, ImportError, PutLe, Text, Within,
 };
 use crate::yaml::Comment;
+use crate::zengin::chunk;
+use crate::zengin::tagged::{read_list, OneOf, Variant};
+use crate::zengin::types::{put_line, read_f32, read_line, BBox, Mat4, Vec3, ZDate};
 use schemars::JsonSchema;
 use serde::de::MapAccess;
 use serde::ser::SerializeStruct;
@@ -83,7 +83,7 @@ pub struct End {
     pub trailing: Blob,
 }
 
-pub use super::chunk::{Hex16, Unknown};
+pub use crate::zengin::chunk::{Hex16, Unknown};
 
 // ---------------------------------------------------------------------------------------------
 // Reading and writing
@@ -158,7 +158,7 @@ impl Hierarchy {
     }
     /// The CRC-32 of the node names, which `checksum` should equal.
     pub fn computed_checksum(&self) -> u32 {
-        super::node_list_checksum(self.nodes.iter().map(|n| n.name.as_bytes()))
+        crate::zengin::node_list_checksum(self.nodes.iter().map(|n| n.name.as_bytes()))
     }
     /// Node names in order.
     pub fn names(&self) -> Vec<Text> {
@@ -547,7 +547,7 @@ impl Mdh {
 // Checking a MAN against its skeleton
 
 /// Why an animation does not belong to a hierarchy; empty when it does.
-pub fn check_man(man: &super::man::Man, mdh: &Mdh) -> Vec<String> {
+pub fn check_man(man: &crate::zengin::man::Man, mdh: &Mdh) -> Vec<String> {
     let mut out = Vec::new();
     let Some(h) = mdh.hierarchy() else {
         out.push("the MDH has no hierarchy chunk (0xD100)".into());
@@ -587,7 +587,7 @@ pub fn check_man(man: &super::man::Man, mdh: &Mdh) -> Vec<String> {
 
 /// `animkit check FILE.MAN --mdh FILE.MDH` for [`Codec::check`].
 pub fn check_man_findings(
-    man: &super::man::Man,
+    man: &crate::zengin::man::Man,
     ctx: &crate::codec::CheckContext<'_>,
 ) -> Vec<crate::codec::Finding> {
     let Some(reference) = ctx.companion else {
@@ -682,7 +682,7 @@ impl Codec for Mdh {
     }
     fn diff(&self, other: &Self) -> Vec<String> {
         match (self.to_yaml_text(), other.to_yaml_text()) {
-            (Ok(a), Ok(b)) => super::tagged::diff_yaml(&a, &b),
+            (Ok(a), Ok(b)) => crate::zengin::tagged::diff_yaml(&a, &b),
             _ => vec!["cannot compare: a file does not convert to YAML".into()],
         }
     }
@@ -921,7 +921,7 @@ mod tests {
             return;
         };
         let mdh = Mdh::read(&data).unwrap();
-        let mut man = super::super::man::Man::read(&man_data).unwrap();
+        let mut man = crate::zengin::man::Man::read(&man_data).unwrap();
         let found = check_man(&man, &mdh);
         // The human animation does not belong to the stone mill: wrong checksum, and 18 of
         // its 25 node indices (8..33) are beyond the mill's 7 nodes.
@@ -929,7 +929,7 @@ mod tests {
         assert!(found[0].contains("0xc63488c2") && found[0].contains("0x39935331"));
         assert!(found[1].starts_with("samples.node_indices[7] = 8"));
         for c in &mut man.chunks {
-            if let super::super::man::Chunk::Samples(s) = c {
+            if let crate::zengin::man::Chunk::Samples(s) = c {
                 s.checksum = Hex32(0x39935331);
                 for i in &mut s.node_indices {
                     *i %= 7;
@@ -947,7 +947,7 @@ mod tests {
             "{}",
             &yaml[..2000]
         );
-        let back = super::super::man_yaml::from_yaml(&yaml, &ImportOptions::default()).unwrap();
+        let back = crate::zengin::man::yaml::from_yaml(&yaml, &ImportOptions::default()).unwrap();
         assert_eq!(back, man);
     }
 }

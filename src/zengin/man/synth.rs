@@ -1,10 +1,12 @@
 //! Deterministic synthetic `.MAN` animations for samples, tests and benchmarks: smooth
 //! rotations and positions packed with the engine's rules.
 
-use super::man::{Chunk, Event, EventType, Events, Header, Man, Marker, Samples, Source, Unknown};
-use super::quant;
-use super::types::{BBox, ZDate};
 use crate::exact::{Blob, Hex32, Text, F32};
+use crate::zengin::man::quant;
+use crate::zengin::man::{
+    Chunk, Event, EventType, Events, Header, Man, Marker, Samples, Source, Unknown,
+};
+use crate::zengin::types::{BBox, ZDate};
 use glam::{Quat, Vec3};
 
 /// What to put into a synthetic animation.
@@ -146,12 +148,12 @@ pub fn synthesize(s: &Synth) -> Man {
     }
     if s.unknown_chunk {
         chunks.push(Chunk::Unknown(Unknown {
-            id: super::man::Hex16(0xA0FF),
+            id: crate::zengin::man::Hex16(0xA0FF),
             data: Blob::new(*b"unknown\0data\xff"),
         }));
     }
     chunks.push(Chunk::Samples(Samples {
-        checksum: Hex32(super::node_list_checksum(
+        checksum: Hex32(crate::zengin::node_list_checksum(
             (0..s.nodes)
                 .map(|n| format!("BIP01 NODE{n}").into_bytes())
                 .collect::<Vec<_>>()
