@@ -6,6 +6,7 @@ pub mod compare;
 pub mod cursor;
 pub mod error;
 pub mod float;
+pub mod sink;
 pub mod text;
 
 pub use blob::{Blob, Hex32};

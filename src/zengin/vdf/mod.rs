@@ -503,7 +503,7 @@ impl<'a> Vdf<'a> {
     /// `recompute_data_size`) the header's data size from the layout, as writing would.
     pub fn relayout(&mut self, recompute_data_size: bool) -> Result<(), EncodeError> {
         let kinds: Vec<PieceKind> = self.layout.iter().map(|p| p.kind).collect();
-        let mut sink = NullSink::default();
+        let mut sink = crate::exact::sink::CountingSink::default();
         let layout = &self.layout;
         write_archive(
             &mut sink,
@@ -884,35 +884,6 @@ fn put_produced<W: Write>(
             }
             Ok(len)
         }
-    }
-}
-
-/// A `Write + Seek` that only counts (for [`Vdf::relayout`]).
-#[derive(Default)]
-struct NullSink {
-    pos: u64,
-    len: u64,
-}
-
-impl Write for NullSink {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.pos += buf.len() as u64;
-        self.len = self.len.max(self.pos);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Seek for NullSink {
-    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
-        self.pos = match to {
-            SeekFrom::Start(p) => p,
-            SeekFrom::End(d) => self.len.saturating_add_signed(d),
-            SeekFrom::Current(d) => self.pos.saturating_add_signed(d),
-        };
-        Ok(self.pos)
     }
 }
 

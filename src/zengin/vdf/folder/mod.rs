@@ -34,6 +34,7 @@
 //! existing order kept and new names (upper case) at the end of their directory's block.
 
 use crate::codec::{Formats, Mismatch, Stage};
+use crate::exact::sink::CompareSink;
 use crate::exact::{Blob, EncodeError, Error, Hex32};
 use crate::zengin::vdf::yaml::{EntryDoc, HeaderDoc, PieceKindDoc};
 use crate::zengin::vdf::zipped;
@@ -47,7 +48,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::io::{Seek, SeekFrom, Write};
+use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
 
 pub const MANIFEST: &str = "vdf-manifest.yaml";
@@ -1541,94 +1542,6 @@ fn rebuild_catalog(
 
 // ---------------------------------------------------------------------------------------------
 // verify
-
-/// A `Write + Seek` that compares what is written with `expected` without keeping it (bytes
-/// written more than once, like the header placeholder, are settled by their last write).
-pub struct CompareSink<'a> {
-    expected: &'a [u8],
-    release: &'a (dyn Fn(&[u8]) + Sync),
-    pos: u64,
-    len: u64,
-    /// Writes that differed, as (start, bytes), updated by later overlapping writes.
-    pending: Vec<(u64, Vec<u8>)>,
-}
-
-impl<'a> CompareSink<'a> {
-    pub fn new(expected: &'a [u8]) -> Self {
-        Self::with_release(expected, &|_| {})
-    }
-    /// Compare, and hand every compared part of `expected` to `release` afterwards.
-    pub fn with_release(expected: &'a [u8], release: &'a (dyn Fn(&[u8]) + Sync)) -> Self {
-        Self {
-            release,
-            expected,
-            pos: 0,
-            len: 0,
-            pending: Vec::new(),
-        }
-    }
-    /// The first differing offset (or the shorter length), `None` when identical.
-    pub fn first_difference(&self) -> Option<u64> {
-        let mut first: Option<u64> = None;
-        for (start, bytes) in &self.pending {
-            let exp = self.expected.get(*start as usize..).unwrap_or_default();
-            if let Some(d) =
-                crate::exact::first_difference(&exp[..exp.len().min(bytes.len())], bytes)
-            {
-                let at = start + d as u64;
-                first = Some(first.map_or(at, |f| f.min(at)));
-            }
-        }
-        if self.len != self.expected.len() as u64 {
-            let at = self.len.min(self.expected.len() as u64);
-            first = Some(first.map_or(at, |f| f.min(at)));
-        }
-        first
-    }
-    pub fn written_len(&self) -> u64 {
-        self.len
-    }
-}
-
-impl Write for CompareSink<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let start = self.pos;
-        let end = start + buf.len() as u64;
-        for (ps, pb) in &mut self.pending {
-            let pe = *ps + pb.len() as u64;
-            let (lo, hi) = (start.max(*ps), end.min(pe));
-            if lo < hi {
-                pb[(lo - *ps) as usize..(hi - *ps) as usize]
-                    .copy_from_slice(&buf[(lo - start) as usize..(hi - start) as usize]);
-            }
-        }
-        let exp = self
-            .expected
-            .get(start as usize..(end as usize).min(self.expected.len()))
-            .unwrap_or_default();
-        if exp != buf {
-            self.pending.push((start, buf.to_vec()));
-        }
-        (self.release)(exp);
-        self.pos = end;
-        self.len = self.len.max(end);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Seek for CompareSink<'_> {
-    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
-        self.pos = match to {
-            SeekFrom::Start(p) => p,
-            SeekFrom::End(d) => self.len.saturating_add_signed(d),
-            SeekFrom::Current(d) => self.pos.saturating_add_signed(d),
-        };
-        Ok(self.pos)
-    }
-}
 
 /// The archive-level round trips on a mapped archive, without copying its data: binary →
 /// model → binary, and binary → YAML (the archive's structure: header, catalog, layout, gaps;
