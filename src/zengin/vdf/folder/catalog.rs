@@ -4,7 +4,6 @@
 use super::new_entry;
 use crate::zengin::vdf::{Entry, Tree, ATTRIBUTE_ARCHIVE, TYPE_DIRECTORY, TYPE_LAST};
 use std::collections::HashSet;
-use std::path::PathBuf;
 
 /// The deepest directory nesting `repack` rebuilds.
 pub(super) const MAX_DEPTH: usize = 1000;
@@ -18,7 +17,7 @@ pub(super) fn rebuild_catalog(
     tree: &Tree,
     removed: &HashSet<usize>,
     keep_empty: &HashSet<usize>,
-    added: &[(Vec<Vec<u8>>, PathBuf, bool)],
+    added: &[&[Vec<u8>]],
 ) -> Result<(Vec<Entry>, Vec<Option<usize>>, Vec<usize>), String> {
     #[derive(Clone)]
     struct Node {
@@ -62,7 +61,7 @@ pub(super) fn rebuild_catalog(
         };
         nodes[parent].children.push(n);
     }
-    for (k, (names, _, _)) in added.iter().enumerate() {
+    for (k, names) in added.iter().enumerate() {
         let Some((name, dirs)) = names.split_last() else {
             return Err("an added file without a name".into());
         };
