@@ -8,7 +8,7 @@ use super::{
 use crate::codec::Formats;
 use crate::exact::{Blob, Error, Hex32};
 use crate::zengin::vdf::yaml::{HeaderDoc, PieceKindDoc};
-use crate::zengin::vdf::{safe_relative_path, PieceKind, Tree, Vdf};
+use crate::zengin::vdf::{safe_relative_path, Piece, PieceKind, Tree, Vdf};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -67,7 +67,84 @@ pub fn unpack(
 ) -> Result<UnpackReport, Error> {
     let mut report = UnpackReport::default();
     let placement = v.placement();
-    // Paths of placed files; every name must be safe and every path unique.
+    let rels = plan_paths(archive, v, tree, &placement, &mut report)?;
+    // Whatever else lies in the folder would be added to the archive by `repack`.
+    let nonempty = std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_some());
+    if nonempty && !opts.force {
+        return Err(Error::other(
+            out,
+            "is not empty (repack would add every file in it); pass --force to unpack into it anyway",
+        ));
+    }
+    if out.exists() && !out.is_dir() {
+        return Err(Error::other(out, "exists and is not a folder"));
+    }
+    // A new (or empty) folder is filled beside its place and moved there at the end: files
+    // are written directly, and no one sees the folder half-written. Into a non-empty folder
+    // (--force) every file is written through its own temporary file instead.
+    // (`-o .` and the like have no name to move a folder to: written in place too.)
+    let staging = if nonempty || out.file_name().is_none() {
+        None
+    } else {
+        Some(crate::fsio::Staging::new(out)?)
+    };
+    let root: PathBuf = staging.as_ref().map_or(out, |s| s.path()).to_path_buf();
+    let job = Job {
+        archive,
+        v,
+        placement: &placement,
+        rels: &rels,
+        opts,
+        formats,
+        out: &root,
+        direct: staging.is_some(),
+    };
+    let result = (|| -> Result<UnpackReport, Error> {
+        job.make_folders(tree)?;
+        let results: Vec<Result<Done, Error>> = v
+            .layout
+            .par_iter()
+            .map(|p| {
+                let r = job.piece(p);
+                release(&p.bytes);
+                on_done();
+                r
+            })
+            .collect();
+        let mut layout = Vec::with_capacity(results.len());
+        for r in results {
+            let d = r?;
+            if d.piece.kind == PieceKindDoc::File {
+                report.files += 1;
+            }
+            report.yaml += usize::from(d.yaml);
+            report.warnings.extend(d.warning);
+            layout.push(d.piece);
+        }
+        job.write_manifest(layout, staging)?;
+        Ok(report)
+    })();
+    // Errors name the files where they will be, not inside the staging folder.
+    result.map_err(|mut e| {
+        let file = e.file_mut();
+        if let Ok(rel) = file.strip_prefix(&root) {
+            if root != out {
+                *file = out.join(rel);
+            }
+        }
+        e
+    })
+}
+
+/// Where each placed file goes (relative paths): every name must be safe and every path
+/// unique, or nothing is written.
+fn plan_paths(
+    archive: &Path,
+    v: &Vdf<'_>,
+    tree: &Tree,
+    placement: &[Option<usize>],
+    report: &mut UnpackReport,
+) -> Result<HashMap<usize, PathBuf>, Error> {
     let mut rels: HashMap<usize, PathBuf> = HashMap::new();
     let mut errors = Vec::new();
     let mut taken: HashMap<Vec<u8>, usize> = HashMap::new();
@@ -124,175 +201,156 @@ pub fn unpack(
             ),
         ));
     }
-    // Whatever else lies in the folder would be added to the archive by `repack`.
-    let nonempty = std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_some());
-    if nonempty && !opts.force {
-        return Err(Error::other(
-            out,
-            "is not empty (repack would add every file in it); pass --force to unpack into it anyway",
-        ));
+    Ok(rels)
+}
+
+/// One unpack, as the worker threads share it.
+struct Job<'j, 'a> {
+    archive: &'j Path,
+    v: &'j Vdf<'a>,
+    placement: &'j [Option<usize>],
+    rels: &'j HashMap<usize, PathBuf>,
+    opts: &'j UnpackOptions,
+    formats: Formats,
+    /// Where files go (the staging folder, or the output itself).
+    out: &'j Path,
+    /// Whether files are new in a staging folder (else each replaces its file safely).
+    direct: bool,
+}
+
+/// What unpacking one layout piece gave.
+struct Done {
+    piece: ManifestPiece,
+    yaml: bool,
+    warning: Option<String>,
+}
+
+impl Job<'_, '_> {
+    fn put(&self, path: &Path, data: &[u8]) -> Result<(), Error> {
+        if self.direct {
+            crate::fsio::write_new(path, data)
+        } else {
+            crate::fsio::write_file_with(path, data, true, false)
+        }
     }
-    if out.exists() && !out.is_dir() {
-        return Err(Error::other(out, "exists and is not a folder"));
-    }
-    // A new (or empty) folder is filled beside its place and moved there at the end: files
-    // are written directly, and no one sees the folder half-written. Into a non-empty folder
-    // (--force) every file is written through its own temporary file instead.
-    // (`-o .` and the like have no name to move a folder to: written in place too.)
-    let staging = if nonempty || out.file_name().is_none() {
-        None
-    } else {
-        Some(crate::fsio::Staging::new(out)?)
-    };
-    let root: PathBuf = staging.as_ref().map_or(out, |s| s.path()).to_path_buf();
-    let final_out = out;
-    let result = (|| -> Result<UnpackReport, Error> {
-        let direct = staging.is_some();
-        let put = |path: &Path, data: &[u8]| -> Result<(), Error> {
-            if direct {
-                crate::fsio::write_new(path, data)
-            } else {
-                crate::fsio::write_file_with(path, data, true, false)
-            }
-        };
-        let out = root.as_path();
-        make_dirs(out, rels.values().cloned())?;
-        for (i, e) in v.entries.iter().enumerate() {
+
+    /// Every folder the files need, the catalog's (empty) directories, and the streams'.
+    fn make_folders(&self, tree: &Tree) -> Result<(), Error> {
+        make_dirs(self.out, self.rels.values().cloned())?;
+        for (i, e) in self.v.entries.iter().enumerate() {
             if e.is_dir() {
                 if let Some(Ok(rel)) = tree.paths[i].as_ref().map(|p| safe_relative_path(p)) {
-                    let d = out.join(rel);
+                    let d = self.out.join(rel);
                     std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
                 }
             }
         }
-        if v.header.zipped() || rels.values().any(|r| r.starts_with(STREAMS)) {
-            let d = out.join(STREAMS);
+        if self.v.header.zipped() || self.rels.values().any(|r| r.starts_with(STREAMS)) {
+            let d = self.out.join(STREAMS);
             std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
         }
+        Ok(())
+    }
 
-        struct Done {
-            piece: ManifestPiece,
-            yaml: bool,
-            warning: Option<String>,
-        }
-        let results: Vec<Result<Done, Error>> = v
-            .layout
-            .par_iter()
-            .map(|p| {
-                let r = (|| match p.kind {
-                    PieceKind::Catalog => Ok(Done {
-                        piece: manifest_piece(PieceKindDoc::Catalog),
-                        yaml: false,
-                        warning: None,
-                    }),
-                    PieceKind::Gap => Ok(Done {
-                        piece: ManifestPiece {
-                            data: Some(Blob::new(p.bytes.to_vec())),
-                            ..manifest_piece(PieceKindDoc::Gap)
-                        },
-                        yaml: false,
-                        warning: None,
-                    }),
-                    PieceKind::File { entry, zipped } => {
-                        let rel = rels.get(&entry).cloned().unwrap_or_default();
-                        let target = out.join(&rel);
-                        let data = match v.piece_contents(placement[entry].unwrap_or_default()) {
-                            Ok(d) => d,
-                            Err(why) => {
-                                return Err(Error::other(
-                                    archive,
-                                    format!(
-                                        "{}: the compressed data does not inflate: {why}",
-                                        path_text(&rel)
-                                    ),
-                                ))
-                            }
-                        };
-                        let mut piece = ManifestPiece {
-                            entry: Some(entry),
-                            file: Some(path_text(&rel)),
-                            crc32: Some(Hex32(crc32fast::hash(&data))),
-                            ..manifest_piece(PieceKindDoc::File)
-                        };
-                        let mut warning = None;
-                        let mut wrote_yaml = false;
-                        let mut write_binary = true;
-                        if opts.yaml || opts.yaml_only {
-                            if let Some((yaml, exact)) = asset_yaml(formats, &data, opts.yaml_only) {
-                                let ypath = yaml_path(&target);
-                                put(&ypath, yaml.as_bytes())?;
-                                piece.yaml = Some(Hex32(crc32fast::hash(yaml.as_bytes())));
-                                wrote_yaml = true;
-                                if opts.yaml_only {
-                                    if exact {
-                                        write_binary = false;
-                                        piece.yaml_only = true;
-                                    } else {
-                                        warning = Some(format!(
-                                            "{}: its YAML does not reproduce it exactly; the binary is kept too",
-                                            path_text(&rel)
-                                        ));
-                                    }
-                                }
-                            }
-                        }
-                        if write_binary {
-                            put(&target, &data)?;
-                        }
-                        if zipped {
-                            let name = format!("{STREAMS}/{entry:05}.zs");
-                            put(&out.join(&name), &p.bytes)?;
-                            piece.stream = Some(name);
-                        }
-                        Ok(Done {
-                            piece,
-                            yaml: wrote_yaml,
-                            warning,
-                        })
-                    }
-                })();
-                release(&p.bytes);
-                on_done();
-                r
-            })
-            .collect();
-        let mut layout = Vec::with_capacity(results.len());
-        for r in results {
-            let d = r?;
-            if d.piece.kind == PieceKindDoc::File {
-                report.files += 1;
+    /// Unpack one layout piece (on a worker thread): its manifest entry, and for a file its
+    /// binary, YAML and original stream.
+    fn piece(&self, p: &Piece<'_>) -> Result<Done, Error> {
+        let (entry, zipped) = match p.kind {
+            PieceKind::Catalog => return Ok(Done::piece(manifest_piece(PieceKindDoc::Catalog))),
+            PieceKind::Gap => {
+                return Ok(Done::piece(ManifestPiece {
+                    data: Some(Blob::new(p.bytes.to_vec())),
+                    ..manifest_piece(PieceKindDoc::Gap)
+                }))
             }
-            report.yaml += usize::from(d.yaml);
-            report.warnings.extend(d.warning);
-            layout.push(d.piece);
+            PieceKind::File { entry, zipped } => (entry, zipped),
+        };
+        let rel = self.rels.get(&entry).cloned().unwrap_or_default();
+        let target = self.out.join(&rel);
+        let data = self
+            .v
+            .piece_contents(self.placement[entry].unwrap_or_default())
+            .map_err(|why| {
+                Error::other(
+                    self.archive,
+                    format!(
+                        "{}: the compressed data does not inflate: {why}",
+                        path_text(&rel)
+                    ),
+                )
+            })?;
+        let mut done = Done::piece(ManifestPiece {
+            entry: Some(entry),
+            file: Some(path_text(&rel)),
+            crc32: Some(Hex32(crc32fast::hash(&data))),
+            ..manifest_piece(PieceKindDoc::File)
+        });
+        let mut write_binary = true;
+        let yaml = match self.opts.yaml || self.opts.yaml_only {
+            true => asset_yaml(self.formats, &data, self.opts.yaml_only),
+            false => None,
+        };
+        if let Some((yaml, exact)) = yaml {
+            self.put(&yaml_path(&target), yaml.as_bytes())?;
+            done.piece.yaml = Some(Hex32(crc32fast::hash(yaml.as_bytes())));
+            done.yaml = true;
+            if self.opts.yaml_only {
+                if exact {
+                    write_binary = false;
+                    done.piece.yaml_only = true;
+                } else {
+                    done.warning = Some(format!(
+                        "{}: its YAML does not reproduce it exactly; the binary is kept too",
+                        path_text(&rel)
+                    ));
+                }
+            }
         }
+        if write_binary {
+            self.put(&target, &data)?;
+        }
+        if zipped {
+            let name = format!("{STREAMS}/{entry:05}.zs");
+            self.put(&self.out.join(&name), &p.bytes)?;
+            done.piece.stream = Some(name);
+        }
+        Ok(done)
+    }
+
+    /// The manifest, written last; then a staging folder moves into place.
+    fn write_manifest(
+        &self,
+        layout: Vec<ManifestPiece>,
+        staging: Option<crate::fsio::Staging>,
+    ) -> Result<(), Error> {
         let doc = ManifestDocument {
             format: MANIFEST_TAG.into(),
             version: MANIFEST_VERSION,
-            header: HeaderDoc::of(&v.header),
-            catalog: crate::zengin::vdf::yaml::catalog_docs(v),
+            header: HeaderDoc::of(&self.v.header),
+            catalog: crate::zengin::vdf::yaml::catalog_docs(self.v),
             layout,
         };
-        let text = crate::yaml::to_string(&doc).map_err(|e| Error::other(out, e.to_string()))?;
+        let text =
+            crate::yaml::to_string(&doc).map_err(|e| Error::other(self.out, e.to_string()))?;
+        let path = self.out.join(MANIFEST);
         match staging {
             Some(st) => {
-                crate::fsio::write_new(&out.join(MANIFEST), text.as_bytes())?;
-                st.finish()?;
+                crate::fsio::write_new(&path, text.as_bytes())?;
+                st.finish()
             }
-            None => crate::fsio::write_file(&out.join(MANIFEST), text.as_bytes(), true)?,
+            None => crate::fsio::write_file(&path, text.as_bytes(), true),
         }
-        Ok(report)
-    })();
-    // Errors name the files where they will be, not inside the staging folder.
-    result.map_err(|mut e| {
-        let file = e.file_mut();
-        if let Ok(rel) = file.strip_prefix(&root) {
-            if root != final_out {
-                *file = final_out.join(rel);
-            }
+    }
+}
+
+impl Done {
+    fn piece(piece: ManifestPiece) -> Done {
+        Done {
+            piece,
+            yaml: false,
+            warning: None,
         }
-        e
-    })
+    }
 }
 
 pub(super) fn yaml_path(file: &Path) -> PathBuf {
