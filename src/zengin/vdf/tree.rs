@@ -1,0 +1,157 @@
+//! The catalog tree (directory blocks → paths) and the names that are safe to write as files.
+
+use super::{Entry, ENTRY_SIZE};
+use crate::exact::{DecodeError, Within};
+
+/// Every entry's path in the directory tree, built from the catalog's blocks.
+#[derive(Debug, Clone, Default)]
+pub struct Tree {
+    /// Per entry: its path (components joined with `/`, raw Windows-1252 bytes); `None` for
+    /// an entry no directory reaches.
+    pub paths: Vec<Option<Vec<u8>>>,
+    /// Per entry: the directory entry it sits in (`None` for the root block).
+    pub parent: Vec<Option<usize>>,
+    pub warnings: Vec<String>,
+}
+
+impl Tree {
+    /// Walk the blocks from the root block at index 0. A block reached twice (a loop, or two
+    /// directories sharing children) is an error; a block without a "last" entry ends at the
+    /// catalog's end, a directory whose first child lies outside the catalog is empty and an
+    /// entry no directory reaches is skipped, each with a warning.
+    pub fn build(entries: &[Entry], catalog_start: u64) -> Result<Tree, DecodeError> {
+        let n = entries.len();
+        let mut t = Tree {
+            paths: vec![None; n],
+            parent: vec![None; n],
+            warnings: Vec::new(),
+        };
+        let mut reached = vec![false; n];
+        let mut stack: Vec<(usize, Vec<u8>, Option<usize>)> = Vec::new();
+        if n > 0 {
+            stack.push((0, Vec::new(), None));
+        }
+        while let Some((start, prefix, parent)) = stack.pop() {
+            let mut i = start;
+            loop {
+                if i >= n {
+                    t.warnings.push(format!(
+                        "the block starting at catalog[{start}] has no entry marked last; it ends with the catalog"
+                    ));
+                    break;
+                }
+                let e = &entries[i];
+                if reached[i] {
+                    let at = catalog_start + (i * ENTRY_SIZE) as u64;
+                    let by = match parent {
+                        Some(p) => format!("directory catalog[{p}]"),
+                        None => "the root block".into(),
+                    };
+                    return Err(DecodeError::invalid(
+                        at,
+                        format!(
+                            "catalog loop: entry {i} ({}) is reached a second time, from {by}",
+                            e.display_name()
+                        ),
+                    ))
+                    .within_index(i)
+                    .within("catalog");
+                }
+                reached[i] = true;
+                let mut path = prefix.clone();
+                path.extend_from_slice(e.path_name());
+                if e.is_dir() {
+                    let child = e.offset as usize;
+                    if child >= n {
+                        t.warnings.push(format!(
+                            "directory catalog[{i}] {}: first child {child} lies outside the catalog ({n} entries); treated as empty",
+                            e.display_name()
+                        ));
+                    } else {
+                        let mut p = path.clone();
+                        p.push(b'/');
+                        stack.push((child, p, Some(i)));
+                    }
+                }
+                t.paths[i] = Some(path);
+                t.parent[i] = parent;
+                if e.is_last() {
+                    break;
+                }
+                i += 1;
+            }
+        }
+        for (i, r) in reached.iter().enumerate() {
+            if !r {
+                t.warnings.push(format!(
+                    "catalog[{i}] {}: no directory reaches this entry; it is not part of the tree",
+                    entries[i].display_name()
+                ));
+            }
+        }
+        let mut seen = std::collections::HashMap::new();
+        for (i, p) in t.paths.iter().enumerate() {
+            if let Some(p) = p {
+                if let Some(first) = seen.insert(p.to_ascii_uppercase(), i) {
+                    t.warnings.push(format!(
+                        "catalog[{i}] and catalog[{first}] have the same path {}; the game sees only one of them",
+                        crate::exact::text::decode_cp1252(p)
+                    ));
+                }
+            }
+        }
+        Ok(t)
+    }
+
+    pub fn path_string(&self, entry: usize) -> Option<String> {
+        self.paths
+            .get(entry)?
+            .as_ref()
+            .map(|p| crate::exact::text::decode_cp1252(p).into_owned())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Safe extraction paths
+
+const WINDOWS_RESERVED: [&str; 22] = [
+    "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
+    "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
+];
+
+/// A catalog name as one file-name component, or why it cannot be one: empty, `.`/`..`,
+/// path separators, drive colons, control bytes, characters Windows forbids, a trailing dot
+/// or space, or a reserved device name.
+pub fn safe_component(name: &[u8]) -> Result<String, String> {
+    let text = crate::exact::text::decode_cp1252(name);
+    let bad = |why: &str| Err(format!("unsafe name {text:?}: {why}"));
+    if name.is_empty() {
+        return bad("empty");
+    }
+    if name == b"." || name == b".." {
+        return bad("refers to a directory above or itself");
+    }
+    if let Some(&b) = name
+        .iter()
+        .find(|&&b| b < 0x20 || b == 0x7F || b"/\\:*?\"<>|".contains(&b))
+    {
+        return bad(&format!("contains byte 0x{b:02x}"));
+    }
+    if name.ends_with(b".") || name.ends_with(b" ") {
+        return bad("ends with a dot or space");
+    }
+    let stem = text.split('.').next().unwrap_or("").to_ascii_uppercase();
+    if WINDOWS_RESERVED.contains(&stem.as_str()) {
+        return bad("a reserved device name on Windows");
+    }
+    Ok(text.into_owned())
+}
+
+/// The relative path (below the output folder) of an entry's path, every component checked.
+pub fn safe_relative_path(path: &[u8]) -> Result<std::path::PathBuf, String> {
+    let mut out = std::path::PathBuf::new();
+    for comp in path.split(|&b| b == b'/') {
+        out.push(safe_component(comp)?);
+    }
+    Ok(out)
+}
