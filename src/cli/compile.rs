@@ -26,35 +26,6 @@ pub struct Args {
     quiet: bool,
 }
 
-/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian.
-fn civil(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
-
-/// A file time as a zDATE (UTC; padding 0).
-pub fn zdate_of(time: std::time::SystemTime) -> Option<ZDate> {
-    let secs = time.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs() as i64;
-    let (y, m, d) = civil(secs.div_euclid(86_400));
-    let s = secs.rem_euclid(86_400);
-    Some(ZDate {
-        year: u32::try_from(y).ok()?,
-        month: m as u16,
-        day: d as u16,
-        hour: (s / 3600) as u16,
-        minute: (s / 60 % 60) as u16,
-        second: (s % 60) as u16,
-        padding: 0,
-    })
-}
-
 pub fn location(path: &Path, line: usize, column: usize) -> PathBuf {
     PathBuf::from(format!("{}:{line}:{column}", path.display()))
 }
@@ -80,7 +51,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
         date: std::fs::metadata(&args.input)
             .and_then(|m| m.modified())
             .ok()
-            .and_then(zdate_of),
+            .and_then(ZDate::of_system_time),
     };
     let msb = compile(&mds.script, &src, &opts);
     let mut out = Vec::new();
@@ -95,15 +66,4 @@ pub fn run(args: Args) -> Result<Status, Error> {
     crate::fsio::write_file(&target, &out, args.force)?;
     println!("{}: {} bytes", target.display(), out.len());
     Ok(Status::Ok)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn civil_dates() {
-        assert_eq!(super::civil(0), (1970, 1, 1));
-        // 2002-08-28 (waran.msb's source date)
-        assert_eq!(super::civil(11_927), (2002, 8, 28));
-        assert_eq!(super::civil(-1), (1969, 12, 31));
-    }
 }

@@ -122,6 +122,16 @@ pub fn walk(data: &[u8]) -> Result<Vec<RawChunk<'_>>, DecodeError> {
     Chunks::new(data).collect()
 }
 
+/// Decode every chunk of `data` in file order with `read`, which gets all raw chunks and the
+/// index of the one to decode (a chunk may need another, as MAN samples need the header).
+pub fn read_chunks<'a, C>(
+    data: &'a [u8],
+    mut read: impl FnMut(&[RawChunk<'a>], usize) -> Result<C, DecodeError>,
+) -> Result<Vec<C>, DecodeError> {
+    let raw = walk(data)?;
+    (0..raw.len()).map(|i| read(&raw, i)).collect()
+}
+
 /// Write one chunk: the header, then whatever `body` appends; the length is patched after.
 pub fn put_chunk(
     out: &mut Vec<u8>,
@@ -160,6 +170,16 @@ pub fn put_chunks<C: ChunkBody>(out: &mut Vec<u8>, chunks: &[C]) -> Result<(), E
 pub struct Unknown {
     pub id: Hex16,
     pub data: Blob,
+}
+
+impl Unknown {
+    /// A chunk kept as it is.
+    pub fn of(raw: &RawChunk<'_>) -> Unknown {
+        Unknown {
+            id: Hex16(raw.id),
+            data: Blob::new(raw.payload),
+        }
+    }
 }
 
 /// A chunk id shown as `0xA0FF`.

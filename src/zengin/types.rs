@@ -108,8 +108,38 @@ pub struct ZDate {
     pub padding: u16,
 }
 
+/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (Howard Hinnant's
+/// civil-from-days algorithm).
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
 impl ZDate {
     pub const SIZE: usize = 16;
+
+    /// A file time as a zDATE (UTC; padding 0).
+    pub fn of_system_time(time: std::time::SystemTime) -> Option<ZDate> {
+        let secs = time.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs() as i64;
+        let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+        let s = secs.rem_euclid(86_400);
+        Some(ZDate {
+            year: u32::try_from(y).ok()?,
+            month: m as u16,
+            day: d as u16,
+            hour: (s / 3600) as u16,
+            minute: (s / 60 % 60) as u16,
+            second: (s % 60) as u16,
+            padding: 0,
+        })
+    }
     pub fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
         cur.record::<Self, { Self::SIZE }>()
     }
@@ -186,6 +216,14 @@ pub fn read_f32(cur: &mut Cursor<'_>) -> Result<F32, DecodeError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn civil_dates() {
+        assert_eq!(super::civil_from_days(0), (1970, 1, 1));
+        // 2002-08-28 (waran.msb's source date)
+        assert_eq!(super::civil_from_days(11_927), (2002, 8, 28));
+        assert_eq!(super::civil_from_days(-1), (1969, 12, 31));
+    }
+
     use super::*;
 
     /// (value, bytes) pairs checked in both directions.

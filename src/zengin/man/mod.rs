@@ -571,11 +571,10 @@ impl Man {
         if data.is_empty() {
             return Err(DecodeError::invalid(0, "the file is empty"));
         }
-        let raw = chunk::walk(data)?;
-        let mut chunks = Vec::with_capacity(raw.len());
-        for (i, rc) in raw.iter().enumerate() {
+        let chunks = chunk::read_chunks(data, |raw, i| {
+            let rc = &raw[i];
             let mut cur = rc.cursor();
-            let chunk = match rc.id {
+            Ok(match rc.id {
                 ID_MARKER => Chunk::Marker(Marker {
                     trailing: Blob::new(rc.payload),
                 }),
@@ -600,13 +599,9 @@ impl Man {
                     let header = Header::read(&mut hc.cursor()).within("header")?;
                     Chunk::Samples(Samples::read(&mut cur, Dims::of(&header)).within("samples")?)
                 }
-                id => Chunk::Unknown(Unknown {
-                    id: Hex16(id),
-                    data: Blob::new(rc.payload),
-                }),
-            };
-            chunks.push(chunk);
-        }
+                _ => Chunk::Unknown(Unknown::of(rc)),
+            })
+        })?;
         Ok(Man { chunks })
     }
 

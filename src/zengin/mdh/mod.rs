@@ -227,23 +227,18 @@ impl Chunk {
 
 impl Mdh {
     pub fn read(data: &[u8]) -> Result<Self, DecodeError> {
-        let raw = chunk::walk(data)?;
-        let mut chunks = Vec::with_capacity(raw.len());
-        for c in &raw {
+        let chunks = chunk::read_chunks(data, |raw, i| {
+            let c = &raw[i];
             let mut cur = c.cursor();
-            let chunk = match c.id {
+            Ok(match c.id {
                 ID_HIERARCHY => Chunk::Hierarchy(Hierarchy::read(&mut cur).within("hierarchy")?),
                 ID_SOURCE => Chunk::Source(Source::read(&mut cur).within("source")?),
                 ID_END => Chunk::End(End {
                     trailing: Blob::new(c.payload),
                 }),
-                id => Chunk::Unknown(Unknown {
-                    id: Hex16(id),
-                    data: Blob::new(c.payload),
-                }),
-            };
-            chunks.push(chunk);
-        }
+                _ => Chunk::Unknown(Unknown::of(c)),
+            })
+        })?;
         Ok(Mdh { chunks })
     }
 

@@ -45,18 +45,9 @@ pub fn dos_from_string(s: &str) -> Option<u32> {
 
 /// The DOS timestamp of a Unix time (UTC).
 pub fn dos_from_unix(secs: i64) -> u32 {
-    let days = secs.div_euclid(86_400);
+    let (year, month, day) = crate::zengin::types::civil_from_days(secs.div_euclid(86_400));
     let rem = secs.rem_euclid(86_400) as u32;
-    // Civil from days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = (yoe + era * 400 + i64::from(month <= 2)).clamp(1980, 2107) as u32;
+    let year = year.clamp(1980, 2107) as u32;
     ((year - 1980) << 25)
         | (month << 21)
         | (day << 16)
