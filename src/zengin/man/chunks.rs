@@ -1,0 +1,392 @@
+//! The chunk records of a MAN, each read and written side by side (one table, both directions),
+//! and the whole file as a list of chunks.
+
+use super::{
+    quant, Chunk, Event, EventType, Events, Header, Man, Marker, Samples, Source, ID_EVENTS,
+    ID_HEADER, ID_MARKER, ID_SAMPLES, ID_SOURCE,
+};
+use crate::exact::{Blob, Cursor, DecodeError, EncodeError, Hex32, PutLe, Text, Within, F32};
+use crate::zengin::chunk::Unknown;
+use crate::zengin::chunk::{self, RawChunk};
+use crate::zengin::types::{put_line, read_f32, read_line, BBox, ZDate};
+
+impl Header {
+    pub(super) fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
+        Ok(Header {
+            version: cur.u16().within("version")?,
+            name: read_line(cur).within("name")?,
+            layer: cur.u32().within("layer")?,
+            frame_count: cur.u32().within("frame_count")?,
+            node_count: cur.u32().within("node_count")?,
+            fps: read_f32(cur).within("fps")?,
+            fps_source: read_f32(cur).within("fps_source")?,
+            position_min: read_f32(cur).within("position_min")?,
+            position_scale: read_f32(cur).within("position_scale")?,
+            bbox: BBox::read(cur).within("bbox")?,
+            next: read_line(cur).within("next")?,
+            trailing: Blob::new(cur.rest()),
+        })
+    }
+    pub(super) fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        out.put_u16(self.version);
+        put_line(out, &self.name).within("name")?;
+        out.put_u32(self.layer);
+        out.put_u32(self.frame_count);
+        out.put_u32(self.node_count);
+        for f in [
+            self.fps,
+            self.fps_source,
+            self.position_min,
+            self.position_scale,
+        ] {
+            out.put_u32(f.0);
+        }
+        self.bbox.put(out);
+        put_line(out, &self.next).within("next")?;
+        out.extend_from_slice(self.trailing.as_bytes());
+        Ok(())
+    }
+}
+
+impl Source {
+    pub(super) fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
+        Ok(Source {
+            date: ZDate::read(cur).within("date")?,
+            path: read_line(cur).within("path")?,
+            script: read_line(cur).within("script")?,
+            trailing: Blob::new(cur.rest()),
+        })
+    }
+    pub(super) fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.date.put(out);
+        put_line(out, &self.path).within("path")?;
+        put_line(out, &self.script).within("script")?;
+        out.extend_from_slice(self.trailing.as_bytes());
+        Ok(())
+    }
+}
+
+/// The smallest possible event: type, frame, five empty lines, five floats.
+pub(super) const MIN_EVENT_SIZE: usize = 4 + 4 + 5 + 20;
+
+impl Event {
+    pub(super) fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
+        let kind = EventType::from_u32(cur.u32().within("type")?);
+        let frame = cur.i32().within("frame")?;
+        let tag = read_line(cur).within("tag")?;
+        let mut content: [Text; 4] = Default::default();
+        for (i, c) in content.iter_mut().enumerate() {
+            *c = read_line(cur).within_index(i).within("content")?;
+        }
+        let mut values = [F32::default(); 4];
+        for (i, v) in values.iter_mut().enumerate() {
+            *v = read_f32(cur).within_index(i).within("values")?;
+        }
+        let probability = read_f32(cur).within("probability")?;
+        Ok(Event {
+            kind,
+            frame,
+            tag,
+            content,
+            values,
+            probability,
+        })
+    }
+    pub(super) fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        out.put_u32(self.kind.to_u32());
+        out.put_i32(self.frame);
+        put_line(out, &self.tag).within("tag")?;
+        for (i, c) in self.content.iter().enumerate() {
+            put_line(out, c).within_index(i).within("content")?;
+        }
+        for v in self.values {
+            out.put_u32(v.0);
+        }
+        out.put_u32(self.probability.0);
+        Ok(())
+    }
+}
+
+impl Events {
+    pub(super) fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
+        let count = cur.u32().within("count")?;
+        let count = cur
+            .check_count(count.into(), MIN_EVENT_SIZE)
+            .within("count")?;
+        let mut events = Vec::with_capacity(count);
+        for i in 0..count {
+            events.push(Event::read(cur).within_index(i).within("events")?);
+        }
+        Ok(Events {
+            events,
+            trailing: Blob::new(cur.rest()),
+        })
+    }
+    pub(super) fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let count =
+            u32::try_from(self.events.len()).map_err(|_| EncodeError::new("too many events"))?;
+        out.put_u32(count);
+        for (i, e) in self.events.iter().enumerate() {
+            e.put(out).within_index(i).within("events")?;
+        }
+        out.extend_from_slice(self.trailing.as_bytes());
+        Ok(())
+    }
+}
+
+/// Frame and node counts of a header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dims {
+    pub frames: u32,
+    pub nodes: u32,
+}
+
+impl Dims {
+    pub fn of(h: &Header) -> Self {
+        Dims {
+            frames: h.frame_count,
+            nodes: h.node_count,
+        }
+    }
+    /// `frames * nodes`, or `None` on overflow.
+    pub fn samples(self) -> Option<u64> {
+        u64::from(self.frames).checked_mul(self.nodes.into())
+    }
+}
+
+impl Samples {
+    pub const SAMPLE_SIZE: usize = 12;
+
+    pub(super) fn read(cur: &mut Cursor<'_>, dims: Dims) -> Result<Self, DecodeError> {
+        let checksum = Hex32(cur.u32().within("checksum")?);
+        let nodes = cur
+            .check_count(dims.nodes.into(), 4)
+            .map_err(|e| DecodeError {
+                kind: crate::exact::DecodeErrorKind::Invalid(format!(
+                    "header.node_count {} does not fit in this chunk: {}",
+                    dims.nodes, e.kind
+                )),
+                ..e
+            })
+            .within("node_indices")?;
+        let raw = cur.bytes(nodes * 4)?;
+        let node_indices = raw
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        let total = dims.samples().ok_or_else(|| {
+            cur.invalid(format!(
+                "frame_count {} × node_count {} overflows",
+                dims.frames, dims.nodes
+            ))
+        });
+        let total = total.and_then(|t| {
+            cur.check_count(t, Self::SAMPLE_SIZE)
+                .map_err(|e| DecodeError {
+                    kind: crate::exact::DecodeErrorKind::Invalid(format!(
+                        "header says {} frames × {} nodes, which does not fit in this chunk: {}",
+                        dims.frames, dims.nodes, e.kind
+                    )),
+                    ..e
+                })
+        });
+        let total = total.within("frames")?;
+        let raw = cur.bytes(total * Self::SAMPLE_SIZE)?;
+        let codes = raw
+            .chunks_exact(Self::SAMPLE_SIZE)
+            .map(|b| {
+                let u = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
+                [u(0), u(2), u(4), u(6), u(8), u(10)]
+            })
+            .collect();
+        Ok(Samples {
+            checksum,
+            node_indices,
+            codes,
+            trailing: Blob::new(cur.rest()),
+        })
+    }
+
+    pub(super) fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        out.put_u32(self.checksum.0);
+        out.reserve(self.node_indices.len() * 4 + self.codes.len() * Self::SAMPLE_SIZE);
+        for &n in &self.node_indices {
+            out.put_u32(n);
+        }
+        for c in &self.codes {
+            for v in c {
+                out.put_u16(*v);
+            }
+        }
+        out.extend_from_slice(self.trailing.as_bytes());
+        Ok(())
+    }
+
+    /// Number of frames (whole rows of `node_indices.len()` samples).
+    pub fn frame_count(&self) -> usize {
+        match self.node_indices.len() {
+            0 => 0,
+            n => self.codes.len() / n,
+        }
+    }
+
+    /// The samples of one frame.
+    pub fn frame(&self, f: usize) -> &[[u16; 6]] {
+        let n = self.node_indices.len();
+        &self.codes[f * n..(f + 1) * n]
+    }
+}
+
+impl Chunk {
+    pub fn id(&self) -> u16 {
+        match self {
+            Chunk::Marker(_) => ID_MARKER,
+            Chunk::Header(_) => ID_HEADER,
+            Chunk::Source(_) => ID_SOURCE,
+            Chunk::Events(_) => ID_EVENTS,
+            Chunk::Samples(_) => ID_SAMPLES,
+            Chunk::Unknown(u) => u.id.0,
+        }
+    }
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Chunk::Marker(_) => "marker",
+            Chunk::Header(_) => "header",
+            Chunk::Source(_) => "source",
+            Chunk::Events(_) => "events",
+            Chunk::Samples(_) => "samples",
+            Chunk::Unknown(_) => "unknown",
+        }
+    }
+    pub(super) fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        match self {
+            Chunk::Marker(m) => {
+                out.extend_from_slice(m.trailing.as_bytes());
+                Ok(())
+            }
+            Chunk::Header(h) => h.put(out).within("header"),
+            Chunk::Source(s) => s.put(out).within("source"),
+            Chunk::Events(e) => e.put(out).within("events"),
+            Chunk::Samples(s) => s.put(out).within("samples"),
+            Chunk::Unknown(u) => {
+                out.extend_from_slice(u.data.as_bytes());
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The header a samples chunk at `index` decodes with: the last one before it, else the first
+/// one after it (chunks may come in any order; the engine dispatches by id).
+pub fn governing_header<'a, T>(
+    items: &'a [T],
+    index: usize,
+    header_of: impl Fn(&'a T) -> Option<&'a Header>,
+) -> Option<&'a Header> {
+    items[..index]
+        .iter()
+        .rev()
+        .find_map(&header_of)
+        .or_else(|| items[index..].iter().find_map(&header_of))
+}
+
+impl Man {
+    pub fn header(&self) -> Option<&Header> {
+        self.chunks.iter().find_map(|c| match c {
+            Chunk::Header(h) => Some(h),
+            _ => None,
+        })
+    }
+    pub fn source(&self) -> Option<&Source> {
+        self.chunks.iter().find_map(|c| match c {
+            Chunk::Source(s) => Some(s),
+            _ => None,
+        })
+    }
+    pub fn samples(&self) -> Option<&Samples> {
+        self.chunks.iter().find_map(|c| match c {
+            Chunk::Samples(s) => Some(s),
+            _ => None,
+        })
+    }
+    pub fn events(&self) -> &[Event] {
+        self.chunks
+            .iter()
+            .find_map(|c| match c {
+                Chunk::Events(e) => Some(e.events.as_slice()),
+                _ => None,
+            })
+            .unwrap_or(&[])
+    }
+
+    /// Decode every sample to (rotation, position) as the engine does.
+    pub fn decode_samples(&self) -> Vec<(glam::Quat, glam::Vec3)> {
+        let (Some(h), Some(s)) = (self.header(), self.samples()) else {
+            return Vec::new();
+        };
+        let (min, scale) = (h.position_min.get(), h.position_scale.get());
+        s.codes
+            .iter()
+            .map(|c| {
+                let q = quant::engine_rotation([c[0], c[1], c[2]]);
+                let p = glam::Vec3::new(
+                    quant::unpack_position(c[3], min, scale),
+                    quant::unpack_position(c[4], min, scale),
+                    quant::unpack_position(c[5], min, scale),
+                );
+                (q, p)
+            })
+            .collect()
+    }
+
+    pub fn read(data: &[u8]) -> Result<Self, DecodeError> {
+        if data.is_empty() {
+            return Err(DecodeError::invalid(0, "the file is empty"));
+        }
+        let chunks = chunk::read_chunks(data, |raw, i| {
+            let rc = &raw[i];
+            let mut cur = rc.cursor();
+            Ok(match rc.id {
+                ID_MARKER => Chunk::Marker(Marker {
+                    trailing: Blob::new(rc.payload),
+                }),
+                ID_HEADER => Chunk::Header(Header::read(&mut cur).within("header")?),
+                ID_SOURCE => Chunk::Source(Source::read(&mut cur).within("source")?),
+                ID_EVENTS => Chunk::Events(Events::read(&mut cur).within("events")?),
+                ID_SAMPLES => {
+                    let is_header = |c: &RawChunk<'_>| c.id == ID_HEADER;
+                    let hc = raw[..i]
+                        .iter()
+                        .rposition(is_header)
+                        .or_else(|| raw[i..].iter().position(is_header).map(|k| k + i))
+                        .map(|k| raw[k])
+                        .ok_or_else(|| {
+                            DecodeError::invalid(
+                                rc.offset,
+                                "the samples chunk (0xA090) needs the header chunk (0xA020) for its frame and node counts, and the file has none",
+                            )
+                        })
+                        .within_index(i)
+                        .within("chunks")?;
+                    let header = Header::read(&mut hc.cursor()).within("header")?;
+                    Chunk::Samples(Samples::read(&mut cur, Dims::of(&header)).within("samples")?)
+                }
+                _ => Chunk::Unknown(Unknown::of(rc)),
+            })
+        })?;
+        Ok(Man { chunks })
+    }
+
+    pub fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        chunk::put_chunks(out, &self.chunks)
+    }
+}
+
+impl chunk::ChunkBody for Chunk {
+    fn id(&self) -> u16 {
+        Chunk::id(self)
+    }
+    fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        Chunk::put_payload(self, out)
+    }
+}

@@ -1,0 +1,284 @@
+//! What changed between two MAN files, field by field, event by event, and per node of the
+//! samples.
+
+use super::{quant, Chunk, Event, Header, Man, Samples, Source};
+
+pub(super) fn push_change(
+    out: &mut Vec<String>,
+    path: &str,
+    old: impl std::fmt::Debug,
+    new: impl std::fmt::Debug,
+) {
+    out.push(format!("{path}: {old:?} → {new:?}"));
+}
+
+macro_rules! diff_fields {
+    ($out:expr, $prefix:expr, $a:expr, $b:expr, [$($f:ident),*]) => {
+        $(if $a.$f != $b.$f {
+            push_change($out, &format!("{}.{}", $prefix, stringify!($f)), &$a.$f, &$b.$f);
+        })*
+    };
+}
+
+pub(super) fn event_line(e: &Event) -> String {
+    format!(
+        "{:?} at frame {} tag {:?} content {:?} values {:?}",
+        e.kind, e.frame, e.tag, e.content, e.values
+    )
+}
+
+pub(super) fn diff_samples(
+    out: &mut Vec<String>,
+    a: &Samples,
+    b: &Samples,
+    ha: Option<&Header>,
+    hb: Option<&Header>,
+) {
+    if a.checksum != b.checksum {
+        push_change(out, "samples.checksum", a.checksum, b.checksum);
+    }
+    if a.node_indices != b.node_indices {
+        push_change(
+            out,
+            "samples.node_indices",
+            &a.node_indices,
+            &b.node_indices,
+        );
+    }
+    if a.trailing != b.trailing {
+        push_change(out, "samples.trailing", &a.trailing, &b.trailing);
+    }
+    let (fa, fb) = (a.frame_count(), b.frame_count());
+    if fa != fb {
+        out.push(format!(
+            "samples: {fa} frames → {fb} frames (comparing the first {})",
+            fa.min(fb)
+        ));
+    }
+    let nodes = a.node_indices.len();
+    if nodes != b.node_indices.len() || nodes == 0 {
+        if a.codes != b.codes {
+            out.push("samples: node lists differ; per-node comparison skipped".into());
+        }
+        return;
+    }
+    let range = |h: Option<&Header>| {
+        h.map_or((0.0, 1.0), |h| {
+            (h.position_min.get(), h.position_scale.get())
+        })
+    };
+    let ((mina, sca), (minb, scb)) = (range(ha), range(hb));
+    let pos = |c: &[u16; 6], min: f32, sc: f32| {
+        glam::Vec3::new(
+            quant::unpack_position(c[3], min, sc),
+            quant::unpack_position(c[4], min, sc),
+            quant::unpack_position(c[5], min, sc),
+        )
+    };
+    for n in 0..nodes {
+        let (mut changed, mut max_deg, mut max_pos) = (0usize, 0f32, 0f32);
+        for f in 0..fa.min(fb) {
+            let (ca, cb) = (&a.codes[f * nodes + n], &b.codes[f * nodes + n]);
+            let (pa, pb) = (pos(ca, mina, sca), pos(cb, minb, scb));
+            let qa = quant::engine_rotation([ca[0], ca[1], ca[2]]);
+            let qb = quant::engine_rotation([cb[0], cb[1], cb[2]]);
+            let deg = qa.angle_between(qb).to_degrees();
+            let dist = pa.distance(pb);
+            if ca != cb || pa.to_array().map(f32::to_bits) != pb.to_array().map(f32::to_bits) {
+                changed += 1;
+                max_deg = max_deg.max(deg);
+                max_pos = max_pos.max(dist);
+            }
+        }
+        if changed > 0 {
+            out.push(format!(
+                "samples node {n} (index {}): {changed} of {} frames changed, largest rotation change {max_deg:.4}°, largest position change {max_pos:.6}",
+                a.node_indices[n],
+                fa.min(fb)
+            ));
+        }
+    }
+}
+
+impl Man {
+    /// What changed from `self` to `other`.
+    pub fn diff(&self, other: &Man) -> Vec<String> {
+        let mut out = Vec::new();
+        let kinds = |m: &Man| {
+            m.chunks
+                .iter()
+                .map(|c| format!("{}(0x{:04X})", c.kind(), c.id()))
+                .collect::<Vec<_>>()
+        };
+        let (ka, kb) = (kinds(self), kinds(other));
+        if ka != kb {
+            out.push(format!("chunks: [{}] → [{}]", ka.join(", "), kb.join(", ")));
+        }
+        diff_header(&mut out, self.header(), other.header());
+        diff_source(&mut out, self.source(), other.source());
+        diff_events(&mut out, self.events(), other.events());
+        match (self.samples(), other.samples()) {
+            (Some(a), Some(b)) => diff_samples(&mut out, a, b, self.header(), other.header()),
+            (a, b) if a.is_some() != b.is_some() => out.push(format!(
+                "samples: present {} → {}",
+                a.is_some(),
+                b.is_some()
+            )),
+            _ => {}
+        }
+        diff_other_chunks(&mut out, self, other);
+        out
+    }
+}
+
+fn diff_header(out: &mut Vec<String>, a: Option<&Header>, b: Option<&Header>) {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            diff_fields!(
+                out,
+                "header",
+                a,
+                b,
+                [
+                    version,
+                    name,
+                    layer,
+                    frame_count,
+                    node_count,
+                    fps,
+                    fps_source,
+                    position_min,
+                    position_scale,
+                    next,
+                    trailing
+                ]
+            );
+            if a.bbox != b.bbox {
+                push_change(out, "header.bbox", a.bbox, b.bbox);
+            }
+        }
+        (a, b) if a.is_some() != b.is_some() => {
+            out.push(format!("header: present {} → {}", a.is_some(), b.is_some()))
+        }
+        _ => {}
+    }
+}
+
+fn diff_source(out: &mut Vec<String>, a: Option<&Source>, b: Option<&Source>) {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            let (da, db) = (a.date, b.date);
+            diff_fields!(
+                out,
+                "source.date",
+                da,
+                db,
+                [year, month, day, hour, minute, second, padding]
+            );
+            diff_fields!(out, "source", a, b, [path, script, trailing]);
+        }
+        (a, b) if a.is_some() != b.is_some() => {
+            out.push(format!("source: present {} → {}", a.is_some(), b.is_some()))
+        }
+        _ => {}
+    }
+}
+
+/// Events added, removed and changed, aligned by their full text form (which includes every
+/// bit of every field).
+fn diff_events(out: &mut Vec<String>, ea: &[Event], eb: &[Event]) {
+    let (la, lb): (Vec<String>, Vec<String>) = (
+        ea.iter().map(|e| format!("{e:?}")).collect(),
+        eb.iter().map(|e| format!("{e:?}")).collect(),
+    );
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &la, &lb) {
+        use similar::DiffOp;
+        match op {
+            DiffOp::Equal { .. } => {}
+            DiffOp::Delete {
+                old_index, old_len, ..
+            } => {
+                for (k, e) in ea.iter().enumerate().skip(old_index).take(old_len) {
+                    out.push(format!("events[{k}] removed: {}", event_line(e)));
+                }
+            }
+            DiffOp::Insert {
+                new_index, new_len, ..
+            } => {
+                for (k, e) in eb.iter().enumerate().skip(new_index).take(new_len) {
+                    out.push(format!("events[{k}] added: {}", event_line(e)));
+                }
+            }
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                for k in 0..old_len.max(new_len) {
+                    match (
+                        ea.get(old_index + k).filter(|_| k < old_len),
+                        eb.get(new_index + k).filter(|_| k < new_len),
+                    ) {
+                        (Some(x), Some(y)) => out.push(format!(
+                            "events[{}] changed: {} → {}",
+                            new_index + k,
+                            event_line(x),
+                            event_line(y)
+                        )),
+                        (Some(x), None) => out.push(format!(
+                            "events[{}] removed: {}",
+                            old_index + k,
+                            event_line(x)
+                        )),
+                        (None, Some(y)) => out.push(format!(
+                            "events[{}] added: {}",
+                            new_index + k,
+                            event_line(y)
+                        )),
+                        (None, None) => {}
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Unknown chunks and marker payloads.
+fn diff_other_chunks(out: &mut Vec<String>, a: &Man, b: &Man) {
+    let unknowns = |m: &Man| {
+        m.chunks
+            .iter()
+            .filter_map(|c| match c {
+                Chunk::Unknown(u) => Some(u.clone()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let (ua, ub) = (unknowns(a), unknowns(b));
+    if ua != ub {
+        let list = |us: &[crate::zengin::chunk::Unknown]| {
+            us.iter()
+                .map(|u| format!("0x{:04X} ({} bytes)", u.id.0, u.data.len()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        out.push(format!(
+            "unknown chunks changed: {} → {}",
+            list(&ua),
+            list(&ub)
+        ));
+    }
+    let markers = |m: &Man| {
+        m.chunks
+            .iter()
+            .filter_map(|c| match c {
+                Chunk::Marker(x) => Some(x.trailing.clone()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    if markers(a) != markers(b) {
+        out.push("marker payload changed".into());
+    }
+}

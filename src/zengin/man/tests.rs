@@ -1,0 +1,197 @@
+//! Record tables of the MAN chunks, both directions, and field paths of offsets.
+
+use super::*;
+use crate::exact::Cursor;
+
+fn h(s: &str) -> Vec<u8> {
+    hex::decode(s.split_whitespace().collect::<String>()).unwrap()
+}
+
+/// Read `bytes` with `read`, compare with `value`; write `value` with `put`, compare with
+/// `bytes`: one table, both directions.
+fn both_ways<T: PartialEq + std::fmt::Debug>(
+    value: &T,
+    bytes: &[u8],
+    read: impl Fn(&mut Cursor<'_>) -> Result<T, DecodeError>,
+    put: impl Fn(&T, &mut Vec<u8>) -> Result<(), EncodeError>,
+) {
+    let mut cur = Cursor::new(bytes, 0);
+    assert_eq!(&read(&mut cur).unwrap(), value);
+    assert!(cur.is_empty());
+    let mut out = Vec::new();
+    put(value, &mut out).unwrap();
+    assert_eq!(out, bytes);
+}
+
+fn corpus_header() -> Header {
+    Header {
+        version: 12,
+        name: Text::from("S_FISTRUN"),
+        layer: 1,
+        frame_count: 20,
+        node_count: 25,
+        fps: F32::new(10.0),
+        fps_source: F32::new(25.0),
+        position_min: F32(0xC110_29DC),
+        position_scale: F32(0x3AC3_874A),
+        bbox: BBox {
+            min: [F32(0xC24C_5CC9), F32(0xC2BC_0B66), F32(0xC1FA_3EF0)],
+            max: [F32(0x4239_5359), F32(0x4286_2FE3), F32(0x4247_8B4B)],
+        },
+        next: Text::from("S_FISTRUN"),
+        trailing: Blob::default(),
+    }
+}
+
+#[test]
+fn header_table() {
+    let corpus = "0c00 535f4649535452554e0a 01000000 14000000 19000000 00002041 0000c841 dc2910c1 \
+                  4a87c33a c95c4cc2 660bbcc2 f03efac1 59533942 e32f8642 4b8b4742 535f4649535452554e0a";
+    let mut odd = corpus_header();
+    odd.name = Text::new(&b"A\r\0"[..]);
+    odd.next = Text::default();
+    odd.fps = F32(0x7fa0_0001);
+    odd.trailing = Blob::new(vec![0xde, 0xad]);
+    let table = [
+        (corpus_header(), h(corpus)),
+        (
+            odd,
+            h(
+                "0c00 410d000a 01000000 14000000 19000000 0100a07f 0000c841 dc2910c1 \
+               4a87c33a c95c4cc2 660bbcc2 f03efac1 59533942 e32f8642 4b8b4742 0a dead",
+            ),
+        ),
+    ];
+    for (value, bytes) in &table {
+        both_ways(value, bytes, Header::read, Header::put);
+    }
+}
+
+#[test]
+fn source_table() {
+    let value = Source {
+        date: ZDate {
+            year: 0,
+            month: 6,
+            day: 0,
+            hour: 0,
+            minute: 0,
+            second: 57324,
+            padding: 0x0123,
+        },
+        path: Text::from("\\A.ASC"),
+        script: Text::from("\tANI"),
+        trailing: Blob::default(),
+    };
+    both_ways(
+        &value,
+        &h("00000000 0600 0000 0000 0000 ecdf 2301 5c412e4153430a 09414e490a"),
+        Source::read,
+        Source::put,
+    );
+}
+
+#[test]
+fn event_tables() {
+    let event = Event {
+        kind: EventType::SoundEffect,
+        frame: -1,
+        tag: Text::from("T"),
+        content: [
+            Text::from("C_\u{e4}"),
+            Text::default(),
+            Text::default(),
+            Text::from("Z"),
+        ],
+        values: [
+            F32::new(1.0),
+            F32(0x8000_0000),
+            F32::new(2500.0),
+            F32(0x7fa0_0001),
+        ],
+        probability: F32(0xCDCD_CDCD),
+    };
+    let bytes = h("01000000 ffffffff 540a 435fe40a 0a 0a 5a0a \
+                   0000803f 00000080 00401c45 0100a07f cdcdcdcd");
+    both_ways(&event, &bytes, Event::read, Event::put);
+
+    let mut other = event.clone();
+    other.kind = EventType::Other(99);
+    let mut events_bytes = h("02000000");
+    events_bytes.extend_from_slice(&bytes);
+    let mut b2 = bytes.clone();
+    b2[0] = 99;
+    events_bytes.extend_from_slice(&b2);
+    events_bytes.extend_from_slice(&[1, 2, 3]);
+    let events = Events {
+        events: vec![event, other],
+        trailing: Blob::new(vec![1, 2, 3]),
+    };
+    both_ways(&events, &events_bytes, Events::read, Events::put);
+}
+
+#[test]
+fn event_type_names_and_numbers() {
+    for v in 0..14u32 {
+        assert_eq!(EventType::from_u32(v).to_u32(), v);
+    }
+    assert_eq!(EventType::from_u32(11), EventType::CameraTremor);
+    assert_eq!(EventType::from_u32(12), EventType::Other(12));
+}
+
+#[test]
+fn samples_table() {
+    let dims = Dims {
+        frames: 2,
+        nodes: 2,
+    };
+    let value = Samples {
+        checksum: Hex32(0xC634_88C2),
+        node_indices: vec![0, 17],
+        codes: vec![
+            [32767, 52406, 32767, 0, 1, 2],
+            [1, 2, 3, 4, 5, 6],
+            [0xffff; 6],
+            [0; 6],
+        ],
+        trailing: Blob::new(vec![0xAB]),
+    };
+    let bytes = h("c28834c6 00000000 11000000 \
+                   ff7fb6ccff7f 000001000200 010002000300 040005000600 \
+                   ffffffffffff ffffffffffff 000000000000 000000000000 ab");
+    both_ways(&value, &bytes, |c| Samples::read(c, dims), Samples::put);
+}
+
+#[test]
+fn field_paths_of_offsets() {
+    let man = Man {
+        chunks: vec![
+            Chunk::Marker(Marker::default()),
+            Chunk::Header(corpus_header()),
+            Chunk::Samples(Samples {
+                checksum: Hex32(1),
+                node_indices: vec![0; 25],
+                codes: vec![[0; 6]; 500],
+                trailing: Blob::default(),
+            }),
+        ],
+    };
+    // marker 0..6, header 6..86 (payload 12..86), samples header 86..92, payload from 92.
+    assert_eq!(man.field_at(3), "chunks[0].length");
+    assert_eq!(man.field_at(13), "chunks[1].header.version");
+    assert_eq!(man.field_at(20), "chunks[1].header.name");
+    assert_eq!(man.field_at(12 + 16), "chunks[1].header.frame_count");
+    assert_eq!(man.field_at(12 + 39), "chunks[1].header.position_scale");
+    assert_eq!(man.field_at(12 + 40), "chunks[1].header.bbox");
+    assert_eq!(man.field_at(85), "chunks[1].header.next");
+    assert_eq!(man.field_at(93), "chunks[2].samples.checksum");
+    assert_eq!(
+        man.field_at(96 + 4 * 7),
+        "chunks[2].samples.node_indices[7]"
+    );
+    // frame 3, node 4, position y: 96 + 100 + (3*25+4)*12 + 8.
+    assert_eq!(
+        man.field_at(96 + 100 + 79 * 12 + 8),
+        "chunks[2].samples.frames[3][4].position[1]"
+    );
+}
