@@ -3,6 +3,8 @@
 
 use super::*;
 use crate::codec::Codec;
+use crate::exact::{Cursor, PutLe};
+use crate::zengin::chunk::put_chunk;
 
 fn t(s: &str) -> Text {
     Text::from(s)

@@ -1,0 +1,516 @@
+//! Every MSB chunk read and written side by side, and the whole file: event lists folded into
+//! their animation exactly when the engine would have written them so.
+
+use super::{
+    put_args, read_args, Ani, AniAlias, AniBlend, AniComb, AniDisable, AniEvents, AniMaxFps,
+    AniSync, Bool32, Entry, Event, Hex16, Marker, MeshAndTree, ModelTag, Msb, Name, Root, Source,
+    Unknown, EVENT_KINDS, ID_ANI, ID_ANI_ALIAS, ID_ANI_BLEND, ID_ANI_COMB, ID_ANI_DISABLE,
+    ID_ANI_ENUM, ID_ANI_ENUM_END, ID_ANI_EVENTS, ID_ANI_EVENTS_END, ID_ANI_MAX_FPS, ID_ANI_SYNC,
+    ID_END, ID_EVENT_CAM_TREMOR, ID_EVENT_SFX, ID_MESH_AND_TREE, ID_MODEL, ID_MODEL_END,
+    ID_MODEL_TAG, ID_REGISTER_MESH, ID_ROOT, ID_SOURCE,
+};
+use crate::exact::{Blob, Cursor, DecodeError, EncodeError, FieldPath, PutLe, Within};
+use crate::zengin::chunk::{self, put_chunk};
+use crate::zengin::types::{
+    put_short_line as put_line, read_f32, read_short_line as read_line, ZDate,
+};
+
+impl Entry {
+    pub fn id(&self) -> u16 {
+        match self {
+            Entry::Root(_) => ID_ROOT,
+            Entry::Source(_) => ID_SOURCE,
+            Entry::Model(_) => ID_MODEL,
+            Entry::MeshAndTree(_) => ID_MESH_AND_TREE,
+            Entry::RegisterMesh(_) => ID_REGISTER_MESH,
+            Entry::AniEnum(_) => ID_ANI_ENUM,
+            Entry::AniMaxFps(_) => ID_ANI_MAX_FPS,
+            Entry::Ani(_) => ID_ANI,
+            Entry::AniAlias(_) => ID_ANI_ALIAS,
+            Entry::AniBlend(_) => ID_ANI_BLEND,
+            Entry::AniSync(_) => ID_ANI_SYNC,
+            Entry::AniComb(_) => ID_ANI_COMB,
+            Entry::AniDisable(_) => ID_ANI_DISABLE,
+            Entry::ModelTag(_) => ID_MODEL_TAG,
+            Entry::AniEvents(_) => ID_ANI_EVENTS,
+            Entry::Event(e) => e.id(),
+            Entry::AniEventsEnd(_) => ID_ANI_EVENTS_END,
+            Entry::AniEnumEnd(_) => ID_ANI_ENUM_END,
+            Entry::ModelEnd(_) => ID_MODEL_END,
+            Entry::End(_) => ID_END,
+            Entry::Unknown(u) => u.id.0,
+        }
+    }
+
+    /// The YAML key (script keyword) of this entry.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Entry::Root(_) => "root",
+            Entry::Source(_) => "source",
+            Entry::Model(_) => "model",
+            Entry::MeshAndTree(_) => "meshAndTree",
+            Entry::RegisterMesh(_) => "registerMesh",
+            Entry::AniEnum(_) => "aniEnum",
+            Entry::AniMaxFps(_) => "aniMaxFps",
+            Entry::Ani(_) => "ani",
+            Entry::AniAlias(_) => "aniAlias",
+            Entry::AniBlend(_) => "aniBlend",
+            Entry::AniSync(_) => "aniSync",
+            Entry::AniComb(_) => "aniComb",
+            Entry::AniDisable(_) => "aniDisable",
+            Entry::ModelTag(_) => "modelTag",
+            Entry::AniEvents(_) => "aniEvents",
+            Entry::Event(e) => e.kind(),
+            Entry::AniEventsEnd(_) => "aniEventsEnd",
+            Entry::AniEnumEnd(_) => "aniEnumEnd",
+            Entry::ModelEnd(_) => "modelEnd",
+            Entry::End(_) => "end",
+            Entry::Unknown(_) => "unknown",
+        }
+    }
+
+    /// The folded event list of an animation entry.
+    pub fn events(&self) -> Option<&Vec<Event>> {
+        match self {
+            Entry::Ani(a) => a.events.as_ref(),
+            Entry::AniAlias(a) => a.events.as_ref(),
+            Entry::AniBlend(a) => a.events.as_ref(),
+            Entry::AniSync(a) => a.events.as_ref(),
+            Entry::AniComb(a) => a.events.as_ref(),
+            Entry::AniDisable(a) => a.events.as_ref(),
+            _ => None,
+        }
+    }
+
+    pub(super) fn events_slot(&mut self) -> Option<&mut Option<Vec<Event>>> {
+        match self {
+            Entry::Ani(a) => Some(&mut a.events),
+            Entry::AniAlias(a) => Some(&mut a.events),
+            Entry::AniBlend(a) => Some(&mut a.events),
+            Entry::AniSync(a) => Some(&mut a.events),
+            Entry::AniComb(a) => Some(&mut a.events),
+            Entry::AniDisable(a) => Some(&mut a.events),
+            _ => None,
+        }
+    }
+
+    /// Decode one chunk (no folding). Inlined into [`Msb::read`] so the entry is built where it
+    /// is pushed rather than copied there (an entry is 200 bytes).
+    #[inline(always)]
+    pub(super) fn read(id: u16, payload: &[u8], cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
+        let marker = |cur: &mut Cursor<'_>| Marker {
+            trailing: Blob::new(cur.rest()),
+        };
+        Ok(match id {
+            ID_ROOT => Entry::Root(Root {
+                version: cur.u32().within("version")?,
+                directory: read_line(cur).within("directory")?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            ID_SOURCE => Entry::Source(Source {
+                date: ZDate::read(cur).within("date")?,
+                path: read_line(cur).within("path")?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            ID_MODEL => Entry::Model(marker(cur)),
+            ID_MESH_AND_TREE => Entry::MeshAndTree(MeshAndTree {
+                dont_use_mesh: Bool32(cur.u32().within("dont_use_mesh")?),
+                mesh: read_line(cur).within("mesh")?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            ID_REGISTER_MESH => Entry::RegisterMesh(Name {
+                name: read_line(cur).within("name")?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            ID_ANI_ENUM => Entry::AniEnum(marker(cur)),
+            ID_ANI_MAX_FPS => Entry::AniMaxFps(AniMaxFps {
+                fps: read_f32(cur).within("fps")?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            ID_ANI => Entry::Ani(Ani {
+                name: read_line(cur).within("name")?,
+                layer: cur.i32().within("layer")?,
+                next: read_line(cur).within("next")?,
+                blend_in: read_f32(cur).within("blend_in")?,
+                blend_out: read_f32(cur).within("blend_out")?,
+                flags: read_line(cur).within("flags")?,
+                asc: read_line(cur).within("asc")?,
+                direction: read_line(cur).within("direction")?,
+                first_frame: cur.i32().within("first_frame")?,
+                last_frame: cur.i32().within("last_frame")?,
+                fps: read_f32(cur).within("fps")?,
+                speed: read_f32(cur).within("speed")?,
+                collision_volume_scale: read_f32(cur).within("collision_volume_scale")?,
+                trailing: Blob::new(cur.rest()),
+                events: None,
+            }),
+            ID_ANI_ALIAS => Entry::AniAlias(AniAlias {
+                name: read_line(cur).within("name")?,
+                layer: cur.i32().within("layer")?,
+                next: read_line(cur).within("next")?,
+                blend_in: read_f32(cur).within("blend_in")?,
+                blend_out: read_f32(cur).within("blend_out")?,
+                flags: read_line(cur).within("flags")?,
+                alias_of: read_line(cur).within("alias_of")?,
+                direction: read_line(cur).within("direction")?,
+                trailing: Blob::new(cur.rest()),
+                events: None,
+            }),
+            ID_ANI_BLEND => Entry::AniBlend(AniBlend {
+                name: read_line(cur).within("name")?,
+                next: read_line(cur).within("next")?,
+                blend_in: read_f32(cur).within("blend_in")?,
+                blend_out: read_f32(cur).within("blend_out")?,
+                trailing: Blob::new(cur.rest()),
+                events: None,
+            }),
+            ID_ANI_SYNC => Entry::AniSync(AniSync {
+                name: read_line(cur).within("name")?,
+                next: read_line(cur).within("next")?,
+                trailing: Blob::new(cur.rest()),
+                events: None,
+            }),
+            ID_ANI_COMB => Entry::AniComb(AniComb {
+                name: read_line(cur).within("name")?,
+                layer: cur.i32().within("layer")?,
+                next: read_line(cur).within("next")?,
+                blend_in: read_f32(cur).within("blend_in")?,
+                blend_out: read_f32(cur).within("blend_out")?,
+                flags: read_line(cur).within("flags")?,
+                prefix: read_line(cur).within("prefix")?,
+                count: cur.i32().within("count")?,
+                trailing: Blob::new(cur.rest()),
+                events: None,
+            }),
+            ID_ANI_DISABLE => Entry::AniDisable(AniDisable {
+                name: read_line(cur).within("name")?,
+                trailing: Blob::new(cur.rest()),
+                events: None,
+            }),
+            ID_MODEL_TAG => Entry::ModelTag(ModelTag {
+                tag: read_line(cur).within("tag")?,
+                args: read_args(cur)?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            ID_ANI_EVENTS => Entry::AniEvents(AniEvents {
+                count: cur.u32().within("count")?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            ID_ANI_EVENTS_END => Entry::AniEventsEnd(marker(cur)),
+            ID_ANI_ENUM_END => Entry::AniEnumEnd(marker(cur)),
+            ID_MODEL_END => Entry::ModelEnd(marker(cur)),
+            ID_END => Entry::End(marker(cur)),
+            id => match Event::read(id, cur)? {
+                Some(e) => Entry::Event(e),
+                None => {
+                    cur.rest();
+                    Entry::Unknown(Unknown {
+                        id: Hex16(id),
+                        data: Blob::new(payload),
+                    })
+                }
+            },
+        })
+    }
+
+    /// Write this entry's own chunk payload (not the folded events).
+    pub(super) fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let trailing = match self {
+            Entry::Root(r) => {
+                out.put_u32(r.version);
+                put_line(out, &r.directory).within("directory")?;
+                &r.trailing
+            }
+            Entry::Source(s) => {
+                s.date.put(out);
+                put_line(out, &s.path).within("path")?;
+                &s.trailing
+            }
+            Entry::Model(m)
+            | Entry::AniEnum(m)
+            | Entry::AniEventsEnd(m)
+            | Entry::AniEnumEnd(m)
+            | Entry::ModelEnd(m)
+            | Entry::End(m) => &m.trailing,
+            Entry::MeshAndTree(m) => {
+                out.put_u32(m.dont_use_mesh.0);
+                put_line(out, &m.mesh).within("mesh")?;
+                &m.trailing
+            }
+            Entry::RegisterMesh(n) => {
+                put_line(out, &n.name).within("name")?;
+                &n.trailing
+            }
+            Entry::AniMaxFps(a) => {
+                out.put_u32(a.fps.0);
+                &a.trailing
+            }
+            Entry::Ani(a) => {
+                put_line(out, &a.name).within("name")?;
+                out.put_i32(a.layer);
+                put_line(out, &a.next).within("next")?;
+                out.put_u32(a.blend_in.0);
+                out.put_u32(a.blend_out.0);
+                put_line(out, &a.flags).within("flags")?;
+                put_line(out, &a.asc).within("asc")?;
+                put_line(out, &a.direction).within("direction")?;
+                out.put_i32(a.first_frame);
+                out.put_i32(a.last_frame);
+                out.put_u32(a.fps.0);
+                out.put_u32(a.speed.0);
+                out.put_u32(a.collision_volume_scale.0);
+                &a.trailing
+            }
+            Entry::AniAlias(a) => {
+                put_line(out, &a.name).within("name")?;
+                out.put_i32(a.layer);
+                put_line(out, &a.next).within("next")?;
+                out.put_u32(a.blend_in.0);
+                out.put_u32(a.blend_out.0);
+                put_line(out, &a.flags).within("flags")?;
+                put_line(out, &a.alias_of).within("alias_of")?;
+                put_line(out, &a.direction).within("direction")?;
+                &a.trailing
+            }
+            Entry::AniBlend(a) => {
+                put_line(out, &a.name).within("name")?;
+                put_line(out, &a.next).within("next")?;
+                out.put_u32(a.blend_in.0);
+                out.put_u32(a.blend_out.0);
+                &a.trailing
+            }
+            Entry::AniSync(a) => {
+                put_line(out, &a.name).within("name")?;
+                put_line(out, &a.next).within("next")?;
+                &a.trailing
+            }
+            Entry::AniComb(a) => {
+                put_line(out, &a.name).within("name")?;
+                out.put_i32(a.layer);
+                put_line(out, &a.next).within("next")?;
+                out.put_u32(a.blend_in.0);
+                out.put_u32(a.blend_out.0);
+                put_line(out, &a.flags).within("flags")?;
+                put_line(out, &a.prefix).within("prefix")?;
+                out.put_i32(a.count);
+                &a.trailing
+            }
+            Entry::AniDisable(a) => {
+                put_line(out, &a.name).within("name")?;
+                &a.trailing
+            }
+            Entry::ModelTag(t) => {
+                put_line(out, &t.tag).within("tag")?;
+                put_args(out, &t.args)?;
+                &t.trailing
+            }
+            Entry::AniEvents(e) => {
+                out.put_u32(e.count);
+                &e.trailing
+            }
+            Entry::Event(e) => return e.put(out),
+            Entry::Unknown(u) => &u.data,
+        };
+        out.extend_from_slice(trailing.as_bytes());
+        Ok(())
+    }
+
+    /// Write this entry's chunk and, for an animation with events, the event list chunks.
+    pub(super) fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        put_chunk(out, self.id(), |o| self.put_payload(o))?;
+        if let Some(events) = self.events() {
+            let count = u32::try_from(events.len())
+                .map_err(|_| EncodeError::new("too many events"))
+                .within("events")?;
+            put_chunk(out, ID_ANI_EVENTS, |o| {
+                o.put_u32(count);
+                Ok(())
+            })?;
+            for (k, e) in events.iter().enumerate() {
+                put_chunk(out, e.id(), |o| e.put(o))
+                    .within_index(k)
+                    .within("events")?;
+            }
+            put_chunk(out, ID_ANI_EVENTS_END, |_| Ok(()))?;
+        }
+        Ok(())
+    }
+}
+
+impl Msb {
+    pub fn read(data: &[u8]) -> Result<Self, DecodeError> {
+        // A first pass over the chunk headers only: a damaged container is reported before any
+        // payload, and the entry list is sized once. Event chunks usually fold into their
+        // animation, so only the others count.
+        let mut others = 0;
+        for c in chunk::Chunks::new(data) {
+            if !(ID_ANI_EVENTS..=ID_ANI_EVENTS_END).contains(&c?.id) {
+                others += 1;
+            }
+        }
+        let mut entries: Vec<Entry> = Vec::with_capacity(others + 1);
+        let mut chunks = chunk::Chunks::new(data);
+        while let Some(c) = chunks.next() {
+            let c = c?;
+            let i = chunks.index() - 1;
+            let mut cur = c.cursor();
+            let entry = match Entry::read(c.id, c.payload, &mut cur) {
+                Ok(e) => e,
+                Err(e) => return Err(chunk_error(e, i, c.id)),
+            };
+            // Fold an engine-shaped event list into the animation before it.
+            if let Entry::AniEvents(ev) = &entry {
+                if let Some(n) = foldable(chunks.clone(), ev) {
+                    if let Some(slot) = entries.last_mut().and_then(Entry::events_slot) {
+                        if slot.is_none() {
+                            let mut list = Vec::with_capacity(n);
+                            for k in i + 1..=i + n {
+                                let Some(e) = chunks.next().transpose()? else {
+                                    break;
+                                };
+                                let mut cur = e.cursor();
+                                let ev = Event::read(e.id, &mut cur)
+                                    .map_err(|err| chunk_error(err, k, e.id))?;
+                                if let Some(ev) = ev {
+                                    list.push(ev);
+                                }
+                            }
+                            // the empty ANIEVENTS_END that `foldable` saw
+                            chunks.next().transpose()?;
+                            *slot = Some(list);
+                            continue;
+                        }
+                    }
+                }
+            }
+            entries.push(entry);
+        }
+        Ok(Msb { entries })
+    }
+
+    pub fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        for (i, e) in self.entries.iter().enumerate() {
+            e.put(out)
+                .within(e.kind())
+                .within_index(i)
+                .within("entries")?;
+        }
+        Ok(())
+    }
+
+    /// The encoded size of entry `i` (its chunk and any folded events).
+    pub(super) fn entry_ranges(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::with_capacity(self.entries.len());
+        let mut buf = Vec::new();
+        let mut at = 0;
+        for e in &self.entries {
+            buf.clear();
+            let _ = e.put(&mut buf);
+            out.push((at, at + buf.len()));
+            at += buf.len();
+        }
+        out
+    }
+
+    pub fn field_at(&self, offset: u64) -> String {
+        let offset = offset as usize;
+        for (i, (start, end)) in self.entry_ranges().into_iter().enumerate() {
+            if offset >= end {
+                continue;
+            }
+            let e = &self.entries[i];
+            let p = FieldPath::new().field("entries").index(i);
+            let mut own = Vec::new();
+            let _ = e.put_payload(&mut own);
+            let own_end = start + chunk::HEADER_SIZE + own.len();
+            if offset < start + chunk::HEADER_SIZE {
+                return format!("{p}.{} (chunk header)", e.kind());
+            }
+            if offset < own_end {
+                return format!("{p}.{}", e.kind());
+            }
+            // inside the folded event list
+            let mut at = own_end + chunk::HEADER_SIZE + 4;
+            if offset < at {
+                return format!("{p}.{}.events (ANIEVENTS count)", e.kind());
+            }
+            for (k, ev) in e.events().into_iter().flatten().enumerate() {
+                let mut b = Vec::new();
+                let _ = ev.put(&mut b);
+                at += chunk::HEADER_SIZE + b.len();
+                if offset < at {
+                    return format!("{p}.{}.events[{k}].{}", e.kind(), ev.kind());
+                }
+            }
+            return format!("{p}.{}.events (ANIEVENTS_END)", e.kind());
+        }
+        format!("<past the end, offset {offset}>")
+    }
+
+    /// Counts of entries by kind (folded events counted by kind too).
+    pub fn census(&self) -> Vec<(&'static str, usize)> {
+        let mut out: Vec<(&'static str, usize)> = Vec::new();
+        let mut bump = |k: &'static str| match out.iter_mut().find(|(n, _)| *n == k) {
+            Some((_, c)) => *c += 1,
+            None => out.push((k, 1)),
+        };
+        for e in &self.entries {
+            bump(e.kind());
+            for ev in e.events().into_iter().flatten() {
+                bump(ev.kind());
+            }
+        }
+        out
+    }
+}
+
+/// `Some(n)` when the ANIEVENTS chunk `ev` (just read; `next` yields what follows it) opens
+/// exactly what the engine writes: a bare 4-byte count `n`, then `n` event chunks, then an
+/// empty ANIEVENTS_END.
+pub(super) fn foldable(mut next: chunk::Chunks<'_>, ev: &AniEvents) -> Option<usize> {
+    if !ev.trailing.is_empty() {
+        return None;
+    }
+    let n = ev.count as usize;
+    for _ in 0..n {
+        let c = next.next()?.ok()?;
+        if !(ID_EVENT_SFX..=ID_EVENT_CAM_TREMOR).contains(&c.id) {
+            return None;
+        }
+    }
+    let end = next.next()?.ok()?;
+    (end.id == ID_ANI_EVENTS_END && end.payload.is_empty()).then_some(n)
+}
+
+/// `chunks[i].<kind>.…` on an error from chunk `i`.
+#[cold]
+pub(super) fn chunk_error(mut e: DecodeError, i: usize, id: u16) -> DecodeError {
+    use crate::exact::Segment;
+    e.path.prefix(Segment::Field(chunk_kind_name(id)));
+    e.path.prefix(Segment::Index(i));
+    e.path.prefix(Segment::Field("chunks"));
+    e
+}
+
+/// The field name used in error paths for chunk `id`.
+pub(super) fn chunk_kind_name(id: u16) -> &'static str {
+    match id {
+        ID_ROOT => "root",
+        ID_SOURCE => "source",
+        ID_MODEL => "model",
+        ID_MESH_AND_TREE => "meshAndTree",
+        ID_REGISTER_MESH => "registerMesh",
+        ID_ANI_ENUM => "aniEnum",
+        ID_ANI_MAX_FPS => "aniMaxFps",
+        ID_ANI => "ani",
+        ID_ANI_ALIAS => "aniAlias",
+        ID_ANI_BLEND => "aniBlend",
+        ID_ANI_SYNC => "aniSync",
+        ID_ANI_COMB => "aniComb",
+        ID_ANI_DISABLE => "aniDisable",
+        ID_MODEL_TAG => "modelTag",
+        ID_ANI_EVENTS => "aniEvents",
+        ID_EVENT_SFX..=ID_EVENT_CAM_TREMOR => EVENT_KINDS[(id - ID_EVENT_SFX) as usize],
+        _ => "chunk",
+    }
+}

@@ -1,0 +1,408 @@
+//! The event chunks of an animation (SFX, PFX, tags, mesh swaps, camera tremors...): each read and
+//! written side by side, and their one-key YAML form.
+
+use super::{
+    ID_EVENT_CAM_TREMOR, ID_EVENT_MM_START_ANI, ID_EVENT_PFX, ID_EVENT_PFX_GRND, ID_EVENT_PFX_STOP,
+    ID_EVENT_SET_MESH, ID_EVENT_SFX, ID_EVENT_SFX_GRND, ID_EVENT_SWAP_MESH, ID_EVENT_TAG,
+};
+use crate::exact::{Blob, Cursor, DecodeError, EncodeError, PutLe, Within, F32};
+use crate::zengin::stext::ShortText as Text;
+use crate::zengin::types::{put_short_line as put_line, read_f32, read_short_line as read_line};
+use serde::{Deserialize, Serialize};
+
+// Events
+
+/// One animation event chunk (0xF5A1–0xF5AA).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    Sfx(Sfx),
+    SfxGrnd(Sfx),
+    Tag(Tag),
+    Pfx(Pfx),
+    PfxStop(PfxStop),
+    PfxGrnd(FrameOnly),
+    SetMesh(SetMesh),
+    SwapMesh(SwapMesh),
+    MmStartAni(MmStartAni),
+    CamTremor(CamTremor),
+}
+
+/// `*eventSFX` / `*eventSFXGrnd`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Sfx {
+    pub frame: i32,
+    pub name: Text,
+    /// `R:` value; default 2500 (SFX) or 1000 (SFXGrnd), at most 3500.
+    pub range: F32,
+    /// The engine writes 1.0 when the line has NO `EMPTY_` and 0.0 when it has
+    /// (`EMPTY_SLOT`); ZenKit reads this inverted.
+    pub empty_slot_flag: F32,
+    #[serde(default, skip_serializing_if = "Blob::is_empty")]
+    pub trailing: Blob,
+}
+
+/// `*eventTag`: the tag and always four argument lines (empty ones are empty strings).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Tag {
+    pub frame: i32,
+    pub tag: Text,
+    pub args: [Text; 4],
+    #[serde(default, skip_serializing_if = "Blob::is_empty")]
+    pub trailing: Blob,
+}
+
+/// `*eventPFX`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Pfx {
+    pub frame: i32,
+    /// Effect handle, an f32 in the engine.
+    pub handle: F32,
+    pub emitter: Text,
+    pub node: Text,
+    /// 1.0 with `ATTACH`, else 0.0.
+    pub attach: F32,
+    #[serde(default, skip_serializing_if = "Blob::is_empty")]
+    pub trailing: Blob,
+}
+
+/// `*eventPFXStop`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PfxStop {
+    pub frame: i32,
+    pub handle: F32,
+    #[serde(default, skip_serializing_if = "Blob::is_empty")]
+    pub trailing: Blob,
+}
+
+/// `*eventPFXGrnd`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FrameOnly {
+    pub frame: i32,
+    #[serde(default, skip_serializing_if = "Blob::is_empty")]
+    pub trailing: Blob,
+}
+
+/// `*eventSetMesh`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetMesh {
+    pub frame: i32,
+    pub mesh: Text,
+    #[serde(default, skip_serializing_if = "Blob::is_empty")]
+    pub trailing: Blob,
+}
+
+/// `*eventSwapMesh`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SwapMesh {
+    pub frame: i32,
+    pub slot1: Text,
+    pub slot2: Text,
+    #[serde(default, skip_serializing_if = "Blob::is_empty")]
+    pub trailing: Blob,
+}
+
+/// `*eventMMStartAni`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MmStartAni {
+    pub frame: i32,
+    pub ani: Text,
+    pub node: Text,
+    /// `I:`, default 1.0.
+    pub intensity: F32,
+    /// `H:`, default −2.0.
+    pub hold_time: F32,
+    #[serde(default, skip_serializing_if = "Blob::is_empty")]
+    pub trailing: Blob,
+}
+
+/// `*eventCamTremor`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CamTremor {
+    pub frame: i32,
+    /// The script's radius, squared by the engine.
+    pub radius_squared: F32,
+    pub duration_ms: F32,
+    pub strength_xz: F32,
+    pub strength_y: F32,
+    #[serde(default, skip_serializing_if = "Blob::is_empty")]
+    pub trailing: Blob,
+}
+
+/// The schema-side spelling of an event: `{eventSFX: {...}}`.
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+pub enum EventDoc {
+    #[serde(rename = "eventSFX")]
+    Sfx(Sfx),
+    #[serde(rename = "eventSFXGrnd")]
+    SfxGrnd(Sfx),
+    #[serde(rename = "eventTag")]
+    Tag(Tag),
+    #[serde(rename = "eventPFX")]
+    Pfx(Pfx),
+    #[serde(rename = "eventPFXStop")]
+    PfxStop(PfxStop),
+    #[serde(rename = "eventPFXGrnd")]
+    PfxGrnd(FrameOnly),
+    #[serde(rename = "eventSetMesh")]
+    SetMesh(SetMesh),
+    #[serde(rename = "eventSwapMesh")]
+    SwapMesh(SwapMesh),
+    #[serde(rename = "eventMMStartAni")]
+    MmStartAni(MmStartAni),
+    #[serde(rename = "eventCamTremor")]
+    CamTremor(CamTremor),
+}
+
+pub const EVENT_KINDS: &[&str] = &[
+    "eventSFX",
+    "eventSFXGrnd",
+    "eventTag",
+    "eventPFX",
+    "eventPFXStop",
+    "eventPFXGrnd",
+    "eventSetMesh",
+    "eventSwapMesh",
+    "eventMMStartAni",
+    "eventCamTremor",
+];
+
+impl Event {
+    pub fn id(&self) -> u16 {
+        match self {
+            Event::Sfx(_) => ID_EVENT_SFX,
+            Event::SfxGrnd(_) => ID_EVENT_SFX_GRND,
+            Event::Tag(_) => ID_EVENT_TAG,
+            Event::Pfx(_) => ID_EVENT_PFX,
+            Event::PfxStop(_) => ID_EVENT_PFX_STOP,
+            Event::PfxGrnd(_) => ID_EVENT_PFX_GRND,
+            Event::SetMesh(_) => ID_EVENT_SET_MESH,
+            Event::SwapMesh(_) => ID_EVENT_SWAP_MESH,
+            Event::MmStartAni(_) => ID_EVENT_MM_START_ANI,
+            Event::CamTremor(_) => ID_EVENT_CAM_TREMOR,
+        }
+    }
+    pub fn kind(&self) -> &'static str {
+        EVENT_KINDS[(self.id() - ID_EVENT_SFX) as usize]
+    }
+    pub fn frame(&self) -> i32 {
+        match self {
+            Event::Sfx(e) | Event::SfxGrnd(e) => e.frame,
+            Event::Tag(e) => e.frame,
+            Event::Pfx(e) => e.frame,
+            Event::PfxStop(e) => e.frame,
+            Event::PfxGrnd(e) => e.frame,
+            Event::SetMesh(e) => e.frame,
+            Event::SwapMesh(e) => e.frame,
+            Event::MmStartAni(e) => e.frame,
+            Event::CamTremor(e) => e.frame,
+        }
+    }
+
+    /// Read the payload of event chunk `id`; `None` when `id` is not an event.
+    #[inline]
+    pub fn read(id: u16, cur: &mut Cursor<'_>) -> Result<Option<Self>, DecodeError> {
+        let frame = |cur: &mut Cursor<'_>| cur.i32().within("frame");
+        Ok(Some(match id {
+            ID_EVENT_SFX | ID_EVENT_SFX_GRND => {
+                let e = Sfx {
+                    frame: frame(cur)?,
+                    name: read_line(cur).within("name")?,
+                    range: read_f32(cur).within("range")?,
+                    empty_slot_flag: read_f32(cur).within("empty_slot_flag")?,
+                    trailing: Blob::new(cur.rest()),
+                };
+                if id == ID_EVENT_SFX {
+                    Event::Sfx(e)
+                } else {
+                    Event::SfxGrnd(e)
+                }
+            }
+            ID_EVENT_TAG => Event::Tag(Tag {
+                frame: frame(cur)?,
+                tag: read_line(cur).within("tag")?,
+                args: read_args(cur)?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            ID_EVENT_PFX => Event::Pfx(Pfx {
+                frame: frame(cur)?,
+                handle: read_f32(cur).within("handle")?,
+                emitter: read_line(cur).within("emitter")?,
+                node: read_line(cur).within("node")?,
+                attach: read_f32(cur).within("attach")?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            ID_EVENT_PFX_STOP => Event::PfxStop(PfxStop {
+                frame: frame(cur)?,
+                handle: read_f32(cur).within("handle")?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            ID_EVENT_PFX_GRND => Event::PfxGrnd(FrameOnly {
+                frame: frame(cur)?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            ID_EVENT_SET_MESH => Event::SetMesh(SetMesh {
+                frame: frame(cur)?,
+                mesh: read_line(cur).within("mesh")?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            ID_EVENT_SWAP_MESH => Event::SwapMesh(SwapMesh {
+                frame: frame(cur)?,
+                slot1: read_line(cur).within("slot1")?,
+                slot2: read_line(cur).within("slot2")?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            ID_EVENT_MM_START_ANI => Event::MmStartAni(MmStartAni {
+                frame: frame(cur)?,
+                ani: read_line(cur).within("ani")?,
+                node: read_line(cur).within("node")?,
+                intensity: read_f32(cur).within("intensity")?,
+                hold_time: read_f32(cur).within("hold_time")?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            ID_EVENT_CAM_TREMOR => Event::CamTremor(CamTremor {
+                frame: frame(cur)?,
+                radius_squared: read_f32(cur).within("radius_squared")?,
+                duration_ms: read_f32(cur).within("duration_ms")?,
+                strength_xz: read_f32(cur).within("strength_xz")?,
+                strength_y: read_f32(cur).within("strength_y")?,
+                trailing: Blob::new(cur.rest()),
+            }),
+            _ => return Ok(None),
+        }))
+    }
+
+    pub fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let trailing = match self {
+            Event::Sfx(e) | Event::SfxGrnd(e) => {
+                out.put_i32(e.frame);
+                put_line(out, &e.name).within("name")?;
+                out.put_u32(e.range.0);
+                out.put_u32(e.empty_slot_flag.0);
+                &e.trailing
+            }
+            Event::Tag(e) => {
+                out.put_i32(e.frame);
+                put_line(out, &e.tag).within("tag")?;
+                put_args(out, &e.args)?;
+                &e.trailing
+            }
+            Event::Pfx(e) => {
+                out.put_i32(e.frame);
+                out.put_u32(e.handle.0);
+                put_line(out, &e.emitter).within("emitter")?;
+                put_line(out, &e.node).within("node")?;
+                out.put_u32(e.attach.0);
+                &e.trailing
+            }
+            Event::PfxStop(e) => {
+                out.put_i32(e.frame);
+                out.put_u32(e.handle.0);
+                &e.trailing
+            }
+            Event::PfxGrnd(e) => {
+                out.put_i32(e.frame);
+                &e.trailing
+            }
+            Event::SetMesh(e) => {
+                out.put_i32(e.frame);
+                put_line(out, &e.mesh).within("mesh")?;
+                &e.trailing
+            }
+            Event::SwapMesh(e) => {
+                out.put_i32(e.frame);
+                put_line(out, &e.slot1).within("slot1")?;
+                put_line(out, &e.slot2).within("slot2")?;
+                &e.trailing
+            }
+            Event::MmStartAni(e) => {
+                out.put_i32(e.frame);
+                put_line(out, &e.ani).within("ani")?;
+                put_line(out, &e.node).within("node")?;
+                out.put_u32(e.intensity.0);
+                out.put_u32(e.hold_time.0);
+                &e.trailing
+            }
+            Event::CamTremor(e) => {
+                out.put_i32(e.frame);
+                for v in [e.radius_squared, e.duration_ms, e.strength_xz, e.strength_y] {
+                    out.put_u32(v.0);
+                }
+                &e.trailing
+            }
+        };
+        out.extend_from_slice(trailing.as_bytes());
+        Ok(())
+    }
+}
+
+#[inline(always)]
+pub(super) fn read_args(cur: &mut Cursor<'_>) -> Result<[Text; 4], DecodeError> {
+    let mut args: [Text; 4] = Default::default();
+    for (i, a) in args.iter_mut().enumerate() {
+        *a = read_line(cur).within_index(i).within("args")?;
+    }
+    Ok(args)
+}
+
+pub(super) fn put_args(out: &mut Vec<u8>, args: &[Text; 4]) -> Result<(), EncodeError> {
+    for (i, a) in args.iter().enumerate() {
+        put_line(out, a).within_index(i).within("args")?;
+    }
+    Ok(())
+}
+
+pub(super) fn read_events<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Vec<Event>>, D::Error> {
+    crate::zengin::tagged::read_list(d).map(Some)
+}
+
+impl Serialize for Event {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use crate::zengin::tagged::Variant;
+        let k = self.kind();
+        match self {
+            Event::Sfx(e) | Event::SfxGrnd(e) => Variant(k, e).serialize(s),
+            Event::Tag(e) => Variant(k, e).serialize(s),
+            Event::Pfx(e) => Variant(k, e).serialize(s),
+            Event::PfxStop(e) => Variant(k, e).serialize(s),
+            Event::PfxGrnd(e) => Variant(k, e).serialize(s),
+            Event::SetMesh(e) => Variant(k, e).serialize(s),
+            Event::SwapMesh(e) => Variant(k, e).serialize(s),
+            Event::MmStartAni(e) => Variant(k, e).serialize(s),
+            Event::CamTremor(e) => Variant(k, e).serialize(s),
+        }
+    }
+}
+
+impl crate::zengin::tagged::OneOf for Event {
+    const EXPECTING: &'static str = "an event: one of eventSFX, eventSFXGrnd, eventTag, eventPFX, eventPFXStop, eventPFXGrnd, eventSetMesh, eventSwapMesh, eventMMStartAni, eventCamTremor, as `kind: {...}`";
+    const KINDS: &'static [&'static str] = EVENT_KINDS;
+    fn read_variant<'de, A: serde::de::MapAccess<'de>>(
+        kind: &str,
+        map: &mut A,
+    ) -> Result<Self, A::Error> {
+        Ok(match kind {
+            "eventSFX" => Event::Sfx(map.next_value()?),
+            "eventSFXGrnd" => Event::SfxGrnd(map.next_value()?),
+            "eventTag" => Event::Tag(map.next_value()?),
+            "eventPFX" => Event::Pfx(map.next_value()?),
+            "eventPFXStop" => Event::PfxStop(map.next_value()?),
+            "eventPFXGrnd" => Event::PfxGrnd(map.next_value()?),
+            "eventSetMesh" => Event::SetMesh(map.next_value()?),
+            "eventSwapMesh" => Event::SwapMesh(map.next_value()?),
+            "eventMMStartAni" => Event::MmStartAni(map.next_value()?),
+            _ => Event::CamTremor(map.next_value()?),
+        })
+    }
+}
