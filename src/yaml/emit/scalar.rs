@@ -59,7 +59,8 @@ pub(super) fn needs_quotes(s: &str) -> bool {
         return b.iter().enumerate().any(|(i, &c)| {
             ASCII_SPECIAL[c as usize]
                 && match c {
-                    b':' => b.get(i + 1) == Some(&b' '),
+                    // `: ` ends a key; `:?` is refused in flow context by libyaml
+                    b':' => matches!(b.get(i + 1), Some(b' ' | b'?')),
                     b' ' => b.get(i + 1) == Some(&b'#'),
                     _ => true,
                 }
@@ -70,7 +71,7 @@ pub(super) fn needs_quotes(s: &str) -> bool {
     for c in s.chars() {
         if matches!(c, ',' | '[' | ']' | '{' | '}' | '"' | '\\' | '\'')
             || !is_printable(c)
-            || (prev == ':' && c == ' ')
+            || (prev == ':' && (c == ' ' || c == '?'))
             || (prev == ' ' && c == '#')
         {
             return true;
@@ -80,7 +81,8 @@ pub(super) fn needs_quotes(s: &str) -> bool {
     false
 }
 
-/// ASCII bytes that force quotes (or do with the next byte: `: `, ` #`) inside a plain scalar.
+/// ASCII bytes that force quotes (or do with the next byte: `: `, `:?`, ` #`) inside a plain
+/// scalar.
 pub(super) const ASCII_SPECIAL: [bool; 256] = {
     let mut t = [false; 256];
     let mut c = 0;

@@ -126,3 +126,22 @@ fn hex32_is_written_as_0x_and_eight_lowercase_digits() {
         assert_eq!(parse_u32(want), Some(v));
     }
 }
+
+/// libyaml (serde_yaml's parser) refuses `:` followed by `?` inside a plain scalar in flow
+/// context (found by the MW3 property test on a mutated name): such strings are quoted.
+#[test]
+fn colon_question_mark_is_quoted_and_reads_back_in_flow_context() {
+    for s in ["m:?E", "\u{c6}\u{a3}m:?E", "a:b"] {
+        let text = to_string(&std::collections::BTreeMap::from([(
+            "k",
+            std::collections::BTreeMap::from([("text", s)]),
+        )]))
+        .unwrap();
+        let back: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> =
+            serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(back["k"]["text"], s, "{text}");
+    }
+    let mut out = String::new();
+    write_str(&mut out, "a:b");
+    assert_eq!(out, "a:b", "a colon alone does not need quotes");
+}
