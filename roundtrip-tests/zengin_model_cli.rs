@@ -103,12 +103,16 @@ fn a_bad_script_names_file_line_and_column() {
     .unwrap();
     let (code, _, err) = run!("compile", &bad);
     assert_eq!(code, 2);
-    assert!(
-        err.contains(
-            "bad.mds:3:3: ani: expected the next animation, found the end of the statement"
-        ),
-        "{err}"
+    let want = format!(
+        "{}:3:3: error: ani: expected the next animation, found the end of the statement\n",
+        bad.display()
     );
+    assert_eq!(err, want);
+    // The generic commands report a script's errors the same way (not as a byte offset).
+    for cmd in ["info", "export", "check"] {
+        let (code, _, err) = run!(cmd, &bad);
+        assert_eq!((code, &err), (2, &want), "{cmd}");
+    }
 }
 
 #[test]

@@ -32,8 +32,10 @@ pub fn location(path: &Path, line: usize, column: usize) -> PathBuf {
 
 pub fn run(args: Args) -> Result<Status, Error> {
     let src = crate::fsio::read_file(&args.input)?;
-    let mds = crate::zengin::mds::parse(&src)
-        .map_err(|e| Error::other(location(&args.input, e.line, e.column), e.message))?;
+    let mds = crate::zengin::mds::parse(&src).map_err(|e| Error::Decode {
+        file: args.input.clone(),
+        source: e.into(),
+    })?;
     if !args.quiet {
         for w in &mds.warnings {
             eprintln!(

@@ -95,9 +95,19 @@ pub fn main() -> ExitCode {
         Ok(Status::Ok) => ExitCode::SUCCESS,
         Ok(Status::Failed) => ExitCode::from(1),
         Err(e) => {
-            eprintln!("animkit: error: {e}");
+            report(&e);
             ExitCode::from(2)
         }
+    }
+}
+
+/// Print an error on stderr: `animkit: error: FILE: message`, or for an error at a line and
+/// column of a text file `FILE:LINE:COL: error: message` (as compilers write it).
+pub fn report(e: &Error) {
+    if e.is_located() {
+        eprintln!("{e}");
+    } else {
+        eprintln!("animkit: error: {e}");
     }
 }
 
@@ -113,7 +123,7 @@ pub fn each_file(
             Ok(Status::Ok) => {}
             Ok(Status::Failed) => status = Status::Failed,
             Err(e) if files.len() > 1 => {
-                eprintln!("animkit: error: {e}");
+                report(&e);
                 status = Status::Failed;
             }
             Err(e) => return Err(e),

@@ -71,15 +71,35 @@ pub enum DecodeErrorKind {
     Unterminated,
     #[error("{0}")]
     Invalid(String),
+    /// An error in a text format, where a line and column say more than an offset.
+    #[error("{line}:{column}: {message}")]
+    Text {
+        line: usize,
+        column: usize,
+        message: String,
+    },
 }
 
-/// A decoding failure at an absolute byte offset, inside a field path.
+/// A decoding failure at an absolute byte offset, inside a field path (in a text format: at a
+/// line and column).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("byte offset {offset} (0x{offset:x}), field {path}: {kind}")]
 pub struct DecodeError {
     pub offset: u64,
     pub path: FieldPath,
     pub kind: DecodeErrorKind,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            DecodeErrorKind::Text { .. } => write!(f, "{}", self.kind),
+            kind => write!(
+                f,
+                "byte offset {} (0x{:x}), field {}: {kind}",
+                self.offset, self.offset, self.path
+            ),
+        }
+    }
 }
 
 impl DecodeError {
@@ -92,6 +112,24 @@ impl DecodeError {
     }
     pub fn invalid(offset: u64, msg: impl Into<String>) -> Self {
         Self::new(offset, DecodeErrorKind::Invalid(msg.into()))
+    }
+    /// An error of a text format at byte `offset`, line `line`, column `column` (1-based).
+    pub fn text(offset: u64, line: usize, column: usize, msg: impl Into<String>) -> Self {
+        Self::new(
+            offset,
+            DecodeErrorKind::Text {
+                line,
+                column,
+                message: msg.into(),
+            },
+        )
+    }
+    /// The line and column of an error of a text format.
+    pub fn line_column(&self) -> Option<(usize, usize)> {
+        match self.kind {
+            DecodeErrorKind::Text { line, column, .. } => Some((line, column)),
+            _ => None,
+        }
     }
 }
 
@@ -151,11 +189,23 @@ pub struct YamlError {
     pub message: String,
 }
 
+/// `L:C: ` (or `L: `), as compilers write a position.
 fn location_prefix(line: Option<usize>, column: Option<usize>) -> String {
     match (line, column) {
-        (Some(l), Some(c)) => format!("line {l} column {c}: "),
-        (Some(l), None) => format!("line {l}: "),
+        (Some(l), Some(c)) => format!("{l}:{c}: "),
+        (Some(l), None) => format!("{l}: "),
         _ => String::new(),
+    }
+}
+
+impl YamlError {
+    /// `FILE:LINE:COL: message` (as far as the position is known).
+    pub fn in_file(&self, file: &std::path::Path) -> String {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => format!("{}:{l}:{c}: {}", file.display(), self.message),
+            (Some(l), None) => format!("{}:{l}: {}", file.display(), self.message),
+            _ => format!("{}: {}", file.display(), self.message),
+        }
     }
 }
 
@@ -175,12 +225,14 @@ impl From<serde_yaml::Error> for YamlError {
     }
 }
 
-/// The error every command reports: what happened, to which file.
+/// The error every command reports: what happened, to which file. An error at a line and
+/// column of a text file (a script, a YAML document) reads `FILE:LINE:COL: error: message`, as
+/// compilers write it (see [`Error::is_located`]).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("{}: {source}", .file.display())]
+    #[error("{}", located(.file, .source.line_column(), .source))]
     Decode { file: PathBuf, source: DecodeError },
-    #[error("{}: {source}", .file.display())]
+    #[error("{}", located_yaml(.file, .source))]
     Yaml { file: PathBuf, source: YamlError },
     #[error("{}: cannot encode: {source}", .file.display())]
     Encode { file: PathBuf, source: EncodeError },
@@ -193,7 +245,34 @@ pub enum Error {
     Other { file: PathBuf, message: String },
 }
 
+fn located(file: &std::path::Path, at: Option<(usize, usize)>, e: &DecodeError) -> String {
+    match (at, &e.kind) {
+        (Some((line, column)), DecodeErrorKind::Text { message, .. }) => {
+            format!("{}:{line}:{column}: error: {message}", file.display())
+        }
+        _ => format!("{}: {e}", file.display()),
+    }
+}
+
+fn located_yaml(file: &std::path::Path, e: &YamlError) -> String {
+    let f = file.display();
+    match (e.line, e.column) {
+        (Some(l), Some(c)) => format!("{f}:{l}:{c}: error: {}", e.message),
+        (Some(l), None) => format!("{f}:{l}: error: {}", e.message),
+        _ => format!("{f}: {}", e.message),
+    }
+}
+
 impl Error {
+    /// Whether the error names a line and column (`FILE:LINE:COL: error: message`), so it is
+    /// reported as it is, without a program-name prefix.
+    pub fn is_located(&self) -> bool {
+        match self {
+            Error::Decode { source, .. } => source.line_column().is_some(),
+            Error::Yaml { source, .. } => source.line.is_some(),
+            _ => false,
+        }
+    }
     pub fn io(file: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             file: file.into(),

@@ -955,10 +955,7 @@ impl Mds {
 /// The parse error as a [`DecodeError`] (offset, and line:column in the message).
 impl From<ParseError> for DecodeError {
     fn from(e: ParseError) -> Self {
-        DecodeError::invalid(
-            e.offset as u64,
-            format!("{}:{}: {}", e.line, e.column, e.message),
-        )
+        DecodeError::text(e.offset as u64, e.line, e.column, e.message)
     }
 }
 

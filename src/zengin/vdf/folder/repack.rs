@@ -6,7 +6,7 @@ use super::{
     MANIFEST_TAG, MANIFEST_VERSION, STREAMS,
 };
 use crate::codec::Formats;
-use crate::exact::{EncodeError, Error};
+use crate::exact::{EncodeError, Error, ImportError};
 use crate::zengin::vdf::yaml::{EntryDoc, PieceKindDoc};
 use crate::zengin::vdf::zipped;
 use crate::zengin::vdf::{
@@ -88,7 +88,10 @@ pub(super) fn encode_yaml_text(
     })?;
     let asset = f
         .read_yaml(&text, &Default::default())
-        .map_err(|e| EncodeError::new(format!("{}: {e}", p.display())))?;
+        .map_err(|e| match e {
+            ImportError::Yaml(y) => EncodeError::new(y.in_file(p)),
+            e => EncodeError::new(format!("{}: {e}", p.display())),
+        })?;
     asset
         .encode()
         .map_err(|e| EncodeError::new(format!("{}: cannot encode: {e}", p.display())))
