@@ -12,7 +12,7 @@ use super::events::{
 };
 use super::header::{Info, InfoConstants, ListEntry};
 use super::prim::{Bytes, Field, Z};
-use super::refs::Node32;
+use super::ref_fields::Node32;
 use super::seq_def::{SeqDef, SeqState};
 use super::Anim;
 use crate::exact::{Blob, Cursor, Hex32, Text, F32};

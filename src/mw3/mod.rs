@@ -17,6 +17,7 @@ pub mod events;
 pub mod gen;
 pub mod header;
 pub mod prim;
+pub mod ref_fields;
 pub mod refs;
 pub mod seq_def;
 

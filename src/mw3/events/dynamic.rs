@@ -3,7 +3,7 @@
 use super::{Condition, FrameFlags, LoopFlags};
 use crate::exact::{Cursor, DecodeError, EncodeError, Within, F32};
 use crate::mw3::prim::{is_default, record, Bytes, Ctx, Field, Vec3};
-use crate::mw3::refs::Node32;
+use crate::mw3::ref_fields::Node32;
 use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 

@@ -6,7 +6,9 @@ use super::{
 };
 use crate::exact::F32;
 use crate::mw3::prim::{record, Slots, Vec2, Vec3, Z};
-use crate::mw3::refs::{AnimRef16, DynSound32, Light32, Node16, Node32, Puffer32, StaticSound16};
+use crate::mw3::ref_fields::{
+    AnimRef16, DynSound32, Light32, Node16, Node32, Puffer32, StaticSound16,
+};
 
 record! {
     /// 1 SOUND.

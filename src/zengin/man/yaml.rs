@@ -5,6 +5,7 @@
 use crate::codec::{check_document_header, Codec, ImportOptions};
 use crate::exact::{Blob, EncodeError, FieldPath, Hex32, ImportError, Within, YamlError, F32};
 use crate::zengin::man::quant;
+pub use crate::zengin::man::yaml_fast::{FramesIn, SampleIn};
 use crate::zengin::man::{Chunk, Dims, Events, Header, Man, Marker, Samples, Source, Unknown};
 use schemars::JsonSchema;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -396,31 +397,6 @@ pub struct SamplesIn {
     pub frames: FramesIn,
     #[serde(default)]
     pub trailing: Blob,
-}
-
-/// Every sample, frame-major, with the frame count.
-#[derive(Debug, Default)]
-pub struct FramesIn {
-    pub frames: usize,
-    pub samples: Vec<SampleIn>,
-}
-
-/// One node in one frame: give `rotation` or `rotation_code`, and `position` or
-/// `position_code`.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SampleIn {
-    /// Quaternion x, y, z, w.
-    pub rotation: Option<[F32; 4]>,
-    /// Raw packed rotation codes x, y, z (written back as they are).
-    pub rotation_code: Option<[u16; 3]>,
-    /// Position x, y, z.
-    pub position: Option<[F32; 3]>,
-    /// Raw packed position codes x, y, z (written back as they are).
-    pub position_code: Option<[u16; 3]>,
-    /// Ignored on import (a label some exports add).
-    #[schemars(with = "Option<String>")]
-    pub node: Option<IgnoredAny>,
 }
 
 const DOC_FIELDS: &[&str] = &["format", "version", "chunks"];

@@ -6,11 +6,39 @@
 //! placeholder plus blank lines (so line numbers elsewhere stay true); serde_yaml then reads
 //! the small rest. It is optimistic: any line it does not recognise makes it decline, and any
 //! error on the fast path makes the caller redo the whole import the ordinary way, so results
-//! and error messages are the same as without it (a test compares both paths).
+//! and error messages are the same as without it (a test compares both paths). The sample
+//! types both readers produce ([`FramesIn`], [`SampleIn`]) live here, below the document reader.
 
 use crate::exact::float::parse_f32;
 use crate::exact::F32;
-use crate::zengin::man::yaml::{FramesIn, SampleIn};
+use schemars::JsonSchema;
+use serde::de::IgnoredAny;
+use serde::Deserialize;
+
+/// Every sample, frame-major, with the frame count.
+#[derive(Debug, Default)]
+pub struct FramesIn {
+    pub frames: usize,
+    pub samples: Vec<SampleIn>,
+}
+
+/// One node in one frame: give `rotation` or `rotation_code`, and `position` or
+/// `position_code`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SampleIn {
+    /// Quaternion x, y, z, w.
+    pub rotation: Option<[F32; 4]>,
+    /// Raw packed rotation codes x, y, z (written back as they are).
+    pub rotation_code: Option<[u16; 3]>,
+    /// Position x, y, z.
+    pub position: Option<[F32; 3]>,
+    /// Raw packed position codes x, y, z (written back as they are).
+    pub position_code: Option<[u16; 3]>,
+    /// Ignored on import (a label some exports add).
+    #[schemars(with = "Option<String>")]
+    pub node: Option<IgnoredAny>,
+}
 
 /// The placeholder that stands for fast-parsed block `k`.
 pub fn placeholder(k: usize) -> String {
