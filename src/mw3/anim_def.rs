@@ -539,15 +539,23 @@ impl AnimDef {
         out: &mut Vec<u8>,
         mut marks: Option<&mut Vec<(usize, String)>>,
     ) -> Result<(), EncodeError> {
-        let names = self.names();
-        let ctx = Ctx::default();
-        let s = &self.stored;
         let mut mark = |out: &Vec<u8>, what: String| {
             if let Some(m) = marks.as_deref_mut() {
                 m.push((out.len(), what));
             }
         };
         mark(out, String::new());
+        let embedded_at = self.write_fixed(out)?;
+        let counts = self.write_counts(out)?;
+        self.write_arrays(out, &counts, &mut mark)?;
+        self.write_states(out, embedded_at, &mut mark)
+    }
+
+    /// The fixed fields up to the sequence pointer, and the embedded reset state (its stream
+    /// size is filled in once its events are written: returns where).
+    fn write_fixed(&self, out: &mut Vec<u8>) -> Result<Option<usize>, EncodeError> {
+        let ctx = Ctx::default();
+        let s = &self.stored;
         self.anim_name.write(out, &ctx).within("anim_name")?;
         self.name.write(out, &ctx).within("name")?;
         self.ptrs.anim.write(out, &ctx)?;
@@ -572,8 +580,7 @@ impl AnimDef {
         s.cur_health.unwrap_or(self.health).write(out, &ctx)?;
         self.constants.zero180.write(out, &ctx)?;
         self.ptrs.seq_defs.write(out, &ctx)?;
-        // the reset state's stream size is filled in once its events are written
-        let embedded_at = match &s.embedded_reset_state {
+        Ok(match &s.embedded_reset_state {
             Some(b) => {
                 b.write(out, &ctx)?;
                 None
@@ -585,7 +592,13 @@ impl AnimDef {
                     .within("reset_state")?;
                 Some(at)
             }
-        };
+        })
+    }
+
+    /// The array counts and pointers; returns the counts written.
+    fn write_counts(&self, out: &mut Vec<u8>) -> Result<Counts, EncodeError> {
+        let ctx = Ctx::default();
+        let s = &self.stored;
         let seq_count = u8::try_from(self.sequences.len())
             .map_err(|_| EncodeError::new("at most 255 sequences"))
             .within("sequences")?;
@@ -667,6 +680,33 @@ impl AnimDef {
         }
         self.constants.zero312.write(out, &ctx)?;
 
+        Ok(Counts {
+            object: object_count,
+            node: node_count,
+            light: light_count,
+            puffer: puffer_count,
+            dynamic_sound: dyn_count,
+            static_sound: static_count,
+        })
+    }
+
+    /// The arrays, each with its zero item 0 where it has one.
+    fn write_arrays(
+        &self,
+        out: &mut Vec<u8>,
+        c: &Counts,
+        mark: &mut dyn FnMut(&Vec<u8>, String),
+    ) -> Result<(), EncodeError> {
+        let ctx = Ctx::default();
+        let s = &self.stored;
+        let (object_count, node_count, light_count, puffer_count, dyn_count, static_count) = (
+            c.object,
+            c.node,
+            c.light,
+            c.puffer,
+            c.dynamic_sound,
+            c.static_sound,
+        );
         mark(out, ".objects".into());
         write_zero_array(out, object_count, &s.object_zero, &self.objects).within("objects")?;
         mark(out, ".nodes".into());
@@ -691,6 +731,17 @@ impl AnimDef {
         for (i, it) in self.anim_refs.iter().enumerate() {
             it.write(out, &ctx).within_index(i).within("anim_refs")?;
         }
+        Ok(())
+    }
+
+    /// The reset state (its size also patched into the embedded copy) and the sequences.
+    fn write_states(
+        &self,
+        out: &mut Vec<u8>,
+        embedded_at: Option<usize>,
+        mark: &mut dyn FnMut(&Vec<u8>, String),
+    ) -> Result<(), EncodeError> {
+        let names = self.names();
         mark(out, ".reset_state".into());
         let reset_at = out.len();
         self.reset_state

@@ -85,8 +85,26 @@ pub fn check(a: &Anim) -> Vec<Finding> {
 }
 
 fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
+    check_arrays(o, p, d);
+    check_states(o, p, d);
+    check_flags(o, p, d);
+    check_constants(o, p, d);
+    let names = d.names();
+    check_names(o, p, d, &names);
+    check_items(o, p, d);
+    for (k, e) in d.reset_state.events.iter().enumerate() {
+        check_event(o, &format!("{p}.reset_state.events[{k}]"), e, &names);
+    }
+    for (sk, sq) in d.sequences.iter().enumerate() {
+        for (k, e) in sq.events.iter().enumerate() {
+            check_event(o, &format!("{p}.sequences[{sk}].events[{k}]"), e, &names);
+        }
+    }
+}
+
+/// S: the arrays' counts and pointers, the zero item 0, effects, sequences.
+fn check_arrays(o: &mut Out, p: &str, d: &AnimDef) {
     let s = &d.stored;
-    // S: arrays
     let zero_arrays: [(&str, usize, u32, bool, Option<u8>); 6] = [
         (
             "objects",
@@ -174,7 +192,11 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
     if d.ptrs.seq_defs.0 == 0 {
         o.err(format!("{p}.ptrs.seq_defs"), "must not be 0");
     }
-    // S: reset state
+}
+
+/// S: the reset state and every sequence's states, pointers and events.
+fn check_states(o: &mut Out, p: &str, d: &AnimDef) {
+    let s = &d.stored;
     if s.embedded_reset_state.is_some() {
         o.err(
             format!("{p}.stored.embedded_reset_state"),
@@ -215,7 +237,11 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
         check_seq_zeros(o, &sp, sq);
         clean_name(o, &format!("{sp}.name"), sq.name.text(), sq.name.is_clean());
     }
-    // D: flags and duplicated values
+}
+
+/// D: flags and the values they duplicate.
+fn check_flags(o: &mut Out, p: &str, d: &AnimDef) {
+    let s = &d.stored;
     let f = d.flags;
     let unknown = f.0 & !super::anim_def::DefFlags::KNOWN;
     if unknown != 0 {
@@ -293,7 +319,10 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
     if d.ptrs.anim.0 == 0 {
         o.err(format!("{p}.ptrs.anim"), "must not be 0");
     }
-    // O
+}
+
+/// O: constants, health and prerequisite counts.
+fn check_constants(o: &mut Out, p: &str, d: &AnimDef) {
     let k = &d.constants;
     if !is_default(k) {
         o.warn(
@@ -315,6 +344,10 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
             "expected 0 without prerequisites, else 0..=2",
         );
     }
+}
+
+/// Names: clean, ASCII, unique within each array.
+fn check_names(o: &mut Out, p: &str, d: &AnimDef, names: &Names<'_>) {
     clean_name(o, &format!("{p}.name"), d.name.text(), d.name.is_clean());
     for (what, name) in [
         ("anim_name", &d.anim_name),
@@ -324,7 +357,6 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
             o.warn(format!("{p}.{what}"), "is not ASCII");
         }
     }
-    let names = d.names();
     check_unique(
         o,
         &format!("{p}.objects"),
@@ -343,6 +375,10 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
         &format!("{p}.static_sounds"),
         names.static_sounds.iter().copied(),
     );
+}
+
+/// Each array's items: pointers, flags, prerequisites, anim refs.
+fn check_items(o: &mut Out, p: &str, d: &AnimDef) {
     for (k, x) in d.nodes.iter().enumerate() {
         if x.ptr.0 == 0 || x.zero32 != 0 {
             o.warn(format!("{p}.nodes[{k}]"), "expected ptr ≠ 0 and zero32 = 0");
@@ -403,15 +439,6 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
         }
         if x.ptr.0 != 0 {
             o.warn(format!("{p}.anim_refs[{k}].ptr"), "expected 0");
-        }
-    }
-    // events
-    for (k, e) in d.reset_state.events.iter().enumerate() {
-        check_event(o, &format!("{p}.reset_state.events[{k}]"), e, &names);
-    }
-    for (sk, sq) in d.sequences.iter().enumerate() {
-        for (k, e) in sq.events.iter().enumerate() {
-            check_event(o, &format!("{p}.sequences[{sk}].events[{k}]"), e, &names);
         }
     }
 }
