@@ -553,14 +553,6 @@ pub fn decompile(m: &Msb) -> Decompiled {
     let mut ani: Option<Vec<AniItem>> = None;
     let mut max_fps: Option<F32> = None;
     for (i, e) in m.entries.iter().enumerate() {
-        let push = |ani: &mut Option<Vec<AniItem>>, losses: &mut Vec<String>, a: AniItem| match ani
-        {
-            Some(list) => list.push(a),
-            None => losses.push(format!(
-                "entries[{i}] ({}) is outside aniEnum; the script puts it in one",
-                e.kind()
-            )),
-        };
         match e {
             Entry::Root(r) => header.root = Some((r.version, r.directory.clone())),
             Entry::Source(s) => header.source = Some((s.date, s.path.clone())),
@@ -583,97 +575,6 @@ pub fn decompile(m: &Msb) -> Decompiled {
                     items.push(ModelItem::AniEnum(list));
                 }
             }
-            Entry::AniMaxFps(x) => {
-                max_fps = Some(x.fps);
-                push(&mut ani, &mut losses, AniItem::AniMaxFps(mds::AniMaxFps { fps: x.fps }))
-            }
-            Entry::Ani(x) => {
-                let default_fps = max_fps.unwrap_or(F32::new(25.0));
-                let item = AniItem::Ani(mds::Ani {
-                    name: x.name.clone(),
-                    layer: x.layer,
-                    next: x.next.clone(),
-                    blend_in: x.blend_in,
-                    blend_out: x.blend_out,
-                    flags: x.flags.clone(),
-                    asc: x.asc.clone(),
-                    direction: x.direction.clone(),
-                    first_frame: x.first_frame,
-                    last_frame: x.last_frame,
-                    fps: (x.fps != default_fps).then_some(x.fps),
-                    speed: opt_unless(x.speed, 0.0),
-                    collision_volume_scale: opt_unless(x.collision_volume_scale, 1.0),
-                    events: decompile_events(x.events.as_ref()),
-                });
-                push(&mut ani, &mut losses, item)
-            }
-            Entry::AniAlias(x) => push(
-                &mut ani,
-                &mut losses,
-                AniItem::AniAlias(mds::AniAlias {
-                    name: x.name.clone(),
-                    layer: x.layer,
-                    next: x.next.clone(),
-                    blend_in: x.blend_in,
-                    blend_out: x.blend_out,
-                    flags: x.flags.clone(),
-                    alias_of: x.alias_of.clone(),
-                    direction: Some(x.direction.clone()),
-                    events: decompile_events(x.events.as_ref()),
-                }),
-            ),
-            Entry::AniBlend(x) => push(
-                &mut ani,
-                &mut losses,
-                AniItem::AniBlend(mds::AniBlend {
-                    name: x.name.clone(),
-                    layer: None,
-                    next: x.next.clone(),
-                    blend_in: Some(x.blend_in),
-                    blend_out: Some(x.blend_out),
-                    events: decompile_events(x.events.as_ref()),
-                }),
-            ),
-            Entry::AniSync(x) => push(
-                &mut ani,
-                &mut losses,
-                AniItem::AniSync(mds::AniSync {
-                    name: x.name.clone(),
-                    next: x.next.clone(),
-                    events: decompile_events(x.events.as_ref()),
-                }),
-            ),
-            Entry::AniComb(x) => push(
-                &mut ani,
-                &mut losses,
-                AniItem::AniComb(mds::AniComb {
-                    name: x.name.clone(),
-                    layer: x.layer,
-                    next: x.next.clone(),
-                    blend_in: x.blend_in,
-                    blend_out: x.blend_out,
-                    flags: x.flags.clone(),
-                    prefix: x.prefix.clone(),
-                    count: x.count,
-                    events: decompile_events(x.events.as_ref()),
-                }),
-            ),
-            Entry::AniDisable(x) => push(
-                &mut ani,
-                &mut losses,
-                AniItem::AniDisable(mds::AniDisable {
-                    name: x.name.clone(),
-                    events: decompile_events(x.events.as_ref()),
-                }),
-            ),
-            Entry::ModelTag(x) => push(
-                &mut ani,
-                &mut losses,
-                AniItem::ModelTag(mds::ModelTag {
-                    tag: x.tag.clone(),
-                    args: trim_args(&x.args),
-                }),
-            ),
             Entry::AniEvents(_) | Entry::Event(_) | Entry::AniEventsEnd(_) => losses.push(format!(
                 "entries[{i}] ({}): an event list not attached to an animation cannot be written in a script",
                 e.kind()
@@ -683,12 +584,112 @@ pub fn decompile(m: &Msb) -> Decompiled {
                 u.id.0,
                 u.data.len()
             )),
+            _ => {
+                if let Entry::AniMaxFps(x) = e {
+                    max_fps = Some(x.fps);
+                }
+                let Some(item) = ani_item(e, max_fps) else {
+                    continue;
+                };
+                match &mut ani {
+                    Some(list) => list.push(item),
+                    None => losses.push(format!(
+                        "entries[{i}] ({}) is outside aniEnum; the script puts it in one",
+                        e.kind()
+                    )),
+                }
+            }
         }
     }
     if let Some(list) = ani.take() {
         items.push(ModelItem::AniEnum(list));
     }
-    let model = header
+    let script = Script {
+        model: model_name(&header),
+        items,
+    };
+    let mut text = write_header(&header);
+    text.extend_from_slice(&mds::print_canonical(&script));
+    if losses.is_empty() {
+        losses.extend(round_trip_loss(m, &text));
+    }
+    Decompiled { text, losses }
+}
+
+/// The script statement of an entry of an aniEnum block (`None` for other entries); `max_fps`
+/// is the block's aniMaxFps so far (an animation at that rate leaves its fps out).
+fn ani_item(e: &Entry, max_fps: Option<F32>) -> Option<AniItem> {
+    Some(match e {
+        Entry::AniMaxFps(x) => AniItem::AniMaxFps(mds::AniMaxFps { fps: x.fps }),
+        Entry::Ani(x) => {
+            let default_fps = max_fps.unwrap_or(F32::new(25.0));
+            AniItem::Ani(mds::Ani {
+                name: x.name.clone(),
+                layer: x.layer,
+                next: x.next.clone(),
+                blend_in: x.blend_in,
+                blend_out: x.blend_out,
+                flags: x.flags.clone(),
+                asc: x.asc.clone(),
+                direction: x.direction.clone(),
+                first_frame: x.first_frame,
+                last_frame: x.last_frame,
+                fps: (x.fps != default_fps).then_some(x.fps),
+                speed: opt_unless(x.speed, 0.0),
+                collision_volume_scale: opt_unless(x.collision_volume_scale, 1.0),
+                events: decompile_events(x.events.as_ref()),
+            })
+        }
+        Entry::AniAlias(x) => AniItem::AniAlias(mds::AniAlias {
+            name: x.name.clone(),
+            layer: x.layer,
+            next: x.next.clone(),
+            blend_in: x.blend_in,
+            blend_out: x.blend_out,
+            flags: x.flags.clone(),
+            alias_of: x.alias_of.clone(),
+            direction: Some(x.direction.clone()),
+            events: decompile_events(x.events.as_ref()),
+        }),
+        Entry::AniBlend(x) => AniItem::AniBlend(mds::AniBlend {
+            name: x.name.clone(),
+            layer: None,
+            next: x.next.clone(),
+            blend_in: Some(x.blend_in),
+            blend_out: Some(x.blend_out),
+            events: decompile_events(x.events.as_ref()),
+        }),
+        Entry::AniSync(x) => AniItem::AniSync(mds::AniSync {
+            name: x.name.clone(),
+            next: x.next.clone(),
+            events: decompile_events(x.events.as_ref()),
+        }),
+        Entry::AniComb(x) => AniItem::AniComb(mds::AniComb {
+            name: x.name.clone(),
+            layer: x.layer,
+            next: x.next.clone(),
+            blend_in: x.blend_in,
+            blend_out: x.blend_out,
+            flags: x.flags.clone(),
+            prefix: x.prefix.clone(),
+            count: x.count,
+            events: decompile_events(x.events.as_ref()),
+        }),
+        Entry::AniDisable(x) => AniItem::AniDisable(mds::AniDisable {
+            name: x.name.clone(),
+            events: decompile_events(x.events.as_ref()),
+        }),
+        Entry::ModelTag(x) => AniItem::ModelTag(mds::ModelTag {
+            tag: x.tag.clone(),
+            args: trim_args(&x.args),
+        }),
+        _ => return None,
+    })
+}
+
+/// The model's name: the source file's stem, else `MODEL`.
+fn model_name(header: &Header) -> Text {
+    header
         .source
         .as_ref()
         .map(|(_, p)| {
@@ -698,30 +699,28 @@ pub fn decompile(m: &Msb) -> Decompiled {
             Text::new(stem)
         })
         .filter(|t| !t.is_empty())
-        .unwrap_or_else(|| Text::from("MODEL"));
-    let script = Script { model, items };
-    let mut text = write_header(&header);
-    text.extend_from_slice(&mds::print_canonical(&script));
-    // Does the script give the MSB back?
-    if losses.is_empty() {
-        match mds::parse(&text) {
-            Ok(parsed) => {
-                let again = compile(&parsed.script, &text, &CompileOptions::default());
-                let (mut a, mut b) = (Vec::new(), Vec::new());
-                let wa = m.write(&mut a);
-                let wb = again.write(&mut b);
-                if wa.is_ok() && wb.is_ok() && a != b {
-                    let off = crate::exact::first_difference(&a, &b).unwrap_or(0);
-                    losses.push(format!(
-                        "compiling the script does not give the same MSB: first difference at byte {off} ({}); the MSB holds values a script cannot produce (extra bytes, values outside the engine's defaults/clamps, strings in lower case, ...)",
-                        m.field_at(off as u64)
-                    ));
-                }
+        .unwrap_or_else(|| Text::from("MODEL"))
+}
+
+/// Whether the script gives the MSB back: `None` when it does, else what differs.
+fn round_trip_loss(m: &Msb, text: &[u8]) -> Option<String> {
+    match mds::parse(text) {
+        Ok(parsed) => {
+            let again = compile(&parsed.script, text, &CompileOptions::default());
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let wa = m.write(&mut a);
+            let wb = again.write(&mut b);
+            if wa.is_ok() && wb.is_ok() && a != b {
+                let off = crate::exact::first_difference(&a, &b).unwrap_or(0);
+                return Some(format!(
+                    "compiling the script does not give the same MSB: first difference at byte {off} ({}); the MSB holds values a script cannot produce (extra bytes, values outside the engine's defaults/clamps, strings in lower case, ...)",
+                    m.field_at(off as u64)
+                ));
             }
-            Err(e) => losses.push(format!("the decompiled script does not parse: {e}")),
+            None
         }
+        Err(e) => Some(format!("the decompiled script does not parse: {e}")),
     }
-    Decompiled { text, losses }
 }
 
 #[cfg(test)]
