@@ -6,8 +6,8 @@ use crate::registry::{ExportOptions, ImportOptions};
 use std::path::PathBuf;
 
 /// Convert a binary asset to an editable YAML document (stdout without -o). With a companion
-/// (`--with`, e.g. `--mdh MODEL.MDH` for an animation), what the format takes from it is shown
-/// too (an animation's samples are labelled with their nodes' names).
+/// (`--with`, e.g. the skeleton an animation is made for), what the format takes from it is
+/// shown too (an animation's samples are labelled with their nodes' names).
 #[derive(clap::Args)]
 pub struct Args {
     /// The binary asset (format detected from its content).

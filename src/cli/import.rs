@@ -13,8 +13,8 @@ pub struct Args {
     /// Output file (default: FILE without its .yaml/.yml extension).
     #[command(flatten)]
     out: super::OutputArgs,
-    /// Where edited values fall outside the stored quantisation range (MAN positions),
-    /// recompute the range from all values and re-pack everything instead of failing.
+    /// Where edited values fall outside the stored quantisation range (e.g. an animation's
+    /// positions), recompute the range from all values and re-pack everything instead of failing.
     #[arg(long)]
     requantize: bool,
 }
