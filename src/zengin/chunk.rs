@@ -148,10 +148,20 @@ pub fn put_chunk(
     Ok(())
 }
 
-/// A decoded chunk of a chunked file: its id and how to write its payload.
+/// A decoded chunk of a chunked file: its id, its kind's name and how to write its payload.
 pub trait ChunkBody {
     fn id(&self) -> u16;
+    fn kind(&self) -> &'static str;
     fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError>;
+}
+
+/// `A000 marker, A020 header, ...`: the chunks of a file for `info`.
+pub fn summary<C: ChunkBody>(chunks: &[C]) -> String {
+    chunks
+        .iter()
+        .map(|c| format!("{:04X} {}", c.id(), c.kind()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Write `chunks` in order, each with its header; an error names `chunks[i]`.

@@ -386,6 +386,9 @@ impl chunk::ChunkBody for Chunk {
     fn id(&self) -> u16 {
         Chunk::id(self)
     }
+    fn kind(&self) -> &'static str {
+        Chunk::kind(self)
+    }
     fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         Chunk::put_payload(self, out)
     }

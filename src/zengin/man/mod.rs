@@ -16,7 +16,7 @@ pub use chunks::{governing_header, Dims};
 
 use crate::codec::{Codec, Companion, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{Blob, DecodeError, EncodeError, Hex32, Text, F32};
-use crate::zengin::chunk::{self};
+use crate::zengin::chunk;
 use crate::zengin::types::{BBox, ZDate};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -308,14 +308,7 @@ impl Codec for Man {
             v.push(("checksum", s.checksum.to_string()));
         }
         v.push(("events", self.events().len().to_string()));
-        v.push((
-            "chunks",
-            self.chunks
-                .iter()
-                .map(|c| format!("{:04X} {}", c.id(), c.kind()))
-                .collect::<Vec<_>>()
-                .join(", "),
-        ));
+        v.push(("chunks", chunk::summary(&self.chunks)));
         v
     }
     fn field_at(&self, offset: u64) -> String {

@@ -255,6 +255,9 @@ impl chunk::ChunkBody for Chunk {
     fn id(&self) -> u16 {
         Chunk::id(self)
     }
+    fn kind(&self) -> &'static str {
+        Chunk::kind(self)
+    }
     fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         Chunk::put_payload(self, out)
     }
@@ -426,14 +429,7 @@ impl Codec for Mdh {
         if let Some(s) = self.source() {
             v.push(("source", s.path.to_string()));
         }
-        v.push((
-            "chunks",
-            self.chunks
-                .iter()
-                .map(|c| format!("{:04X} {}", c.id(), c.kind()))
-                .collect::<Vec<_>>()
-                .join(", "),
-        ));
+        v.push(("chunks", chunk::summary(&self.chunks)));
         v
     }
     fn field_at(&self, offset: u64) -> String {
