@@ -21,10 +21,7 @@ fn run_mdh(path: &std::path::Path) -> Result<Status, Error> {
     use crate::registry::Codec;
     use crate::zengin::mdh::Mdh;
     let data = crate::fsio::read_file(path)?;
-    let mdh = Mdh::decode(&data).map_err(|e| Error::Decode {
-        file: path.into(),
-        source: e,
-    })?;
+    let mdh = Mdh::decode(&data).map_err(Error::decoding(path))?;
     let h = mdh
         .hierarchy()
         .ok_or_else(|| Error::other(path, "no hierarchy chunk (0xD100)"))?;

@@ -57,10 +57,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
     };
     let msb = compile(&mds.script, &src, &opts);
     let mut out = Vec::new();
-    msb.write(&mut out).map_err(|e| Error::Encode {
-        file: args.input.clone(),
-        source: e,
-    })?;
+    msb.write(&mut out).map_err(Error::encoding(&args.input))?;
     let target = args
         .output
         .clone()

@@ -30,10 +30,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
             "not a compiled model script (.MSB)",
         ));
     }
-    let msb = Msb::decode(&data).map_err(|e| Error::Decode {
-        file: args.input.clone(),
-        source: e,
-    })?;
+    let msb = Msb::decode(&data).map_err(Error::decoding(&args.input))?;
     let d = decompile(&msb);
     for l in &d.losses {
         eprintln!("{}: warning: {l}", args.input.display());

@@ -33,10 +33,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
     let asset = format
         .read_yaml(&text, &opts)
         .map_err(|e| import_error(&args.file, e))?;
-    let data = asset.encode().map_err(|e| Error::Encode {
-        file: args.file.clone(),
-        source: e,
-    })?;
+    let data = asset.encode().map_err(Error::encoding(&args.file))?;
     let output = match args.out.output {
         Some(o) => o,
         None => {

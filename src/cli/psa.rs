@@ -33,10 +33,7 @@ pub struct Args {
 
 fn load(path: &Path) -> Result<Package, Error> {
     let data = crate::fsio::read_file(path)?;
-    Package::read(&data).map_err(|e| Error::Decode {
-        file: path.into(),
-        source: e,
-    })
+    Package::read(&data).map_err(Error::decoding(path))
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
@@ -44,20 +41,11 @@ pub fn run(args: Args) -> Result<Status, Error> {
         (&args.import, &args.into, &args.set, &args.output)
     {
         let data = crate::fsio::read_file(psa_path)?;
-        let p = psa::read(&data).map_err(|e| Error::Decode {
-            file: psa_path.clone(),
-            source: e,
-        })?;
+        let p = psa::read(&data).map_err(Error::decoding(psa_path))?;
         let mut pkg = load(into)?;
-        let done = psa::import(&mut pkg, set, &p).map_err(|e| Error::Encode {
-            file: into.clone(),
-            source: e,
-        })?;
+        let done = psa::import(&mut pkg, set, &p).map_err(Error::encoding(into))?;
         let mut bytes = Vec::new();
-        pkg.write(&mut bytes).map_err(|e| Error::Encode {
-            file: out.clone(),
-            source: e,
-        })?;
+        pkg.write(&mut bytes).map_err(Error::encoding(out))?;
         crate::fsio::write_file(out, &bytes, args.force)?;
         println!(
             "{}: replaced {} from {}",
@@ -81,10 +69,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
         return Err(Error::other(path, "the package holds no AnimSet"));
     }
     for set in &sets {
-        let bytes = psa::export_set(&pkg, set).map_err(|e| Error::Decode {
-            file: path.clone(),
-            source: e,
-        })?;
+        let bytes = psa::export_set(&pkg, set).map_err(Error::decoding(path))?;
         // Names come from the package: keep them from naming other folders.
         let safe: String = set
             .name

@@ -229,10 +229,7 @@ fn pack(a: PackArgs) -> Result<Status, Error> {
     }
     let b = bar(files.len() + 1, "pieces");
     let len = crate::fsio::write_streaming(&a.output, a.force, |w| {
-        folder::pack_to(w, &files, &opts, &|| b.inc(1)).map_err(|e| Error::Encode {
-            file: a.output.clone(),
-            source: e,
-        })
+        folder::pack_to(w, &files, &opts, &|| b.inc(1)).map_err(Error::encoding(&a.output))
     })?;
     b.finish_and_clear();
     eprintln!(

@@ -2,7 +2,7 @@
 
 use super::{Chunk, Header, Man, Samples};
 use crate::exact::FieldPath;
-use crate::zengin::chunk::{self};
+use crate::zengin::chunk;
 use crate::zengin::types::{BBox, ZDate};
 
 impl Man {
