@@ -89,17 +89,19 @@ pub fn find_companion(place: &Path, tag: &str, key: u32) -> Result<Option<Found>
                 continue;
             }
             let data = crate::fsio::map_file(entry.path())?;
-            if let Some(found) = find_in(entry.path(), &data, tag, key) {
+            if let Some(found) = find_companion_in(entry.path(), &data, tag, key) {
                 return Ok(Some(found));
             }
         }
         return Ok(None);
     }
     let data = crate::fsio::map_file(place)?;
-    Ok(find_in(place, &data, tag, key))
+    Ok(find_companion_in(place, &data, tag, key))
 }
 
-fn find_in(path: &Path, data: &[u8], tag: &str, key: u32) -> Option<Found> {
+/// [`find_companion`] in a file's bytes (named `path` in the result): the file itself when it
+/// is of format `tag` with key `key`, else, for a container, the first such member.
+pub fn find_companion_in(path: &Path, data: &[u8], tag: &str, key: u32) -> Option<Found> {
     let format = detect(data)?;
     if format.tag() == tag {
         let asset = format.decode(data).ok()?;
@@ -111,7 +113,7 @@ fn find_in(path: &Path, data: &[u8], tag: &str, key: u32) -> Option<Found> {
     let archive = format.container()?.open(data).ok()?;
     archive.members().ok()?.into_iter().find_map(|m| {
         let bytes = archive.read(m.id).ok()?;
-        find_in(&member_path(path, &m.name), &bytes, tag, key)
+        find_companion_in(&member_path(path, &m.name), &bytes, tag, key)
     })
 }
 
