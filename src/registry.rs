@@ -121,3 +121,36 @@ pub fn find_companion_in(path: &Path, data: &[u8], tag: &str, key: u32) -> Optio
 pub fn member_path(container: &Path, member: &str) -> PathBuf {
     PathBuf::from(format!("{}:{member}", container.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(name: &str) -> Vec<u8> {
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("samples")
+                .join(name),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_skeleton_of_an_animation_is_found_by_its_checksum_inside_an_archive() {
+        let man = sample("IDLE.MAN");
+        let format = detect(&man).unwrap();
+        let (companion, mdh) = companions_of(format).next().unwrap();
+        assert_eq!(
+            (companion.tag, companion.flag, mdh.tag()),
+            ("zengin.mdh", "mdh", "zengin.mdh")
+        );
+        let key = format.decode(&man).unwrap().companion_key().unwrap();
+        assert_eq!(key, 0x0519_cb77);
+        let vdf = sample("ANIMS.VDF");
+        let found = find_companion_in(Path::new("A.VDF"), &vdf, mdh.tag(), key).unwrap();
+        assert_eq!(found.path, Path::new("A.VDF:SAMPLE.MDH"));
+        assert_eq!(found.asset.companion_key(), Some(key));
+        assert!(find_companion_in(Path::new("A.VDF"), &vdf, mdh.tag(), key ^ 1).is_none());
+        assert_eq!(companion_flags(), ["mdh"]);
+    }
+}
