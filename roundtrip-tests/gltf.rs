@@ -911,3 +911,38 @@ fn bad_gltf_input_is_refused_with_its_json_path() {
     );
     assert!(!d.join("OUT.MAN").exists());
 }
+
+/// The README picture was drawn from what `gltf export` writes today (render_poses.py records
+/// the SHA-256 of the glTF it drew).
+#[test]
+fn the_readme_picture_is_current() {
+    use sha2::Digest;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(
+        d,
+        &[
+            "gltf",
+            "export",
+            s(&sample("HUMAN-S_WALKL.MAN")),
+            "--mdh",
+            s(&sample("HUMAN.MDH")),
+            "-o",
+            "walk.glb",
+        ],
+    );
+    let digest = hex::encode(sha2::Sha256::digest(
+        std::fs::read(d.join("walk.glb")).unwrap(),
+    ));
+    let recorded =
+        std::fs::read_to_string(root().join("roundtrip-tests/blender/poses.png.sha256")).unwrap();
+    assert_eq!(
+        recorded.trim(),
+        digest,
+        "roundtrip-tests/blender/poses.png shows an older export; redraw it:\n  \
+         animkit gltf export samples/HUMAN-S_WALKL.MAN --mdh samples/HUMAN.MDH -o walk.glb\n  \
+         blender -b --factory-startup --python roundtrip-tests/blender/render_poses.py -- walk.glb roundtrip-tests/blender/poses.png"
+    );
+    let png = std::fs::read(root().join("roundtrip-tests/blender/poses.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}
