@@ -129,7 +129,7 @@ mod tests {
         let glb = write(b"{}", &[1, 2, 3, 4, 5]);
         assert_eq!(
             hex::encode(&glb),
-            "676c5446 02000000 2c000000 04000000 4a534f4e 7b7d2020 08000000 42494e00 0102030405000000"
+            "676c5446 02000000 28000000 04000000 4a534f4e 7b7d2020 08000000 42494e00 0102030405000000"
                 .replace(' ', "")
         );
         let (json, bin) = split(&glb).unwrap();
@@ -138,6 +138,6 @@ mod tests {
         let mut short = glb.clone();
         short.truncate(30);
         let e = split(&short).unwrap_err().to_string();
-        assert!(e.contains("says 44 bytes, the file has 30"), "{e}");
+        assert!(e.contains("says 40 bytes, the file has 30"), "{e}");
     }
 }

@@ -703,3 +703,89 @@ fn rotation_distance(q: DQuat, o: DQuat) -> f64 {
     };
     d(q, o).min(d(-q, o))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn track(times: &[f32], values: &[f32], interp: Interp, rotation: bool) -> Track {
+        Track {
+            times: times.to_vec(),
+            values: values.to_vec(),
+            comps: if rotation { 4 } else { 3 },
+            interp,
+            rotation,
+        }
+    }
+
+    #[test]
+    fn linear_step_and_cubic_sampling() {
+        let lin = track(
+            &[0.0, 1.0],
+            &[0.0, 0.0, 0.0, 2.0, 4.0, 6.0],
+            Interp::Linear,
+            false,
+        );
+        assert_eq!(lin.sample(0.25, 1e-6)[..3], [0.5, 1.0, 1.5]);
+        assert_eq!(lin.sample(-1.0, 1e-6)[..3], [0.0, 0.0, 0.0]);
+        assert_eq!(lin.sample(5.0, 1e-6)[..3], [2.0, 4.0, 6.0]);
+        // A key within eps is taken as it is.
+        assert_eq!(lin.sample(1.0 - 1e-7, 1e-6)[..3], [2.0, 4.0, 6.0]);
+        let step = track(
+            &[0.0, 1.0],
+            &[0.0, 0.0, 0.0, 2.0, 4.0, 6.0],
+            Interp::Step,
+            false,
+        );
+        assert_eq!(step.sample(0.99, 1e-6)[..3], [0.0, 0.0, 0.0]);
+        // Cubic: (in-tangent, value, out-tangent) per key; flat tangents give smoothstep.
+        let cubic = track(
+            &[0.0, 1.0],
+            &[
+                0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, //
+                0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0,
+            ],
+            Interp::Cubic,
+            false,
+        );
+        assert_eq!(cubic.sample(0.5, 1e-6)[..3], [0.5, 0.5, 0.5]);
+        assert!((cubic.sample(0.25, 1e-6)[0] - 0.15625).abs() < 1e-12);
+        // Rotations: slerp, the short way round.
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let rot = track(
+            &[0.0, 1.0],
+            &[0.0, 0.0, 0.0, 1.0, 0.0, h, 0.0, h],
+            Interp::Linear,
+            true,
+        );
+        let q = DQuat::from_array(rot.sample(0.5, 1e-6));
+        let want = DQuat::from_rotation_y(std::f64::consts::FRAC_PI_4);
+        assert!(q.angle_between(want) < 1e-6, "{q:?}");
+    }
+
+    /// Codes whose x² + y² + z² > 1 (the engine normalises them) survive, as do ordinary ones
+    /// with noise below half a step; a real edit is packed.
+    #[test]
+    fn rotation_codes_of_untouched_and_edited_values() {
+        let tol = 0.5 * quant::ROT_SCALE as f64;
+        for code in [
+            [0u16, 0, 0],
+            [65535, 65535, 65535],
+            [1560, 63974, 40000],
+            [32767; 3],
+        ] {
+            let q = quant::engine_rotation(code).as_dquat();
+            assert_eq!(rotation_code(q, Some(code), tol), Ok(code));
+            assert_eq!(rotation_code(-q, Some(code), tol), Ok(code));
+            let noisy = DQuat::from_xyzw(q.x + 3e-6, q.y - 3e-6, q.z, q.w);
+            assert_eq!(rotation_code(noisy, Some(code), tol), Ok(code));
+        }
+        let turned = DQuat::from_rotation_x(0.5);
+        let code = rotation_code(turned, Some([32767; 3]), tol).unwrap();
+        assert_eq!(
+            code,
+            quant::pack_rotation(turned.as_quat().to_array()).unwrap()
+        );
+        assert_ne!(code, [32767; 3]);
+    }
+}

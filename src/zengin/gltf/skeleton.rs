@@ -94,15 +94,14 @@ impl Skeleton {
             });
         }
         // Parents must lead to a root (no cycles).
-        for start in 0..n {
+        for (start, name) in names.iter().enumerate() {
             let (mut at, mut steps) = (start, 0);
             while let Some(p) = parents[at] {
                 at = p;
                 steps += 1;
                 if steps > n {
                     return Err(GltfError::new(format!(
-                        "MDH hierarchy.nodes[{start}] ({}): its parents form a cycle",
-                        names[start]
+                        "MDH hierarchy.nodes[{start}] ({name}): its parents form a cycle"
                     )));
                 }
             }
