@@ -88,6 +88,11 @@ fn fails(dir: &Path, args: &[&str]) -> String {
 /// An MDH with `names` (a chain below the first node for half of them, the rest children of
 /// the root), rest poses turned and moved a little per node, and the right checksum.
 pub fn generated_mdh(names: &[String]) -> Vec<u8> {
+    generated_mdh_with(names, false)
+}
+
+/// [`generated_mdh`]; with `forest`, every fourth node is a root of its own.
+pub fn generated_mdh_with(names: &[String], forest: bool) -> Vec<u8> {
     use animkit::exact::{PutLe, Text};
     use animkit::zengin::chunk::put_chunk;
     use animkit::zengin::types::put_line;
@@ -99,6 +104,7 @@ pub fn generated_mdh(names: &[String]) -> Vec<u8> {
             put_line(o, &Text::from(n.as_str()))?;
             let parent: i16 = match i {
                 0 => -1,
+                i if forest && i % 4 == 0 => -1,
                 i if i % 2 == 1 => (i - 1) as i16,
                 _ => 0,
             };
@@ -306,7 +312,39 @@ fn generated_and_corpus_animations_validate_and_round_trip() {
         std::fs::read(d.join("BACK.MAN")).unwrap(),
         std::fs::read(d.join("BIG.MAN")).unwrap()
     );
-    let mut files = vec![d.join("big.glb")];
+    // The same nodes as a forest of 25 trees: one common parent for the skin's joints.
+    std::fs::write(d.join("FOREST.MDH"), generated_mdh_with(&names, true)).unwrap();
+    ok(
+        d,
+        &[
+            "gltf",
+            "export",
+            "BIG.MAN",
+            "--mdh",
+            "FOREST.MDH",
+            "-o",
+            "forest.glb",
+        ],
+    );
+    ok(
+        d,
+        &[
+            "gltf",
+            "import",
+            "forest.glb",
+            "--into",
+            "BIG.MAN",
+            "--mdh",
+            "FOREST.MDH",
+            "-o",
+            "BACK2.MAN",
+        ],
+    );
+    assert_eq!(
+        std::fs::read(d.join("BACK2.MAN")).unwrap(),
+        std::fs::read(d.join("BIG.MAN")).unwrap()
+    );
+    let mut files = vec![d.join("big.glb"), d.join("forest.glb")];
     if let Some(man) = corpus_file("zengin/G1_HUMANS-S_FISTRUN.MAN") {
         std::fs::write(d.join("FISTRUN.MAN"), &man).unwrap();
         let names: Vec<String> = (0..34).map(|n| format!("NODE {n}")).collect();
@@ -676,6 +714,28 @@ fn longer_and_shorter_animations_and_position_range() {
     for f in 0..32 {
         assert_eq!(s50.frame(2 * f), s25.frame(f), "frame {f}");
     }
+
+    // A MAN at 24 fps and keys at 25 per second (Blender left at its default rate): said.
+    let mut w24 = man.clone();
+    for c in &mut w24.chunks {
+        if let Chunk::Header(h) = c {
+            h.fps = animkit::exact::F32::new(24.0);
+        }
+    }
+    let mut b24 = Vec::new();
+    w24.write(&mut b24).unwrap();
+    std::fs::write(d.join("W24.MAN"), &b24).unwrap();
+    let err = ok(
+        d,
+        &[
+            "gltf", "import", "walk.glb", "--into", "W24.MAN", "-o", "W24B.MAN",
+        ],
+    );
+    assert!(
+        err.contains("frame times fall between the file's keys (keys 0.040000 s apart, 25.000 per second; the MAN has 24 fps)")
+            && err.contains("set Blender's frame rate to 24 before importing"),
+        "{err}"
+    );
 
     // The root lifted by 2 m at the first key: outside the header's position range.
     let lifted = {

@@ -128,6 +128,11 @@ impl Track {
     fn key(&self, k: usize) -> [f64; 4] {
         self.value(k, 1)
     }
+    /// Whether a key lies within `eps` of `t`.
+    fn has_key_at(&self, t: f64, eps: f64) -> bool {
+        let idx = self.times.partition_point(|&x| (x as f64) < t - eps);
+        idx < self.times.len() && (self.times[idx] as f64 - t).abs() <= eps
+    }
     /// The value at time `t`; keys within `eps` of `t` are taken as they are.
     fn sample(&self, t: f64, eps: f64) -> [f64; 4] {
         let n = self.times.len();
@@ -455,6 +460,37 @@ pub fn import_animation(
         ));
     }
     let eps = 1e-3 * frame_dt;
+    // Keys off the MAN's frame grid (a file from Blender imported at another scene rate):
+    // the values in between are interpolated, which no longer reproduces the original codes.
+    let mut off_grid = (0usize, 0usize, 0.0f64);
+    for f in &driven {
+        for (_, tr) in [&tracks[f].rotation, &tracks[f].translation]
+            .into_iter()
+            .flatten()
+        {
+            let inside = (0..frames).map(|fr| fr as f64 * frame_dt).filter(|&t| {
+                t >= tr.times[0] as f64 - eps && t <= *tr.times.last().unwrap_or(&0.0) as f64 + eps
+            });
+            for t in inside {
+                off_grid.1 += 1;
+                if !tr.has_key_at(t, eps) {
+                    off_grid.0 += 1;
+                }
+            }
+            if tr.times.len() >= 2 {
+                off_grid.2 = (tr.times[1] - tr.times[0]) as f64;
+            }
+        }
+    }
+    if off_grid.0 > 0 && opts.fps.is_none() {
+        report.warnings.push(format!(
+            "{apath}: {} of {} frame times fall between the file's keys (keys {:.6} s apart, {:.3} per second; the MAN has {fps} fps), so they are interpolated. A file from Blender: set Blender's frame rate to {fps} before importing into Blender",
+            off_grid.0,
+            off_grid.1,
+            off_grid.2,
+            if off_grid.2 > 0.0 { 1.0 / off_grid.2 } else { 0.0 }
+        ));
+    }
 
     // Rest-pose compensation factors per driven MAN column.
     let file_world = doc.world_rest();
