@@ -572,6 +572,22 @@ fn whole_model_from_archive_and_folder_and_back() {
         !err.contains("updated work/ANIMS/_COMPILED/HUMAN-S_WALKL"),
         "{err}"
     );
+    // A YAML edited by hand beside a MAN the file changes too: refused, nothing written.
+    let walk_yaml = d.join("work/ANIMS/_COMPILED/HUMAN-S_WALKL.MAN.yaml");
+    let text = std::fs::read_to_string(&walk_yaml).unwrap();
+    std::fs::write(&walk_yaml, text.replace("layer: 1", "layer: 2")).unwrap();
+    let walk_bin = std::fs::read(d.join("work/ANIMS/_COMPILED/HUMAN-S_WALKL.MAN")).unwrap();
+    let edited_walk = edit_first_rotation(&d.join("h.glb"), "S_WALKL", "BIP01");
+    let err = fails(d, &["gltf", "import", s(&edited_walk), "--into", "work"]);
+    assert!(
+        err.contains("HUMAN-S_WALKL.MAN.yaml: was edited") && err.contains("nothing was written"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(d.join("work/ANIMS/_COMPILED/HUMAN-S_WALKL.MAN")).unwrap(),
+        walk_bin
+    );
+    std::fs::write(&walk_yaml, text).unwrap();
     ok(d, &["repack", "work", "-o", "edited.vdf"]);
     let (code, out, _) = run(d, &["diff", "Anims.vdf", "edited.vdf"]);
     assert_eq!(code, 1, "{out}");
@@ -619,7 +635,7 @@ fn edit_first_rotation(glb: &Path, anim: &str, node: &str) -> PathBuf {
     for (i, v) in [h, 0.0, 0.0, h].iter().enumerate() {
         out[at + 4 * i..at + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
     }
-    let p = glb.with_file_name("edited.glb");
+    let p = glb.with_file_name(format!("edited-{anim}-{node}.glb"));
     std::fs::write(&p, out).unwrap();
     p
 }
@@ -1005,4 +1021,83 @@ fn the_readme_picture_is_current() {
     );
     let png = std::fs::read(root().join("roundtrip-tests/blender/poses.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+/// Motion the MAN cannot take is named: a node it does not animate, a scale that changes.
+#[test]
+fn ignored_motion_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(sample("HUMAN.MDH"), d.join("HUMAN.MDH")).unwrap();
+    std::fs::copy(sample("HUMAN-S_RUNL.MAN"), d.join("RUN.MAN")).unwrap();
+    ok(
+        d,
+        &[
+            "gltf",
+            "export",
+            s(&sample("HUMAN-S_WALKL.MAN")),
+            "--mdh",
+            "HUMAN.MDH",
+            "-o",
+            "w.glb",
+        ],
+    );
+    // The walk's helmet slot turned; the run does not animate ZS_HELMET.
+    let edited = edit_first_rotation(&d.join("w.glb"), "S_WALKL", "ZS_HELMET");
+    let err = ok(
+        d,
+        &[
+            "gltf",
+            "import",
+            s(&edited),
+            "--into",
+            "RUN.MAN",
+            "-o",
+            "R.MAN",
+        ],
+    );
+    assert!(
+        err.contains("node ZS_HELMET moves in the file, but the MAN does not animate it"),
+        "{err}"
+    );
+    assert!(err.contains("32 frames (was 20)"), "{err}");
+    assert!(!err.contains("ZS_LEFTHAND moves"), "{err}");
+    // A scale channel that is not 1 (a translation channel relabelled).
+    ok(
+        d,
+        &[
+            "gltf",
+            "export",
+            s(&sample("HUMAN-S_WALKL.MAN")),
+            "--mdh",
+            "HUMAN.MDH",
+            "-o",
+            "w.gltf",
+        ],
+    );
+    let mut j: Value = serde_json::from_slice(&std::fs::read(d.join("w.gltf")).unwrap()).unwrap();
+    assert_eq!(
+        j["animations"][0]["channels"][3]["target"]["path"],
+        "translation"
+    );
+    j["animations"][0]["channels"][3]["target"]["path"] = "scale".into();
+    let p = write_json(d, "scaled.gltf", &j);
+    let err = ok(
+        d,
+        &[
+            "gltf",
+            "import",
+            s(&p),
+            "--into",
+            s(&sample("HUMAN-S_WALKL.MAN")),
+            "--mdh",
+            "HUMAN.MDH",
+            "-o",
+            "S.MAN",
+        ],
+    );
+    assert!(
+        err.contains("animations[0].channels[3]: the scale of BIP01 PELVIS changes"),
+        "{err}"
+    );
 }
