@@ -312,8 +312,9 @@ fn one_bone_turned_in_blender_changes_that_node_at_that_frame() {
     );
 }
 
-/// Another skeleton (all bones along y: Blender keeps them) and other frame rates: IDLE at
-/// 25 fps, the run stored at 10 fps.
+/// Other skeletons and frame rates: IDLE at 25 fps (all bones along y: Blender keeps them), the
+/// run stored at 10 fps, IDLE on a generated skeleton of two trees (the skin's joints get a
+/// common parent that is no bone).
 #[test]
 fn blender_round_trip_at_other_rates_and_skeletons() {
     let Some(exe) = blender() else { return };
