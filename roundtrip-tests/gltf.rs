@@ -1101,3 +1101,76 @@ fn ignored_motion_is_named() {
         "{err}"
     );
 }
+
+/// Nodes without a channel keep their samples; when the animation grows, their last frame is
+/// held.
+#[test]
+fn nodes_without_channels_keep_their_samples() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(sample("HUMAN.MDH"), d.join("HUMAN.MDH")).unwrap();
+    let walk = Man::read(&std::fs::read(sample("HUMAN-S_WALKL.MAN")).unwrap()).unwrap();
+    let mut short = walk.clone();
+    for c in &mut short.chunks {
+        match c {
+            Chunk::Header(h) => h.frame_count = 10,
+            Chunk::Samples(s) => s.codes.truncate(10 * 26),
+            _ => {}
+        }
+    }
+    let mut bytes = Vec::new();
+    short.write(&mut bytes).unwrap();
+    std::fs::write(d.join("W10.MAN"), &bytes).unwrap();
+    // The run (20 frames) drives 23 of the walk's 26 nodes; the three ZS_ slots have no channel.
+    ok(
+        d,
+        &[
+            "gltf",
+            "export",
+            s(&sample("HUMAN-S_RUNL.MAN")),
+            "--mdh",
+            "HUMAN.MDH",
+            "-o",
+            "run.glb",
+        ],
+    );
+    // (The run's root rises higher than the walk's position range: --requantize.)
+    let err = ok(
+        d,
+        &[
+            "gltf",
+            "import",
+            "run.glb",
+            "--into",
+            "W10.MAN",
+            "-o",
+            "OUT.MAN",
+            "--requantize",
+        ],
+    );
+    assert!(
+        err.contains("20 frames (was 10), 23 nodes from the file, 3 kept (ZS_HELMET, ZS_LEFTHAND, ZS_RIGHTHAND)"),
+        "{err}"
+    );
+    let out = Man::read(&std::fs::read(d.join("OUT.MAN")).unwrap()).unwrap();
+    let (o, w) = (out.samples().unwrap(), short.samples().unwrap());
+    for f in 0..20 {
+        for k in 23..26 {
+            // Rotation codes kept; positions re-packed with the new range.
+            assert_eq!(
+                o.frame(f)[k][..3],
+                w.frame(f.min(9))[k][..3],
+                "frame {f} column {k}"
+            );
+        }
+    }
+    // The driven nodes carry the run's motion: the walk's column 0 (BIP01) has the run's
+    // BIP01 rotation codes at every frame.
+    let run = Man::read(&std::fs::read(sample("HUMAN-S_RUNL.MAN")).unwrap()).unwrap();
+    let rs = run.samples().unwrap();
+    let col = rs.node_indices.iter().position(|&i| i == 0).unwrap();
+    for f in 0..20 {
+        let (a, b) = (o.frame(f)[0], rs.frame(f)[col]);
+        assert_eq!(a[..3], b[..3], "rotation codes of BIP01, frame {f}");
+    }
+}
