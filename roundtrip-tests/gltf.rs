@@ -1174,3 +1174,54 @@ fn nodes_without_channels_keep_their_samples() {
         assert_eq!(a[..3], b[..3], "rotation codes of BIP01, frame {f}");
     }
 }
+
+/// Keys that start after 0 (Blender's scene left at its default start frame 1) are named.
+#[test]
+fn a_late_first_key_is_named() {
+    use base64::Engine as _;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut j = idle_gltf(d);
+    let uri = j["buffers"][0]["uri"].as_str().unwrap().to_string();
+    let (head, payload) = uri.split_once(',').unwrap();
+    let mut bin = base64::engine::general_purpose::STANDARD
+        .decode(payload)
+        .unwrap();
+    // Accessor 1 holds the key times (frame / 25).
+    assert_eq!(j["accessors"][1]["type"], "SCALAR");
+    let view = &j["bufferViews"][j["accessors"][1]["bufferView"].as_u64().unwrap() as usize];
+    let at = view["byteOffset"].as_u64().unwrap() as usize;
+    for k in 0..10 {
+        let p = at + 4 * k;
+        let t = f32::from_le_bytes(bin[p..p + 4].try_into().unwrap()) + 0.04;
+        bin[p..p + 4].copy_from_slice(&t.to_le_bytes());
+    }
+    j["accessors"][1]["min"] = serde_json::json!([0.04]);
+    j["accessors"][1]["max"] = serde_json::json!([0.4]);
+    j["buffers"][0]["uri"] = format!(
+        "{head},{}",
+        base64::engine::general_purpose::STANDARD.encode(&bin)
+    )
+    .into();
+    let p = write_json(d, "late.gltf", &j);
+    let err = ok(
+        d,
+        &[
+            "gltf",
+            "import",
+            s(&p),
+            "--into",
+            s(&sample("IDLE.MAN")),
+            "--mdh",
+            s(&sample("SAMPLE.MDH")),
+            "-o",
+            "L.MAN",
+        ],
+    );
+    assert!(
+        err.contains("its first key is at 0.03999999910593033 s (frame 1 at 25 fps)")
+            && err.contains("set the scene's start frame to 0"),
+        "{err}"
+    );
+    assert!(err.contains("11 frames (was 10)"), "{err}");
+}
