@@ -3,6 +3,7 @@
 //! module.
 
 pub mod chunk;
+pub mod gltf;
 pub mod man;
 pub mod man_fast;
 pub mod man_synth;
