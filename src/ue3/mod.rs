@@ -198,6 +198,8 @@ impl Codec for Package {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_uev;
 
 /// Fuzzing entry point of the track decoder: lay out and decode one track of `stream` with
 /// the given `CompressedTrackOffsets` entries and rotation format (index into

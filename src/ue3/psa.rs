@@ -58,7 +58,13 @@ pub fn export_set(pkg: &Package, set: &AnimSet) -> Result<Vec<u8>, DecodeError> 
         let Some(seq) = anim::sequence(pkg, si, Some(bones)).map_err(prefix)? else {
             continue;
         };
-        let (_, tracks) = anim::decode(&seq, anim::stream(pkg, si)).map_err(prefix)?;
+        // UE Viewer's formulas: its file is the reference (spec §5.3).
+        let (_, tracks) = anim::decode_with(
+            &seq,
+            anim::stream(pkg, si),
+            super::codec::Formulas::UeViewer,
+        )
+        .map_err(prefix)?;
         let nf = usize::try_from(seq.num_frames)
             .map_err(|_| {
                 DecodeError::invalid(
