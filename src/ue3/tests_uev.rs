@@ -115,3 +115,97 @@ fn ue_viewer_formulas_show_in_its_file_and_the_engine_formulas_in_the_yaml() {
     let k = psa_key(&uev, "rounding", 8, 0);
     assert_eq!(k[..3], t[0].translations[8]);
 }
+
+fn encode(p: &Package) -> Vec<u8> {
+    let mut out = Vec::new();
+    p.write(&mut out).unwrap();
+    out
+}
+
+const SHORT_LONG_BONE: &str = "Bip01_Spine_Upper_Chest_Twist_____e_With_An_Extremely_Long_Name";
+
+#[test]
+fn psa_import_of_animkits_and_ue_viewers_export_changes_nothing() {
+    let upk = data("roundtrip-tests/data/ue3/FORMULAS.UPK");
+    let pkg = Package::read(&upk).unwrap();
+    let ours = psa::export_set(&pkg, &anim::anim_sets(&pkg)[0]).unwrap();
+    for (what, bytes) in [
+        ("animkit", ours),
+        ("UE Viewer", data("roundtrip-tests/data/ue3/FORMULAS.psa")),
+    ] {
+        let p = psa::read(&bytes).unwrap();
+        assert_eq!(p.bones[2], SHORT_LONG_BONE, "{what}");
+        let mut same = pkg.clone();
+        let done = psa::import(&mut same, "Formulas", &p).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(done.len(), 11, "{what}");
+        assert!(
+            encode(&same) == upk,
+            "{what}: importing the export changed the package"
+        );
+    }
+}
+
+#[test]
+fn a_psa_edit_of_the_shortened_bone_reaches_its_track_and_keeps_the_other_codes() {
+    let upk = data("roundtrip-tests/data/ue3/FORMULAS.UPK");
+    let pkg = Package::read(&upk).unwrap();
+    let mut p = psa::read(&psa::export_set(&pkg, &anim::anim_sets(&pkg)[0]).unwrap()).unwrap();
+    // fixed32 (Fixed32NoW, 6 keys for 6 frames), long-named track, frame 2.
+    let z = 0.25f32;
+    p.sequences[0].keys[2 * 3 + 2].1 = [0.0, 0.0, z, (1.0 - z * z).sqrt()];
+    let mut edited = pkg.clone();
+    psa::import(&mut edited, "Formulas", &p).unwrap();
+    let back = Package::read(&encode(&edited)).unwrap();
+    let decode = |pk: &Package| {
+        let q = anim::sequence(pk, 1, Some(3)).unwrap().unwrap();
+        anim::decode(&q, anim::stream(pk, 1)).unwrap().1
+    };
+    let (old, new) = (decode(&pkg), decode(&back));
+    assert_eq!(new[0], old[0]);
+    assert_eq!(new[1], old[1]);
+    // The edited key, quantised by Fixed32NoW (Z has 10 bits: 511 steps).
+    assert!((new[2].rotations[2][2] - z).abs() < 1.0 / 511.0);
+    assert_eq!(new[2].rotations[2][0], 0.0);
+    // The other keys of the edited track keep their codes (the PSA holds UE Viewer's decoding
+    // of them, which would not re-encode to the same codes).
+    for f in [0, 1, 3, 4, 5] {
+        assert_eq!(new[2].rotations[f], old[2].rotations[f], "frame {f}");
+    }
+}
+
+#[test]
+fn a_shortened_name_shared_by_two_tracks_is_refused_naming_both() {
+    let a = "Bip01_Spine_Upper_Chest_Twist_Helper_Bone_Left_With_An_Extremely_Long_Name";
+    let b = "Bip01_Spine_Upper_Chest_Twist_Helper_Bone_Right_With_An_Extremely_Long_Name";
+    let q = synth::SeqSpec {
+        name: "walk".into(),
+        format: super::codec::RotFormat::Float96NoW,
+        frames: 2,
+        length: 2.0 / 30.0,
+        rate_scale: None,
+        tracks: vec![(vec![], vec![[0.0, 0.0, 0.0, 1.0]]); 2],
+    };
+    let pkg = Package::read(&synth::package("Set", &[a, b], &[q]).unwrap()).unwrap();
+    let p = psa::read(&psa::export_set(&pkg, &anim::anim_sets(&pkg)[0]).unwrap()).unwrap();
+    assert_eq!(p.bones[0], p.bones[1]);
+    let e = psa::import(&mut pkg.clone(), "Set", &p).unwrap_err();
+    assert!(
+        e.message.contains(a) && e.message.contains(b),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn a_psa_rate_edit_changes_the_sequence_length() {
+    let upk = data("roundtrip-tests/data/ue3/FORMULAS.UPK");
+    let pkg = Package::read(&upk).unwrap();
+    let mut p = psa::read(&psa::export_set(&pkg, &anim::anim_sets(&pkg)[0]).unwrap()).unwrap();
+    assert_eq!(p.sequences[0].rate, 30.0);
+    p.sequences[0].rate = 15.0;
+    let mut edited = pkg.clone();
+    psa::import(&mut edited, "Formulas", &p).unwrap();
+    let q = anim::sequence(&edited, 1, Some(3)).unwrap().unwrap();
+    assert_eq!(q.length, 6.0 / 15.0);
+    assert_eq!(q.num_frames, 6);
+}
