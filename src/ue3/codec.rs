@@ -518,21 +518,51 @@ pub fn decode_rotations_with(
 
 // ---- encoding -----------------------------------------------------------------------------
 
-/// Tolerance on |q|² − 1 under which a key is stored as given (not re-normalised): decoded
-/// keys of every format lie within it (Float32NoW's 7-bit mantissas are the coarsest, < 1 %),
-/// so decoded keys re-encode to their own codes; an edited key further from unit length is
-/// normalised.
+/// Tolerance on |q|² − 1 for a rotation key: a key further from unit length (a zero key, a
+/// typo) is refused, not normalised or turned into identity. Decoded keys of every format lie
+/// within it (Float32NoW's 7-bit mantissas are the coarsest, < 1 %).
 pub const UNIT_TOLERANCE: f32 = 0.05;
 
-/// Sign-flip to W ≥ 0 and normalise a quaternion that is not already unit length (a decoded
-/// key is stored unchanged, so exact formats re-encode to their own bytes).
+/// Why `q` cannot be stored as a rotation key: not finite, or not a unit quaternion
+/// (|q|² more than [`UNIT_TOLERANCE`] from 1).
+pub fn check_rotation(q: &Quat) -> Result<(), String> {
+    let shown = || {
+        let v: Vec<String> = q
+            .iter()
+            .map(|&c| crate::exact::F32::new(c).to_yaml_text())
+            .collect();
+        format!("[{}]", v.join(", "))
+    };
+    if q.iter().any(|c| !c.is_finite()) {
+        return Err(format!("rotation {} is not finite", shown()));
+    }
+    let n2: f64 = q.iter().map(|&c| c as f64 * c as f64).sum();
+    if (n2 - 1.0).abs() > UNIT_TOLERANCE as f64 {
+        return Err(format!(
+            "rotation {} is not a unit quaternion (|q| = {}): a rotation key must have length 1 \
+             (|q|² within {} % of 1), e.g. [0.0, 0.0, 0.0, 1.0] for no rotation",
+            shown(),
+            (n2.sqrt() * 1000.0).round() / 1000.0,
+            UNIT_TOLERANCE * 100.0
+        ));
+    }
+    Ok(())
+}
+
+/// The key the encoders store: negated when W < 0 (q and −q are the same rotation), then kept
+/// as it is when W is exactly what the NoW formats rebuild from X, Y, Z (every decoded key,
+/// so it re-encodes to its own codes), else scaled to unit length (the same rotation).
+/// Call [`check_rotation`] first.
 pub fn canonical(q: Quat) -> Quat {
     let mut q = q;
     if q[3] < 0.0 {
         q = [-q[0], -q[1], -q[2], -q[3]];
     }
+    if q[3].to_bits() == rebuild_w(q[0], q[1], q[2]).to_bits() {
+        return q;
+    }
     let n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-    if (n2 - 1.0).abs() > UNIT_TOLERANCE && n2 > 0.0 {
+    if n2 > 0.0 {
         let n = n2.sqrt();
         q = [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
     }
@@ -600,9 +630,7 @@ pub fn encode_rotations(
         return Ok(());
     }
     for (i, q) in keys.iter().enumerate() {
-        if q.iter().any(|c| !c.is_finite()) {
-            return Err(EncodeError::new(format!("rotation key {i} is not finite")));
-        }
+        check_rotation(q).map_err(|m| EncodeError::new(format!("key {i}: {m}")))?;
     }
     let qs: Vec<Quat> = keys.iter().map(|&q| canonical(q)).collect();
     if qs.len() == 1 {

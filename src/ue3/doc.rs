@@ -29,7 +29,7 @@
 //!   is written as two lists, `translations:` and `rotations:`, instead of `keys:`.
 
 use super::anim::{self, TrackEdit};
-use super::codec::{Quat, RotFormat, TrackOffsets, Vec3};
+use super::codec::{self, Quat, RotFormat, TrackOffsets, Vec3};
 use super::compress::ChunkRecord;
 use super::package::{Compressed, Export, Gap, Import, NameEntry, Object, Package, Summary};
 use super::props::{FName, FStr, Names, Properties, Property, Value};
@@ -970,6 +970,19 @@ pub fn from_doc(doc: &UpkDocument) -> Result<Package, EncodeError> {
             match tracks.get(k) {
                 Some(t) if same_format && anim::same_keys(&t.rotations, &ro) => {}
                 _ => {
+                    // Refused here, with the key's own path (the encoder's error would only
+                    // know the track).
+                    for (i, q) in ro.iter().enumerate() {
+                        codec::check_rotation(q).map_err(|m| {
+                            let mut p = tsegs.clone();
+                            if ty.keys.is_some() {
+                                p.extend([f("keys"), Segment::Index(i), f("rotation")]);
+                            } else {
+                                p.extend([f("rotations"), Segment::Index(i)]);
+                            }
+                            err_at(&p, m)
+                        })?;
+                    }
                     e.rotations = Some(ro);
                     changed = true;
                 }

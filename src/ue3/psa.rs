@@ -396,14 +396,22 @@ pub fn import(
             let unchanged_r = Some(nf) == old_nf
                 && (0..nf).all(|f| same(ex_r(f).map(|v| v.bits()), ro[f].bits()));
             if !unchanged_r {
-                edits[k].rotations = Some(
-                    (0..nf)
-                        .map(|f| match original_key(&t.rotations, f, nf, old_nf) {
-                            Some(o) if same(ex_r(f).map(|v| v.bits()), ro[f].bits()) => o,
-                            _ => ro[f],
-                        })
-                        .collect(),
-                );
+                let mut keys = Vec::with_capacity(nf);
+                for (f, r) in ro.iter().enumerate() {
+                    keys.push(match original_key(&t.rotations, f, nf, old_nf) {
+                        Some(o) if same(ex_r(f).map(|v| v.bits()), r.bits()) => o,
+                        _ => {
+                            super::codec::check_rotation(r).map_err(|m| {
+                                EncodeError::new(format!(
+                                    "sequence {}, bone `{}`, frame {f}: {m}",
+                                    ps.name, psa.bones[b]
+                                ))
+                            })?;
+                            *r
+                        }
+                    });
+                }
+                edits[k].rotations = Some(keys);
                 changed = true;
             }
         }

@@ -240,7 +240,10 @@ fn a_value_the_format_cannot_hold_names_its_path() {
     a.tracks[0].keys.as_mut().unwrap()[1].rotation =
         Some([f32::NAN, 0.0, 0.0, 1.0].map(crate::exact::F32::new));
     let e = super::doc::from_doc(&doc).unwrap_err();
-    assert_eq!(e.path.to_string(), "objects[2].animation.tracks[0]");
+    assert_eq!(
+        e.path.to_string(),
+        "objects[2].animation.tracks[0].keys[1].rotation"
+    );
     assert!(e.message.contains("not finite"), "{e}");
 }
 
@@ -647,4 +650,62 @@ fn the_document_keeps_original_bytes_only_where_keys_cannot_reproduce_them() {
     // idle (ZOnlyRLE): spine stores 5 equal values without a run, which animkit's encoder
     // would write as one key: the stream is kept.
     assert_eq!(anim(3).stream.as_ref().map(|b| b.len()), Some(176));
+}
+
+/// Issue 11 item 3: a zero or far-from-unit rotation is refused with the key's path instead of
+/// becoming identity (or being normalised) silently.
+#[test]
+fn a_rotation_far_from_unit_length_is_refused_with_the_keys_path() {
+    let Some(data) = plain() else { return };
+    let pkg = Package::read(&data).unwrap();
+    for (q, what) in [
+        ([0.0f32, 0.0, 0.0, 0.0], "|q| = 0"),
+        ([0.0, 0.0, 0.5, 0.5], "|q| = 0.707"),
+        ([0.0, 0.0, 1.2, 1.0], "|q| = 1.56"),
+    ] {
+        // walk (Float96NoW, stream not kept) and idle (ZOnlyRLE, stream kept).
+        for obj in [1, 3] {
+            let mut doc = super::doc::to_doc(&pkg).unwrap();
+            let a = doc.objects[obj].animation.as_mut().unwrap();
+            a.tracks[0].keys.as_mut().unwrap()[1].rotation = Some(q.map(crate::exact::F32::new));
+            let e = super::doc::from_doc(&doc).unwrap_err();
+            assert_eq!(
+                e.path.to_string(),
+                format!("objects[{obj}].animation.tracks[0].keys[1].rotation"),
+                "{q:?}"
+            );
+            assert!(
+                e.message.contains("not a unit quaternion") && e.message.contains(what),
+                "{}",
+                e.message
+            );
+        }
+    }
+    // A key typed with a few decimals is accepted and keeps its rotation.
+    let mut doc = super::doc::to_doc(&pkg).unwrap();
+    let a = doc.objects[1].animation.as_mut().unwrap();
+    a.tracks[0].keys.as_mut().unwrap()[1].rotation =
+        Some([0.0f32, 0.0, 0.6, 0.8001].map(crate::exact::F32::new));
+    let back = Package::read(&encode(&super::doc::from_doc(&doc).unwrap())).unwrap();
+    let q = super::anim::sequence(&back, 1, Some(3)).unwrap().unwrap();
+    let (_, t) = super::anim::decode(&q, super::anim::stream(&back, 1)).unwrap();
+    let r = t[0].rotations[1];
+    let n = (0.36f32 + 0.8001 * 0.8001).sqrt();
+    assert!((r[2] - 0.6 / n).abs() < 1e-6, "{r:?}");
+    assert!((r[3] - 0.8001 / n).abs() < 1e-6, "{r:?}");
+}
+
+#[test]
+fn a_zero_rotation_in_a_psa_is_refused_naming_sequence_bone_and_frame() {
+    let Some(data) = plain() else { return };
+    let pkg = Package::read(&data).unwrap();
+    let bytes = super::psa::export_set(&pkg, &super::anim::anim_sets(&pkg)[0]).unwrap();
+    let mut p = super::psa::read(&bytes).unwrap();
+    p.sequences[1].keys[3 * 3 + 2].1 = [0.0; 4];
+    let e = super::psa::import(&mut pkg.clone(), "MyAnimSet", &p).unwrap_err();
+    assert!(
+        e.to_string().contains("run, bone `spine`, frame 3")
+            && e.to_string().contains("not a unit quaternion"),
+        "{e}"
+    );
 }
