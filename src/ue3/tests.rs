@@ -130,7 +130,7 @@ fn editing_one_key_changes_only_that_sequence_in_place() {
         // run (Fixed48NoW), root, frame 2: z 0.0999… → 0.25.
         let mut doc: super::doc::UpkDocument = crate::yaml::from_str(&yaml).unwrap();
         let a = doc.objects[2].animation.as_mut().unwrap();
-        assert_eq!(a.sequence, "run");
+        assert_eq!(a.sequence.as_deref(), Some("run"));
         let keys = a.tracks[0].keys.as_mut().unwrap();
         keys[2].rotation =
             Some([0.0, 0.0, 0.25, (1.0f32 - 0.0625).sqrt()].map(crate::exact::F32::new));
@@ -184,7 +184,7 @@ fn growing_a_track_shifts_later_objects_and_fixes_offsets() {
         let pkg = Package::read(&data).unwrap();
         let mut doc = super::doc::to_doc(&pkg).unwrap();
         let a = doc.objects[1].animation.as_mut().unwrap();
-        assert_eq!(a.sequence, "walk");
+        assert_eq!(a.sequence.as_deref(), Some("walk"));
         // pelvis: 1 translation key → 5 distinct keys (the rotation stays 1 key).
         let k = a.tracks[1].keys.as_ref().unwrap()[0].rotation;
         a.tracks[1].keys = Some(
@@ -708,4 +708,97 @@ fn a_zero_rotation_in_a_psa_is_refused_naming_sequence_bone_and_frame() {
             && e.to_string().contains("not a unit quaternion"),
         "{e}"
     );
+}
+
+/// Issue 11 item 1: the animation block's sequence / frames / length / rate /
+/// translation_format are derived from the properties; an edit of one is refused naming the
+/// property to edit, instead of being dropped while import reports success.
+#[test]
+fn an_edit_of_a_derived_animation_field_is_refused_naming_the_property() {
+    let Some(data) = plain() else { return };
+    let pkg = Package::read(&data).unwrap();
+    let yaml = super::doc::to_yaml(&pkg).unwrap();
+    for (field, from, to, prop, derived) in [
+        ("rate", "rate: 30.0", "rate: 15.0", "SequenceLength", "30.0"),
+        (
+            "length",
+            "length: 0.16666667",
+            "length: 0.5",
+            "SequenceLength",
+            "0.16666667",
+        ),
+        ("frames", "frames: 5", "frames: 10", "NumFrames", "5"),
+        (
+            "sequence",
+            "sequence: walk",
+            "sequence: sprint",
+            "SequenceName",
+            "walk",
+        ),
+        (
+            "translation_format",
+            "translation_format: ACF_None",
+            "translation_format: ACF_Fixed48NoW",
+            "TranslationCompressionFormat",
+            "ACF_None",
+        ),
+    ] {
+        assert!(yaml.contains(from), "{from}");
+        let e = super::doc::from_yaml(&yaml.replacen(from, to, 1))
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!("objects[1].animation.{field}"))
+                && e.contains(prop)
+                && e.contains(derived)
+                && e.contains("derived"),
+            "{field}: {e}"
+        );
+    }
+}
+
+#[test]
+fn a_property_edit_with_the_derived_lines_deleted_or_updated_is_honoured() {
+    let Some(data) = plain() else { return };
+    let pkg = Package::read(&data).unwrap();
+    let yaml = super::doc::to_yaml(&pkg).unwrap();
+    // walk's SequenceLength 5/30 → 10/30 (rate 30 → 15).
+    let from = "{prop: SequenceLength, type: FloatProperty, float: 0.16666667}";
+    assert_eq!(yaml.matches(from).count(), 3);
+    let edited = yaml.replacen(
+        from,
+        "{prop: SequenceLength, type: FloatProperty, float: 0.33333334}",
+        1,
+    );
+    // Left as exported, the derived lines now disagree: refused, saying what they should be.
+    let e = super::doc::from_yaml(&edited).unwrap_err().to_string();
+    assert!(
+        e.contains("objects[1].animation.length") && e.contains("0.33333334"),
+        "{e}"
+    );
+    // Updated (or deleted), the edit goes through.
+    let updated = edited
+        .replacen("length: 0.16666667", "length: 0.33333334", 1)
+        .replacen("rate: 30.0", "rate: 15.0", 1);
+    let deleted: String = edited
+        .lines()
+        .enumerate()
+        .filter(|(i, l)| {
+            let first_anim = edited
+                .lines()
+                .position(|l| l.trim() == "animation:")
+                .unwrap();
+            !(*i > first_anim
+                && *i < first_anim + 6
+                && (l.trim().starts_with("length:") || l.trim().starts_with("rate:")))
+        })
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    for text in [updated, deleted] {
+        let back = Package::read(&encode(&super::doc::from_yaml(&text).unwrap())).unwrap();
+        let q = super::anim::sequence(&back, 1, Some(3)).unwrap().unwrap();
+        assert_eq!(q.length, 0.33333334);
+        assert_eq!(q.num_frames as f32 / q.length, 15.0);
+    }
 }
