@@ -492,6 +492,92 @@ pub fn slerp_uev(a: Quat, b: Quat, t: f32) -> Quat {
     [0, 1, 2, 3].map(|c| scale_a * a[c] + scale_b * b[c])
 }
 
+/// A sequence the engine cannot play as stored: its `check` error and `export` warning.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Damage {
+    /// Field path in the package, e.g. `objects[1].tracks[0]`.
+    pub path: String,
+    pub message: String,
+}
+
+/// Every damaged AnimSequence: properties or track table that cannot be read, a stream that
+/// does not hold what its offsets and key counts say (such a sequence is kept as raw bytes,
+/// `native` in the YAML), or a NumFrames that is negative or too large for any PSA
+/// ([`super::psa::MAX_KEYS`] keys) while the tracks hold only a few keys.
+pub fn damaged(pkg: &Package) -> Vec<Damage> {
+    let sets = anim_sets(pkg);
+    let mut out = Vec::new();
+    for i in 0..pkg.exports.len() {
+        let set = set_of(&sets, pkg, i);
+        let tracks = set.map(|s| sets[s].bones.len());
+        let at = |e: &DecodeError| {
+            if e.path.is_empty() {
+                format!("objects[{i}]")
+            } else {
+                format!("objects[{i}].{}", e.path)
+            }
+        };
+        let raw =
+            "; the sequence is kept as raw bytes (`native` in the YAML, written back as it is)";
+        let seq = match sequence(pkg, i, tracks) {
+            Ok(Some(s)) => s,
+            Ok(None) => continue,
+            Err(e) => {
+                out.push(Damage {
+                    path: at(&e),
+                    message: format!(
+                        "{} cannot be read at byte offset {}: {}{raw}",
+                        pkg.export_name(i),
+                        e.offset,
+                        e.kind
+                    ),
+                });
+                continue;
+            }
+        };
+        let label = format!("{} ({})", pkg.export_name(i), seq.name);
+        let decoded = match decode(&seq, stream(pkg, i)) {
+            Ok((_, t)) => t,
+            Err(e) => {
+                out.push(Damage {
+                    path: at(&e),
+                    message: format!(
+                        "{label} cannot be decoded at byte offset {} (0x{:x}): {}{raw}",
+                        e.offset, e.offset, e.kind
+                    ),
+                });
+                continue;
+            }
+        };
+        let keys = decoded
+            .iter()
+            .map(|t| t.translations.len().max(t.rotations.len()))
+            .max()
+            .unwrap_or(0);
+        let limit = super::psa::MAX_KEYS / decoded.len().max(1);
+        let bad = if seq.num_frames < 0 {
+            Some("is negative")
+        } else if seq.num_frames as usize > limit {
+            Some("is more than any PSA holds")
+        } else {
+            None
+        };
+        if let Some(why) = bad {
+            out.push(Damage {
+                path: format!("objects[{i}]"),
+                message: format!(
+                    "{label}: NumFrames {} {why} ({} tracks, at most {limit} frames), while \
+                     its tracks hold at most {keys} keys: set NumFrames to the sequence's frame \
+                     count",
+                    seq.num_frames,
+                    decoded.len()
+                ),
+            });
+        }
+    }
+    out
+}
+
 /// `animkit check` findings for every sequence: for each ZOnlyRLE track with a run table, how
 /// many stored values its bytes hold and whether that fits UE Viewer's reading (inclusive run
 /// ends: `keys − Σ(end − start)` values) or the article's (exclusive ends: that `+ pairs`),
@@ -501,22 +587,14 @@ pub fn check(pkg: &Package) -> Vec<String> {
     let mut out = Vec::new();
     for i in 0..pkg.exports.len() {
         let set = set_of(&sets, pkg, i);
-        let seq = match sequence(pkg, i, set.map(|s| sets[s].bones.len())) {
-            Ok(Some(s)) => s,
-            Ok(None) => continue,
-            Err(e) => {
-                out.push(format!("{}: cannot read: {e}", pkg.export_name(i)));
-                continue;
-            }
+        // Sequences that cannot be read or decoded are reported by `damaged`.
+        let Ok(Some(seq)) = sequence(pkg, i, set.map(|s| sets[s].bones.len())) else {
+            continue;
         };
         let stream = stream(pkg, i);
         let label = format!("{} ({})", pkg.export_name(i), seq.name);
-        let (layouts, _) = match decode(&seq, stream) {
-            Ok(x) => x,
-            Err(e) => {
-                out.push(format!("{label}: cannot decode: {e}"));
-                continue;
-            }
+        let Ok((layouts, _)) = decode(&seq, stream) else {
+            continue;
         };
         let bone = |k: usize| {
             set.and_then(|s| sets[s].bones.get(k).cloned())

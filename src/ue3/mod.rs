@@ -128,10 +128,12 @@ impl Codec for Package {
     }
     fn check(&self, _ctx: &crate::registry::CheckContext<'_>) -> Vec<crate::registry::Finding> {
         use crate::registry::{Finding, Severity};
-        anim::check(self)
+        let damaged = anim::damaged(self)
             .into_iter()
-            .map(|line| {
-                let severity = if line.contains("cannot") || line.contains("fits neither") {
+            .map(|d| Finding::new(Severity::Error, d.path, d.message));
+        damaged
+            .chain(anim::check(self).into_iter().map(|line| {
+                let severity = if line.contains("fits neither") {
                     Severity::Warning
                 } else {
                     Severity::Info
@@ -140,6 +142,14 @@ impl Codec for Package {
                     Some((at, msg)) => Finding::new(severity, at, msg),
                     None => Finding::new(severity, "", line),
                 }
+            }))
+            .collect()
+    }
+    fn export_warnings(&self) -> Vec<crate::registry::Finding> {
+        anim::damaged(self)
+            .into_iter()
+            .map(|d| {
+                crate::registry::Finding::new(crate::registry::Severity::Warning, d.path, d.message)
             })
             .collect()
     }

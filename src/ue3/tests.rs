@@ -802,3 +802,60 @@ fn a_property_edit_with_the_derived_lines_deleted_or_updated_is_honoured() {
         assert_eq!(q.num_frames as f32 / q.length, 15.0);
     }
 }
+
+/// Issue 11 item 13: damaged sequences (kept as raw bytes, or with a NumFrames no PSA can hold)
+/// are errors of `check`, with the offset and field path.
+#[test]
+fn check_reports_damaged_sequences_as_errors_with_offset_and_path() {
+    use crate::registry::{Codec, Severity};
+    let Some(data) = plain() else { return };
+    let errors = |d: &[u8]| -> Vec<String> {
+        Package::read(d)
+            .unwrap()
+            .check(&Default::default())
+            .into_iter()
+            .filter(|f| f.severity == Severity::Error)
+            .map(|f| f.to_string())
+            .collect()
+    };
+    assert!(errors(&data).is_empty());
+    // walk: track 0's rotation offset (60) → 6000, past the 252-byte stream at 1657.
+    let mut d = data.clone();
+    put(&mut d, 1577, 6000);
+    let e = errors(&d);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("error: objects[1].tracks[0]: AnimSequence_0 (walk) cannot be decoded at byte offset 1657")
+            && e[0].contains("rotation offset 6000 is outside the 252-byte stream")
+            && e[0].contains("kept as raw bytes"),
+        "{}",
+        e[0]
+    );
+    // idle: track 0's ZOnlyRLE run (1, 3) → (1, 9), past its 5 keys. idle's stream starts at
+    // 2345 + 416 − 176 = 2585; the track's rotation at 12, its pair at +32.
+    let mut d = data.clone();
+    assert_eq!(&d[2585 + 12 + 32..2585 + 12 + 36], &[1, 0, 3, 0]);
+    d[2585 + 12 + 34] = 9;
+    let e = errors(&d);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("error: objects[3].tracks[0]: AnimSequence_2 (idle) cannot be decoded")
+            && e[0].contains("runs expand past the 5 keys"),
+        "{}",
+        e[0]
+    );
+    // run: NumFrames 5 → 2^30: no PSA can hold it (walk's NumFrames value at 1417 + 4 + 32 +
+    // 28 + 24 in run's record 1909).
+    let mut d = data.clone();
+    let at = 1909 + 4 + 32 + 28 + 24;
+    assert_eq!(&d[at..at + 4], &5i32.to_le_bytes());
+    put(&mut d, at, 1 << 30);
+    let e = errors(&d);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("error: objects[2]: AnimSequence_1 (run): NumFrames 1073741824")
+            && e[0].contains("5 keys"),
+        "{}",
+        e[0]
+    );
+}
