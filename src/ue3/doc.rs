@@ -1222,6 +1222,27 @@ fn reproduce(
     (s == stream).then_some(headers)
 }
 
+/// The summary, name, import and export tables as their document values (for `diff`).
+pub fn tables(
+    pkg: &Package,
+) -> (
+    serde_json::Value,
+    serde_json::Value,
+    serde_json::Value,
+    serde_json::Value,
+) {
+    let j = |v: Result<serde_json::Value, serde_json::Error>| v.unwrap_or(serde_json::Value::Null);
+    match to_doc(pkg) {
+        Ok(d) => (
+            j(serde_json::to_value(&d.summary)),
+            j(serde_json::to_value(&d.names)),
+            j(serde_json::to_value(&d.imports)),
+            j(serde_json::to_value(&d.exports)),
+        ),
+        Err(_) => Default::default(),
+    }
+}
+
 pub fn to_yaml(pkg: &Package) -> Result<String, EncodeError> {
     let doc = to_doc(pkg)?;
     crate::yaml::to_string(&doc).map_err(|e| EncodeError::new(e.to_string()))

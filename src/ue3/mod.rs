@@ -17,6 +17,7 @@ pub mod anim;
 pub mod codec;
 pub mod compress;
 pub mod crypt;
+pub mod diff;
 pub mod doc;
 pub mod package;
 pub mod props;
@@ -154,55 +155,7 @@ impl Codec for Package {
             .collect()
     }
     fn diff(&self, other: &Self) -> Vec<String> {
-        let mut out = Vec::new();
-        if self.summary != other.summary {
-            out.push("summary differs".into());
-        }
-        if self.whole_file_xor != other.whole_file_xor || self.compressed != other.compressed {
-            out.push("container layers differ".into());
-        }
-        for (what, a, b) in [
-            ("names", self.names.len(), other.names.len()),
-            ("imports", self.imports.len(), other.imports.len()),
-            ("exports", self.exports.len(), other.exports.len()),
-        ] {
-            if a != b {
-                out.push(format!("{what}: {a} → {b} entries"));
-            }
-        }
-        if self.names != other.names {
-            out.push("name table differs".into());
-        }
-        if self.imports != other.imports {
-            out.push("import table differs".into());
-        }
-        for (i, (a, b)) in self.objects.iter().zip(&other.objects).enumerate() {
-            if a == b {
-                continue;
-            }
-            let (sa, sb) = (anim::stream(self, i), anim::stream(other, i));
-            let detail = match (
-                anim::sequence(self, i, None).ok().flatten(),
-                anim::sequence(other, i, None).ok().flatten(),
-            ) {
-                (Some(qa), Some(qb)) => match (anim::decode(&qa, sa), anim::decode(&qb, sb)) {
-                    (Ok((_, ta)), Ok((_, tb))) => {
-                        let changed: Vec<String> = ta
-                            .iter()
-                            .zip(&tb)
-                            .enumerate()
-                            .filter(|(_, (x, y))| x != y)
-                            .map(|(k, _)| k.to_string())
-                            .collect();
-                        format!("tracks changed: [{}]", changed.join(", "))
-                    }
-                    _ => "stream differs".into(),
-                },
-                _ => "record differs".into(),
-            };
-            out.push(format!("objects[{i}] ({}): {detail}", self.export_name(i)));
-        }
-        out
+        diff::diff(self, other)
     }
 }
 

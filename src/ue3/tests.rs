@@ -859,3 +859,48 @@ fn check_reports_damaged_sequences_as_errors_with_offset_and_path() {
         e[0]
     );
 }
+
+/// Issue 11 item 10: `diff` names what changed with old → new values, as the YAML shows them.
+#[test]
+fn diff_names_properties_summary_fields_and_keys_with_old_and_new_values() {
+    use crate::registry::Codec;
+    let Some(data) = plain() else { return };
+    let pkg = Package::read(&data).unwrap();
+    let yaml = super::doc::to_yaml(&pkg).unwrap();
+    // A property edit (walk's SequenceLength; derived lines updated).
+    let edited = yaml
+        .replacen(
+            "{prop: SequenceLength, type: FloatProperty, float: 0.16666667}",
+            "{prop: SequenceLength, type: FloatProperty, float: 0.33333334}",
+            1,
+        )
+        .replacen("length: 0.16666667", "length: 0.33333334", 1)
+        .replacen("rate: 30.0", "rate: 15.0", 1);
+    let b = super::doc::from_yaml(&edited).unwrap();
+    assert_eq!(
+        pkg.diff(&b),
+        ["objects[1] (AnimSequence_0 = walk): SequenceLength: 0.16666667 → 0.33333334"]
+    );
+    // A key edit.
+    let from = "{translation: [4.0, 2.0, 3.0], rotation: [0.0, 0.0, 0.19866933, 0.9800666]}";
+    let b = super::doc::from_yaml(&yaml.replacen(
+        from,
+        "{translation: [4.0, 2.5, 3.0], rotation: [0.0, 0.0, 0.19866933, 0.9800666]}",
+        1,
+    ))
+    .unwrap();
+    assert_eq!(
+        pkg.diff(&b),
+        ["objects[1] (AnimSequence_0 = walk): animation.tracks[0] (root): key 4 translation: [4.0, 2.0, 3.0] → [4.0, 2.5, 3.0]"]
+    );
+    // The summary and the export table of another container form.
+    let Some(obf) = corpus("obf/TestAnims.upk") else {
+        return;
+    };
+    let lines = pkg.diff(&Package::read(&obf).unwrap());
+    assert_eq!(
+        lines,
+        ["summary.package_flags: 0x00000008 → 0x08000008"],
+        "export pointers are shown de-obfuscated, so only the flag differs"
+    );
+}
