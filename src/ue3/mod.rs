@@ -184,14 +184,20 @@ pub fn fuzz_track(stream: &[u8], offsets: &[i32], format: usize) {
     }
 }
 
-/// Fuzzing entry point of the package reader: read, decode every track, export YAML and PSA,
-/// write back. Never panics.
+/// Fuzzing entry point of the package reader: read, decode every track, export YAML and PSA
+/// (and import it back), check, diff, write back. Never panics.
 pub fn fuzz_package(data: &[u8]) {
     let Ok(pkg) = Package::read(data) else { return };
     let _ = doc::to_yaml(&pkg);
     let _ = anim::check(&pkg);
+    let _ = anim::damaged(&pkg);
+    let _ = diff::diff(&pkg, &pkg);
     for set in anim::anim_sets(&pkg) {
-        let _ = psa::export_set(&pkg, &set);
+        if let Ok(bytes) = psa::export_set(&pkg, &set) {
+            if let Ok(p) = psa::read(&bytes) {
+                let _ = psa::import(&mut pkg.clone(), &set.name, &p);
+            }
+        }
     }
     let _ = pkg.write(&mut Vec::new());
 }
