@@ -104,6 +104,11 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn check(&self, _ctx: &CheckContext<'_>) -> Vec<Finding> {
         Vec::new()
     }
+    /// What `export` warns about: parts of the file the document keeps as raw bytes because
+    /// they are damaged (each with its field path and offset).
+    fn export_warnings(&self) -> Vec<Finding> {
+        Vec::new()
+    }
 }
 
 /// A format, as the commands see it.
@@ -129,6 +134,8 @@ pub trait Asset: Send + Sync {
     fn diff(&self, other: &dyn Asset) -> Option<Vec<String>>;
     /// See [`Codec::check`].
     fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding>;
+    /// See [`Codec::export_warnings`].
+    fn export_warnings(&self) -> Vec<Finding>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -158,6 +165,9 @@ impl<T: Codec> Asset for T {
     }
     fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding> {
         Codec::check(self, ctx)
+    }
+    fn export_warnings(&self) -> Vec<Finding> {
+        Codec::export_warnings(self)
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -52,6 +52,14 @@ pub fn run(args: Args) -> Result<Status, Error> {
         file: args.file.clone(),
         source: e,
     })?;
+    for w in asset.export_warnings() {
+        eprintln!(
+            "animkit: warning: {}: {}: {}",
+            args.file.display(),
+            w.path,
+            w.message
+        );
+    }
     write_out(&args.out, &yaml)
 }
 
