@@ -196,10 +196,255 @@ fn main() -> Res<()> {
         )?,
     ));
     files.push(("ANIMS.UPK".into(), animkit::ue3::synth::synthetic(3, 4, 10)));
+    // The humanoid and two gait cycles: every node walking; the run without the ZS_ slots,
+    // in another order (a MAN may animate any subset in any order).
+    files.push(("HUMAN.MDH".into(), human_mdh()?));
+    let all: Vec<u32> = (0..HUMAN.len() as u32).collect();
+    files.push((
+        "HUMAN-S_WALKL.MAN".into(),
+        human_cycle("S_WALKL", 32, 1.0, &all)?,
+    ));
+    let mut run: Vec<u32> = (0..23).rev().collect();
+    run.swap(0, 5);
+    files.push((
+        "HUMAN-S_RUNL.MAN".into(),
+        human_cycle("S_RUNL", 20, 1.6, &run)?,
+    ));
     for (file, bytes) in files {
         let path = dir.join(&file);
         std::fs::write(&path, &bytes)?;
         println!("{} ({} bytes)", path.display(), bytes.len());
     }
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// A humanoid: HUMAN.MDH (a biped skeleton whose bones point along their local x axis, as 3ds
+// Max's biped makes them) with a walk and a run cycle made for it, for the glTF/Blender loop.
+
+/// (name, parent, world position in cm: x to the model's right, y up, z forward).
+const HUMAN: [(&str, i16, [f32; 3]); 26] = [
+    ("BIP01", -1, [0.0, 92.0, 0.0]),
+    ("BIP01 PELVIS", 0, [0.0, 92.0, 0.0]),
+    ("BIP01 SPINE", 1, [0.0, 102.0, -1.0]),
+    ("BIP01 SPINE1", 2, [0.0, 116.0, -1.5]),
+    ("BIP01 SPINE2", 3, [0.0, 130.0, -1.0]),
+    ("BIP01 NECK", 4, [0.0, 148.0, 0.0]),
+    ("BIP01 HEAD", 5, [0.0, 157.0, 1.0]),
+    ("BIP01 L CLAVICLE", 4, [-3.0, 145.0, 0.0]),
+    ("BIP01 L UPPERARM", 7, [-18.0, 143.0, -1.0]),
+    ("BIP01 L FOREARM", 8, [-21.0, 115.0, -2.0]),
+    ("BIP01 L HAND", 9, [-23.0, 90.0, 2.0]),
+    ("BIP01 R CLAVICLE", 4, [3.0, 145.0, 0.0]),
+    ("BIP01 R UPPERARM", 11, [18.0, 143.0, -1.0]),
+    ("BIP01 R FOREARM", 12, [21.0, 115.0, -2.0]),
+    ("BIP01 R HAND", 13, [23.0, 90.0, 2.0]),
+    ("BIP01 L THIGH", 1, [-10.0, 89.0, 0.0]),
+    ("BIP01 L CALF", 15, [-10.5, 48.0, 1.0]),
+    ("BIP01 L FOOT", 16, [-11.0, 8.0, -2.0]),
+    ("BIP01 L TOE0", 17, [-11.0, 1.0, 12.0]),
+    ("BIP01 R THIGH", 1, [10.0, 89.0, 0.0]),
+    ("BIP01 R CALF", 19, [10.5, 48.0, 1.0]),
+    ("BIP01 R FOOT", 20, [11.0, 8.0, -2.0]),
+    ("BIP01 R TOE0", 21, [11.0, 1.0, 12.0]),
+    ("ZS_HELMET", 6, [0.0, 175.0, 1.0]),
+    ("ZS_LEFTHAND", 10, [-23.0, 82.0, 4.0]),
+    ("ZS_RIGHTHAND", 14, [23.0, 82.0, 4.0]),
+];
+
+/// World rest rotation of node `i`: local x towards its (first) child, z as close to forward
+/// as that allows; leaves take their parent's.
+fn human_world_rotation(i: usize) -> glam::Quat {
+    use glam::{Mat3, Vec3};
+    let child = HUMAN.iter().position(|n| n.1 == i as i16);
+    match child {
+        Some(c) if i != 0 => {
+            let x = (Vec3::from(HUMAN[c].2) - Vec3::from(HUMAN[i].2)).normalize();
+            let fwd = if x.z.abs() > 0.9 { Vec3::Y } else { Vec3::Z };
+            let y = fwd.cross(x).normalize();
+            let z = x.cross(y);
+            glam::Quat::from_mat3(&Mat3::from_cols(x, y, z)).normalize()
+        }
+        // The root: turned a quarter about y, as bipeds stand in their files.
+        _ if i == 0 => glam::Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
+        _ => human_world_rotation(HUMAN[i].1 as usize),
+    }
+}
+
+/// Local rest rotation and translation of node `i` (relative to its parent).
+fn human_local(i: usize) -> (glam::Quat, glam::Vec3) {
+    let wr = human_world_rotation(i);
+    let wp = glam::Vec3::from(HUMAN[i].2);
+    match HUMAN[i].1 {
+        p if p < 0 => (wr, wp),
+        p => {
+            let (pr, pp) = (
+                human_world_rotation(p as usize),
+                glam::Vec3::from(HUMAN[p as usize].2),
+            );
+            ((pr.inverse() * wr).normalize(), pr.inverse() * (wp - pp))
+        }
+    }
+}
+
+fn human_names() -> Vec<&'static [u8]> {
+    HUMAN.iter().map(|n| n.0.as_bytes()).collect()
+}
+
+fn human_mdh() -> Res<Vec<u8>> {
+    let mut out = Vec::new();
+    put_chunk(&mut out, 0xD100, |o| {
+        o.put_u32(3);
+        o.put_u16(HUMAN.len() as u16);
+        for (i, (name, parent, _)) in HUMAN.iter().enumerate() {
+            put_line(o, &Text::from(*name))?;
+            o.put_i16(*parent);
+            let (r, t) = human_local(i);
+            let m = glam::Mat4::from_rotation_translation(r, t);
+            // Rows as stored: the transpose of glam's column order.
+            for v in m.transpose().to_cols_array() {
+                o.put_u32(v.to_bits());
+            }
+        }
+        for v in [
+            -45.0f32, 0.0, -20.0, 45.0, 180.0, 25.0, -22.5, 0.0, -10.0, 22.5, 144.0, 12.5, 0.0,
+            92.0, 0.0,
+        ] {
+            o.put_u32(v.to_bits());
+        }
+        o.put_u32(animkit::zengin::node_list_checksum(human_names()));
+        Ok(())
+    })?;
+    put_chunk(&mut out, 0xD110, |o| {
+        ZDate {
+            year: 2026,
+            month: 11,
+            day: 24,
+            hour: 12,
+            minute: 0,
+            second: 0,
+            padding: 0,
+        }
+        .put(o);
+        put_line(o, &Text::from("\\_WORK\\DATA\\ANIMS\\HUMAN_BODY.ASC"))
+    })?;
+    put_chunk(&mut out, 0xD120, |_| Ok(()))?;
+    Ok(out)
+}
+
+/// The local pose of node `i` at `phase` (radians) of a gait cycle: the rest pose turned about
+/// the parent's axes. `stride` scales the swing.
+fn human_pose(i: usize, phase: f32, stride: f32) -> (glam::Quat, glam::Vec3) {
+    use glam::{Quat, Vec3};
+    let (rest_r, rest_t) = human_local(i);
+    let name = HUMAN[i].0;
+    let s = phase.sin();
+    // A turn about a world axis, expressed in the parent's frame at rest.
+    let turn = |axis: Vec3, angle: f32| {
+        let p = HUMAN[i].1;
+        let pr = if p < 0 {
+            Quat::IDENTITY
+        } else {
+            human_world_rotation(p as usize)
+        };
+        Quat::from_axis_angle((pr.inverse() * axis).normalize(), angle)
+    };
+    let side = if name.contains(" L ") { 1.0 } else { -1.0 };
+    let delta = match name {
+        "BIP01" => turn(Vec3::Y, 0.08 * s * stride),
+        "BIP01 PELVIS" => turn(Vec3::Z, 0.05 * s * stride),
+        "BIP01 SPINE" | "BIP01 SPINE1" => turn(Vec3::Y, -0.06 * s * stride),
+        "BIP01 HEAD" => turn(Vec3::X, 0.05 * (2.0 * phase).sin()),
+        n if n.ends_with("THIGH") => turn(Vec3::X, -0.45 * side * s * stride),
+        n if n.ends_with("CALF") => {
+            let bend = (0.5 + 0.5 * (phase + side * 1.4).sin()) * 0.9 * stride;
+            turn(Vec3::X, bend)
+        }
+        n if n.ends_with("FOOT") => turn(Vec3::X, -0.2 * side * (phase + 0.5).sin() * stride),
+        n if n.ends_with("UPPERARM") => turn(Vec3::X, 0.35 * side * s * stride),
+        n if n.ends_with("FOREARM") => turn(Vec3::X, -0.3 - 0.15 * side * s * stride),
+        _ => Quat::IDENTITY,
+    };
+    let mut t = rest_t;
+    if name == "BIP01" {
+        t.y += 2.0 * stride * (2.0 * phase).cos();
+        t.x += 1.5 * s;
+    }
+    ((delta * rest_r).normalize(), t)
+}
+
+/// A gait cycle of `frames` frames at 25 fps over the nodes `order` (MDH indices).
+fn human_cycle(name: &str, frames: u32, stride: f32, order: &[u32]) -> Res<Vec<u8>> {
+    use animkit::exact::{Blob, Hex32, F32};
+    use animkit::zengin::man::{Chunk, Header, Man, Marker, Samples, Source};
+    use animkit::zengin::quant;
+    use animkit::zengin::types::BBox;
+    let poses: Vec<(glam::Quat, glam::Vec3)> = (0..frames)
+        .flat_map(|f| {
+            let phase = std::f32::consts::TAU * f as f32 / frames as f32;
+            order
+                .iter()
+                .map(move |&i| human_pose(i as usize, phase, stride))
+        })
+        .collect();
+    let (min, scale) = quant::position_range(poses.iter().map(|p| p.1));
+    let mut codes = Vec::with_capacity(poses.len());
+    for (q, p) in &poses {
+        let r = quant::pack_rotation(q.to_array())?;
+        let c = |v: f32| quant::pack_position(v, min, scale).ok_or("position out of range");
+        codes.push([r[0], r[1], r[2], c(p.x)?, c(p.y)?, c(p.z)?]);
+    }
+    let f3 = |v: [f32; 3]| v.map(F32::new);
+    let text = Text::from(name);
+    let man = Man {
+        chunks: vec![
+            Chunk::Marker(Marker::default()),
+            Chunk::Header(Header {
+                version: 12,
+                name: text.clone(),
+                layer: 1,
+                frame_count: frames,
+                node_count: order.len() as u32,
+                fps: F32::new(25.0),
+                fps_source: F32::new(25.0),
+                position_min: F32::new(min),
+                position_scale: F32::new(scale),
+                bbox: BBox {
+                    min: f3([-45.0, 0.0, -20.0]),
+                    max: f3([45.0, 180.0, 25.0]),
+                },
+                next: text,
+                trailing: Blob::default(),
+            }),
+            Chunk::Source(Source {
+                date: ZDate {
+                    year: 2026,
+                    month: 11,
+                    day: 24,
+                    hour: 12,
+                    minute: 0,
+                    second: 0,
+                    padding: 0,
+                },
+                path: Text::from(format!("\\_WORK\\DATA\\ANIMS\\HUMAN_{name}.ASC").as_str()),
+                script: Text::from(
+                    format!(
+                        "\t\tani\t(\"{name}\"\t1\t\"{name}\"\t0.1\t0.1\tM.\t\"HUMAN_{name}.ASC\"\tF\t0\t{}\tFPS:25)",
+                        frames - 1
+                    )
+                    .as_str(),
+                ),
+                trailing: Blob::default(),
+            }),
+            Chunk::Samples(Samples {
+                checksum: Hex32(animkit::zengin::node_list_checksum(human_names())),
+                node_indices: order.to_vec(),
+                codes,
+                trailing: Blob::default(),
+            }),
+        ],
+    };
+    let mut out = Vec::new();
+    man.write(&mut out)?;
+    Ok(out)
 }

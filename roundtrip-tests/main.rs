@@ -3,6 +3,8 @@
 
 mod cli;
 mod common;
+mod gltf;
+mod gltf_blender;
 mod man_bad_input;
 mod man_corpus;
 mod man_edit;

@@ -89,3 +89,36 @@ fn a_truncated_package_is_a_clear_error() {
         "animkit: error: cut.upk: byte offset 1129 (0x469), field exports[2].serial_offset: object 1909+436 (SerialOffset+SerialSize) lies past the end of the 2000-byte package\n"
     );
 }
+
+/// Issue 11 item 13: a package with an undecodable sequence exports (the sequence kept as raw
+/// bytes) with a warning naming file, offset and field path; `check` fails it.
+#[test]
+fn a_damaged_sequence_warns_on_export_and_fails_check() {
+    let Some(c) = corpus() else { return };
+    let d = tempfile::tempdir().unwrap();
+    let mut data = std::fs::read(c.join("ue3/plain/TestAnims.upk")).unwrap();
+    // walk's track 0 rotation offset (60) → 6000, past its 252-byte stream.
+    assert_eq!(&data[1577..1581], &60i32.to_le_bytes());
+    data[1577..1581].copy_from_slice(&6000i32.to_le_bytes());
+    std::fs::write(d.path().join("bad.upk"), &data).unwrap();
+    let (code, _, err) = run(d.path(), &["export", "bad.upk", "-o", "bad.yaml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with("animkit: warning: bad.upk: objects[1].tracks[0]: AnimSequence_0 (walk) cannot be decoded at byte offset 1657")
+            && err.contains("kept as raw bytes"),
+        "{err}"
+    );
+    let (code, out, _) = run(d.path(), &["check", "bad.upk"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("bad.upk: FAILED (ue3.upk): 1 errors, 0 warnings"),
+        "{out}"
+    );
+    // The untouched good file exports silently.
+    let good = c.join("ue3/plain/TestAnims.upk");
+    let (code, _, err) = run(
+        d.path(),
+        &["export", good.to_str().unwrap(), "-o", "good.yaml"],
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+}

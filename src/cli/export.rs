@@ -29,6 +29,14 @@ pub fn run(args: Args) -> Result<Status, Error> {
         companion: companion.as_ref().map(|c| c.get()),
     };
     let yaml = opened.to_yaml(&opts).map_err(Error::encoding(&args.file))?;
+    for w in opened.export_warnings() {
+        eprintln!(
+            "animkit: warning: {}: {}: {}",
+            args.file.display(),
+            w.path,
+            w.message
+        );
+    }
     write_text(&args.out, &yaml)?;
     Ok(Status::Ok)
 }

@@ -143,6 +143,13 @@ impl Opened<'_> {
             Opened::Archive(a) => a.check(),
         }
     }
+    /// See [`crate::codec::Codec::export_warnings`] (containers have none).
+    pub fn export_warnings(&self) -> Vec<Finding> {
+        match self {
+            Opened::Asset(a) => a.export_warnings(),
+            Opened::Archive(_) => Vec::new(),
+        }
+    }
     /// See [`crate::codec::Codec::companion_key`] (containers have none).
     pub fn companion_key(&self) -> Option<u32> {
         match self {

@@ -7,6 +7,7 @@ mod compile;
 mod decompile;
 mod diff;
 mod export;
+mod gltf;
 mod import;
 mod info;
 mod input;
@@ -53,6 +54,7 @@ enum Command {
     Vdf(vdf::Args),
     Unpack(unpack::Args),
     Repack(repack::Args),
+    Gltf(gltf::Args),
 }
 
 /// What a command reports.
@@ -90,6 +92,7 @@ pub fn main() -> ExitCode {
         Command::Vdf(a) => vdf::run(a),
         Command::Unpack(a) => unpack::run(a),
         Command::Repack(a) => repack::run(a),
+        Command::Gltf(a) => gltf::run(a),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

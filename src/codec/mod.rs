@@ -78,6 +78,11 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn check(&self, _ctx: &CheckContext<'_>) -> Vec<Finding> {
         Vec::new()
     }
+    /// What `export` warns about: parts of the file the document keeps as raw bytes because
+    /// they are damaged (each with its field path and offset).
+    fn export_warnings(&self) -> Vec<Finding> {
+        Vec::new()
+    }
     /// The key that ties this file to its companions: a companion belongs to the file when
     /// their keys are equal (ZenGin: the CRC-32 of the skeleton's node names in MAN and MDH).
     fn companion_key(&self) -> Option<u32> {
@@ -112,6 +117,8 @@ pub trait Asset: Send + Sync {
     fn diff(&self, other: &dyn Asset) -> Option<Vec<String>>;
     /// See [`Codec::check`].
     fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding>;
+    /// See [`Codec::export_warnings`].
+    fn export_warnings(&self) -> Vec<Finding>;
     /// See [`Codec::companion_key`].
     fn companion_key(&self) -> Option<u32>;
     fn as_any(&self) -> &dyn Any;
@@ -143,6 +150,9 @@ impl<T: Codec> Asset for T {
     }
     fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding> {
         Codec::check(self, ctx)
+    }
+    fn export_warnings(&self) -> Vec<Finding> {
+        Codec::export_warnings(self)
     }
     fn companion_key(&self) -> Option<u32> {
         Codec::companion_key(self)

@@ -247,10 +247,19 @@ pub fn stream(pkg: &Package, i: usize) -> &[u8] {
     }
 }
 
-/// Locate and decode every track of a sequence.
+/// Locate and decode every track of a sequence (the engine's formulas).
 pub fn decode(
     seq: &Sequence,
     stream: &[u8],
+) -> Result<(Vec<TrackLayout>, Vec<Track>), DecodeError> {
+    decode_with(seq, stream, codec::Formulas::Engine)
+}
+
+/// Locate and decode every track of a sequence with the engine's or UE Viewer's formulas.
+pub fn decode_with(
+    seq: &Sequence,
+    stream: &[u8],
+    formulas: codec::Formulas,
 ) -> Result<(Vec<TrackLayout>, Vec<Track>), DecodeError> {
     let mut layouts = Vec::with_capacity(seq.offsets.len());
     let mut tracks = Vec::with_capacity(seq.offsets.len());
@@ -263,11 +272,12 @@ pub fn decode(
             })?;
         let t = Track {
             translations: codec::decode_translations(stream, &l),
-            rotations: codec::decode_rotations(
+            rotations: codec::decode_rotations_with(
                 stream,
                 &l,
                 o.rot_keys.max(0) as usize,
                 seq.rotation_format,
+                formulas,
             ),
         };
         layouts.push(l);
@@ -404,53 +414,168 @@ pub fn store(
     Ok(())
 }
 
-/// Sample frame `f` of `num_frames` from `n` keys (UE Viewer: key position `f / num_frames · n`,
-/// linear / normalised-lerp interpolation, clamped; identity when `n == num_frames`).
+/// Where UE Viewer samples frame `f` of `num_frames` in `n` evenly spaced keys
+/// (`CAnimTrack::GetBonePosition`, no looping): the keys before and after and the fraction
+/// between them, all in f32: position `f / num_frames · n`, floored; past the last key the
+/// last key with fraction 0. Frame 0 and one-frame sequences take key 0. This is not the
+/// identity when `n == num_frames`: `7 / 23 · 23` is just below 7.
+fn uev_position(f: usize, num_frames: usize, n: usize) -> (usize, usize, f32) {
+    if n <= 1 || f == 0 || num_frames == 1 {
+        return (0, 0, 0.0);
+    }
+    let pos = f as f32 / num_frames as f32 * n as f32;
+    let x = (pos.floor() as usize).min(n - 1);
+    let frac = pos - x as f32;
+    if x + 1 >= n {
+        (x, n - 1, 0.0)
+    } else {
+        (x, x + 1, frac)
+    }
+}
+
+/// The translation UE Viewer exports for frame `f` (`(0, 0, 0)` without keys): linear
+/// interpolation `a + t · (b − a)` between the keys of [`uev_position`].
 pub fn sample_translation(keys: &[Vec3], f: usize, num_frames: usize) -> Vec3 {
-    sample(keys, f, num_frames, [0.0; 3], |a, b, t| {
-        [
-            a[0] + (b[0] - a[0]) * t,
-            a[1] + (b[1] - a[1]) * t,
-            a[2] + (b[2] - a[2]) * t,
-        ]
-    })
+    if keys.is_empty() {
+        return [0.0; 3];
+    }
+    let (x, y, t) = uev_position(f, num_frames, keys.len());
+    let (a, b) = (keys[x], keys[y]);
+    if t > 0.0 {
+        [0, 1, 2].map(|c| a[c] + t * (b[c] - a[c]))
+    } else {
+        a
+    }
 }
 
+/// The rotation UE Viewer exports for frame `f` (`(0, 0, 0, 1)` without keys): its slerp
+/// between the keys of [`uev_position`].
 pub fn sample_rotation(keys: &[Quat], f: usize, num_frames: usize) -> Quat {
-    sample(keys, f, num_frames, [0.0, 0.0, 0.0, 1.0], |a, b, t| {
-        let dot: f32 = (0..4).map(|c| a[c] * b[c]).sum();
-        let s = if dot < 0.0 { -1.0 } else { 1.0 };
-        let mut q = [0.0f32; 4];
-        for c in 0..4 {
-            q[c] = a[c] + (s * b[c] - a[c]) * t;
-        }
-        let n = q.iter().map(|v| v * v).sum::<f32>().sqrt();
-        if n > 0.0 {
-            q.map(|v| v / n)
-        } else {
-            a
-        }
-    })
+    if keys.is_empty() {
+        return [0.0, 0.0, 0.0, 1.0];
+    }
+    let (x, y, t) = uev_position(f, num_frames, keys.len());
+    if t > 0.0 {
+        slerp_uev(keys[x], keys[y], t)
+    } else {
+        keys[x]
+    }
 }
 
-fn sample<T: Copy>(
-    keys: &[T],
-    f: usize,
-    num_frames: usize,
-    default: T,
-    lerp: impl Fn(T, T, f32) -> T,
-) -> T {
-    match keys.len() {
-        0 => default,
-        1 => keys[0],
-        n if n == num_frames => keys[f.min(n - 1)],
-        n => {
-            let pos = f as f32 / num_frames.max(1) as f32 * n as f32;
-            let i = (pos as usize).min(n - 1);
-            let j = (i + 1).min(n - 1);
-            lerp(keys[i], keys[j], pos - i as f32)
+/// UE Viewer's `Slerp` (`Core/Math3D.cpp`), operation for operation in f32: the shorter arc
+/// (B negated when the dot product is negative), `ω = atan2(f / √f, |cos|)` with
+/// `f = 1 − cos²`, weights `sin((1 − t)·ω) / √f` and `sin(t·ω) / √f`, and plain linear weights
+/// when `1 − cos ≤ 10⁻⁶`; the result is not renormalised. `sin` and `atan2` are the C
+/// library's `sinf`/`atan2f`, as UE Viewer calls them.
+pub fn slerp_uev(a: Quat, b: Quat, t: f32) -> Quat {
+    if t <= 0.0 {
+        return a;
+    }
+    if t >= 1.0 {
+        return b;
+    }
+    let mut cosom = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    let mut sign = 1.0f32;
+    if cosom < 0.0 {
+        cosom = -cosom;
+        sign = -1.0;
+    }
+    let (scale_a, mut scale_b) = if 1.0 - cosom > 1e-6 {
+        let f = 1.0 - cosom * cosom;
+        let inv = 1.0 / f.sqrt();
+        let omega = (f * inv).atan2(cosom.abs());
+        (((1.0 - t) * omega).sin() * inv, (t * omega).sin() * inv)
+    } else {
+        (1.0 - t, t)
+    };
+    scale_b *= sign;
+    [0, 1, 2, 3].map(|c| scale_a * a[c] + scale_b * b[c])
+}
+
+/// A sequence the engine cannot play as stored: its `check` error and `export` warning.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Damage {
+    /// Field path in the package, e.g. `objects[1].tracks[0]`.
+    pub path: String,
+    pub message: String,
+}
+
+/// Every damaged AnimSequence: properties or track table that cannot be read, a stream that
+/// does not hold what its offsets and key counts say (such a sequence is kept as raw bytes,
+/// `native` in the YAML), or a NumFrames that is negative or too large for any PSA
+/// ([`super::psa::MAX_KEYS`] keys) while the tracks hold only a few keys.
+pub fn damaged(pkg: &Package) -> Vec<Damage> {
+    let sets = anim_sets(pkg);
+    let mut out = Vec::new();
+    for i in 0..pkg.exports.len() {
+        let set = set_of(&sets, pkg, i);
+        let tracks = set.map(|s| sets[s].bones.len());
+        let at = |e: &DecodeError| {
+            if e.path.is_empty() {
+                format!("objects[{i}]")
+            } else {
+                format!("objects[{i}].{}", e.path)
+            }
+        };
+        let raw =
+            "; the sequence is kept as raw bytes (`native` in the YAML, written back as it is)";
+        let seq = match sequence(pkg, i, tracks) {
+            Ok(Some(s)) => s,
+            Ok(None) => continue,
+            Err(e) => {
+                out.push(Damage {
+                    path: at(&e),
+                    message: format!(
+                        "{} cannot be read at byte offset {}: {}{raw}",
+                        pkg.export_name(i),
+                        e.offset,
+                        e.kind
+                    ),
+                });
+                continue;
+            }
+        };
+        let label = format!("{} ({})", pkg.export_name(i), seq.name);
+        let decoded = match decode(&seq, stream(pkg, i)) {
+            Ok((_, t)) => t,
+            Err(e) => {
+                out.push(Damage {
+                    path: at(&e),
+                    message: format!(
+                        "{label} cannot be decoded at byte offset {} (0x{:x}): {}{raw}",
+                        e.offset, e.offset, e.kind
+                    ),
+                });
+                continue;
+            }
+        };
+        let keys = decoded
+            .iter()
+            .map(|t| t.translations.len().max(t.rotations.len()))
+            .max()
+            .unwrap_or(0);
+        let limit = super::psa::MAX_KEYS / decoded.len().max(1);
+        let bad = if seq.num_frames < 0 {
+            Some("is negative")
+        } else if seq.num_frames as usize > limit {
+            Some("is more than any PSA holds")
+        } else {
+            None
+        };
+        if let Some(why) = bad {
+            out.push(Damage {
+                path: format!("objects[{i}]"),
+                message: format!(
+                    "{label}: NumFrames {} {why} ({} tracks, at most {limit} frames), while \
+                     its tracks hold at most {keys} keys: set NumFrames to the sequence's frame \
+                     count",
+                    seq.num_frames,
+                    decoded.len()
+                ),
+            });
         }
     }
+    out
 }
 
 /// `animkit check` findings for every sequence: for each ZOnlyRLE track with a run table, how
@@ -462,22 +587,14 @@ pub fn check(pkg: &Package) -> Vec<String> {
     let mut out = Vec::new();
     for i in 0..pkg.exports.len() {
         let set = set_of(&sets, pkg, i);
-        let seq = match sequence(pkg, i, set.map(|s| sets[s].bones.len())) {
-            Ok(Some(s)) => s,
-            Ok(None) => continue,
-            Err(e) => {
-                out.push(format!("{}: cannot read: {e}", pkg.export_name(i)));
-                continue;
-            }
+        // Sequences that cannot be read or decoded are reported by `damaged`.
+        let Ok(Some(seq)) = sequence(pkg, i, set.map(|s| sets[s].bones.len())) else {
+            continue;
         };
         let stream = stream(pkg, i);
         let label = format!("{} ({})", pkg.export_name(i), seq.name);
-        let (layouts, _) = match decode(&seq, stream) {
-            Ok(x) => x,
-            Err(e) => {
-                out.push(format!("{label}: cannot decode: {e}"));
-                continue;
-            }
+        let Ok((layouts, _)) = decode(&seq, stream) else {
+            continue;
         };
         let bone = |k: usize| {
             set.and_then(|s| sets[s].bones.get(k).cloned())

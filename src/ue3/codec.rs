@@ -73,10 +73,33 @@ pub const MAX_IDENTITY_KEYS: usize = 1 << 20;
 /// The padding byte after a rotation part (UE3's 0x55).
 pub const PAD: u8 = 0x55;
 
+/// Whose arithmetic a decoder follows. The two differ in the last bit of some values (spec
+/// §4.4, §4.5, §5.3): the YAML document and every edit use the engine's, the PSA export UE
+/// Viewer's, so that its file is byte-identical to UE Viewer's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Formulas {
+    /// UE3: W = √(((1 − x²) − y²) − z²); Fixed32 `(U − 1023) / 1023`; Float32NoW code 0 → 0.
+    Engine,
+    /// UE Viewer (`UnMeshTypes.h`): W = √(1 − ((x² + y²) + z²)); Fixed32 `U / 1023 − 1`;
+    /// Float32NoW code 0 → 2⁻⁴.
+    UeViewer,
+}
+
 /// W of a "NoW" quaternion, UE3 evaluation order (§4.4).
 #[inline]
 pub fn rebuild_w(x: f32, y: f32, z: f32) -> f32 {
     let r = ((1.0 - x * x) - y * y) - z * z;
+    if r > 0.0 {
+        r.sqrt()
+    } else {
+        0.0
+    }
+}
+
+/// W of a "NoW" quaternion, UE Viewer's evaluation order (`RESTORE_QUAT_W`).
+#[inline]
+pub fn rebuild_w_uev(x: f32, y: f32, z: f32) -> f32 {
+    let r = 1.0 - ((x * x + y * y) + z * z);
     if r > 0.0 {
         r.sqrt()
     } else {
@@ -107,6 +130,19 @@ pub fn fixed32_encode(c: f32, bits: u32) -> i32 {
     (c * half as f32) as i32 + half
 }
 
+/// UE Viewer's Fixed32NoW component: `U / 1023 − 1` (`U / 511 − 1` for Z).
+#[inline]
+pub fn fixed32_decode_uev(u: u32, bits: u32) -> f32 {
+    let half = ((1u32 << (bits - 1)) - 1) as f32;
+    u as f32 / half - 1.0
+}
+
+/// UE Viewer's IntervalFixed32NoW component: `(U / 1023 − 1) · Range + Min`.
+#[inline]
+pub fn interval_decode_uev(u: u32, bits: u32, min: f32, range: f32) -> f32 {
+    fixed32_decode_uev(u, bits) * range + min
+}
+
 #[inline]
 pub fn interval_decode(u: u32, bits: u32, min: f32, range: f32) -> f32 {
     let half = ((1u32 << (bits - 1)) - 1) as i32;
@@ -124,6 +160,12 @@ pub fn minifloat_decode(v: u32, m: u32) -> f32 {
     if v == 0 {
         return 0.0;
     }
+    minifloat_decode_uev(v, m)
+}
+
+/// UE Viewer's Float32NoW decode: the same bits, without UE3's `0 → 0.0` case (code 0 is 2⁻⁴).
+#[inline]
+pub fn minifloat_decode_uev(v: u32, m: u32) -> f32 {
     let e = (v >> m) & 7;
     let man = v & ((1 << m) - 1);
     let s = (v >> (3 + m)) & 1;
@@ -362,26 +404,49 @@ pub fn decode_translations(stream: &[u8], l: &TrackLayout) -> Vec<Vec3> {
         .collect()
 }
 
-/// Decode the rotation keys of a track.
+/// Decode the rotation keys of a track with the engine's formulas.
 pub fn decode_rotations(
     stream: &[u8],
     l: &TrackLayout,
     keys: usize,
     format: RotFormat,
 ) -> Vec<Quat> {
+    decode_rotations_with(stream, l, keys, format, Formulas::Engine)
+}
+
+/// Decode the rotation keys of a track with the engine's or UE Viewer's formulas.
+pub fn decode_rotations_with(
+    stream: &[u8],
+    l: &TrackLayout,
+    keys: usize,
+    format: RotFormat,
+    formulas: Formulas,
+) -> Vec<Quat> {
     let b = &stream[l.rot.clone()];
+    let uev = formulas == Formulas::UeViewer;
+    let w = if uev { rebuild_w_uev } else { rebuild_w };
+    let now = |x: f32, y: f32, z: f32| [x, y, z, w(x, y, z)];
     if keys == 0 {
         return Vec::new();
     }
     if keys == 1 {
-        let (x, y, z) = (f32_at(b, 0), f32_at(b, 4), f32_at(b, 8));
-        return vec![[x, y, z, rebuild_w(x, y, z)]];
+        return vec![now(f32_at(b, 0), f32_at(b, 4), f32_at(b, 8))];
     }
     let mins = [f32_at(b, 0), f32_at(b, 4), f32_at(b, 8)];
     let ranges = [f32_at(b, 12), f32_at(b, 16), f32_at(b, 20)];
     let d = &b[24..];
     let mut out = Vec::with_capacity(keys);
-    let now = |x: f32, y: f32, z: f32| [x, y, z, rebuild_w(x, y, z)];
+    type Component = fn(u32, u32) -> f32;
+    type Interval = fn(u32, u32, f32, f32) -> f32;
+    let (fixed32, interval, minifloat): (Component, Interval, Component) = if uev {
+        (
+            fixed32_decode_uev,
+            interval_decode_uev,
+            minifloat_decode_uev,
+        )
+    } else {
+        (fixed32_decode, interval_decode, minifloat_decode)
+    };
     match format {
         RotFormat::None => {
             for k in d.chunks_exact(16).take(keys) {
@@ -407,21 +472,13 @@ pub fn decode_rotations(
                 let p = u32_at(k, 0);
                 let (ux, uy, uz) = (p >> 21, (p >> 10) & 0x7FF, p & 0x3FF);
                 let q = match format {
-                    RotFormat::Fixed32NoW => now(
-                        fixed32_decode(ux, 11),
-                        fixed32_decode(uy, 11),
-                        fixed32_decode(uz, 10),
-                    ),
+                    RotFormat::Fixed32NoW => now(fixed32(ux, 11), fixed32(uy, 11), fixed32(uz, 10)),
                     RotFormat::IntervalFixed32NoW => now(
-                        interval_decode(ux, 11, mins[0], ranges[0]),
-                        interval_decode(uy, 11, mins[1], ranges[1]),
-                        interval_decode(uz, 10, mins[2], ranges[2]),
+                        interval(ux, 11, mins[0], ranges[0]),
+                        interval(uy, 11, mins[1], ranges[1]),
+                        interval(uz, 10, mins[2], ranges[2]),
                     ),
-                    _ => now(
-                        minifloat_decode(ux, 7),
-                        minifloat_decode(uy, 7),
-                        minifloat_decode(uz, 6),
-                    ),
+                    _ => now(minifloat(ux, 7), minifloat(uy, 7), minifloat(uz, 6)),
                 };
                 out.push(q);
             }
@@ -461,21 +518,51 @@ pub fn decode_rotations(
 
 // ---- encoding -----------------------------------------------------------------------------
 
-/// Tolerance on |q|² − 1 under which a key is stored as given (not re-normalised): decoded
-/// keys of every format lie within it (Float32NoW's 7-bit mantissas are the coarsest, < 1 %),
-/// so decoded keys re-encode to their own codes; an edited key further from unit length is
-/// normalised.
+/// Tolerance on |q|² − 1 for a rotation key: a key further from unit length (a zero key, a
+/// typo) is refused, not normalised or turned into identity. Decoded keys of every format lie
+/// within it (Float32NoW's 7-bit mantissas are the coarsest, < 1 %).
 pub const UNIT_TOLERANCE: f32 = 0.05;
 
-/// Sign-flip to W ≥ 0 and normalise a quaternion that is not already unit length (a decoded
-/// key is stored unchanged, so exact formats re-encode to their own bytes).
+/// Why `q` cannot be stored as a rotation key: not finite, or not a unit quaternion
+/// (|q|² more than [`UNIT_TOLERANCE`] from 1).
+pub fn check_rotation(q: &Quat) -> Result<(), String> {
+    let shown = || {
+        let v: Vec<String> = q
+            .iter()
+            .map(|&c| crate::exact::F32::new(c).to_yaml_text())
+            .collect();
+        format!("[{}]", v.join(", "))
+    };
+    if q.iter().any(|c| !c.is_finite()) {
+        return Err(format!("rotation {} is not finite", shown()));
+    }
+    let n2: f64 = q.iter().map(|&c| c as f64 * c as f64).sum();
+    if (n2 - 1.0).abs() > UNIT_TOLERANCE as f64 {
+        return Err(format!(
+            "rotation {} is not a unit quaternion (|q| = {}): a rotation key must have length 1 \
+             (|q|² within {} % of 1), e.g. [0.0, 0.0, 0.0, 1.0] for no rotation",
+            shown(),
+            (n2.sqrt() * 1000.0).round() / 1000.0,
+            UNIT_TOLERANCE * 100.0
+        ));
+    }
+    Ok(())
+}
+
+/// The key the encoders store: negated when W < 0 (q and −q are the same rotation), then kept
+/// as it is when W is exactly what the NoW formats rebuild from X, Y, Z (every decoded key,
+/// so it re-encodes to its own codes), else scaled to unit length (the same rotation).
+/// Call [`check_rotation`] first.
 pub fn canonical(q: Quat) -> Quat {
     let mut q = q;
     if q[3] < 0.0 {
         q = [-q[0], -q[1], -q[2], -q[3]];
     }
+    if q[3].to_bits() == rebuild_w(q[0], q[1], q[2]).to_bits() {
+        return q;
+    }
     let n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-    if (n2 - 1.0).abs() > UNIT_TOLERANCE && n2 > 0.0 {
+    if n2 > 0.0 {
         let n = n2.sqrt();
         q = [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
     }
@@ -543,9 +630,7 @@ pub fn encode_rotations(
         return Ok(());
     }
     for (i, q) in keys.iter().enumerate() {
-        if q.iter().any(|c| !c.is_finite()) {
-            return Err(EncodeError::new(format!("rotation key {i} is not finite")));
-        }
+        check_rotation(q).map_err(|m| EncodeError::new(format!("key {i}: {m}")))?;
     }
     let qs: Vec<Quat> = keys.iter().map(|&q| canonical(q)).collect();
     if qs.len() == 1 {

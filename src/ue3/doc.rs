@@ -29,7 +29,7 @@
 //!   is written as two lists, `translations:` and `rotations:`, instead of `keys:`.
 
 use super::anim::{self, TrackEdit};
-use super::codec::{Quat, RotFormat, TrackOffsets, Vec3};
+use super::codec::{self, Quat, RotFormat, TrackOffsets, Vec3};
 use super::compress::ChunkRecord;
 use super::package::{Compressed, Export, Gap, Import, NameEntry, Object, Package, Summary};
 use super::props::{FName, FStr, Names, Properties, Property, Value};
@@ -280,12 +280,28 @@ pub struct PropY {
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AnimY {
-    /// For the reader (edit the properties to change them).
-    pub sequence: String,
-    pub frames: i32,
-    pub length: F32,
-    pub rate: F32,
-    pub translation_format: String,
+    /// Derived from the SequenceName property, shown for the reader: edit the property to
+    /// rename (an edit here is refused; this line may be deleted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "read_only::<String>")]
+    pub sequence: Option<String>,
+    /// Derived from NumFrames (edit the property; an edit here is refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "read_only::<i32>")]
+    pub frames: Option<i32>,
+    /// Derived from SequenceLength (edit the property; an edit here is refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "read_only::<F32>")]
+    pub length: Option<F32>,
+    /// Frames per second, derived: NumFrames / SequenceLength × RateScale (edit SequenceLength
+    /// or RateScale; an edit here is refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "read_only::<F32>")]
+    pub rate: Option<F32>,
+    /// Derived from TranslationCompressionFormat (edit the property; an edit here is refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "read_only::<String>")]
+    pub translation_format: Option<String>,
     /// The rotation format `stream` is in.
     pub stream_format: String,
     pub tracks: Vec<TrackY>,
@@ -293,6 +309,24 @@ pub struct AnimY {
     /// edit; untouched tracks are copied from it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<Blob>,
+}
+
+/// The schema of `T` marked `readOnly` (a value animkit derives and shows; editors flag edits).
+fn read_only<T: JsonSchema>(gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+    use schemars::schema::{Schema, SchemaObject};
+    let inner = gen.subschema_for::<T>();
+    let mut obj = match inner {
+        Schema::Object(o) if o.reference.is_none() => o,
+        other => SchemaObject {
+            subschemas: Some(Box::new(schemars::schema::SubschemaValidation {
+                all_of: Some(vec![other]),
+                ..Default::default()
+            })),
+            ..Default::default()
+        },
+    };
+    obj.metadata().read_only = true;
+    Schema::Object(obj)
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -453,11 +487,11 @@ pub fn to_doc(pkg: &Package) -> Result<UpkDocument, EncodeError> {
                         let bones = set.map(|s| sets[s].bones.clone()).unwrap_or_default();
                         let headers = reproduce(&seq, stream, &tracks);
                         y.animation = Some(AnimY {
-                            sequence: seq.name.clone(),
-                            frames: seq.num_frames,
-                            length: F32::new(seq.length),
-                            rate: F32::new(seq.num_frames as f32 / seq.length * seq.rate_scale),
-                            translation_format: seq.translation_format.clone(),
+                            sequence: Some(seq.name.clone()),
+                            frames: Some(seq.num_frames),
+                            length: Some(F32::new(seq.length)),
+                            rate: Some(F32::new(rate(&seq))),
+                            translation_format: Some(seq.translation_format.clone()),
                             stream_format: seq.rotation_format.name().into(),
                             tracks: tracks
                                 .iter()
@@ -930,6 +964,7 @@ pub fn from_doc(doc: &UpkDocument) -> Result<Package, EncodeError> {
                     "animation given for an export that is not an AnimSequence",
                 )
             })?;
+        check_derived(&seq, a, o, &segs)?;
         let stream_format = RotFormat::from_name(&a.stream_format).ok_or_else(|| {
             err_at(
                 &segs,
@@ -970,6 +1005,19 @@ pub fn from_doc(doc: &UpkDocument) -> Result<Package, EncodeError> {
             match tracks.get(k) {
                 Some(t) if same_format && anim::same_keys(&t.rotations, &ro) => {}
                 _ => {
+                    // Refused here, with the key's own path (the encoder's error would only
+                    // know the track).
+                    for (i, q) in ro.iter().enumerate() {
+                        codec::check_rotation(q).map_err(|m| {
+                            let mut p = tsegs.clone();
+                            if ty.keys.is_some() {
+                                p.extend([f("keys"), Segment::Index(i), f("rotation")]);
+                            } else {
+                                p.extend([f("rotations"), Segment::Index(i)]);
+                            }
+                            err_at(&p, m)
+                        })?;
+                    }
                     e.rotations = Some(ro);
                     changed = true;
                 }
@@ -997,6 +1045,106 @@ pub fn from_doc(doc: &UpkDocument) -> Result<Package, EncodeError> {
         }
     }
     Ok(pkg)
+}
+
+/// Frames per second as UE3 and UE Viewer compute it.
+fn rate(seq: &anim::Sequence) -> f32 {
+    seq.num_frames as f32 / seq.length * seq.rate_scale
+}
+
+/// The animation block's derived fields must be what the (possibly edited) properties give:
+/// an edit of one is refused, naming the property to edit instead.
+fn check_derived(
+    seq: &anim::Sequence,
+    a: &AnimY,
+    o: &ObjectY,
+    segs: &[Segment],
+) -> Result<(), EncodeError> {
+    let prop_at = |name: &str| {
+        o.properties
+            .iter()
+            .flatten()
+            .position(|p| p.prop.eq_ignore_ascii_case(name))
+            .map_or_else(
+                || format!("the {name} property (absent: add it)"),
+                |k| format!("{name} (objects[{}].properties[{k}])", segs_index(segs)),
+            )
+    };
+    let refuse = |field: &'static str, given: String, derived: String, from: &str| {
+        let mut p = segs.to_vec();
+        p.push(Segment::Field(field));
+        Err(err_at(
+            &p,
+            format!(
+                "{given} disagrees with the value derived from the properties, {derived}: \
+                 `{field}` is derived and only shown; to change it edit {from}, then give the \
+                 new value here or delete this line"
+            ),
+        ))
+    };
+    if let Some(v) = &a.sequence {
+        if *v != seq.name {
+            return refuse(
+                "sequence",
+                v.clone(),
+                seq.name.clone(),
+                &prop_at("SequenceName"),
+            );
+        }
+    }
+    if let Some(v) = a.frames {
+        if v != seq.num_frames {
+            return refuse(
+                "frames",
+                v.to_string(),
+                seq.num_frames.to_string(),
+                &prop_at("NumFrames"),
+            );
+        }
+    }
+    if let Some(v) = a.length {
+        if v.bits() != seq.length.to_bits() {
+            return refuse(
+                "length",
+                v.to_string(),
+                F32::new(seq.length).to_string(),
+                &prop_at("SequenceLength"),
+            );
+        }
+    }
+    if let Some(v) = a.rate {
+        let r = F32::new(rate(seq));
+        if v.bits() != r.bits() {
+            let from = format!(
+                "{} (NumFrames / SequenceLength × RateScale; for {v} frames per second \
+                 SequenceLength {})",
+                prop_at("SequenceLength"),
+                F32::new(seq.num_frames as f32 / v.get() * seq.rate_scale)
+            );
+            return refuse("rate", v.to_string(), r.to_string(), &from);
+        }
+    }
+    if let Some(v) = &a.translation_format {
+        if *v != seq.translation_format {
+            return refuse(
+                "translation_format",
+                v.clone(),
+                seq.translation_format.clone(),
+                &prop_at("TranslationCompressionFormat"),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The object index in a path `objects[i]...`.
+fn segs_index(segs: &[Segment]) -> usize {
+    segs.iter()
+        .find_map(|s| match s {
+            Segment::Index(i) => Some(*i),
+            _ => None,
+        })
+        .unwrap_or(0)
 }
 
 /// Write the documented Mins/Ranges of tracks whose rotation keys are exactly what the new
@@ -1072,6 +1220,27 @@ fn reproduce(
         }
     }
     (s == stream).then_some(headers)
+}
+
+/// The summary, name, import and export tables as their document values (for `diff`).
+pub fn tables(
+    pkg: &Package,
+) -> (
+    serde_json::Value,
+    serde_json::Value,
+    serde_json::Value,
+    serde_json::Value,
+) {
+    let j = |v: Result<serde_json::Value, serde_json::Error>| v.unwrap_or(serde_json::Value::Null);
+    match to_doc(pkg) {
+        Ok(d) => (
+            j(serde_json::to_value(&d.summary)),
+            j(serde_json::to_value(&d.names)),
+            j(serde_json::to_value(&d.imports)),
+            j(serde_json::to_value(&d.exports)),
+        ),
+        Err(_) => Default::default(),
+    }
 }
 
 pub fn to_yaml(pkg: &Package) -> Result<String, EncodeError> {

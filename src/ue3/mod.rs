@@ -17,6 +17,7 @@ pub mod anim;
 pub mod codec;
 pub mod compress;
 pub mod crypt;
+pub mod diff;
 pub mod doc;
 pub mod package;
 pub mod props;
@@ -128,10 +129,12 @@ impl Codec for Package {
     }
     fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
         use crate::codec::{Finding, Severity};
-        anim::check(self)
+        let damaged = anim::damaged(self)
             .into_iter()
-            .map(|line| {
-                let severity = if line.contains("cannot") || line.contains("fits neither") {
+            .map(|d| Finding::new(Severity::Error, d.path, d.message));
+        damaged
+            .chain(anim::check(self).into_iter().map(|line| {
+                let severity = if line.contains("fits neither") {
                     Severity::Warning
                 } else {
                     Severity::Info
@@ -140,64 +143,24 @@ impl Codec for Package {
                     Some((at, msg)) => Finding::new(severity, at, msg),
                     None => Finding::new(severity, "", line),
                 }
-            })
+            }))
+            .collect()
+    }
+    fn export_warnings(&self) -> Vec<crate::codec::Finding> {
+        anim::damaged(self)
+            .into_iter()
+            .map(|d| crate::codec::Finding::new(crate::codec::Severity::Warning, d.path, d.message))
             .collect()
     }
     fn diff(&self, other: &Self) -> Vec<String> {
-        let mut out = Vec::new();
-        if self.summary != other.summary {
-            out.push("summary differs".into());
-        }
-        if self.whole_file_xor != other.whole_file_xor || self.compressed != other.compressed {
-            out.push("container layers differ".into());
-        }
-        for (what, a, b) in [
-            ("names", self.names.len(), other.names.len()),
-            ("imports", self.imports.len(), other.imports.len()),
-            ("exports", self.exports.len(), other.exports.len()),
-        ] {
-            if a != b {
-                out.push(format!("{what}: {a} → {b} entries"));
-            }
-        }
-        if self.names != other.names {
-            out.push("name table differs".into());
-        }
-        if self.imports != other.imports {
-            out.push("import table differs".into());
-        }
-        for (i, (a, b)) in self.objects.iter().zip(&other.objects).enumerate() {
-            if a == b {
-                continue;
-            }
-            let (sa, sb) = (anim::stream(self, i), anim::stream(other, i));
-            let detail = match (
-                anim::sequence(self, i, None).ok().flatten(),
-                anim::sequence(other, i, None).ok().flatten(),
-            ) {
-                (Some(qa), Some(qb)) => match (anim::decode(&qa, sa), anim::decode(&qb, sb)) {
-                    (Ok((_, ta)), Ok((_, tb))) => {
-                        let changed: Vec<String> = ta
-                            .iter()
-                            .zip(&tb)
-                            .enumerate()
-                            .filter(|(_, (x, y))| x != y)
-                            .map(|(k, _)| k.to_string())
-                            .collect();
-                        format!("tracks changed: [{}]", changed.join(", "))
-                    }
-                    _ => "stream differs".into(),
-                },
-                _ => "record differs".into(),
-            };
-            out.push(format!("objects[{i}] ({}): {detail}", self.export_name(i)));
-        }
-        out
+        diff::diff(self, other)
     }
 }
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_uev;
 
 /// Fuzzing entry point of the track decoder: lay out and decode one track of `stream` with
 /// the given `CompressedTrackOffsets` entries and rotation format (index into
@@ -219,14 +182,20 @@ pub fn fuzz_track(stream: &[u8], offsets: &[i32], format: usize) {
     }
 }
 
-/// Fuzzing entry point of the package reader: read, decode every track, export YAML and PSA,
-/// write back. Never panics.
+/// Fuzzing entry point of the package reader: read, decode every track, export YAML and PSA
+/// (and import it back), check, diff, write back. Never panics.
 pub fn fuzz_package(data: &[u8]) {
     let Ok(pkg) = Package::read(data) else { return };
     let _ = doc::to_yaml(&pkg);
     let _ = anim::check(&pkg);
+    let _ = anim::damaged(&pkg);
+    let _ = diff::diff(&pkg, &pkg);
     for set in anim::anim_sets(&pkg) {
-        let _ = psa::export_set(&pkg, &set);
+        if let Ok(bytes) = psa::export_set(&pkg, &set) {
+            if let Ok(p) = psa::read(&bytes) {
+                let _ = psa::import(&mut pkg.clone(), &set.name, &p);
+            }
+        }
     }
     let _ = pkg.write(&mut Vec::new());
 }

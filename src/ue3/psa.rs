@@ -1,7 +1,7 @@
 //! ActorX `.psa` (spec §5): export of an AnimSet exactly as UE Viewer writes it, and a reader
 //! for importing keys back into a package.
 
-use super::anim::{self, AnimSet};
+use super::anim::{self, AnimSet, Bits};
 use super::codec::{Quat, Vec3};
 use super::package::Package;
 use crate::exact::{Cursor, DecodeError, PutLe};
@@ -21,17 +21,29 @@ fn chunk_header(out: &mut Vec<u8>, id: &str, type_flag: u32, size: i32, count: i
     out.put_i32(count);
 }
 
-fn fixed_name(out: &mut Vec<u8>, s: &str, shorten: bool) {
-    let mut b: Vec<u8> = s.bytes().collect();
+/// The bytes of a name in a 64-byte PSA field, as UE Viewer writes it: the name's 8-bit text
+/// (Windows-1252; UTF-8 for a name it cannot hold), cut to 63 bytes; with `shorten` (bone
+/// names, UE Viewer's `CopyBoneName`) a name of 64 bytes or more becomes its first 30 bytes,
+/// `____` and its last 29.
+pub fn psa_name(s: &str, shorten: bool) -> Vec<u8> {
+    let mut b: Vec<u8> = match crate::exact::text::encode_cp1252(s) {
+        Ok(b) => b.into_owned(),
+        Err(_) => s.as_bytes().to_vec(),
+    };
     if shorten && b.len() > 63 {
         let mut v = b[..30].to_vec();
         v.extend_from_slice(b"____");
         v.extend_from_slice(&b[b.len() - 29..]);
         b = v;
     }
+    b.truncate(63);
+    b
+}
+
+fn fixed_name(out: &mut Vec<u8>, s: &str, shorten: bool) {
+    let b = psa_name(s, shorten);
     let mut field = [0u8; 64];
-    let n = b.len().min(63);
-    field[..n].copy_from_slice(&b[..n]);
+    field[..b.len()].copy_from_slice(&b);
     out.extend_from_slice(&field);
 }
 
@@ -58,7 +70,13 @@ pub fn export_set(pkg: &Package, set: &AnimSet) -> Result<Vec<u8>, DecodeError> 
         let Some(seq) = anim::sequence(pkg, si, Some(bones)).map_err(prefix)? else {
             continue;
         };
-        let (_, tracks) = anim::decode(&seq, anim::stream(pkg, si)).map_err(prefix)?;
+        // UE Viewer's formulas: its file is the reference (spec §5.3).
+        let (_, tracks) = anim::decode_with(
+            &seq,
+            anim::stream(pkg, si),
+            super::codec::Formulas::UeViewer,
+        )
+        .map_err(prefix)?;
         let nf = usize::try_from(seq.num_frames)
             .map_err(|_| {
                 DecodeError::invalid(
@@ -150,9 +168,10 @@ pub struct Psa {
     pub sequences: Vec<PsaSequence>,
 }
 
+/// A NUL-terminated 8-bit name (Windows-1252, as [`psa_name`] writes it).
 fn cstr(b: &[u8]) -> String {
     let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-    String::from_utf8_lossy(&b[..end]).into_owned()
+    crate::exact::text::decode_cp1252(&b[..end]).into_owned()
 }
 
 /// Read a PSA (chunks walked by their sizes; unknown chunks skipped).
@@ -250,15 +269,59 @@ pub fn read(data: &[u8]) -> Result<Psa, DecodeError> {
     Ok(Psa { bones, sequences })
 }
 
+/// The item of `names` that PSA name `psa` stands for: equal (trimmed, case-insensitive, as
+/// UE3's importer compares), else the one whose PSA spelling ([`psa_name`], shortened for
+/// bones) it is. Several candidates are an error naming them.
+fn match_name(
+    names: &[String],
+    psa: &str,
+    shorten: bool,
+    what: &str,
+    set: &str,
+) -> Result<usize, crate::exact::EncodeError> {
+    let norm = |s: &str| s.trim().to_lowercase();
+    let want = norm(psa);
+    if let Some(i) = names.iter().position(|x| norm(x) == want) {
+        return Ok(i);
+    }
+    let hits: Vec<usize> = (0..names.len())
+        .filter(|&i| {
+            norm(&String::from_utf8_lossy(&psa_name(&names[i], shorten)))
+                == norm(&String::from_utf8_lossy(&psa_name(psa, false)))
+        })
+        .collect();
+    match hits[..] {
+        [i] => Ok(i),
+        [] => Err(crate::exact::EncodeError::new(format!(
+            "PSA {what} `{psa}` is not in {set}"
+        ))),
+        _ => Err(crate::exact::EncodeError::new(format!(
+            "PSA {what} `{psa}` is the shortened name of several of {set}'s: {}; a PSA holds \
+             63 characters of a name, rename them so that they differ there",
+            hits.iter()
+                .map(|&i| format!("`{}`", names[i]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
 /// Replace the keys of the sequences of AnimSet `set_name` that the PSA names (matched by name,
-/// case-insensitively; bones matched to TrackBoneNames the same way, tracks the PSA lacks keep
-/// their data). Parts whose keys equal the package's decoded keys keep their original bytes;
-/// the others are re-encoded in the sequence's format. Returns the replaced sequence names.
+/// case-insensitively, also in the shortened form a PSA holds; bones matched to
+/// TrackBoneNames the same way; tracks the PSA lacks keep their data).
+///
+/// A track part whose PSA values are exactly what [`export_set`] writes for it keeps its
+/// original bytes. An edited part is re-encoded in the sequence's format from the PSA's
+/// frames, where a frame whose value is still what the export wrote takes the original key
+/// (UE Viewer's decoding, which the PSA holds, does not always re-encode to the same code).
+/// A changed frame count or rate sets NumFrames and SequenceLength = frames / rate ·
+/// RateScale. Returns the replaced sequence names.
 pub fn import(
     pkg: &mut Package,
     set_name: &str,
     psa: &Psa,
 ) -> Result<Vec<String>, crate::exact::EncodeError> {
+    use super::codec::Formulas;
     use crate::exact::EncodeError;
     let sets = anim::anim_sets(pkg);
     let set = sets
@@ -274,66 +337,125 @@ pub fn import(
             ))
         })?
         .clone();
-    let norm = |s: &str| s.trim().to_ascii_lowercase();
-    let mut bone_map = Vec::with_capacity(psa.bones.len());
-    for b in &psa.bones {
-        let k = set
-            .bones
-            .iter()
-            .position(|x| norm(x) == norm(b))
-            .ok_or_else(|| {
-                EncodeError::new(format!("PSA bone `{b}` is not a track of {}", set.name))
-            })?;
+    let mut bone_map: Vec<usize> = Vec::with_capacity(psa.bones.len());
+    for (b, name) in psa.bones.iter().enumerate() {
+        let k = match_name(&set.bones, name, true, "bone", &set.name)?;
+        if let Some(prev) = bone_map.iter().position(|&x| x == k) {
+            return Err(EncodeError::new(format!(
+                "PSA bones {prev} `{}` and {b} `{name}` both stand for track `{}`",
+                psa.bones[prev], set.bones[k]
+            )));
+        }
         bone_map.push(k);
     }
+    let mut seqs = Vec::with_capacity(set.sequences.len());
+    for &si in &set.sequences {
+        if let Some(q) = anim::sequence(pkg, si, Some(set.bones.len()))
+            .map_err(|e| EncodeError::new(e.to_string()))?
+        {
+            seqs.push(q);
+        }
+    }
+    let seq_names: Vec<String> = seqs.iter().map(|q| q.name.clone()).collect();
     let mut done = Vec::new();
     for ps in &psa.sequences {
-        let mut found = None;
-        for &si in &set.sequences {
-            let seq = anim::sequence(pkg, si, Some(set.bones.len()))
-                .map_err(|e| EncodeError::new(e.to_string()))?;
-            if let Some(q) = seq.filter(|q| q.name.eq_ignore_ascii_case(&ps.name)) {
-                found = Some(q);
-            }
-        }
-        let seq = found.ok_or_else(|| {
-            EncodeError::new(format!("PSA sequence `{}` is not in {}", ps.name, set.name))
-        })?;
+        let seq = seqs[match_name(&seq_names, &ps.name, false, "sequence", &set.name)?].clone();
         let si = seq.export;
         let stream = anim::stream(pkg, si).to_vec();
-        let (layouts, tracks) =
-            anim::decode(&seq, &stream).map_err(|e| EncodeError::new(e.to_string()))?;
+        let err = |e: crate::exact::DecodeError| EncodeError::new(format!("{}: {e}", seq.name));
+        let (layouts, tracks) = anim::decode(&seq, &stream).map_err(err)?;
+        let (_, uev) = anim::decode_with(&seq, &stream, Formulas::UeViewer).map_err(err)?;
         let nb = psa.bones.len();
         let nf = ps.num_frames;
+        let old_nf = usize::try_from(seq.num_frames).ok();
         let mut edits = vec![anim::TrackEdit::default(); tracks.len()];
         let mut changed = false;
         for (b, &k) in bone_map.iter().enumerate() {
             let tr: Vec<Vec3> = (0..nf).map(|f| ps.keys[f * nb + b].0).collect();
             let ro: Vec<Quat> = (0..nf).map(|f| ps.keys[f * nb + b].1).collect();
+            // What the export wrote for frame f (while the frame count is unchanged), and the
+            // original key standing for it.
+            let ex_t =
+                |f: usize| old_nf.map(|n| anim::sample_translation(&uev[k].translations, f, n));
+            let ex_r = |f: usize| old_nf.map(|n| anim::sample_rotation(&uev[k].rotations, f, n));
+            let same = |a: Option<Vec<u32>>, b: Vec<u32>| a.is_some_and(|a| a == b);
             let t = &tracks[k];
-            let default_t =
-                t.translations.is_empty() && tr.iter().all(|p| p.map(f32::to_bits) == [0; 3]);
-            if !default_t && !anim::same_keys(&t.translations, &tr) {
-                edits[k].translations = Some(tr);
+            let unchanged_t = Some(nf) == old_nf
+                && (0..nf).all(|f| same(ex_t(f).map(|v| v.bits()), tr[f].bits()));
+            if !unchanged_t {
+                edits[k].translations = Some(
+                    (0..nf)
+                        .map(|f| match original_key(&t.translations, f, nf, old_nf) {
+                            Some(o) if same(ex_t(f).map(|v| v.bits()), tr[f].bits()) => o,
+                            _ => tr[f],
+                        })
+                        .collect(),
+                );
                 changed = true;
             }
-            let ident = [0f32, 0.0, 0.0, 1.0].map(f32::to_bits);
-            let default_r =
-                t.rotations.is_empty() && ro.iter().all(|q| q.map(f32::to_bits) == ident);
-            if !default_r && !anim::same_keys(&t.rotations, &ro) {
-                edits[k].rotations = Some(ro);
+            let unchanged_r = Some(nf) == old_nf
+                && (0..nf).all(|f| same(ex_r(f).map(|v| v.bits()), ro[f].bits()));
+            if !unchanged_r {
+                let mut keys = Vec::with_capacity(nf);
+                for (f, r) in ro.iter().enumerate() {
+                    keys.push(match original_key(&t.rotations, f, nf, old_nf) {
+                        Some(o) if same(ex_r(f).map(|v| v.bits()), r.bits()) => o,
+                        _ => {
+                            super::codec::check_rotation(r).map_err(|m| {
+                                EncodeError::new(format!(
+                                    "sequence {}, bone `{}`, frame {f}: {m}",
+                                    ps.name, psa.bones[b]
+                                ))
+                            })?;
+                            *r
+                        }
+                    });
+                }
+                edits[k].rotations = Some(keys);
                 changed = true;
             }
         }
-        if nf as i32 != seq.num_frames {
+        let old_rate = seq.num_frames as f32 / seq.length * seq.rate_scale;
+        if Some(nf) != old_nf || ps.rate.to_bits() != old_rate.to_bits() {
+            let frames = i32::try_from(nf).map_err(|_| {
+                EncodeError::new(format!("{}: {nf} frames do not fit NumFrames", seq.name))
+            })?;
+            let length = nf as f32 / ps.rate * seq.rate_scale;
+            if !(length.is_finite() && length >= 0.0) {
+                return Err(EncodeError::new(format!(
+                    "{}: PSA rate {} gives no usable SequenceLength ({length})",
+                    seq.name, ps.rate
+                )));
+            }
             let names = pkg.name_texts.clone();
-            if let Some(super::package::Object::Tagged { props, .. }) = pkg.objects.get_mut(si) {
-                if let Some(p) = props.find_mut(&names, "NumFrames") {
-                    p.value = super::props::Value::Int(nf as i32);
+            let Some(super::package::Object::Tagged { props, .. }) = pkg.objects.get_mut(si) else {
+                return Err(EncodeError::new(format!(
+                    "{}: not a sequence record",
+                    seq.name
+                )));
+            };
+            for (prop, value) in [
+                ("NumFrames", super::props::Value::Int(frames)),
+                (
+                    "SequenceLength",
+                    super::props::Value::Float(length.to_bits()),
+                ),
+            ] {
+                let old = props.find_mut(&names, prop).ok_or_else(|| {
+                    EncodeError::new(format!(
+                        "{}: the PSA changes the frame count or rate, but the sequence has no \
+                         {prop} property to hold it",
+                        seq.name
+                    ))
+                })?;
+                if std::mem::discriminant(&old.value) != std::mem::discriminant(&value) {
+                    return Err(EncodeError::new(format!(
+                        "{}: {prop} is not stored as a {} property",
+                        seq.name,
+                        if prop == "NumFrames" { "Int" } else { "Float" }
+                    )));
                 }
-                if let Some(p) = props.find_mut(&names, "SequenceLength") {
-                    p.value = super::props::Value::Float((nf as f32 / ps.rate).to_bits());
-                }
+                old.value = value;
             }
         }
         if changed {
@@ -348,4 +470,17 @@ pub fn import(
         done.push(seq.name.clone());
     }
     Ok(done)
+}
+
+/// The original key that frame `f` of `nf` stands for: key `f` of a part with one key per
+/// frame, the only key of a one-key part (frame count unchanged), else none.
+fn original_key<T: Copy>(keys: &[T], f: usize, nf: usize, old_nf: Option<usize>) -> Option<T> {
+    if old_nf != Some(nf) {
+        return None;
+    }
+    match keys.len() {
+        1 => Some(keys[0]),
+        n if n == nf => keys.get(f).copied(),
+        _ => None,
+    }
 }

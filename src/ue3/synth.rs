@@ -2,9 +2,10 @@
 //! `bones` tracks and `sequences` AnimSequences of `frames` frames, cycling through
 //! Float96NoW, Fixed48NoW and ZOnlyRLE, laid out like the spec §7 recipe.
 
-use super::codec::{self, Quat, RotFormat};
+use super::codec::{self, Quat, RotFormat, Vec3};
 use super::package::{Export, Import, NameEntry, Object, Package, Summary};
 use super::props::{FName, FStr, Names, Properties, Property, Value};
+use crate::exact::EncodeError;
 use crate::exact::Text;
 
 fn ansi(s: &str) -> FStr {
@@ -141,6 +142,360 @@ pub fn synthetic(sequences: usize, bones: usize, frames: usize) -> Vec<u8> {
             tail,
         });
     }
+    assemble(texts, names, objects, "MyAnimSet")
+}
+
+/// One sequence of [`package`]: its name, rotation format, NumFrames, SequenceLength, an
+/// optional RateScale and per bone the translation and rotation keys (any counts).
+#[derive(Debug, Clone)]
+pub struct SeqSpec {
+    pub name: String,
+    pub format: RotFormat,
+    pub frames: i32,
+    pub length: f32,
+    pub rate_scale: Option<f32>,
+    pub tracks: Vec<(Vec<Vec3>, Vec<Quat>)>,
+}
+
+/// A package with one AnimSet `set` of tracks `bones` and the sequences `seqs`, each track
+/// encoded by animkit's encoder in the sequence's format (parts laid out translation, rotation,
+/// padding, track after track). Fails when a key cannot be encoded.
+pub fn package(set: &str, bones: &[&str], seqs: &[SeqSpec]) -> Result<Vec<u8>, EncodeError> {
+    let mut texts: Vec<String> = [
+        "None",
+        "Core",
+        "Engine",
+        "Class",
+        "Package",
+        "AnimSet",
+        "AnimSequence",
+        "TrackBoneNames",
+        "ArrayProperty",
+        "Sequences",
+        "SequenceName",
+        "NameProperty",
+        "SequenceLength",
+        "FloatProperty",
+        "RateScale",
+        "NumFrames",
+        "IntProperty",
+        "RotationCompressionFormat",
+        "ByteProperty",
+        "CompressedTrackOffsets",
+    ]
+    .map(String::from)
+    .to_vec();
+    for name in [set]
+        .into_iter()
+        .chain(bones.iter().copied())
+        .chain(seqs.iter().map(|q| q.name.as_str()))
+        .chain(seqs.iter().map(|q| q.format.name()))
+    {
+        if !texts.iter().any(|t| t == name) {
+            texts.push(name.to_string());
+        }
+    }
+    let names = Names::new(texts.clone());
+    let n = |s: &str| names.parse(s).unwrap_or_default();
+    let prop = |name: &str, ty: &str, value: Value| Property {
+        name: n(name),
+        ty: n(ty),
+        size: 0,
+        array_index: 0,
+        struct_name: None,
+        value,
+    };
+    let mut objects = vec![Object::Tagged {
+        net_index: -1,
+        props: Properties {
+            props: vec![
+                prop(
+                    "TrackBoneNames",
+                    "ArrayProperty",
+                    Value::Names(bones.iter().map(|b| n(b)).collect()),
+                ),
+                prop(
+                    "Sequences",
+                    "ArrayProperty",
+                    Value::Ints((0..seqs.len() as i32).map(|s| s + 2).collect()),
+                ),
+            ],
+            terminator: n("None"),
+        },
+        tail: Vec::new(),
+    }];
+    for q in seqs {
+        let mut stream = Vec::new();
+        let mut offs = Vec::new();
+        for (k, (tr, ro)) in q.tracks.iter().enumerate() {
+            let t0 = stream.len() as i32;
+            codec::encode_translations(tr, &mut stream);
+            let r0 = stream.len() as i32;
+            codec::encode_rotations(ro, q.format, &mut stream).map_err(|mut e| {
+                e.message = format!("{} track {k}: {}", q.name, e.message);
+                e
+            })?;
+            codec::pad(&mut stream);
+            offs.extend([
+                if tr.is_empty() { r0 } else { t0 },
+                tr.len() as i32,
+                r0,
+                ro.len() as i32,
+            ]);
+        }
+        let mut tail = (stream.len() as i32).to_le_bytes().to_vec();
+        tail.extend_from_slice(&stream);
+        let mut props = vec![
+            prop("SequenceName", "NameProperty", Value::Name(n(&q.name))),
+            prop(
+                "SequenceLength",
+                "FloatProperty",
+                Value::Float(q.length.to_bits()),
+            ),
+        ];
+        if let Some(r) = q.rate_scale {
+            props.push(prop(
+                "RateScale",
+                "FloatProperty",
+                Value::Float(r.to_bits()),
+            ));
+        }
+        props.extend([
+            prop("NumFrames", "IntProperty", Value::Int(q.frames)),
+            prop(
+                "RotationCompressionFormat",
+                "ByteProperty",
+                Value::Name(n(q.format.name())),
+            ),
+            prop("CompressedTrackOffsets", "ArrayProperty", Value::Ints(offs)),
+        ]);
+        objects.push(Object::Tagged {
+            net_index: -1,
+            props: Properties {
+                props,
+                terminator: n("None"),
+            },
+            tail,
+        });
+    }
+    Ok(assemble(texts, names, objects, set))
+}
+
+/// A bone name longer than the 63 characters a PSA name holds (UE Viewer shortens it).
+pub const LONG_BONE: &str = "Bip01_Spine_Upper_Chest_Twist_Helper_Bone_With_An_Extremely_Long_Name";
+
+/// The unit quaternion of a rotation by `angle` radians about `axis`.
+fn axis_angle(axis: [f32; 3], angle: f32) -> Quat {
+    let n = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).sqrt();
+    let (s, c) = (angle * 0.5).sin_cos();
+    [axis[0] / n * s, axis[1] / n * s, axis[2] / n * s, c]
+}
+
+/// The package `roundtrip-tests/data/ue3/FORMULAS.UPK`: one AnimSet `Formulas` (tracks `root`,
+/// `pelvis` and [`LONG_BONE`]) whose sequences exercise every decoding formula and sampling
+/// case of UE Viewer's PSA export: every rotation format (Fixed32NoW, IntervalFixed32NoW,
+/// Float32NoW with zero fields, None, Identity, Fixed48NoW, ZOnlyRLE modes 0, 1 and 3), fewer
+/// and more keys than frames (lerp, slerp with a negative dot and with nearly equal keys),
+/// 23 keys for 23 frames (where `t / 23 · 23` rounds below `t`), one frame and a RateScale.
+pub fn formulas() -> Vec<u8> {
+    let seq = |name: &str, format, frames: i32, tracks: Vec<(Vec<Vec3>, Vec<Quat>)>| SeqSpec {
+        name: name.into(),
+        format,
+        frames,
+        length: frames as f32 / 30.0,
+        rate_scale: None,
+        tracks,
+    };
+    let rots = |n: usize, f: &dyn Fn(f32) -> Quat| (0..n).map(|i| f(i as f32)).collect::<Vec<_>>();
+    let line = |n: usize| {
+        (0..n)
+            .map(|i| [i as f32, 2.0 * i as f32 - 1.0, 0.5])
+            .collect::<Vec<Vec3>>()
+    };
+    let near = axis_angle([0.0, 1.0, 0.0], 1.0);
+    let near2 = axis_angle([0.0, 1.0, 0.0], 1.0001);
+    let mut seqs = vec![
+        seq(
+            "fixed32",
+            RotFormat::Fixed32NoW,
+            6,
+            vec![
+                (
+                    line(6),
+                    rots(6, &|f| axis_angle([0.3, 0.5, 0.8], 0.2 * f + 0.1)),
+                ),
+                (
+                    vec![[0.0, 10.0, 0.0]],
+                    rots(6, &|f| axis_angle([1.0, 0.0, 0.0], -0.15 * f)),
+                ),
+                (vec![], rots(6, &|f| axis_angle([0.2, -0.9, 0.1], 0.3 * f))),
+            ],
+        ),
+        seq(
+            "interval32",
+            RotFormat::IntervalFixed32NoW,
+            5,
+            vec![
+                (
+                    line(5),
+                    rots(5, &|f| axis_angle([0.0, 0.0, 1.0], 0.1 * f + 0.05)),
+                ),
+                (vec![], rots(5, &|f| axis_angle([0.5, 0.5, 0.7], 0.07 * f))),
+                (vec![], vec![axis_angle([0.0, 1.0, 0.0], 0.4)]),
+            ],
+        ),
+        seq(
+            "float32",
+            RotFormat::Float32NoW,
+            5,
+            vec![
+                (
+                    vec![],
+                    rots(5, &|f| axis_angle([0.0, 0.0, 1.0], 0.2 * f + 0.1)),
+                ),
+                (
+                    vec![],
+                    rots(5, &|f| axis_angle([0.6, 0.8, 0.0], 0.3 * f + 0.2)),
+                ),
+                (
+                    vec![],
+                    rots(5, &|f| axis_angle([0.3, 0.3, 0.9], 0.25 * f + 0.3)),
+                ),
+            ],
+        ),
+        seq(
+            "none",
+            RotFormat::None,
+            4,
+            vec![
+                (line(4), rots(4, &|f| axis_angle([0.0, 0.6, 0.8], 0.5 * f))),
+                (
+                    vec![],
+                    vec![[0.0, 0.0, -0.6, -0.8], [0.1, 0.2, 0.3, 0.9273618]],
+                ),
+                (vec![], rots(4, &|f| axis_angle([1.0, 1.0, 0.0], 0.1 * f))),
+            ],
+        ),
+        seq(
+            "identity",
+            RotFormat::Identity,
+            3,
+            vec![
+                (line(3), vec![[0.0, 0.0, 0.0, 1.0]; 3]),
+                (vec![], vec![[0.0, 0.0, 0.0, 1.0]; 3]),
+                (vec![], vec![[0.0, 0.0, 0.0, 1.0]; 3]),
+            ],
+        ),
+        seq(
+            "sparse",
+            RotFormat::Float96NoW,
+            10,
+            vec![
+                (
+                    vec![[0.0, 0.0, 0.0], [5.0, 1.0, 0.0], [10.0, -2.0, 3.0]],
+                    rots(4, &|f| axis_angle([0.0, 0.0, 1.0], 0.8 * f)),
+                ),
+                (
+                    vec![],
+                    vec![
+                        axis_angle([1.0, 0.0, 0.0], 2.5),
+                        axis_angle([-1.0, 0.0, 0.0], 2.5),
+                        near,
+                        near2,
+                    ],
+                ),
+                (vec![[1.0, 2.0, 3.0], [-1.0, 0.5, 7.0]], vec![near, near2]),
+            ],
+        ),
+        seq(
+            "rounding",
+            RotFormat::Fixed48NoW,
+            23,
+            vec![
+                (
+                    line(23),
+                    rots(23, &|f| axis_angle([0.1, 0.2, 1.0], 0.05 * f)),
+                ),
+                (
+                    vec![[0.0, 10.0, 0.0]],
+                    vec![axis_angle([1.0, 0.0, 0.0], 0.3)],
+                ),
+                (
+                    vec![],
+                    rots(23, &|f| axis_angle([0.7, -0.2, 0.1], 0.09 * f + 0.2)),
+                ),
+            ],
+        ),
+        seq(
+            "zonly",
+            RotFormat::ZOnlyRle,
+            9,
+            vec![
+                (
+                    vec![],
+                    [0.1f32, 0.1, 0.3, 0.5]
+                        .iter()
+                        .map(|&z| [0.0, 0.0, z, (1.0 - z * z).sqrt()])
+                        .collect(),
+                ),
+                (
+                    vec![],
+                    rots(3, &|f| axis_angle([0.3, 0.4, 0.5], 0.4 * f + 0.1)),
+                ),
+                (
+                    vec![],
+                    rots(9, &|f| {
+                        let x = 0.05 * (f / 2.0).floor();
+                        [x, 0.0, 0.0, (1.0 - x * x).sqrt()]
+                    }),
+                ),
+            ],
+        ),
+        seq(
+            "single",
+            RotFormat::Float96NoW,
+            1,
+            vec![
+                (
+                    vec![[1.0, 2.0, 3.0]],
+                    vec![axis_angle([0.3, 0.3, 0.3], 0.7)],
+                ),
+                (vec![], vec![axis_angle([0.0, 1.0, 0.0], 0.2)]),
+                (vec![], vec![]),
+            ],
+        ),
+        seq(
+            "morekeys",
+            RotFormat::Float96NoW,
+            4,
+            vec![
+                (line(7), rots(7, &|f| axis_angle([0.2, 0.9, 0.1], 0.3 * f))),
+                (vec![], vec![]),
+                (vec![], rots(7, &|f| axis_angle([1.0, 0.0, 0.2], 0.2 * f))),
+            ],
+        ),
+    ];
+    let mut scaled = seq(
+        "ratescale",
+        RotFormat::Fixed48NoW,
+        5,
+        vec![
+            (line(5), rots(5, &|f| axis_angle([0.0, 1.0, 0.0], 0.1 * f))),
+            (vec![], rots(5, &|f| axis_angle([0.5, 0.0, 0.5], 0.2 * f))),
+            (vec![], rots(5, &|f| axis_angle([0.0, 0.3, 1.0], 0.15 * f))),
+        ],
+    );
+    scaled.length = 0.2;
+    scaled.rate_scale = Some(1.5);
+    seqs.push(scaled);
+    // Cannot fail: finite unit quaternions in every format's range.
+    package("Formulas", &["root", "pelvis", LONG_BONE], &seqs).unwrap_or_default()
+}
+
+/// Lay out a package of `objects` (the AnimSet first, then its sequences) with the name table
+/// `texts`: summary, names, the three imports, exports, depends map, objects in order.
+fn assemble(texts: Vec<String>, names: Names, objects: Vec<Object>, set_name: &str) -> Vec<u8> {
+    let n = |s: &str| names.parse(s).unwrap_or_default();
     let imports = vec![
         Import {
             class_package: n("Core"),
@@ -216,7 +571,7 @@ pub fn synthetic(sequences: usize, bones: usize, frames: usize) -> Vec<u8> {
             super_index: 0,
             outer: if i == 0 { 0 } else { 1 },
             name: if i == 0 {
-                n("MyAnimSet")
+                n(set_name)
             } else {
                 FName {
                     index: n("AnimSequence").index,

@@ -130,7 +130,7 @@ fn editing_one_key_changes_only_that_sequence_in_place() {
         // run (Fixed48NoW), root, frame 2: z 0.0999… → 0.25.
         let mut doc: super::doc::UpkDocument = crate::yaml::from_str(&yaml).unwrap();
         let a = doc.objects[2].animation.as_mut().unwrap();
-        assert_eq!(a.sequence, "run");
+        assert_eq!(a.sequence.as_deref(), Some("run"));
         let keys = a.tracks[0].keys.as_mut().unwrap();
         keys[2].rotation =
             Some([0.0, 0.0, 0.25, (1.0f32 - 0.0625).sqrt()].map(crate::exact::F32::new));
@@ -184,7 +184,7 @@ fn growing_a_track_shifts_later_objects_and_fixes_offsets() {
         let pkg = Package::read(&data).unwrap();
         let mut doc = super::doc::to_doc(&pkg).unwrap();
         let a = doc.objects[1].animation.as_mut().unwrap();
-        assert_eq!(a.sequence, "walk");
+        assert_eq!(a.sequence.as_deref(), Some("walk"));
         // pelvis: 1 translation key → 5 distinct keys (the rotation stays 1 key).
         let k = a.tracks[1].keys.as_ref().unwrap()[0].rotation;
         a.tracks[1].keys = Some(
@@ -240,7 +240,10 @@ fn a_value_the_format_cannot_hold_names_its_path() {
     a.tracks[0].keys.as_mut().unwrap()[1].rotation =
         Some([f32::NAN, 0.0, 0.0, 1.0].map(crate::exact::F32::new));
     let e = super::doc::from_doc(&doc).unwrap_err();
-    assert_eq!(e.path.to_string(), "objects[2].animation.tracks[0]");
+    assert_eq!(
+        e.path.to_string(),
+        "objects[2].animation.tracks[0].keys[1].rotation"
+    );
     assert!(e.message.contains("not finite"), "{e}");
 }
 
@@ -647,4 +650,257 @@ fn the_document_keeps_original_bytes_only_where_keys_cannot_reproduce_them() {
     // idle (ZOnlyRLE): spine stores 5 equal values without a run, which animkit's encoder
     // would write as one key: the stream is kept.
     assert_eq!(anim(3).stream.as_ref().map(|b| b.len()), Some(176));
+}
+
+/// Issue 11 item 3: a zero or far-from-unit rotation is refused with the key's path instead of
+/// becoming identity (or being normalised) silently.
+#[test]
+fn a_rotation_far_from_unit_length_is_refused_with_the_keys_path() {
+    let Some(data) = plain() else { return };
+    let pkg = Package::read(&data).unwrap();
+    for (q, what) in [
+        ([0.0f32, 0.0, 0.0, 0.0], "|q| = 0"),
+        ([0.0, 0.0, 0.5, 0.5], "|q| = 0.707"),
+        ([0.0, 0.0, 1.2, 1.0], "|q| = 1.56"),
+    ] {
+        // walk (Float96NoW, stream not kept) and idle (ZOnlyRLE, stream kept).
+        for obj in [1, 3] {
+            let mut doc = super::doc::to_doc(&pkg).unwrap();
+            let a = doc.objects[obj].animation.as_mut().unwrap();
+            a.tracks[0].keys.as_mut().unwrap()[1].rotation = Some(q.map(crate::exact::F32::new));
+            let e = super::doc::from_doc(&doc).unwrap_err();
+            assert_eq!(
+                e.path.to_string(),
+                format!("objects[{obj}].animation.tracks[0].keys[1].rotation"),
+                "{q:?}"
+            );
+            assert!(
+                e.message.contains("not a unit quaternion") && e.message.contains(what),
+                "{}",
+                e.message
+            );
+        }
+    }
+    // A key typed with a few decimals is accepted and keeps its rotation.
+    let mut doc = super::doc::to_doc(&pkg).unwrap();
+    let a = doc.objects[1].animation.as_mut().unwrap();
+    a.tracks[0].keys.as_mut().unwrap()[1].rotation =
+        Some([0.0f32, 0.0, 0.6, 0.8001].map(crate::exact::F32::new));
+    let back = Package::read(&encode(&super::doc::from_doc(&doc).unwrap())).unwrap();
+    let q = super::anim::sequence(&back, 1, Some(3)).unwrap().unwrap();
+    let (_, t) = super::anim::decode(&q, super::anim::stream(&back, 1)).unwrap();
+    let r = t[0].rotations[1];
+    let n = (0.36f32 + 0.8001 * 0.8001).sqrt();
+    assert!((r[2] - 0.6 / n).abs() < 1e-6, "{r:?}");
+    assert!((r[3] - 0.8001 / n).abs() < 1e-6, "{r:?}");
+}
+
+#[test]
+fn a_zero_rotation_in_a_psa_is_refused_naming_sequence_bone_and_frame() {
+    let Some(data) = plain() else { return };
+    let pkg = Package::read(&data).unwrap();
+    let bytes = super::psa::export_set(&pkg, &super::anim::anim_sets(&pkg)[0]).unwrap();
+    let mut p = super::psa::read(&bytes).unwrap();
+    p.sequences[1].keys[3 * 3 + 2].1 = [0.0; 4];
+    let e = super::psa::import(&mut pkg.clone(), "MyAnimSet", &p).unwrap_err();
+    assert!(
+        e.to_string().contains("run, bone `spine`, frame 3")
+            && e.to_string().contains("not a unit quaternion"),
+        "{e}"
+    );
+}
+
+/// Issue 11 item 1: the animation block's sequence / frames / length / rate /
+/// translation_format are derived from the properties; an edit of one is refused naming the
+/// property to edit, instead of being dropped while import reports success.
+#[test]
+fn an_edit_of_a_derived_animation_field_is_refused_naming_the_property() {
+    let Some(data) = plain() else { return };
+    let pkg = Package::read(&data).unwrap();
+    let yaml = super::doc::to_yaml(&pkg).unwrap();
+    for (field, from, to, prop, derived) in [
+        ("rate", "rate: 30.0", "rate: 15.0", "SequenceLength", "30.0"),
+        (
+            "length",
+            "length: 0.16666667",
+            "length: 0.5",
+            "SequenceLength",
+            "0.16666667",
+        ),
+        ("frames", "frames: 5", "frames: 10", "NumFrames", "5"),
+        (
+            "sequence",
+            "sequence: walk",
+            "sequence: sprint",
+            "SequenceName",
+            "walk",
+        ),
+        (
+            "translation_format",
+            "translation_format: ACF_None",
+            "translation_format: ACF_Fixed48NoW",
+            "TranslationCompressionFormat",
+            "ACF_None",
+        ),
+    ] {
+        assert!(yaml.contains(from), "{from}");
+        let e = super::doc::from_yaml(&yaml.replacen(from, to, 1))
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!("objects[1].animation.{field}"))
+                && e.contains(prop)
+                && e.contains(derived)
+                && e.contains("derived"),
+            "{field}: {e}"
+        );
+    }
+}
+
+#[test]
+fn a_property_edit_with_the_derived_lines_deleted_or_updated_is_honoured() {
+    let Some(data) = plain() else { return };
+    let pkg = Package::read(&data).unwrap();
+    let yaml = super::doc::to_yaml(&pkg).unwrap();
+    // walk's SequenceLength 5/30 → 10/30 (rate 30 → 15).
+    let from = "{prop: SequenceLength, type: FloatProperty, float: 0.16666667}";
+    assert_eq!(yaml.matches(from).count(), 3);
+    let edited = yaml.replacen(
+        from,
+        "{prop: SequenceLength, type: FloatProperty, float: 0.33333334}",
+        1,
+    );
+    // Left as exported, the derived lines now disagree: refused, saying what they should be.
+    let e = super::doc::from_yaml(&edited).unwrap_err().to_string();
+    assert!(
+        e.contains("objects[1].animation.length") && e.contains("0.33333334"),
+        "{e}"
+    );
+    // Updated (or deleted), the edit goes through.
+    let updated = edited
+        .replacen("length: 0.16666667", "length: 0.33333334", 1)
+        .replacen("rate: 30.0", "rate: 15.0", 1);
+    let deleted: String = edited
+        .lines()
+        .enumerate()
+        .filter(|(i, l)| {
+            let first_anim = edited
+                .lines()
+                .position(|l| l.trim() == "animation:")
+                .unwrap();
+            !(*i > first_anim
+                && *i < first_anim + 6
+                && (l.trim().starts_with("length:") || l.trim().starts_with("rate:")))
+        })
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    for text in [updated, deleted] {
+        let back = Package::read(&encode(&super::doc::from_yaml(&text).unwrap())).unwrap();
+        let q = super::anim::sequence(&back, 1, Some(3)).unwrap().unwrap();
+        assert_eq!(q.length, 0.33333334);
+        assert_eq!(q.num_frames as f32 / q.length, 15.0);
+    }
+}
+
+/// Issue 11 item 13: damaged sequences (kept as raw bytes, or with a NumFrames no PSA can hold)
+/// are errors of `check`, with the offset and field path.
+#[test]
+fn check_reports_damaged_sequences_as_errors_with_offset_and_path() {
+    use crate::registry::{Codec, Severity};
+    let Some(data) = plain() else { return };
+    let errors = |d: &[u8]| -> Vec<String> {
+        Package::read(d)
+            .unwrap()
+            .check(&Default::default())
+            .into_iter()
+            .filter(|f| f.severity == Severity::Error)
+            .map(|f| f.to_string())
+            .collect()
+    };
+    assert!(errors(&data).is_empty());
+    // walk: track 0's rotation offset (60) → 6000, past the 252-byte stream at 1657.
+    let mut d = data.clone();
+    put(&mut d, 1577, 6000);
+    let e = errors(&d);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("error: objects[1].tracks[0]: AnimSequence_0 (walk) cannot be decoded at byte offset 1657")
+            && e[0].contains("rotation offset 6000 is outside the 252-byte stream")
+            && e[0].contains("kept as raw bytes"),
+        "{}",
+        e[0]
+    );
+    // idle: track 0's ZOnlyRLE run (1, 3) → (1, 9), past its 5 keys. idle's stream starts at
+    // 2345 + 416 − 176 = 2585; the track's rotation at 12, its pair at +32.
+    let mut d = data.clone();
+    assert_eq!(&d[2585 + 12 + 32..2585 + 12 + 36], &[1, 0, 3, 0]);
+    d[2585 + 12 + 34] = 9;
+    let e = errors(&d);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("error: objects[3].tracks[0]: AnimSequence_2 (idle) cannot be decoded")
+            && e[0].contains("runs expand past the 5 keys"),
+        "{}",
+        e[0]
+    );
+    // run: NumFrames 5 → 2^30: no PSA can hold it (walk's NumFrames value at 1417 + 4 + 32 +
+    // 28 + 24 in run's record 1909).
+    let mut d = data.clone();
+    let at = 1909 + 4 + 32 + 28 + 24;
+    assert_eq!(&d[at..at + 4], &5i32.to_le_bytes());
+    put(&mut d, at, 1 << 30);
+    let e = errors(&d);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("error: objects[2]: AnimSequence_1 (run): NumFrames 1073741824")
+            && e[0].contains("5 keys"),
+        "{}",
+        e[0]
+    );
+}
+
+/// Issue 11 item 10: `diff` names what changed with old → new values, as the YAML shows them.
+#[test]
+fn diff_names_properties_summary_fields_and_keys_with_old_and_new_values() {
+    use crate::registry::Codec;
+    let Some(data) = plain() else { return };
+    let pkg = Package::read(&data).unwrap();
+    let yaml = super::doc::to_yaml(&pkg).unwrap();
+    // A property edit (walk's SequenceLength; derived lines updated).
+    let edited = yaml
+        .replacen(
+            "{prop: SequenceLength, type: FloatProperty, float: 0.16666667}",
+            "{prop: SequenceLength, type: FloatProperty, float: 0.33333334}",
+            1,
+        )
+        .replacen("length: 0.16666667", "length: 0.33333334", 1)
+        .replacen("rate: 30.0", "rate: 15.0", 1);
+    let b = super::doc::from_yaml(&edited).unwrap();
+    assert_eq!(
+        pkg.diff(&b),
+        ["objects[1] (AnimSequence_0 = walk): SequenceLength: 0.16666667 → 0.33333334"]
+    );
+    // A key edit.
+    let from = "{translation: [4.0, 2.0, 3.0], rotation: [0.0, 0.0, 0.19866933, 0.9800666]}";
+    let b = super::doc::from_yaml(&yaml.replacen(
+        from,
+        "{translation: [4.0, 2.5, 3.0], rotation: [0.0, 0.0, 0.19866933, 0.9800666]}",
+        1,
+    ))
+    .unwrap();
+    assert_eq!(
+        pkg.diff(&b),
+        ["objects[1] (AnimSequence_0 = walk): animation.tracks[0] (root): key 4 translation: [4.0, 2.0, 3.0] → [4.0, 2.5, 3.0]"]
+    );
+    // The summary and the export table of another container form.
+    let Some(obf) = corpus("obf/TestAnims.upk") else {
+        return;
+    };
+    let lines = pkg.diff(&Package::read(&obf).unwrap());
+    assert_eq!(
+        lines,
+        ["summary.package_flags: 0x00000008 → 0x08000008"],
+        "export pointers are shown de-obfuscated, so only the flag differs"
+    );
 }

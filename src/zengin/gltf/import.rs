@@ -1,0 +1,827 @@
+//! One glTF animation back into a MAN: channels matched to the MDH's nodes by name, sampled at
+//! the MAN's frame times, turned back into ZenGin coordinates and packed into 16-bit codes.
+//! Everything glTF does not carry comes from the original MAN.
+//!
+//! **Untouched motion gives the original codes.** A value within half a quantisation step of
+//! the original sample (what float noise of the unit and handedness conversion, or of a DCC's
+//! round trip, amounts to) keeps the original code; any other value is packed the way the
+//! engine packs (rotations normalised, w ≥ 0, round to nearest; positions with the header's
+//! range).
+//!
+//! **Re-oriented bones.** A DCC may give a node another rest orientation (Blender's importer
+//! turns bones to point at their children) and writes its motion relative to that. With `W`
+//! the MDH's world rest matrices and `G` the file's, the MDH-local motion of node `i` (parent
+//! `p`, file parent `q`) is `L = (W_p⁻¹ G_q) · L_file · (G_i⁻¹ W_i)`: identity factors for a
+//! file animkit wrote, the bone corrections for a file Blender wrote.
+
+use super::coords::{position_from_gltf, rotation_from_gltf};
+use super::read::Document;
+use super::skeleton::{trs_matrix, Skeleton};
+use super::GltfError;
+use crate::exact::F32;
+use crate::zengin::man::{Chunk, Man};
+use crate::zengin::quant;
+use glam::{DMat4, DQuat, DVec3, Vec3};
+use gltf_json as json;
+use json::accessor::Type;
+use json::animation::{Interpolation, Property};
+use json::validation::Checked;
+use std::collections::HashMap;
+
+/// The most frames an imported animation may have.
+pub const MAX_FRAMES: usize = 1_000_000;
+
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// Sample at this rate and store it in the header (default: the MAN's fps).
+    pub fps: Option<f32>,
+    /// Recompute position_min/position_scale from all positions and re-pack them.
+    pub requantize: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ImportReport {
+    pub animation: String,
+    pub frames_before: usize,
+    pub frames: usize,
+    /// MAN nodes whose samples came from the file.
+    pub nodes_from_file: usize,
+    /// MAN nodes without a channel (samples kept).
+    pub nodes_kept: Vec<String>,
+    /// Samples whose codes differ from the original's.
+    pub changed_samples: usize,
+    /// How far the file's values of unchanged samples were from the originals, in
+    /// quantisation steps (rotation component, position component): the float noise of the
+    /// round trip, which must stay below one half.
+    pub noise_steps: (f64, f64),
+    pub warnings: Vec<String>,
+}
+
+/// The animation to import: `name`, else the only one, else the one named like the MAN.
+pub fn pick_animation(
+    doc: &Document,
+    name: Option<&str>,
+    man_name: &str,
+) -> Result<usize, GltfError> {
+    let names: Vec<String> = doc
+        .root
+        .animations
+        .iter()
+        .enumerate()
+        .map(|(i, a)| a.name.clone().unwrap_or_else(|| format!("#{i}")))
+        .collect();
+    if names.is_empty() {
+        return Err(GltfError::at("animations", "the file has no animation"));
+    }
+    let list = || names.join(", ");
+    if let Some(want) = name {
+        return names.iter().position(|n| n == want).ok_or_else(|| {
+            GltfError::at(
+                "animations",
+                format!("none is named {want:?} (the file has: {})", list()),
+            )
+        });
+    }
+    if names.len() == 1 {
+        return Ok(0);
+    }
+    names.iter().position(|n| n == man_name).ok_or_else(|| {
+        GltfError::at(
+            "animations",
+            format!(
+                "the file has {} animations ({}) and none is named like the MAN ({man_name:?}); choose one with --animation NAME",
+                names.len(),
+                list()
+            ),
+        )
+    })
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Interp {
+    Linear,
+    Step,
+    Cubic,
+}
+
+/// One sampler's keys.
+struct Track {
+    times: Vec<f32>,
+    values: Vec<f32>,
+    comps: usize,
+    interp: Interp,
+    rotation: bool,
+}
+
+impl Track {
+    fn value(&self, k: usize, part: usize) -> [f64; 4] {
+        let base = match self.interp {
+            Interp::Cubic => (3 * k + part) * self.comps,
+            _ => k * self.comps,
+        };
+        let mut v = [0.0; 4];
+        for (c, x) in v.iter_mut().enumerate().take(self.comps) {
+            *x = self.values[base + c] as f64;
+        }
+        v
+    }
+    fn key(&self, k: usize) -> [f64; 4] {
+        self.value(k, 1)
+    }
+    /// Whether a key lies within `eps` of `t`.
+    fn has_key_at(&self, t: f64, eps: f64) -> bool {
+        let idx = self.times.partition_point(|&x| (x as f64) < t - eps);
+        idx < self.times.len() && (self.times[idx] as f64 - t).abs() <= eps
+    }
+    /// The value at time `t`; keys within `eps` of `t` are taken as they are.
+    fn sample(&self, t: f64, eps: f64) -> [f64; 4] {
+        let n = self.times.len();
+        let idx = self.times.partition_point(|&x| (x as f64) <= t);
+        if idx > 0 && t - self.times[idx - 1] as f64 <= eps {
+            return self.key(idx - 1);
+        }
+        if idx < n && self.times[idx] as f64 - t <= eps {
+            return self.key(idx);
+        }
+        if idx == 0 {
+            return self.key(0);
+        }
+        if idx == n {
+            return self.key(n - 1);
+        }
+        let (i, j) = (idx - 1, idx);
+        let (ti, tj) = (self.times[i] as f64, self.times[j] as f64);
+        let dt = tj - ti;
+        let u = if dt > 0.0 { (t - ti) / dt } else { 0.0 };
+        match self.interp {
+            Interp::Step => self.key(i),
+            Interp::Linear if self.rotation => {
+                let a = DQuat::from_array(self.key(i)).normalize();
+                let b = DQuat::from_array(self.key(j)).normalize();
+                a.slerp(b, u).to_array()
+            }
+            Interp::Linear => {
+                let (a, b) = (self.key(i), self.key(j));
+                std::array::from_fn(|c| a[c] + (b[c] - a[c]) * u)
+            }
+            Interp::Cubic => {
+                let (vi, bi) = (self.key(i), self.value(i, 2));
+                let (vj, aj) = (self.key(j), self.value(j, 0));
+                let (u2, u3) = (u * u, u * u * u);
+                let mut r: [f64; 4] = std::array::from_fn(|c| {
+                    (2.0 * u3 - 3.0 * u2 + 1.0) * vi[c]
+                        + (u3 - 2.0 * u2 + u) * dt * bi[c]
+                        + (-2.0 * u3 + 3.0 * u2) * vj[c]
+                        + (u3 - u2) * dt * aj[c]
+                });
+                if self.rotation {
+                    r = DQuat::from_array(r).normalize().to_array();
+                }
+                r
+            }
+        }
+    }
+}
+
+/// The channels of one file node.
+#[derive(Default)]
+struct NodeTracks {
+    rotation: Option<(usize, Track)>,
+    translation: Option<(usize, Track)>,
+    scale: Option<(usize, Track)>,
+}
+
+fn read_track(doc: &Document, a: usize, c: usize, path: Property) -> Result<Track, GltfError> {
+    let anim = &doc.root.animations[a];
+    let ch = &anim.channels[c];
+    let s = ch.sampler.value();
+    let spath = format!("animations[{a}].samplers[{s}]");
+    let sampler = anim.samplers.get(s).ok_or_else(|| {
+        GltfError::at(
+            format!("animations[{a}].channels[{c}].sampler"),
+            format!("sampler {s} does not exist"),
+        )
+    })?;
+    let interp = match sampler.interpolation {
+        Checked::Valid(Interpolation::Linear) => Interp::Linear,
+        Checked::Valid(Interpolation::Step) => Interp::Step,
+        Checked::Valid(Interpolation::CubicSpline) => Interp::Cubic,
+        Checked::Invalid => {
+            return Err(GltfError::at(
+                format!("{spath}.interpolation"),
+                "unknown interpolation",
+            ))
+        }
+    };
+    let times = doc.floats(
+        sampler.input.value(),
+        Type::Scalar,
+        false,
+        &format!("{spath}.input"),
+    )?;
+    let (want, rotation) = match path {
+        Property::Rotation => (Type::Vec4, true),
+        _ => (Type::Vec3, false),
+    };
+    let values = doc.floats(
+        sampler.output.value(),
+        want,
+        rotation,
+        &format!("{spath}.output"),
+    )?;
+    if times.is_empty() {
+        return Err(GltfError::at(format!("{spath}.input"), "has no keys"));
+    }
+    if let Some(k) = times.windows(2).position(|w| w[1] <= w[0]) {
+        return Err(GltfError::at(
+            format!("{spath}.input"),
+            format!(
+                "key times must increase: key {} ({}) follows key {k} ({})",
+                k + 1,
+                times[k + 1],
+                times[k]
+            ),
+        ));
+    }
+    let comps = if rotation { 4 } else { 3 };
+    let per_key = if interp == Interp::Cubic { 3 } else { 1 };
+    if values.len() != times.len() * comps * per_key {
+        return Err(GltfError::at(
+            &spath,
+            format!(
+                "input has {} keys, output has {} values ({} expected for {} keys{})",
+                times.len(),
+                values.len() / comps,
+                times.len() * per_key,
+                times.len(),
+                if per_key == 3 {
+                    " with in- and out-tangents"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
+    Ok(Track {
+        times,
+        values,
+        comps,
+        interp,
+        rotation,
+    })
+}
+
+fn near_identity(m: &DMat4) -> bool {
+    m.abs_diff_eq(DMat4::IDENTITY, 1e-9)
+}
+
+/// Import animation `anim` of `doc` into a copy of `man` (made for skeleton `sk`).
+pub fn import_animation(
+    doc: &Document,
+    anim: usize,
+    sk: &Skeleton,
+    man: &Man,
+    opts: &ImportOptions,
+) -> Result<(Man, ImportReport), GltfError> {
+    let animation =
+        doc.root.animations.get(anim).ok_or_else(|| {
+            GltfError::at("animations", format!("animation {anim} does not exist"))
+        })?;
+    let aname = animation.name.clone().unwrap_or_else(|| format!("#{anim}"));
+    let apath = format!("animations[{anim}] ({aname})");
+    let header = man
+        .header()
+        .ok_or_else(|| GltfError::new("the MAN has no header chunk (0xA020)"))?;
+    let samples = man
+        .samples()
+        .ok_or_else(|| GltfError::new("the MAN has no samples chunk (0xA090)"))?;
+    let fps = opts.fps.unwrap_or(header.fps.get());
+    if !(fps.is_finite() && fps > 0.0) {
+        return Err(GltfError::new(format!(
+            "the MAN's header.fps is {fps}: its frame times are unknown; pass --fps"
+        )));
+    }
+    let mut report = ImportReport {
+        animation: aname.clone(),
+        frames_before: samples.frame_count(),
+        ..Default::default()
+    };
+
+    // File nodes by name.
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, n) in doc.root.nodes.iter().enumerate() {
+        if let Some(name) = n.name.as_deref() {
+            by_name.entry(name).or_default().push(i);
+        }
+    }
+    let mut file_node = vec![None; sk.len()];
+    for (i, name) in sk.names.iter().enumerate() {
+        match by_name.get(name.as_str()).map(Vec::as_slice) {
+            None | Some([]) => {}
+            Some([one]) => file_node[i] = Some(*one),
+            Some(many) => {
+                return Err(GltfError::at(
+                    format!("nodes[{}]", many[1]),
+                    format!(
+                        "nodes {} are all named {name:?}; the MDH node cannot be told apart",
+                        many.iter()
+                            .map(usize::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ))
+            }
+        }
+    }
+    let mut sk_of_file = vec![None; doc.root.nodes.len()];
+    for (i, f) in file_node.iter().enumerate() {
+        if let Some(f) = f {
+            sk_of_file[*f] = Some(i);
+        }
+    }
+
+    // Channels per file node.
+    let mut tracks: HashMap<usize, NodeTracks> = HashMap::new();
+    let mut unmatched = Vec::new();
+    for (c, ch) in animation.channels.iter().enumerate() {
+        let node = ch.target.node.value();
+        let cpath = format!("animations[{anim}].channels[{c}]");
+        let path = match ch.target.path {
+            Checked::Valid(p) => p,
+            Checked::Invalid => {
+                return Err(GltfError::at(
+                    format!("{cpath}.target.path"),
+                    "unknown path",
+                ))
+            }
+        };
+        if path == Property::MorphTargetWeights {
+            continue;
+        }
+        if node >= doc.root.nodes.len() {
+            return Err(GltfError::at(
+                format!("{cpath}.target.node"),
+                format!("node {node} does not exist"),
+            ));
+        }
+        if sk_of_file[node].is_none() {
+            unmatched.push(
+                doc.root.nodes[node]
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("nodes[{node}]")),
+            );
+            continue;
+        }
+        let track = read_track(doc, anim, c, path)?;
+        let t = tracks.entry(node).or_default();
+        let slot = match path {
+            Property::Rotation => &mut t.rotation,
+            Property::Translation => &mut t.translation,
+            _ => &mut t.scale,
+        };
+        if let Some((first, _)) = slot {
+            return Err(GltfError::at(
+                &cpath,
+                format!("channels[{first}] already drives the same property of node {node}"),
+            ));
+        }
+        *slot = Some((c, track));
+    }
+
+    // The MAN's columns and their channels.
+    let n = samples.node_indices.len();
+    let mut columns: Vec<(usize, Option<usize>)> = Vec::with_capacity(n);
+    for (k, &idx) in samples.node_indices.iter().enumerate() {
+        let node = idx as usize;
+        if node >= sk.len() {
+            return Err(GltfError::new(format!(
+                "the MAN's samples.node_indices[{k}] = {idx}, but the MDH has only {} nodes",
+                sk.len()
+            )));
+        }
+        let f = file_node[node].filter(|f| tracks.contains_key(f));
+        columns.push((node, f));
+    }
+    let driven: Vec<usize> = columns.iter().filter_map(|c| c.1).collect();
+    if driven.is_empty() {
+        let man_nodes: Vec<&str> = columns
+            .iter()
+            .map(|c| sk.names[c.0].as_str())
+            .take(8)
+            .collect();
+        unmatched.dedup();
+        unmatched.truncate(8);
+        return Err(GltfError::at(
+            apath,
+            format!(
+                "none of its channels drives a node the MAN animates (the MAN animates {}{}; the channels drive {})",
+                man_nodes.join(", "),
+                if n > 8 { ", ..." } else { "" },
+                if unmatched.is_empty() {
+                    "no node of the MDH".to_string()
+                } else {
+                    unmatched.join(", ")
+                }
+            ),
+        ));
+    }
+
+    // Frame count from the keys of the channels used.
+    let (mut t_min, mut t_max) = (f64::INFINITY, f64::NEG_INFINITY);
+    for f in &driven {
+        let t = &tracks[f];
+        for (_, tr) in [&t.rotation, &t.translation].into_iter().flatten() {
+            t_min = t_min.min(tr.times[0] as f64);
+            t_max = t_max.max(*tr.times.last().unwrap_or(&0.0) as f64);
+        }
+    }
+    if !t_max.is_finite() {
+        // Only scale channels: no motion to take.
+        t_min = 0.0;
+        t_max = (report.frames_before.max(1) - 1) as f64 / fps as f64;
+    }
+    let frames_f = (t_max.max(0.0) * fps as f64).round() + 1.0;
+    if frames_f > MAX_FRAMES as f64 || frames_f * n as f64 * 12.0 > (1u64 << 31) as f64 {
+        return Err(GltfError::at(
+            apath,
+            format!(
+                "lasts {t_max} s, {frames_f} frames at {fps} fps: more than animkit writes into a MAN"
+            ),
+        ));
+    }
+    let frames = frames_f as usize;
+    report.frames = frames;
+    let frame_dt = 1.0 / fps as f64;
+    if t_min > 0.5 * frame_dt {
+        report.warnings.push(format!(
+            "{apath}: its first key is at {t_min} s (frame {} at {fps} fps); frames before it hold the first key. In Blender set the scene's start frame to 0 before exporting",
+            (t_min * fps as f64).round()
+        ));
+    }
+    let eps = 1e-3 * frame_dt;
+    // Keys off the MAN's frame grid (a file from Blender imported at another scene rate):
+    // the values in between are interpolated, which no longer reproduces the original codes.
+    let mut off_grid = (0usize, 0usize, 0.0f64);
+    for f in &driven {
+        for (_, tr) in [&tracks[f].rotation, &tracks[f].translation]
+            .into_iter()
+            .flatten()
+        {
+            let inside = (0..frames).map(|fr| fr as f64 * frame_dt).filter(|&t| {
+                t >= tr.times[0] as f64 - eps && t <= *tr.times.last().unwrap_or(&0.0) as f64 + eps
+            });
+            for t in inside {
+                off_grid.1 += 1;
+                if !tr.has_key_at(t, eps) {
+                    off_grid.0 += 1;
+                }
+            }
+            if tr.times.len() >= 2 {
+                off_grid.2 = (tr.times[1] - tr.times[0]) as f64;
+            }
+        }
+    }
+    if off_grid.0 > 0 && opts.fps.is_none() {
+        report.warnings.push(format!(
+            "{apath}: {} of {} frame times fall between the file's keys (keys {:.6} s apart, {:.3} per second; the MAN has {fps} fps), so they are interpolated. A file from Blender: set Blender's frame rate to {fps} before importing into Blender",
+            off_grid.0,
+            off_grid.1,
+            off_grid.2,
+            if off_grid.2 > 0.0 { 1.0 / off_grid.2 } else { 0.0 }
+        ));
+    }
+
+    // Rest-pose compensation factors per driven MAN column.
+    let file_world = doc.world_rest();
+    let world_of = |f: Option<usize>| f.map_or(DMat4::IDENTITY, |f| file_world[f]);
+    let old_frames = report.frames_before;
+    let (min0, scale0) = (header.position_min.get(), header.position_scale.get());
+    let pos_tol = if scale0.is_finite() && scale0 > 0.0 {
+        0.5 * scale0 as f64
+    } else {
+        1e-3
+    };
+    let rot_tol = 0.5 * quant::ROT_SCALE as f64;
+    let orig = |f: usize, k: usize| -> Option<[u16; 6]> {
+        (f < old_frames).then(|| samples.codes[f * n + k])
+    };
+
+    // New rotations (codes) and positions (values, cm; or kept codes).
+    let mut rot_codes: Vec<[u16; 3]> = Vec::with_capacity(frames * n);
+    let mut positions: Vec<Result<DVec3, [u16; 3]>> = Vec::with_capacity(frames * n);
+    rot_codes.resize(frames * n, [0; 3]);
+    positions.resize(frames * n, Err([0; 3]));
+    for (k, &(node, f)) in columns.iter().enumerate() {
+        let Some(f) = f else {
+            report.nodes_kept.push(sk.names[node].clone());
+            for fr in 0..frames {
+                let c = orig(fr.min(old_frames.saturating_sub(1)), k)
+                    .unwrap_or([32767, 32767, 32767, 0, 0, 0]);
+                rot_codes[fr * n + k] = [c[0], c[1], c[2]];
+                positions[fr * n + k] = Err([c[3], c[4], c[5]]);
+            }
+            continue;
+        };
+        report.nodes_from_file += 1;
+        let t = &tracks[&f];
+        let kpre = sk.parents[node].map_or(DMat4::IDENTITY, |p| sk.world[p].inverse())
+            * world_of(doc.parents[f]);
+        let kpost = file_world[f].inverse() * sk.world[node];
+        let direct = near_identity(&kpre) && near_identity(&kpost);
+        let (rest_t, rest_r, rest_s) = doc.rest_trs(f);
+        if let Some((c, s)) = &t.scale {
+            let worst = s
+                .values
+                .iter()
+                .map(|v| (*v as f64 - 1.0).abs())
+                .fold(0.0, f64::max);
+            if worst > 1e-4 {
+                report.warnings.push(format!(
+                    "animations[{anim}].channels[{c}]: the scale of {} changes (by up to {worst:.4}); a MAN holds no scale, it is ignored",
+                    sk.names[node]
+                ));
+            }
+        }
+        for fr in 0..frames {
+            let time = fr as f64 * frame_dt;
+            let tr = t.translation.as_ref().map_or(rest_t, |(_, s)| {
+                let v = s.sample(time, eps);
+                DVec3::new(v[0], v[1], v[2])
+            });
+            let ro = t.rotation.as_ref().map_or(rest_r, |(_, s)| {
+                DQuat::from_array(s.sample(time, eps)).normalize()
+            });
+            let (tl, rl) = if direct {
+                (tr, ro)
+            } else {
+                let m = kpre * trs_matrix(tr, ro, rest_s.signum()) * kpost;
+                let (_, r, t) = m.to_scale_rotation_translation();
+                (t, r.normalize())
+            };
+            let q = rotation_from_gltf(rl);
+            let p = position_from_gltf(tl);
+            let o = orig(fr, k);
+            let code = rotation_code(q, o.map(|c| [c[0], c[1], c[2]]), rot_tol);
+            if let (Ok(c), Some(o)) = (&code, o) {
+                if c[..] == o[..3] {
+                    let d = rotation_distance(q, quant::engine_rotation(*c).as_dquat());
+                    report.noise_steps.0 = report.noise_steps.0.max(d / quant::ROT_SCALE as f64);
+                }
+            }
+            rot_codes[fr * n + k] = code.map_err(|m| {
+                GltfError::new(format!(
+                    "{apath}: frame {fr}, node {} ({}): {m}",
+                    node, sk.names[node]
+                ))
+            })?;
+            positions[fr * n + k] = match o {
+                Some(c)
+                    if (0..3).all(|a| {
+                        (quant::unpack_position(c[3 + a], min0, scale0) as f64 - p[a]).abs()
+                            <= pos_tol
+                    }) =>
+                {
+                    for a in 0..3 {
+                        let d =
+                            (quant::unpack_position(c[3 + a], min0, scale0) as f64 - p[a]).abs();
+                        report.noise_steps.1 = report.noise_steps.1.max(d / (2.0 * pos_tol));
+                    }
+                    Err([c[3], c[4], c[5]])
+                }
+                _ => Ok(p),
+            };
+        }
+    }
+
+    // Channels of MDH nodes the MAN does not animate: ignored while they hold the rest pose.
+    for (&f, t) in &tracks {
+        let Some(node) = sk_of_file[f] else { continue };
+        if driven.contains(&f) {
+            continue;
+        }
+        let (rest_t, rest_r, _) = doc.rest_trs(f);
+        let mut moves = false;
+        if let Some((_, s)) = &t.rotation {
+            moves |= (0..s.times.len()).any(|k| {
+                DQuat::from_array(s.key(k))
+                    .normalize()
+                    .angle_between(rest_r)
+                    > 1e-3
+            });
+        }
+        if let Some((_, s)) = &t.translation {
+            moves |= (0..s.times.len()).any(|k| {
+                let v = s.key(k);
+                DVec3::new(v[0], v[1], v[2]).distance(rest_t) > 1e-4
+            });
+        }
+        if moves {
+            report.warnings.push(format!(
+                "{apath}: node {} moves in the file, but the MAN does not animate it (it is not in samples.node_indices); that motion is ignored",
+                sk.names[node]
+            ));
+        }
+        if let Some((c, s)) = &t.scale {
+            let worst = s
+                .values
+                .iter()
+                .map(|v| (*v as f64 - 1.0).abs())
+                .fold(0.0, f64::max);
+            if worst > 1e-4 {
+                report.warnings.push(format!(
+                    "animations[{anim}].channels[{c}]: the scale of {} changes (by up to {worst:.4}); a MAN holds no scale, it is ignored",
+                    sk.names[node]
+                ));
+            }
+        }
+    }
+
+    // Positions: codes with the header's range, or a new range.
+    let (mut min, mut scale) = (min0, scale0);
+    if opts.requantize {
+        let values: Vec<Vec3> = positions
+            .iter()
+            .map(|p| match p {
+                Ok(v) => v.as_vec3(),
+                Err(c) => Vec3::from_array(c.map(|c| quant::unpack_position(c, min0, scale0))),
+            })
+            .collect();
+        (min, scale) = quant::position_range(values.into_iter());
+    }
+    let mut codes = Vec::with_capacity(frames * n);
+    for (i, (r, p)) in rot_codes.iter().zip(&positions).enumerate() {
+        let (fr, k) = (i / n, i % n);
+        let value = match p {
+            Err(c) if !opts.requantize => {
+                codes.push([r[0], r[1], r[2], c[0], c[1], c[2]]);
+                continue;
+            }
+            Err(c) => DVec3::from_array(c.map(|c| quant::unpack_position(c, min0, scale0) as f64)),
+            Ok(v) => *v,
+        };
+        let mut pc = [0u16; 3];
+        for a in 0..3 {
+            pc[a] = quant::pack_position(value[a] as f32, min, scale).ok_or_else(|| {
+                let node = columns[k].0;
+                GltfError::new(format!(
+                    "{apath}: frame {fr}, node {} ({}): position {} = {} cm is outside what position_min {} and position_scale {} can hold ({} … {}); import with --requantize to recompute the range from all positions",
+                    node,
+                    sk.names[node],
+                    ["x", "y", "z"][a],
+                    value[a] as f32,
+                    min,
+                    scale,
+                    min,
+                    quant::unpack_position(65535, min, scale)
+                ))
+            })?;
+        }
+        codes.push([r[0], r[1], r[2], pc[0], pc[1], pc[2]]);
+    }
+    report.changed_samples = codes
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| orig(i / n, i % n).is_none_or(|o| o != **c))
+        .count();
+
+    let mut out = man.clone();
+    for c in &mut out.chunks {
+        match c {
+            Chunk::Header(h) => {
+                h.frame_count = frames as u32;
+                if let Some(f) = opts.fps {
+                    h.fps = F32::new(f);
+                }
+                if opts.requantize {
+                    h.position_min = F32::new(min);
+                    h.position_scale = F32::new(scale);
+                }
+            }
+            Chunk::Samples(s) => s.codes = std::mem::take(&mut codes),
+            _ => {}
+        }
+    }
+    if frames != old_frames {
+        let late = out
+            .events()
+            .iter()
+            .filter(|e| e.frame >= frames as i32)
+            .count();
+        if late > 0 {
+            report.warnings.push(format!(
+                "{late} event(s) lie at or after frame {frames}, past the new end of the animation; kept as they are"
+            ));
+        }
+    }
+    Ok((out, report))
+}
+
+/// The rotation code of `q` (ZenGin coordinates): the original code when `q` is within `tol`
+/// of what it decodes to, else the engine's packing.
+fn rotation_code(q: DQuat, orig: Option<[u16; 3]>, tol: f64) -> Result<[u16; 3], String> {
+    if let Some(o) = orig {
+        if rotation_distance(q, quant::engine_rotation(o).as_dquat()) <= tol {
+            return Ok(o);
+        }
+    }
+    quant::pack_rotation(q.as_quat().to_array())
+}
+
+/// The largest component difference of two rotations (q and -q being the same rotation).
+fn rotation_distance(q: DQuat, o: DQuat) -> f64 {
+    let d = |a: DQuat, b: DQuat| {
+        (a.x - b.x)
+            .abs()
+            .max((a.y - b.y).abs())
+            .max((a.z - b.z).abs())
+            .max((a.w - b.w).abs())
+    };
+    d(q, o).min(d(-q, o))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn track(times: &[f32], values: &[f32], interp: Interp, rotation: bool) -> Track {
+        Track {
+            times: times.to_vec(),
+            values: values.to_vec(),
+            comps: if rotation { 4 } else { 3 },
+            interp,
+            rotation,
+        }
+    }
+
+    #[test]
+    fn linear_step_and_cubic_sampling() {
+        let lin = track(
+            &[0.0, 1.0],
+            &[0.0, 0.0, 0.0, 2.0, 4.0, 6.0],
+            Interp::Linear,
+            false,
+        );
+        assert_eq!(lin.sample(0.25, 1e-6)[..3], [0.5, 1.0, 1.5]);
+        assert_eq!(lin.sample(-1.0, 1e-6)[..3], [0.0, 0.0, 0.0]);
+        assert_eq!(lin.sample(5.0, 1e-6)[..3], [2.0, 4.0, 6.0]);
+        // A key within eps is taken as it is.
+        assert_eq!(lin.sample(1.0 - 1e-7, 1e-6)[..3], [2.0, 4.0, 6.0]);
+        let step = track(
+            &[0.0, 1.0],
+            &[0.0, 0.0, 0.0, 2.0, 4.0, 6.0],
+            Interp::Step,
+            false,
+        );
+        assert_eq!(step.sample(0.99, 1e-6)[..3], [0.0, 0.0, 0.0]);
+        // Cubic: (in-tangent, value, out-tangent) per key; flat tangents give smoothstep.
+        let cubic = track(
+            &[0.0, 1.0],
+            &[
+                0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, //
+                0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0,
+            ],
+            Interp::Cubic,
+            false,
+        );
+        assert_eq!(cubic.sample(0.5, 1e-6)[..3], [0.5, 0.5, 0.5]);
+        assert!((cubic.sample(0.25, 1e-6)[0] - 0.15625).abs() < 1e-12);
+        // Rotations: slerp, the short way round.
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let rot = track(
+            &[0.0, 1.0],
+            &[0.0, 0.0, 0.0, 1.0, 0.0, h, 0.0, h],
+            Interp::Linear,
+            true,
+        );
+        let q = DQuat::from_array(rot.sample(0.5, 1e-6));
+        let want = DQuat::from_rotation_y(std::f64::consts::FRAC_PI_4);
+        assert!(q.angle_between(want) < 1e-6, "{q:?}");
+    }
+
+    /// Codes whose x² + y² + z² > 1 (the engine normalises them) survive, as do ordinary ones
+    /// with noise below half a step; a real edit is packed.
+    #[test]
+    fn rotation_codes_of_untouched_and_edited_values() {
+        let tol = 0.5 * quant::ROT_SCALE as f64;
+        for code in [
+            [0u16, 0, 0],
+            [65535, 65535, 65535],
+            [1560, 63974, 40000],
+            [32767; 3],
+        ] {
+            let q = quant::engine_rotation(code).as_dquat();
+            assert_eq!(rotation_code(q, Some(code), tol), Ok(code));
+            assert_eq!(rotation_code(-q, Some(code), tol), Ok(code));
+            let noisy = DQuat::from_xyzw(q.x + 3e-6, q.y - 3e-6, q.z, q.w);
+            assert_eq!(rotation_code(noisy, Some(code), tol), Ok(code));
+        }
+        let turned = DQuat::from_rotation_x(0.5);
+        let code = rotation_code(turned, Some([32767; 3]), tol).unwrap();
+        assert_eq!(
+            code,
+            quant::pack_rotation(turned.as_quat().to_array()).unwrap()
+        );
+        assert_ne!(code, [32767; 3]);
+    }
+}

@@ -1,0 +1,387 @@
+//! Reading a glTF file: GLB or JSON, buffers from the GLB, data URIs or files beside it,
+//! accessors checked against their buffer views. Every error names the JSON path.
+
+use super::skeleton::trs_matrix;
+use super::{glb, GltfError};
+use base64::Engine as _;
+use glam::{DMat4, DQuat, DVec3};
+use gltf_json as json;
+use json::accessor::{ComponentType, Type};
+use json::validation::{Checked, Validate};
+use std::path::Path;
+
+/// A parsed and checked glTF file with its buffers.
+pub struct Document {
+    pub root: json::Root,
+    pub buffers: Vec<Vec<u8>>,
+    /// Parent of each node (checked: at most one parent, no cycles).
+    pub parents: Vec<Option<usize>>,
+}
+
+impl Document {
+    /// Read `data` (the contents of a `.glb` or `.gltf` file); external buffers are looked up
+    /// in `base_dir`.
+    pub fn read(data: &[u8], base_dir: Option<&Path>) -> Result<Document, GltfError> {
+        let (json_bytes, bin) = if glb::is_glb(data) {
+            glb::split(data)?
+        } else {
+            (data, None)
+        };
+        let json_bytes = json_bytes
+            .strip_prefix(b"\xEF\xBB\xBF")
+            .unwrap_or(json_bytes);
+        let root: json::Root = serde_json::from_slice(json_bytes).map_err(|e| {
+            GltfError::new(format!(
+                "not a valid glTF {}: {e}",
+                if bin.is_some() || glb::is_glb(data) {
+                    "JSON chunk"
+                } else {
+                    "file (neither GLB nor glTF JSON)"
+                }
+            ))
+        })?;
+        if !root.asset.version.starts_with("2.") {
+            return Err(GltfError::at(
+                "asset.version",
+                format!("{:?}: only glTF 2 is read", root.asset.version),
+            ));
+        }
+        let mut problems = Vec::new();
+        root.validate(&root, json::Path::new, &mut |path, err| {
+            problems.push(format!("{}: {err}", path().as_str()));
+        });
+        if !problems.is_empty() {
+            let more = problems.len().saturating_sub(5);
+            problems.truncate(5);
+            let mut m = problems.join("; ");
+            if more > 0 {
+                m.push_str(&format!("; and {more} more"));
+            }
+            return Err(GltfError::new(format!("invalid glTF: {m}")));
+        }
+        let mut buffers = Vec::with_capacity(root.buffers.len());
+        for (i, b) in root.buffers.iter().enumerate() {
+            let path = format!("buffers[{i}]");
+            let bytes = match &b.uri {
+                None => match (i, bin) {
+                    (0, Some(bin)) => bin.to_vec(),
+                    _ => return Err(GltfError::at(
+                        path,
+                        "has no uri and there is no GLB binary chunk for it: the buffer is missing",
+                    )),
+                },
+                Some(uri) if uri.starts_with("data:") => {
+                    let (_, payload) = uri.split_once(";base64,").ok_or_else(|| {
+                        GltfError::at(&path, "uri: a data URI must be base64 (`;base64,`)")
+                    })?;
+                    base64::engine::general_purpose::STANDARD
+                        .decode(payload)
+                        .map_err(|e| GltfError::at(&path, format!("uri: bad base64: {e}")))?
+                }
+                Some(uri) => {
+                    let rel = percent_decode(uri);
+                    let file = base_dir.unwrap_or(Path::new(".")).join(&rel);
+                    std::fs::read(&file).map_err(|e| {
+                        GltfError::at(
+                            &path,
+                            format!(
+                                "uri {uri:?}: the buffer is missing: {}: {e}",
+                                file.display()
+                            ),
+                        )
+                    })?
+                }
+            };
+            if (bytes.len() as u64) < b.byte_length.0 {
+                return Err(GltfError::at(
+                    path,
+                    format!(
+                        "byteLength is {} but the data has only {} bytes",
+                        b.byte_length.0,
+                        bytes.len()
+                    ),
+                ));
+            }
+            buffers.push(bytes);
+        }
+        let parents = node_parents(&root)?;
+        Ok(Document {
+            root,
+            buffers,
+            parents,
+        })
+    }
+
+    /// Local rest matrix of node `i` (its `matrix`, or its translation, rotation and scale).
+    pub fn local(&self, i: usize) -> DMat4 {
+        let n = &self.root.nodes[i];
+        if let Some(m) = n.matrix {
+            return DMat4::from_cols_array(&m.map(f64::from));
+        }
+        let (t, r, s) = self.rest_trs(i);
+        trs_matrix(t, r, s)
+    }
+
+    /// Rest translation, rotation and scale of node `i` (decomposed from `matrix` if given).
+    pub fn rest_trs(&self, i: usize) -> (DVec3, DQuat, DVec3) {
+        let n = &self.root.nodes[i];
+        if let Some(m) = n.matrix {
+            let (s, r, t) =
+                DMat4::from_cols_array(&m.map(f64::from)).to_scale_rotation_translation();
+            return (t, r, s);
+        }
+        let t = n
+            .translation
+            .map_or(DVec3::ZERO, |t| DVec3::from_array(t.map(f64::from)));
+        let r = n.rotation.as_ref().map_or(DQuat::IDENTITY, |q| {
+            DQuat::from_array(q.0.map(f64::from)).normalize()
+        });
+        let s = n
+            .scale
+            .map_or(DVec3::ONE, |s| DVec3::from_array(s.map(f64::from)));
+        (t, r, s)
+    }
+
+    /// World rest matrix of every node.
+    pub fn world_rest(&self) -> Vec<DMat4> {
+        let n = self.root.nodes.len();
+        let mut world: Vec<Option<DMat4>> = vec![None; n];
+        for i in 0..n {
+            let mut chain = vec![i];
+            while let Some(p) = self.parents[*chain.last().unwrap_or(&i)] {
+                if world[p].is_some() {
+                    break;
+                }
+                chain.push(p);
+            }
+            for &k in chain.iter().rev() {
+                let local = self.local(k);
+                world[k] = Some(match self.parents[k] {
+                    Some(p) => world[p].unwrap_or(DMat4::IDENTITY) * local,
+                    None => local,
+                });
+            }
+        }
+        world
+            .into_iter()
+            .map(|w| w.unwrap_or(DMat4::IDENTITY))
+            .collect()
+    }
+
+    /// The floats of accessor `index`, `components` per element, checked: element type
+    /// `want`, float (or, where `normalized_ok`, normalised integer) components, inside its
+    /// buffer view, every value finite. `used_at` is the JSON path that refers to it.
+    pub fn floats(
+        &self,
+        index: usize,
+        want: Type,
+        normalized_ok: bool,
+        used_at: &str,
+    ) -> Result<Vec<f32>, GltfError> {
+        let at = format!("accessors[{index}] ({used_at})");
+        let a =
+            self.root.accessors.get(index).ok_or_else(|| {
+                GltfError::at(used_at, format!("accessor {index} does not exist"))
+            })?;
+        let ty = match a.type_ {
+            Checked::Valid(t) => t,
+            Checked::Invalid => return Err(GltfError::at(&at, "type is invalid")),
+        };
+        if ty != want {
+            return Err(GltfError::at(
+                &at,
+                format!("type is {}, this needs {}", type_name(ty), type_name(want)),
+            ));
+        }
+        let ct = match a.component_type {
+            Checked::Valid(c) => c.0,
+            Checked::Invalid => return Err(GltfError::at(&at, "componentType is invalid")),
+        };
+        let int_ok = normalized_ok && a.normalized;
+        let (size, conv): (usize, fn(&[u8]) -> f32) = match ct {
+            ComponentType::F32 => (4, |b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            ComponentType::I8 if int_ok => (1, |b| (b[0] as i8 as f32 / 127.0).max(-1.0)),
+            ComponentType::U8 if int_ok => (1, |b| b[0] as f32 / 255.0),
+            ComponentType::I16 if int_ok => (2, |b| {
+                (i16::from_le_bytes([b[0], b[1]]) as f32 / 32767.0).max(-1.0)
+            }),
+            ComponentType::U16 if int_ok => {
+                (2, |b| u16::from_le_bytes([b[0], b[1]]) as f32 / 65535.0)
+            }
+            other => {
+                return Err(GltfError::at(
+                    &at,
+                    format!(
+                        "componentType {other:?}{}: this needs FLOAT{}",
+                        if a.normalized { " (normalized)" } else { "" },
+                        if normalized_ok {
+                            " or a normalized integer type"
+                        } else {
+                            ""
+                        }
+                    ),
+                ))
+            }
+        };
+        if a.sparse.is_some() {
+            return Err(GltfError::at(&at, "sparse accessors are not supported"));
+        }
+        let comps = type_components(ty);
+        let elem = size * comps;
+        let count = a.count.0 as usize;
+        let Some(view_index) = a.buffer_view.map(|v| v.value()) else {
+            return Err(GltfError::at(
+                &at,
+                "has no bufferView (all zeros): no key data",
+            ));
+        };
+        let view =
+            self.root.buffer_views.get(view_index).ok_or_else(|| {
+                GltfError::at(&at, format!("bufferView {view_index} does not exist"))
+            })?;
+        let vpath = format!("bufferViews[{view_index}]");
+        let buffer = self
+            .buffers
+            .get(view.buffer.value())
+            .ok_or_else(|| GltfError::at(&vpath, "its buffer does not exist"))?;
+        let vstart = view.byte_offset.map_or(0, |o| o.0) as usize;
+        let vlen = view.byte_length.0 as usize;
+        let vdata = vstart
+            .checked_add(vlen)
+            .and_then(|end| buffer.get(vstart..end))
+            .ok_or_else(|| {
+                GltfError::at(
+                    &vpath,
+                    format!(
+                        "bytes {vstart}..{} lie outside its buffer of {} bytes",
+                        vstart.saturating_add(vlen),
+                        buffer.len()
+                    ),
+                )
+            })?;
+        let stride = view.byte_stride.map_or(elem, |s| s.0);
+        if stride < elem {
+            return Err(GltfError::at(
+                &vpath,
+                format!("byteStride {stride} is smaller than an element ({elem} bytes)"),
+            ));
+        }
+        let offset = a.byte_offset.map_or(0, |o| o.0) as usize;
+        let need = match count {
+            0 => Some(0),
+            c => (c - 1)
+                .checked_mul(stride)
+                .and_then(|x| x.checked_add(elem))
+                .and_then(|x| x.checked_add(offset)),
+        };
+        match need {
+            Some(n) if n <= vdata.len() => {}
+            _ => {
+                return Err(GltfError::at(
+                    &at,
+                    format!(
+                        "{count} elements of {elem} bytes from byte {offset} do not fit in bufferView {view_index} ({} bytes)",
+                        vdata.len()
+                    ),
+                ))
+            }
+        }
+        // Bounded by the view's size, checked above.
+        let mut out = Vec::with_capacity(count * comps);
+        for e in 0..count {
+            let base = offset + e * stride;
+            for c in 0..comps {
+                let v = conv(&vdata[base + c * size..]);
+                if !v.is_finite() {
+                    return Err(GltfError::at(
+                        &at,
+                        format!("element {e} component {c} is {v}, not a finite number"),
+                    ));
+                }
+                out.push(v);
+            }
+        }
+        Ok(out)
+    }
+}
+
+pub fn type_components(t: Type) -> usize {
+    match t {
+        Type::Scalar => 1,
+        Type::Vec2 => 2,
+        Type::Vec3 => 3,
+        Type::Vec4 => 4,
+        Type::Mat2 => 4,
+        Type::Mat3 => 9,
+        Type::Mat4 => 16,
+    }
+}
+
+fn type_name(t: Type) -> &'static str {
+    match t {
+        Type::Scalar => "SCALAR",
+        Type::Vec2 => "VEC2",
+        Type::Vec3 => "VEC3",
+        Type::Vec4 => "VEC4",
+        Type::Mat2 => "MAT2",
+        Type::Mat3 => "MAT3",
+        Type::Mat4 => "MAT4",
+    }
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Each node's parent, checking that no node has two parents and no node is its own
+/// ancestor.
+fn node_parents(root: &json::Root) -> Result<Vec<Option<usize>>, GltfError> {
+    let n = root.nodes.len();
+    let mut parents: Vec<Option<usize>> = vec![None; n];
+    for (i, node) in root.nodes.iter().enumerate() {
+        for (k, c) in node.children.iter().flatten().enumerate() {
+            let c = c.value();
+            if c == i {
+                return Err(GltfError::at(
+                    format!("nodes[{i}].children[{k}]"),
+                    "a node cannot be its own child",
+                ));
+            }
+            if let Some(p) = parents[c] {
+                return Err(GltfError::at(
+                    format!("nodes[{i}].children[{k}]"),
+                    format!("node {c} already is a child of node {p}"),
+                ));
+            }
+            parents[c] = Some(i);
+        }
+    }
+    for start in 0..n {
+        let (mut at, mut steps) = (start, 0);
+        while let Some(p) = parents[at] {
+            at = p;
+            steps += 1;
+            if steps > n {
+                return Err(GltfError::at(
+                    format!("nodes[{start}]"),
+                    "its parents form a cycle",
+                ));
+            }
+        }
+    }
+    Ok(parents)
+}
