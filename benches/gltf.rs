@@ -20,7 +20,7 @@ use animkit::zengin::mdh::Mdh;
 use animkit::zengin::types::put_line;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
-/// The hierarchy man_synth's animations are made for: nodes `BIP01 NODE{n}`, a chain.
+/// The hierarchy man::synth's animations are made for: nodes `BIP01 NODE{n}`, a chain.
 fn mdh_bytes(nodes: usize) -> Vec<u8> {
     let names: Vec<String> = (0..nodes).map(|n| format!("BIP01 NODE{n}")).collect();
     let mut out = Vec::new();
