@@ -2,9 +2,12 @@
 //!
 //! The file stores an index. The model keeps that index (so duplicate names round-trip) and
 //! also the name it resolves to, for people: YAML shows `{index: 2, name: node_b}`. When a
-//! document is read back, a name that no longer matches the item at `index` is looked up (first
-//! item with that name) and the index follows it, so an edit of either the name or the index
-//! works; a name that matches nothing is an error naming the path.
+//! document is read back, an index and a name given together must agree (an edit of one with the
+//! other left as it was is refused with both values, never silently resolved either way; an
+//! index past its list given with a name is an error); a name alone is looked up (first item
+//! with that name), a name that matches nothing is an error naming the path; an index alone is
+//! kept as it is (the export writes indices that resolve to nothing that way; `check` reports
+//! them).
 
 use crate::exact::{EncodeError, Text};
 use schemars::JsonSchema;
@@ -37,6 +40,18 @@ impl RefKind {
             RefKind::DynamicSound => "dynamic sound",
             RefKind::StaticSound => "static sound",
             RefKind::AnimRef => "anim ref",
+        }
+    }
+
+    /// The anim def's array the reference points into.
+    pub fn list_label(self) -> &'static str {
+        match self {
+            RefKind::Node => "nodes",
+            RefKind::Light => "lights",
+            RefKind::Puffer => "puffers",
+            RefKind::DynamicSound => "dynamic_sounds",
+            RefKind::StaticSound => "static_sounds",
+            RefKind::AnimRef => "anim_refs",
         }
     }
 }
@@ -277,27 +292,52 @@ impl<'a> Names<'a> {
         r.name = self.name_of(kind, r.index).map(Box::new);
     }
 
-    /// After reading a document: make the index follow an edited name.
+    /// After reading a document: an index alone is kept (see `check`); a name alone gives the
+    /// index (the first item of that name); both must agree, and then the index must be inside
+    /// its list (an edit of one with the other left as it was is refused, naming both values and
+    /// the list's size).
     pub fn resolve(&self, kind: RefKind, r: &mut Ref) -> Result<(), EncodeError> {
+        let len = self.list(kind).len();
+        let past = |index: i32| {
+            Self::slot(kind, index).is_some_and(|s| s >= len).then(|| {
+                EncodeError::new(format!(
+                    "{} index {index} is past the list of {} ({len} items)",
+                    kind.label(),
+                    kind.list_label(),
+                ))
+            })
+        };
         let Some(name) = &r.name else {
             if r.index_missing {
                 return Err(EncodeError::new("a reference needs `index` or `name`"));
             }
+            // An index alone is kept as it is: the export writes an index that resolves to
+            // nothing (damaged or unusual files) without a name, and it must round-trip;
+            // `check` reports it.
             return Ok(());
         };
-        if !r.index_missing && self.name_of(kind, r.index).as_ref() == Some(&**name) {
-            return Ok(());
-        }
-        if kind == RefKind::Node && name.as_bytes() == INPUT_NODE.as_bytes() {
-            if r.index_missing {
-                r.index = -200;
-                r.index_missing = false;
+        if !r.index_missing {
+            if self.name_of(kind, r.index).as_ref() == Some(&**name) {
                 return Ok(());
             }
+            if let Some(e) = past(r.index) {
+                return Err(e);
+            }
+            let at = match self.name_of(kind, r.index) {
+                Some(n) => format!("{n:?}"),
+                None => "no item".into(),
+            };
             return Err(EncodeError::new(format!(
-                "{INPUT_NODE} is index -200 or -100, not {}",
-                r.index
+                "index {} ({at}) and name {name:?} disagree (the list of {} has {len} items): \
+                 edit one and delete the other",
+                r.index,
+                kind.list_label(),
             )));
+        }
+        if kind == RefKind::Node && name.as_bytes() == INPUT_NODE.as_bytes() {
+            r.index = -200;
+            r.index_missing = false;
+            return Ok(());
         }
         match self.index_of(kind, name) {
             Some(i) => {

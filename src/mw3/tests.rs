@@ -637,31 +637,62 @@ impl Anim {
 }
 
 #[test]
-fn renaming_a_reference_moves_its_index() {
+fn a_reference_edit_is_honoured_or_refused() {
     let Some(data) = synthetic() else { return };
     let a = Anim::read(&data).unwrap();
     let text = yaml(&a);
-    // the first `sound` event's node: node_a (1) → node_b_long_name_xyz (2), by name only
-    let t2 = edit(
-        &text,
-        "node: {index: 1, name: node_a}, pos: [1.0, 2.0, 3.0]",
-        "node: {index: 1, name: node_b_long_name_xyz}, pos: [1.0, 2.0, 3.0]",
-    );
-    let b = import(&t2);
-    let EventData::Sound(p) = &b.anim_defs[0].sequences[0].events[0].data else {
-        panic!("sound expected")
+    let sound_node = |b: &Anim| {
+        let EventData::Sound(p) = &b.anim_defs[0].sequences[0].events[0].data else {
+            panic!("sound expected")
+        };
+        p.node.index()
     };
-    assert_eq!(p.node.index(), 2);
-    // an unknown name is an error with its path
-    let t3 = edit(
+    let from = "node: {index: 1, name: node_a}, pos: [1.0, 2.0, 3.0]";
+    let err = |to: &str| {
+        Anim::from_yaml(&edit(&text, from, to), &ImportOptions::default())
+            .unwrap_err()
+            .to_string()
+    };
+    // the first `sound` event's node: node_a (1) → node_b_long_name_xyz (2), by name alone
+    let b = import(&edit(
         &text,
-        "node: {index: 1, name: node_a}, pos: [1.0, 2.0, 3.0]",
-        "node: {index: 1, name: nowhere}, pos: [1.0, 2.0, 3.0]",
-    );
-    let err = Anim::from_yaml(&t3, &ImportOptions::default()).unwrap_err();
+        from,
+        "node: {name: node_b_long_name_xyz}, pos: [1.0, 2.0, 3.0]",
+    ));
+    assert_eq!(sound_node(&b), 2);
+    // by index alone
     assert_eq!(
-        err.to_string(),
-        "anim_defs[0].sequences[0].events[0].sound.node: no node named \"nowhere\" in this anim def"
+        sound_node(&import(&edit(
+            &text,
+            from,
+            "node: {index: 2}, pos: [1.0, 2.0, 3.0]"
+        ))),
+        2
+    );
+    // by both, agreeing
+    let both = "node: {index: 2, name: node_b_long_name_xyz}, pos: [1.0, 2.0, 3.0]";
+    assert_eq!(sound_node(&import(&edit(&text, from, both))), 2);
+    // one edited, the other left as it was: refused with both values and the list's size
+    let p = "anim_defs[0].sequences[0].events[0].sound.node";
+    assert_eq!(
+        err("node: {index: 2, name: node_a}, pos: [1.0, 2.0, 3.0]"),
+        format!("{p}: index 2 (\"node_b_long_name_xyz\") and name \"node_a\" disagree (the list of nodes has 3 items): edit one and delete the other")
+    );
+    assert_eq!(
+        err("node: {index: 1, name: node_b_long_name_xyz}, pos: [1.0, 2.0, 3.0]"),
+        format!("{p}: index 1 (\"node_a\") and name \"node_b_long_name_xyz\" disagree (the list of nodes has 3 items): edit one and delete the other")
+    );
+    // an index past the list, with or without the name
+    let past = format!("{p}: node index 9 is past the list of nodes (3 items)");
+    assert_eq!(
+        err("node: {index: 9, name: node_a}, pos: [1.0, 2.0, 3.0]"),
+        past
+    );
+    assert_eq!(err("node: 9, pos: [1.0, 2.0, 3.0]"), past);
+    // an unknown name is an error with its path
+    assert_eq!(
+        err("node: {name: nowhere}, pos: [1.0, 2.0, 3.0]"),
+        format!("{p}: no node named \"nowhere\" in this anim def")
     );
 }
 
