@@ -188,10 +188,26 @@ fn raw_codes_may_be_given_for_rotations_too() {
         0,
         "{rotation: [0.0, 0.0, 0.0, 0.0], position_code: [4, 5, 6]}",
     );
-    assert!(import(&text, false)
-        .unwrap_err()
-        .to_string()
-        .contains("cannot be normalised"));
+    let err = import(&text, false).unwrap_err().to_string();
+    assert!(
+        err.contains("samples.frames[0][0].rotation")
+            && err.contains("is not a unit quaternion (|q| = 0)"),
+        "{err}"
+    );
+    // Any rotation far from unit length is refused with the key's path (not normalised).
+    let man = synthesize(&Synth::new("S", 2, 2));
+    let text = replace_sample(
+        &export(&man),
+        1,
+        1,
+        "{rotation: [0.1, 0.0, 0.0, 0.0], position_code: [4, 5, 6]}",
+    );
+    let err = import(&text, false).unwrap_err().to_string();
+    assert!(
+        err.contains("samples.frames[1][1].rotation")
+            && err.contains("rotation [0.1, 0.0, 0.0, 0.0] is not a unit quaternion (|q| = 0.1)"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -215,4 +231,25 @@ fn header_and_event_edits_are_written() {
             .any(|l| l.starts_with("events[0] changed: Tag at frame 0")),
         "{d:#?}"
     );
+}
+
+#[test]
+fn a_float_too_large_for_its_type_is_refused_with_its_path() {
+    let man = synthesize(&Synth::new("S_A", 1, 2));
+    let text = export(&man).replace("    fps: 25.0\n", "    fps: 1e39\n");
+    let err = import(&text, false).unwrap_err().to_string();
+    assert!(
+        err.contains("header.fps")
+            && err.contains("1e39 is too large for a 32-bit float (largest ±3.4028235e38)"),
+        "{err}"
+    );
+    // The spelling the export uses for an infinity still reads (an original's exact bits).
+    let text = export(&man).replace("    fps: 25.0\n", "    fps: .inf\n");
+    assert!(import(&text, false)
+        .unwrap()
+        .header()
+        .unwrap()
+        .fps
+        .get()
+        .is_infinite());
 }

@@ -94,16 +94,49 @@ pub fn parse_f32(s: &str) -> Option<F32> {
 /// A number in digits (Rust's float syntax, which is YAML's plus the words it refuses).
 fn parse_number(t: &str) -> Option<F32> {
     let v = t.parse::<f32>().ok()?;
-    // Rust's parser also accepts "inf"/"nan" words; YAML users get the dotted forms above.
-    // (Only a non-finite result can come from such a word: a number too large for an f32
-    // spelled in digits is infinite too, and stays accepted.)
-    if !v.is_finite()
-        && t.bytes()
-            .any(|b| b.is_ascii_alphabetic() && b != b'e' && b != b'E')
-    {
-        return None;
+    // Rust's parser also accepts "inf"/"nan" words (YAML users get the dotted forms above),
+    // and rounds digits too large for an f32 to infinity: neither is a number here (an
+    // infinity is written `.inf`, so only an edit can spell one in digits).
+    v.is_finite().then_some(F32::new(v))
+}
+
+/// Why `t` is not an `f32` when it is a number too large for one (`1e39`).
+fn overflow_message(t: &str) -> Option<String> {
+    let v = t.trim().parse::<f64>().ok()?;
+    (v.is_finite() && !(v as f32).is_finite()).then(|| {
+        format!(
+            "{} is too large for a 32-bit float (largest ±{:e}); an infinity is written .inf / -.inf",
+            t.trim(),
+            f32::MAX
+        )
+    })
+}
+
+/// Tolerance on |q|² − 1 for an edited rotation (every format): a rotation further from unit
+/// length (a zero key, a typo) is refused, not normalised or turned into identity. Decoded
+/// rotations of every format lie within it (UE3's Float32NoW, the coarsest, < 1 %).
+pub const UNIT_QUAT_TOLERANCE: f32 = 0.05;
+
+/// Why `q` ([x, y, z, w]) cannot be an edited rotation: not finite, or |q|² more than
+/// [`UNIT_QUAT_TOLERANCE`] from 1.
+pub fn unit_quat_error(q: [f32; 4]) -> Option<String> {
+    let shown = || {
+        let v: Vec<String> = q.iter().map(|&c| F32::new(c).to_yaml_text()).collect();
+        format!("[{}]", v.join(", "))
+    };
+    if q.iter().any(|c| !c.is_finite()) {
+        return Some(format!("rotation {} is not finite", shown()));
     }
-    Some(F32::new(v))
+    let n2: f64 = q.iter().map(|&c| c as f64 * c as f64).sum();
+    ((n2 - 1.0).abs() > UNIT_QUAT_TOLERANCE as f64).then(|| {
+        format!(
+            "rotation {} is not a unit quaternion (|q| = {}): a rotation must have length 1 \
+             (|q|² within {} % of 1), e.g. [0.0, 0.0, 0.0, 1.0] for no rotation",
+            shown(),
+            (n2.sqrt() * 1000.0).round() / 1000.0,
+            UNIT_QUAT_TOLERANCE * 100.0
+        )
+    })
 }
 
 impl fmt::Debug for F32 {
@@ -144,11 +177,20 @@ impl<'de> Deserialize<'de> for F32 {
                 f.write_str("a number, .inf, -.inf, .nan or NaN(0x........)")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<F32, E> {
-                parse_f32(v).ok_or_else(|| E::invalid_value(de::Unexpected::Str(v), &self))
+                parse_f32(v).ok_or_else(|| match overflow_message(v) {
+                    Some(m) => E::custom(m),
+                    None => E::invalid_value(de::Unexpected::Str(v), &self),
+                })
             }
             // Other deserialisers (JSON) hand over numbers; they are exact for f32 values
             // written as f64.
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<F32, E> {
+                if v.is_finite() && !(v as f32).is_finite() {
+                    return Err(E::custom(format!(
+                        "{v} is too large for a 32-bit float (largest ±{:e})",
+                        f32::MAX
+                    )));
+                }
                 Ok(F32::new(v as f32))
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<F32, E> {
@@ -274,8 +316,11 @@ mod tests {
         assert_eq!(parse_f32("abc"), None);
         assert_eq!(parse_f32("NaN"), None);
         assert_eq!(parse_f32("-Infinity"), None);
-        // Digits too large for an f32 are a (rounded) number, as before.
-        assert_eq!(parse_f32("1e39"), Some(F32::new(f32::INFINITY)));
+        // Digits too large for an f32 are not a number (an infinity is `.inf`).
+        assert_eq!(parse_f32("1e39"), None);
+        assert_eq!(parse_f32("-4e38"), None);
+        assert_eq!(parse_f32("3.4028235e38"), Some(F32::new(f32::MAX)));
+        assert_eq!(parse_f32("1e-50"), Some(F32::new(0.0)));
         assert_eq!(parse_f32("1e3"), Some(F32::new(1000.0)));
         assert_eq!(parse_f32(" 12 "), Some(F32::new(12.0)));
     }

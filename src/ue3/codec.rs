@@ -521,7 +521,7 @@ pub fn decode_rotations_with(
 /// Tolerance on |q|² − 1 for a rotation key: a key further from unit length (a zero key, a
 /// typo) is refused, not normalised or turned into identity. Decoded keys of every format lie
 /// within it (Float32NoW's 7-bit mantissas are the coarsest, < 1 %).
-pub const UNIT_TOLERANCE: f32 = 0.05;
+pub const UNIT_TOLERANCE: f32 = crate::exact::float::UNIT_QUAT_TOLERANCE;
 
 /// Why `q` cannot be stored as a rotation key: not finite, or not a unit quaternion
 /// (|q|² more than [`UNIT_TOLERANCE`] from 1).

@@ -58,15 +58,14 @@ pub fn exact_rotation_code(q: [f32; 4]) -> Option<[u16; 3]> {
 }
 
 /// Pack an edited rotation as the engine does, with round-to-nearest: normalise, negate when
-/// w < 0 (q and -q are the same rotation), quantise x, y, z.
+/// w < 0 (q and -q are the same rotation), quantise x, y, z. A rotation far from unit length
+/// (see [`crate::exact::float::unit_quat_error`]) is refused, never normalised.
 pub fn pack_rotation(q: [f32; 4]) -> Result<[u16; 3], String> {
+    if let Some(e) = crate::exact::float::unit_quat_error(q) {
+        return Err(e);
+    }
     let quat = Quat::from_array(q);
     let len = quat.length();
-    if !len.is_finite() || len == 0.0 {
-        return Err(format!(
-            "rotation {q:?} cannot be normalised (length {len}); a rotation needs a non-zero, finite [x, y, z, w]"
-        ));
-    }
     let mut n = quat / len;
     if n.w < 0.0 {
         n = -n;
@@ -194,13 +193,23 @@ mod tests {
 
     #[test]
     fn edited_rotations_are_normalised_and_w_made_positive() {
-        // 90° about y, given unnormalised and with negative w.
-        let code = pack_rotation([0.0, -2.0, 0.0, -2.0]).unwrap();
+        // 90° about y, given slightly off unit length and with negative w.
+        let h = -std::f32::consts::FRAC_1_SQRT_2 * 1.01;
+        let code = pack_rotation([0.0, h, 0.0, h]).unwrap();
         let back = unpack_rotation(code);
         assert!((back[1] - std::f32::consts::FRAC_1_SQRT_2).abs() < 4e-5);
         assert!((back[3] - std::f32::consts::FRAC_1_SQRT_2).abs() < 4e-5);
-        assert!(pack_rotation([0.0; 4]).is_err());
-        assert!(pack_rotation([f32::NAN, 0.0, 0.0, 1.0]).is_err());
+        // Far from unit length: refused, never normalised (nor turned into identity).
+        assert_eq!(
+            pack_rotation([0.0; 4]).unwrap_err(),
+            "rotation [0.0, 0.0, 0.0, 0.0] is not a unit quaternion (|q| = 0): a rotation must \
+             have length 1 (|q|² within 5 % of 1), e.g. [0.0, 0.0, 0.0, 1.0] for no rotation"
+        );
+        assert!(pack_rotation([0.0, -2.0, 0.0, -2.0]).is_err());
+        assert!(pack_rotation([0.1, 0.0, 0.0, 0.0]).is_err());
+        assert!(pack_rotation([f32::NAN, 0.0, 0.0, 1.0])
+            .unwrap_err()
+            .contains("not finite"));
     }
 
     #[test]
