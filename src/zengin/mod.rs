@@ -2,6 +2,7 @@
 //! chunked container) and [`types`] (line strings, zDATE, bounding boxes); each format is one
 //! folder: [`man`], [`mdh`], [`mds`], [`msb`], [`vdf`].
 
+pub mod anirefs;
 pub mod chunk;
 pub mod gltf;
 pub mod man;

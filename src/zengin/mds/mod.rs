@@ -959,6 +959,49 @@ impl From<ParseError> for DecodeError {
     }
 }
 
+impl Mds {
+    /// `check`: references to animations this script does not define (see
+    /// [`crate::zengin::anirefs`]).
+    fn dangling_references(&self) -> Vec<crate::codec::Finding> {
+        use crate::zengin::anirefs::{dangling, AniStatement};
+        let mut statements = Vec::new();
+        for (i, item) in self.script.items.iter().enumerate() {
+            let ModelItem::AniEnum(items) = item else {
+                continue;
+            };
+            for (j, a) in items.iter().enumerate() {
+                let path = format!("script.items[{i}].aniEnum[{j}].{}", a.keyword());
+                statements.push(match a {
+                    AniItem::Ani(a) => AniStatement {
+                        next: Some(a.next.as_bytes()),
+                        ..AniStatement::named(path.clone(), a.name.as_bytes())
+                    },
+                    AniItem::AniAlias(a) => AniStatement {
+                        next: Some(a.next.as_bytes()),
+                        alias_of: Some(a.alias_of.as_bytes()),
+                        ..AniStatement::named(path.clone(), a.name.as_bytes())
+                    },
+                    AniItem::AniBlend(a) => AniStatement {
+                        next: Some(a.next.as_bytes()),
+                        ..AniStatement::named(path.clone(), a.name.as_bytes())
+                    },
+                    AniItem::AniSync(a) => AniStatement {
+                        next: Some(a.next.as_bytes()),
+                        ..AniStatement::named(path.clone(), a.name.as_bytes())
+                    },
+                    AniItem::AniComb(a) => AniStatement {
+                        next: Some(a.next.as_bytes()),
+                        comb: Some((a.prefix.as_bytes(), a.count)),
+                        ..AniStatement::named(path.clone(), a.name.as_bytes())
+                    },
+                    _ => continue,
+                });
+            }
+        }
+        dangling(&statements)
+    }
+}
+
 impl Codec for Mds {
     const TAG: &'static str = "zengin.mds";
     const DESCRIPTION: &'static str = "ZenGin model script, text (.MDS)";
@@ -987,6 +1030,9 @@ impl Codec for Mds {
     }
     fn schema() -> schemars::schema::RootSchema {
         schemars::schema_for!(MdsDocument)
+    }
+    fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
+        self.dangling_references()
     }
     fn info(&self) -> Vec<InfoLine> {
         let mut v = vec![("model", self.script.model.to_string())];

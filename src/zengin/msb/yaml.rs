@@ -240,6 +240,43 @@ impl Codec for Msb {
     fn field_at(&self, offset: u64) -> String {
         Msb::field_at(self, offset)
     }
+    fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
+        use crate::zengin::anirefs::{dangling, AniStatement};
+        let statements: Vec<AniStatement> = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| {
+                let path = format!("entries[{i}].{}", e.kind());
+                Some(match e {
+                    Entry::Ani(a) => AniStatement {
+                        next: Some(a.next.as_bytes()),
+                        ..AniStatement::named(path.clone(), a.name.as_bytes())
+                    },
+                    Entry::AniAlias(a) => AniStatement {
+                        next: Some(a.next.as_bytes()),
+                        alias_of: Some(a.alias_of.as_bytes()),
+                        ..AniStatement::named(path.clone(), a.name.as_bytes())
+                    },
+                    Entry::AniBlend(a) => AniStatement {
+                        next: Some(a.next.as_bytes()),
+                        ..AniStatement::named(path.clone(), a.name.as_bytes())
+                    },
+                    Entry::AniSync(a) => AniStatement {
+                        next: Some(a.next.as_bytes()),
+                        ..AniStatement::named(path.clone(), a.name.as_bytes())
+                    },
+                    Entry::AniComb(a) => AniStatement {
+                        next: Some(a.next.as_bytes()),
+                        comb: Some((a.prefix.as_bytes(), a.count)),
+                        ..AniStatement::named(path.clone(), a.name.as_bytes())
+                    },
+                    _ => return None,
+                })
+            })
+            .collect();
+        dangling(&statements)
+    }
     fn diff(&self, other: &Self) -> Vec<String> {
         match (to_yaml(self), to_yaml(other)) {
             (Ok(a), Ok(b)) => crate::zengin::tagged::diff_yaml(&a, &b),
