@@ -13,6 +13,7 @@
 pub mod anim_def;
 pub mod arrays;
 pub mod check;
+pub mod diff;
 pub mod events;
 pub mod gen;
 pub mod header;
@@ -345,19 +346,7 @@ impl Codec for Anim {
         ) else {
             return vec!["(cannot render one of the documents)".into()];
         };
-        if a == b {
-            return Vec::new();
-        }
-        let d = similar::TextDiff::from_lines(&a, &b);
-        let mut lines = Vec::new();
-        for ch in d.iter_all_changes() {
-            match ch.tag() {
-                similar::ChangeTag::Delete => lines.push(format!("- {}", ch.value().trim_end())),
-                similar::ChangeTag::Insert => lines.push(format!("+ {}", ch.value().trim_end())),
-                similar::ChangeTag::Equal => {}
-            }
-        }
-        lines
+        diff::diff_documents(&a, &b)
     }
     fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<Finding> {
         check::check(self)

@@ -76,14 +76,21 @@ pub(super) fn diff_samples(
         )
     };
     for n in 0..nodes {
-        let (mut changed, mut max_deg, mut max_pos) = (0usize, 0f32, 0f32);
+        let (mut changed, mut max_deg, mut max_pos) = (0usize, 0f64, 0f64);
         for f in 0..fa.min(fb) {
             let (ca, cb) = (&a.codes[f * nodes + n], &b.codes[f * nodes + n]);
             let (pa, pb) = (pos(ca, mina, sca), pos(cb, minb, scb));
-            let qa = quant::engine_rotation([ca[0], ca[1], ca[2]]);
-            let qb = quant::engine_rotation([cb[0], cb[1], cb[2]]);
-            let deg = qa.angle_between(qb).to_degrees();
-            let dist = pa.distance(pb);
+            // Equal codes are the same rotation: 0, not an f32 rounding artefact.
+            let deg = if ca[..3] == cb[..3] {
+                0.0
+            } else {
+                rotation_change_degrees([ca[0], ca[1], ca[2]], [cb[0], cb[1], cb[2]])
+            };
+            let dist = if pa.to_array().map(f32::to_bits) == pb.to_array().map(f32::to_bits) {
+                0.0
+            } else {
+                pa.as_dvec3().distance(pb.as_dvec3())
+            };
             if ca != cb || pa.to_array().map(f32::to_bits) != pb.to_array().map(f32::to_bits) {
                 changed += 1;
                 max_deg = max_deg.max(deg);
@@ -98,6 +105,17 @@ pub(super) fn diff_samples(
             ));
         }
     }
+}
+
+/// The angle in degrees between the rotations the engine reads from two code triples,
+/// computed in f64 (`2·atan2(|a − b|, |a + b|)`, with b's sign chosen nearest to a: exact
+/// for tiny angles, unlike `acos` of a dot product).
+fn rotation_change_degrees(a: [u16; 3], b: [u16; 3]) -> f64 {
+    let qa = quant::engine_rotation(a).as_dquat();
+    let qb = quant::engine_rotation(b).as_dquat();
+    let qb = if qa.dot(qb) < 0.0 { -qb } else { qb };
+    let (qa, qb) = (glam::DVec4::from(qa), glam::DVec4::from(qb));
+    (2.0 * (qa - qb).length().atan2((qa + qb).length())).to_degrees()
 }
 
 impl Man {
@@ -154,7 +172,15 @@ fn diff_header(out: &mut Vec<String>, a: Option<&Header>, b: Option<&Header>) {
                 ]
             );
             if a.bbox != b.bbox {
-                push_change(out, "header.bbox", a.bbox, b.bbox);
+                // As the YAML shows it (not Rust's `BBox { .. }`).
+                let flow = |b: &crate::zengin::types::BBox| {
+                    format!("{{min: {:?}, max: {:?}}}", b.min, b.max)
+                };
+                out.push(format!(
+                    "header.bbox: {} → {}",
+                    flow(&a.bbox),
+                    flow(&b.bbox)
+                ));
             }
         }
         (a, b) if a.is_some() != b.is_some() => {
