@@ -10,6 +10,7 @@ mod man_corpus;
 mod man_edit;
 mod man_props;
 mod readme;
+mod report;
 mod schemas;
 mod ue3;
 mod vdf_cli;

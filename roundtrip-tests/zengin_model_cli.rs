@@ -57,8 +57,13 @@ fn check_and_export_a_man_against_an_mdh() {
         out.contains("samples.node_indices[24] = 33: the MDH has only 7 nodes (0..6)"),
         "{out}"
     );
-    let (code, out, _) = run!("export", &man, "--mdh", &mdh);
+    // Export refuses the skeleton of another checksum; --force uses it, with a warning.
+    let (code, _, err) = run!("export", &man, "--mdh", &mdh);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the file's key (checksum) is 0xc63488c2, its companion's (zengin.mdh) is 0x39935331: they do not belong together"), "{err}");
+    let (code, out, err) = run!("export", &man, "--mdh", &mdh, "--force");
     assert_eq!(code, 0);
+    assert!(err.contains("warning:"), "{err}");
     assert!(
         out.contains("{node: BIP01 MUEHLE, rotation: "),
         "{}",

@@ -2,7 +2,7 @@
 //! findings, alone or against a companion file (each format decides what it checks, see
 //! `Codec::check`).
 
-use super::{each_file, Input, Status};
+use super::{each_file, json, Input, Status};
 use crate::exact::Error;
 use crate::registry::{CheckContext, ImportOptions, Severity};
 use std::path::PathBuf;
@@ -26,19 +26,79 @@ pub struct Args {
     quiet: bool,
     #[command(flatten)]
     with: super::WithArgs,
+    /// Print one JSON document instead (schema: schemas/animkit.check.schema.json); a file that
+    /// cannot be read is an entry with `error` (exit 1).
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
     let companions = args.with.load()?;
-    each_file(&args.files, |path| {
+    let check_one = |path: &std::path::Path| -> Result<_, Error> {
         let input = Input::read(path)?;
         let opened = input.open(&ImportOptions::default())?;
         let companion = companions.for_file(path, input.format, &opened)?;
         let findings = opened.check(&CheckContext {
             companion: companion.as_ref().map(|c| c.get()),
         });
-        let count = |s| findings.iter().filter(|f| f.severity == s).count();
-        let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
+        Ok((input.format.tag(), findings))
+    };
+    let count =
+        |findings: &[crate::codec::Finding], s| findings.iter().filter(|f| f.severity == s).count();
+    if args.json {
+        let mut status = Status::Ok;
+        let files = args
+            .files
+            .iter()
+            .map(|path| {
+                let path_text = path.display().to_string();
+                match check_one(path) {
+                    Ok((tag, findings)) => {
+                        let (errors, warnings) = (
+                            count(&findings, Severity::Error),
+                            count(&findings, Severity::Warning),
+                        );
+                        let ok = errors == 0 && (warnings == 0 || !args.strict);
+                        if !ok {
+                            status = Status::Failed;
+                        }
+                        json::CheckFile {
+                            path: path_text,
+                            format: Some(tag.into()),
+                            ok,
+                            errors: errors as u64,
+                            warnings: warnings as u64,
+                            findings: findings.iter().map(Into::into).collect(),
+                            error: None,
+                        }
+                    }
+                    Err(e) => {
+                        status = Status::Failed;
+                        json::CheckFile {
+                            path: path_text,
+                            format: None,
+                            ok: false,
+                            errors: 0,
+                            warnings: 0,
+                            findings: Vec::new(),
+                            error: Some(e.to_string()),
+                        }
+                    }
+                }
+            })
+            .collect();
+        json::print(&json::CheckReport {
+            report: "animkit.check",
+            files,
+        });
+        return Ok(status);
+    }
+    each_file(&args.files, |path| {
+        let (tag, findings) = check_one(path)?;
+        let (errors, warnings) = (
+            count(&findings, Severity::Error),
+            count(&findings, Severity::Warning),
+        );
         if !args.quiet {
             for f in &findings {
                 println!("{}: {f}", path.display());
@@ -46,10 +106,9 @@ pub fn run(args: Args) -> Result<Status, Error> {
         }
         let ok = errors == 0 && (warnings == 0 || !args.strict);
         println!(
-            "{}: {} ({}): {errors} errors, {warnings} warnings",
+            "{}: {} ({tag}): {errors} errors, {warnings} warnings",
             path.display(),
             if ok { "ok" } else { "FAILED" },
-            input.format.tag()
         );
         Ok(if ok { Status::Ok } else { Status::Failed })
     })

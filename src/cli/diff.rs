@@ -1,6 +1,6 @@
 //! `animkit diff A B`: what changed between two versions of an asset.
 
-use super::{Input, Status};
+use super::{json, Input, Status};
 use crate::codec::Which;
 use crate::exact::Error;
 use crate::registry::{self, ExportOptions, ImportOptions};
@@ -16,6 +16,9 @@ pub struct Args {
     /// Print a unified diff of the two YAML documents instead.
     #[arg(long)]
     yaml: bool,
+    /// Print one JSON document instead (schema: schemas/animkit.diff.schema.json).
+    #[arg(long, conflicts_with = "yaml")]
+    json: bool,
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
@@ -42,7 +45,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
                     Which::Old => Error::decoding(&args.a)(e),
                     Which::New => Error::decoding(&args.b)(e),
                 })?;
-            return Ok(print_changes(&changes));
+            return Ok(print_changes(&args, a.format.tag(), &changes));
         }
         _ => {}
     }
@@ -68,7 +71,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
     let changes = x
         .diff(y.as_ref())
         .ok_or_else(|| Error::other(&args.b, "different formats"))?;
-    Ok(print_changes(&changes))
+    Ok(print_changes(&args, a.format.tag(), &changes))
 }
 
 fn print_yaml_diff(args: &Args, ya: &str, yb: &str) -> Status {
@@ -85,7 +88,22 @@ fn print_yaml_diff(args: &Args, ya: &str, yb: &str) -> Status {
     Status::Failed
 }
 
-fn print_changes(changes: &[String]) -> Status {
+fn print_changes(args: &Args, tag: &str, changes: &[String]) -> Status {
+    if args.json {
+        json::print(&json::DiffReport {
+            report: "animkit.diff",
+            old: args.a.display().to_string(),
+            new: args.b.display().to_string(),
+            format: tag.into(),
+            equal: changes.is_empty(),
+            changes: changes.to_vec(),
+        });
+        return if changes.is_empty() {
+            Status::Ok
+        } else {
+            Status::Failed
+        };
+    }
     if changes.is_empty() {
         println!("no differences");
         return Status::Ok;

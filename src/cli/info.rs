@@ -1,6 +1,6 @@
 //! `animkit info FILE...`: detected format and a short summary.
 
-use super::{each_file, Input, Status};
+use super::{each_file, json, Input, Status};
 use crate::exact::Error;
 use crate::registry::ImportOptions;
 use std::path::PathBuf;
@@ -12,9 +12,57 @@ pub struct Args {
     /// Binary assets or animkit YAML documents.
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    /// Print one JSON document instead (schema: schemas/animkit.info.schema.json); a file that
+    /// cannot be read is an entry with `error` (exit 1).
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
+    if args.json {
+        let mut status = Status::Ok;
+        let files = args
+            .files
+            .iter()
+            .map(|path| {
+                let mut f = json::InfoFile {
+                    path: path.display().to_string(),
+                    format: None,
+                    description: None,
+                    yaml_document: None,
+                    bytes: None,
+                    summary: Vec::new(),
+                    error: None,
+                };
+                let r = Input::read(path).and_then(|input| {
+                    f.format = Some(input.format.tag().into());
+                    f.description = Some(input.format.description().into());
+                    f.yaml_document = Some(input.from_yaml);
+                    f.bytes = Some(input.len() as u64);
+                    let opened = input.open(&ImportOptions::default())?;
+                    f.summary = opened
+                        .info()
+                        .into_iter()
+                        .map(|(label, value)| json::Line {
+                            label: label.into(),
+                            value,
+                        })
+                        .collect();
+                    Ok(())
+                });
+                if let Err(e) = r {
+                    f.error = Some(e.to_string());
+                    status = Status::Failed;
+                }
+                f
+            })
+            .collect();
+        json::print(&json::InfoReport {
+            report: "animkit.info",
+            files,
+        });
+        return Ok(status);
+    }
     each_file(&args.files, |path| {
         let input = Input::read(path)?;
         let opened = input.open(&ImportOptions::default())?;

@@ -1,6 +1,16 @@
 //! The `animkit` command line: one file per subcommand. Exit codes: 0 ok, 1 a check failed or
 //! the files differ, 2 bad input or usage.
 
+// `println!`/`print!` in every subcommand write through `out` (a closed stdout is not a panic):
+// defined before the modules so that they shadow std's there.
+macro_rules! println {
+    () => { $crate::cli::out::write(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::cli::out::write(format_args!("{}\n", format_args!($($arg)*))) };
+}
+macro_rules! print {
+    ($($arg:tt)*) => { $crate::cli::out::write(format_args!($($arg)*)) };
+}
+
 mod check;
 mod checksum;
 mod compile;
@@ -11,6 +21,8 @@ mod gltf;
 mod import;
 mod info;
 mod input;
+mod json;
+mod out;
 mod psa;
 mod repack;
 pub mod schema;
@@ -94,14 +106,18 @@ pub fn main() -> ExitCode {
         Command::Repack(a) => repack::run(a),
         Command::Gltf(a) => gltf::run(a),
     };
-    match result {
+    let code = match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,
         Ok(Status::Failed) => ExitCode::from(1),
         Err(e) => {
             report(&e);
             ExitCode::from(2)
         }
+    };
+    if out::failed() {
+        return ExitCode::from(2);
     }
+    code
 }
 
 /// Print an error on stderr: `animkit: error: FILE: message`, or for an error at a line and

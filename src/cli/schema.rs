@@ -26,11 +26,14 @@ pub fn schema_text(format: &dyn registry::Format) -> String {
 /// Document kinds that are not formats of their own: (tag, description, schema).
 pub fn other_documents() -> Vec<(&'static str, &'static str, schemars::schema::RootSchema)> {
     use crate::zengin::vdf::folder;
-    vec![(
+    let mut v = vec![(
         folder::MANIFEST_TAG,
         "manifest of an unpacked VDF archive (vdf-manifest.yaml)",
         schemars::schema_for!(folder::ManifestDocument),
-    )]
+    )];
+    // The `--json` reports of info, check, verify and diff.
+    v.extend(super::json::schemas());
+    v
 }
 
 /// Schema file text, as stored in `schemas/`.

@@ -1,6 +1,6 @@
 //! `animkit verify PATH...`: byte-exact round trips of every recognised file.
 
-use super::Status;
+use super::{json, Status};
 use crate::exact::Error;
 use crate::verify::{collect_files, verify_files, Outcome, Progress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -17,6 +17,10 @@ pub struct Args {
     /// Also list files that are not a recognised format.
     #[arg(long)]
     show_skipped: bool,
+    /// Print one JSON document instead (schema: schemas/animkit.verify.schema.json), every
+    /// file found included.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
@@ -37,6 +41,9 @@ pub fn run(args: Args) -> Result<Status, Error> {
     let reports = verify_files(&files, progress);
     bar.finish_and_clear();
 
+    if args.json {
+        return Ok(print_json(&args, &reports));
+    }
     let (mut ok, mut bad, mut errors, mut skipped) = (0, 0, 0, 0);
     for r in &reports {
         let path = r.path.display();
@@ -83,4 +90,80 @@ pub fn run(args: Args) -> Result<Status, Error> {
     } else {
         Status::Failed
     })
+}
+
+fn print_json(args: &Args, reports: &[crate::verify::FileReport]) -> Status {
+    let mut totals = json::VerifyTotals {
+        files: reports.len() as u64,
+        ok: 0,
+        mismatched: 0,
+        errors: 0,
+        not_recognised: 0,
+    };
+    let files = reports
+        .iter()
+        .map(|r| {
+            let mut f = json::VerifyFile {
+                path: r.path.display().to_string(),
+                outcome: json::Outcome::Ok,
+                format: None,
+                stage: None,
+                offset: None,
+                field: None,
+                original_bytes: None,
+                written_bytes: None,
+                error: None,
+            };
+            match &r.outcome {
+                Outcome::Ok { tag } => {
+                    totals.ok += 1;
+                    f.format = Some(tag.to_string());
+                }
+                Outcome::Mismatch {
+                    tag,
+                    stage,
+                    offset,
+                    field,
+                    original_len,
+                    written_len,
+                } => {
+                    totals.mismatched += 1;
+                    f.outcome = json::Outcome::Mismatch;
+                    f.format = Some(tag.to_string());
+                    f.stage = Some(stage.to_string());
+                    f.offset = Some(*offset);
+                    f.field = Some(field.clone());
+                    f.original_bytes = Some(*original_len as u64);
+                    f.written_bytes = Some(*written_len as u64);
+                }
+                Outcome::Failed { tag, error } => {
+                    totals.errors += 1;
+                    f.outcome = json::Outcome::Error;
+                    f.format = tag.map(str::to_string);
+                    f.error = Some(error.to_string());
+                }
+                Outcome::Unrecognised => {
+                    totals.not_recognised += 1;
+                    f.outcome = json::Outcome::Unrecognised;
+                    // A file named on the command line must be recognised.
+                    if args.paths.contains(&r.path) {
+                        totals.errors += 1;
+                        f.error = Some("not a recognised format".into());
+                    }
+                }
+            }
+            f
+        })
+        .collect();
+    let failed = totals.mismatched + totals.errors > 0;
+    json::print(&json::VerifyReport {
+        report: "animkit.verify",
+        files,
+        totals,
+    });
+    if failed {
+        Status::Failed
+    } else {
+        Status::Ok
+    }
 }
