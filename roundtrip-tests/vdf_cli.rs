@@ -215,3 +215,256 @@ fn unpack_into_the_current_folder_and_repack_it() {
         std::fs::read(&sample).unwrap()
     );
 }
+
+/// Every regular file below `dir` (links not followed), sorted.
+fn files_below(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Issue 12 item 1: a directory link planted inside the output folder is never followed, by
+/// `vdf extract` (with and without --force), `unpack --force` and `repack`; nothing is written.
+#[cfg(unix)]
+#[test]
+fn a_planted_symlink_is_never_followed() {
+    let sample = crate::common::root().join("samples/ANIMS.VDF");
+    let tmp = tempfile::tempdir().unwrap();
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    let out = tmp.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink(&outside, out.join("ANIMS")).unwrap();
+    for force in [false, true] {
+        let mut args: Vec<&dyn AsRef<std::ffi::OsStr>> =
+            vec![&"vdf", &"extract", &sample, &"-o", &out];
+        if force {
+            args.push(&"--force");
+        }
+        let o = animkit(&args);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!(
+                "{}: is a symbolic link or junction inside the output folder",
+                out.join("ANIMS").display()
+            )),
+            "{err}"
+        );
+        assert!(err.contains("nothing was written"), "{err}");
+    }
+    let o = animkit(&[&"unpack", &sample, &"-o", &out, &"--force"]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("is a symbolic link or junction"), "{err}");
+    assert_eq!(files_below(tmp.path()), Vec::<PathBuf>::new());
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 1);
+
+    // repack: a member replaced by a link to a file outside the folder.
+    let secret = outside.join("secret.txt");
+    std::fs::write(&secret, b"not for the archive").unwrap();
+    let u = tmp.path().join("u");
+    let o = animkit(&[&"unpack", &sample, &"-o", &u]);
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+    let walk = u.join("ANIMS/WALK.MAN");
+    std::fs::remove_file(&walk).unwrap();
+    std::os::unix::fs::symlink(&secret, &walk).unwrap();
+    let x = tmp.path().join("x.vdf");
+    let o = animkit(&[&"repack", &u, &"-o", &x]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}: is a symbolic link or junction inside the folder",
+            walk.display()
+        )),
+        "{err}"
+    );
+    assert!(!x.exists());
+}
+
+/// A crafted archive: directory `A` (holding file `B`) and a file also named `A`.
+fn file_and_folder_archive() -> Vec<u8> {
+    let mut data = vec![0x1A; 256];
+    data.extend_from_slice(b"PSVDSC_V2.00\r\n\r\n");
+    for v in [3u32, 2, 0, 8, 0, 0x50] {
+        data.extend_from_slice(&v.to_le_bytes());
+    }
+    for (name, offset, size, kind) in [
+        (&b"A"[..], 2u32, 0u32, 0x8000_0000u32),
+        (b"A", 536, 4, 0x4000_0000),
+        (b"B", 540, 4, 0x4000_0000),
+    ] {
+        let mut n = [b' '; 64];
+        n[..name.len()].copy_from_slice(name);
+        data.extend_from_slice(&n);
+        for v in [
+            offset,
+            size,
+            kind,
+            if kind & 0x8000_0000 != 0 { 0 } else { 0x20 },
+        ] {
+            data.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    data.extend_from_slice(b"fileBBBB");
+    data
+}
+
+/// Issue 12 item 2: every member path is checked before the first write: a file and a folder
+/// sharing a path, or a folder already where a file goes (with --force), write nothing.
+#[test]
+fn a_file_and_a_folder_at_one_path_write_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("clash.vdf");
+    std::fs::write(&a, file_and_folder_archive()).unwrap();
+    let out = tmp.path().join("out");
+    for force in [false, true] {
+        let mut args: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&"vdf", &"extract", &a, &"-o", &out];
+        if force {
+            args.push(&"--force");
+        }
+        let o = animkit(&args);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("A: is both a file and a folder of the archive"),
+            "{err}"
+        );
+        assert_eq!(files_below(tmp.path()), vec![a.clone()]);
+    }
+    // A folder already where the sample has a file: nothing written, not even the others.
+    let sample = crate::common::root().join("samples/ANIMS.VDF");
+    std::fs::create_dir_all(out.join("ANIMS/WALK.MAN")).unwrap();
+    let o = animkit(&[&"vdf", &"extract", &sample, &"-o", &out, &"--force"]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}: is a folder, but the archive has a file at this path",
+            out.join("ANIMS/WALK.MAN").display()
+        )),
+        "{err}"
+    );
+    assert_eq!(files_below(tmp.path()), vec![a.clone()]);
+    // Without --force, one existing file refuses the whole extraction.
+    std::fs::remove_dir(out.join("ANIMS/WALK.MAN")).unwrap();
+    std::fs::write(out.join("ANIMS/WALK.MAN"), b"mine").unwrap();
+    let o = animkit(&[&"vdf", &"extract", &sample, &"-o", &out]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("WALK.MAN: already exists"), "{err}");
+    assert_eq!(files_below(&out), vec![out.join("ANIMS/WALK.MAN")]);
+}
+
+/// Issue 12 item 3: an archive cut short inside a member's data is an error naming the member
+/// and the offsets in every command.
+#[test]
+fn an_archive_cut_short_is_an_error_in_every_command() {
+    let sample = std::fs::read(crate::common::root().join("samples/ANIMS.VDF")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let cut = tmp.path().join("CUT.VDF");
+    std::fs::write(&cut, &sample[..sample.len() - 10]).unwrap();
+    let out = tmp.path().join("out");
+    let yaml = tmp.path().join("cut.yaml");
+    let runs: Vec<Vec<&dyn AsRef<std::ffi::OsStr>>> = vec![
+        vec![&"export", &cut, &"-o", &yaml],
+        vec![&"vdf", &"extract", &cut, &"-o", &out],
+        vec![&"vdf", &"list", &cut],
+        vec![&"unpack", &cut, &"-o", &out],
+        vec![&"check", &cut],
+        vec![&"verify", &cut],
+        vec![&"info", &cut],
+    ];
+    for args in runs {
+        let o = animkit(&args);
+        let (out, err) = text(&o);
+        let err = out + &err;
+        assert_ne!(o.status.code(), Some(0), "{err}");
+        assert!(
+            err.contains("runs past the end of the archive (7071 bytes)")
+                && err.contains("member ")
+                && err.contains("catalog["),
+            "{:?}: {err}",
+            args.iter()
+                .map(|a| a.as_ref().to_owned())
+                .collect::<Vec<_>>()
+        );
+    }
+    assert!(!out.exists() && !yaml.exists());
+}
+
+/// Issue 12 items 4 and 5: the archive being written is never one of its members, and
+/// animkit's own temporary files and staging folders (left by an interrupted run) are never
+/// packed, with a warning naming each.
+#[test]
+fn repack_and_pack_leave_out_their_output_and_own_temp_files() {
+    let sample_path = crate::common::root().join("samples/ANIMS.VDF");
+    let sample = std::fs::read(&sample_path).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let u = tmp.path().join("u");
+    let o = animkit(&[&"unpack", &sample_path, &"-o", &u]);
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+    std::fs::write(u.join(".animkit-Ab12Cd"), b"half a file").unwrap();
+    std::fs::create_dir(u.join(".u.animkit-4242-0")).unwrap();
+    std::fs::write(u.join(".u.animkit-4242-0/X.TXT"), b"staged").unwrap();
+    let x = u.join("x.vdf");
+    for _ in 0..2 {
+        let o = animkit(&[&"repack", &u, &"-o", &x, &"--force"]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert!(!err.contains("added"), "{err}");
+        assert!(
+            err.contains(&format!(
+                "{}: left by an interrupted animkit run; not packed",
+                u.join(".animkit-Ab12Cd").display()
+            )) && err.contains(".u.animkit-4242-0: left by an interrupted animkit run"),
+            "{err}"
+        );
+        assert!(
+            std::fs::read(&x).unwrap() == sample,
+            "repack differs from the sample"
+        );
+    }
+    // vdf pack of a folder holding the same leftovers and its own earlier output.
+    let p = tmp.path().join("p");
+    std::fs::create_dir_all(p.join("D")).unwrap();
+    std::fs::write(p.join("D/A.TXT"), b"a").unwrap();
+    std::fs::write(p.join(".animkit-Zz9"), b"temp").unwrap();
+    std::fs::create_dir(p.join(".p.animkit-1-2")).unwrap();
+    std::fs::write(p.join(".p.animkit-1-2/B.TXT"), b"b").unwrap();
+    let px = p.join("P.VDF");
+    for _ in 0..2 {
+        let o = animkit(&[
+            &"vdf",
+            &"pack",
+            &p,
+            &"-o",
+            &px,
+            &"--force",
+            &"--timestamp",
+            &"0x0",
+        ]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert!(err.contains("(1 files,"), "{err}");
+        assert!(
+            err.contains(".animkit-Zz9: left by an interrupted animkit run"),
+            "{err}"
+        );
+    }
+    let o = animkit(&[&"vdf", &"list", &"--json", &px]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let paths: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["D/", "D/A.TXT"]);
+}

@@ -134,6 +134,124 @@ impl Drop for Staging {
     }
 }
 
+/// Check, before anything is written, that files can be written at `files` and folders made at
+/// `dirs` (relative paths, each name already checked) below `root` without following a
+/// symbolic link or junction, without a file and a folder sharing a path (compared ignoring
+/// ASCII case, as Windows does), and, without `overwrite`, without replacing a file. Returns
+/// every problem found, each naming its path.
+///
+/// `root` itself may be a link (the user named it); only what lies below it is checked. (A
+/// link planted between this check and the writes by another process is not detected.)
+pub fn check_output_tree(
+    root: &Path,
+    files: &[&Path],
+    dirs: &[&Path],
+    overwrite: bool,
+) -> Vec<String> {
+    use std::collections::{BTreeSet, HashSet};
+    let key = |p: &Path| {
+        p.components()
+            .map(|c| c.as_os_str().to_string_lossy().to_uppercase())
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    let mut problems = Vec::new();
+    let mut folders: BTreeSet<&Path> = dirs.iter().copied().collect();
+    for f in files {
+        folders.extend(f.ancestors().skip(1).filter(|a| !a.as_os_str().is_empty()));
+    }
+    let folder_keys: HashSet<String> = folders.iter().map(|d| key(d)).collect();
+    for f in files {
+        if folder_keys.contains(&key(f)) {
+            problems.push(format!(
+                "{}: is both a file and a folder of the archive",
+                f.display()
+            ));
+        }
+    }
+    // Parents before children (BTreeSet order): below a link or a file nothing more is said.
+    let mut blocked: Vec<&Path> = Vec::new();
+    for d in &folders {
+        if blocked.iter().any(|b| d.starts_with(b)) {
+            continue;
+        }
+        let at = root.join(d);
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => {
+                problems.push(format!(
+                    "{}: is a symbolic link or junction inside the output folder; refusing to write through it",
+                    at.display()
+                ));
+                blocked.push(d);
+            }
+            Ok(m) if !m.is_dir() => {
+                problems.push(format!(
+                    "{}: exists and is not a folder, but the archive has files below it",
+                    at.display()
+                ));
+                blocked.push(d);
+            }
+            _ => {}
+        }
+    }
+    for f in files {
+        if f.ancestors().skip(1).any(|a| blocked.contains(&a)) {
+            continue;
+        }
+        let at = root.join(f);
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => problems.push(format!(
+                "{}: is a symbolic link or junction inside the output folder; refusing to replace it",
+                at.display()
+            )),
+            Ok(m) if m.is_dir() => problems.push(format!(
+                "{}: is a folder, but the archive has a file at this path",
+                at.display()
+            )),
+            Ok(_) if !overwrite => problems.push(format!(
+                "{}: already exists; pass --force to overwrite it",
+                at.display()
+            )),
+            _ => {}
+        }
+    }
+    problems
+}
+
+/// Whether a file or folder name is one animkit makes for itself while writing: a temporary
+/// file (`.animkit-XXXXXX`, renamed into place when complete) or `unpack`'s staging folder
+/// (`.NAME.animkit-PID-N`). One found later was left by an interrupted run.
+pub fn is_own_temp(name: &std::ffi::OsStr) -> bool {
+    let s = name.to_string_lossy();
+    if s.starts_with(".animkit-") {
+        return true;
+    }
+    s.starts_with('.')
+        && s.rsplit_once(".animkit-").is_some_and(|(_, tail)| {
+            let mut parts = tail.split('-');
+            let digits = |p: Option<&str>| {
+                p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            };
+            digits(parts.next()) && digits(parts.next()) && parts.next().is_none()
+        })
+}
+
+/// The warning for an own temporary file or folder found where files are collected.
+pub fn own_temp_warning(path: &Path) -> String {
+    format!(
+        "{}: left by an interrupted animkit run; not packed (delete it)",
+        path.display()
+    )
+}
+
+/// Whether `a` and `b` name the same existing file (through links, `..` and the like).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
 /// Create `path` (which must not exist) and write `data` to it: for files inside a
 /// [`Staging`] folder, where no one sees them half-written.
 pub fn write_new(path: &Path, data: &[u8]) -> Result<(), Error> {

@@ -221,7 +221,12 @@ fn pack(a: PackArgs) -> Result<Status, Error> {
     };
     let out_abs = std::path::absolute(&a.output).unwrap_or(a.output.clone());
     let dir_abs = std::path::absolute(&a.dir).unwrap_or(a.dir.clone());
-    let files = folder::collect_dir(&a.dir, &|rel| dir_abs.join(rel) == out_abs)?;
+    let files = folder::collect_dir(&a.dir, &|rel| {
+        dir_abs.join(rel) == out_abs || crate::fsio::same_file(&a.dir.join(rel), &a.output)
+    })?;
+    for t in folder::own_temps(&a.dir) {
+        eprintln!("animkit: warning: {}", crate::fsio::own_temp_warning(&t));
+    }
     for d in folder::empty_folders(&a.dir) {
         eprintln!(
             "animkit: warning: {d}/: empty folder left out (an archive directory needs at least one entry)"

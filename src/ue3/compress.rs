@@ -1,6 +1,8 @@
 //! Package compression (spec §1.9): the chunk table of the summary, chunk headers, LZO1X blocks
-//! and the Blade & Soul per-block XOR of CompressionFlags 8. Decompression uses the
-//! `lzokay-native` crate (pure Rust, MIT).
+//! and the Blade & Soul per-block XOR of CompressionFlags 8. Decompression uses the `lzokay`
+//! crate (pure safe Rust, MIT): every read and copy of its decoder is bounds-checked and returns
+//! an error, so a corrupt block is a [`DecodeError`] at the block's offset, never a panic (the
+//! `lzokay-native` decoder used before indexed out of bounds on such blocks).
 
 use super::crypt;
 use crate::exact::{Cursor, DecodeError, PutLe};
@@ -71,25 +73,39 @@ pub fn image_size(
     Ok(end)
 }
 
-/// LZO1X-decompress `src` into exactly `size` bytes.
+/// LZO1X-decompress `src` (a block read at file offset `at`) into exactly `size` bytes. The
+/// output buffer is `size` bytes (the block record's uncompressed size, checked against the
+/// block size before): a stream that would write more is an error, not a larger allocation.
 pub fn lzo_decompress(src: &[u8], size: usize, at: u64) -> Result<Vec<u8>, DecodeError> {
-    // The decompressor may index out of bounds on malformed input; contain that as an error.
-    let r = std::panic::catch_unwind(|| lzokay_native::decompress_all(src, Some(size)));
-    match r {
-        Ok(Ok(v)) if v.len() == size => Ok(v),
-        Ok(Ok(v)) => Err(DecodeError::invalid(
+    let mut out = vec![0u8; size];
+    let n = lzokay::decompress::decompress(src, &mut out).map_err(|e| {
+        let why = match e {
+            lzokay::Error::LookbehindOverrun => {
+                "a match refers to bytes before the start of the block".into()
+            }
+            lzokay::Error::OutputOverrun => {
+                format!("the block decompresses to more than its stated {size} bytes")
+            }
+            lzokay::Error::InputOverrun => {
+                "the compressed data ends in the middle of an instruction".into()
+            }
+            lzokay::Error::InputNotConsumed => "bytes follow the end-of-stream marker".into(),
+            lzokay::Error::Error => {
+                "the stream does not end with LZO1X's end-of-stream marker".into()
+            }
+        };
+        DecodeError::invalid(
             at,
-            format!(
-                "LZO block decompressed to {} bytes, expected {size}",
-                v.len()
-            ),
-        )),
-        Ok(Err(e)) => Err(DecodeError::invalid(
+            format!("LZO block ({} bytes) is corrupt: {why}", src.len()),
+        )
+    })?;
+    if n != size {
+        return Err(DecodeError::invalid(
             at,
-            format!("LZO block is corrupt: {e}"),
-        )),
-        Err(_) => Err(DecodeError::invalid(at, "LZO block is corrupt")),
+            format!("LZO block decompressed to {n} bytes, expected {size}"),
+        ));
     }
+    Ok(out)
 }
 
 /// Decompress every chunk of `file` into `image` (already sized by [`image_size`]).
@@ -190,17 +206,121 @@ pub fn decompress_chunks(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn sample(len: usize, seed: u32) -> Vec<u8> {
+        // Text-like data with repeats at every distance class LZO1X encodes (M1..M4).
+        let mut x = seed.wrapping_mul(2_654_435_761).max(1);
+        let mut out = Vec::with_capacity(len);
+        while out.len() < len {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            match x % 4 {
+                0 if out.len() > 40_000 => {
+                    let from = out.len() - 40_000 + (x as usize >> 8) % 1000;
+                    let n = (x as usize >> 4) % 40 + 3;
+                    for k in 0..n.min(len - out.len()) {
+                        out.push(out[from + k]);
+                    }
+                }
+                1 if out.len() > 10 => {
+                    let back = 1 + (x as usize >> 8) % out.len().min(3000);
+                    let from = out.len() - back;
+                    let n = (x as usize >> 4) % 300 + 2;
+                    for k in 0..n.min(len - out.len()) {
+                        out.push(out[from + k]);
+                    }
+                }
+                _ => out.push(b'a' + (x >> 24) as u8 % 26),
+            }
+        }
+        out
+    }
 
     #[test]
-    fn lzo_round_trip_and_corrupt_input_is_an_error() {
-        let data: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8).collect();
-        let c = lzokay_native::compress(&data).unwrap();
-        assert_eq!(lzo_decompress(&c, data.len(), 0).unwrap(), data);
-        assert!(lzo_decompress(&c, data.len() + 1, 0).is_err());
-        let mut bad = c.clone();
-        for b in bad.iter_mut().skip(3).step_by(7) {
-            *b ^= 0xA5;
+    fn lzo_round_trip_through_two_independent_compressors() {
+        for (len, seed) in [(1, 1), (5000, 2), (70_000, 3), (131_072, 4)] {
+            let data = sample(len, seed);
+            for c in [
+                lzokay_native::compress(&data).unwrap(),
+                lzokay::compress::compress(&data).unwrap(),
+            ] {
+                assert_eq!(lzo_decompress(&c, data.len(), 0).unwrap(), data);
+                // One byte more or less than the block holds is an error, not a short read.
+                let e = lzo_decompress(&c, data.len() + 1, 7).unwrap_err();
+                assert!(
+                    e.to_string().contains(&format!(
+                        "decompressed to {len} bytes, expected {}",
+                        len + 1
+                    )),
+                    "{e}"
+                );
+                let e = lzo_decompress(&c, data.len() - 1, 7).unwrap_err();
+                assert!(e.to_string().contains("more than its stated"), "{e}");
+                assert_eq!(e.offset, 7);
+            }
         }
-        assert!(lzo_decompress(&bad, data.len(), 0).is_err());
+    }
+
+    #[test]
+    fn corrupt_blocks_are_errors_at_the_blocks_offset() {
+        let data = sample(5000, 9);
+        let c = lzokay::compress::compress(&data).unwrap();
+        // A match before the block's start (an M2 instruction first: what made lzokay-native
+        // index out of bounds).
+        let mut bad = c.clone();
+        bad[0] = 0x40;
+        let e = lzo_decompress(&bad, data.len(), 149).unwrap_err();
+        assert_eq!(e.offset, 149);
+        assert!(
+            e.to_string().contains("before the start of the block"),
+            "{e}"
+        );
+        // Cut short.
+        let e = lzo_decompress(&c[..c.len() / 2], data.len(), 5).unwrap_err();
+        assert!(e.to_string().contains("ends in the middle"), "{e}");
+        // Bytes after the end marker.
+        let mut long = c.clone();
+        long.push(0);
+        let e = lzo_decompress(&long, data.len(), 5).unwrap_err();
+        assert!(e.to_string().contains("follow the end-of-stream"), "{e}");
+        // Empty input.
+        assert!(lzo_decompress(&[], 10, 0).is_err());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        #[test]
+        fn decompress_inverts_compress(len in 0usize..20_000, seed in any::<u32>()) {
+            let data = sample(len, seed);
+            let c = lzokay::compress::compress(&data).unwrap();
+            prop_assert_eq!(lzo_decompress(&c, data.len(), 0).unwrap(), data.clone());
+            let c = lzokay_native::compress(&data).unwrap();
+            prop_assert_eq!(lzo_decompress(&c, data.len(), 0).unwrap(), data);
+        }
+
+        #[test]
+        fn damaged_blocks_never_panic(
+            seed in any::<u32>(),
+            edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..6),
+            cut in any::<usize>(),
+            size in 0usize..9000,
+        ) {
+            let data = sample(4000, seed);
+            let mut c = lzokay::compress::compress(&data).unwrap();
+            for (at, v) in edits {
+                let n = c.len();
+                c[at % n] = v;
+            }
+            if cut % 3 == 0 {
+                c.truncate(cut % (c.len() + 1));
+            }
+            // Ok or a clean error; the output is exactly `size` bytes when Ok.
+            if let Ok(out) = lzo_decompress(&c, size, 0) {
+                prop_assert_eq!(out.len(), size);
+            }
+        }
     }
 }

@@ -412,6 +412,40 @@ fn corrupt_lzo_data_is_an_error() {
     assert!(Package::read(&d).is_err());
 }
 
+/// One-byte edits of the corpus's LZO block that made the `lzokay-native` decoder panic (index
+/// out of bounds; found by trying every byte of the block with a few values): a clean error
+/// naming the block's offset (149: after the 109-byte summary, the 16-byte chunk header and the
+/// 8-byte block record... 125 + 24) and what is wrong, never a panic.
+#[test]
+fn lzo_blocks_that_panicked_the_old_decoder_are_errors() {
+    let Some(data) = corpus("lzo/TestAnims.upk") else {
+        return;
+    };
+    for (at, value, why) in [
+        (
+            0,
+            0x40,
+            "a match refers to bytes before the start of the block",
+        ),
+        (
+            1008,
+            0x20,
+            "the block decompresses to more than its stated 2652 bytes",
+        ),
+    ] {
+        let mut d = data.clone();
+        d[149 + at] = value;
+        let e = Package::read(&d).unwrap_err();
+        assert_eq!(e.offset, 149, "{e}");
+        let text = e.to_string();
+        assert!(
+            text.contains(&format!("LZO block (1100 bytes) is corrupt: {why}")),
+            "{text}"
+        );
+        assert!(text.contains("chunks[0]"), "{text}");
+    }
+}
+
 mod prop {
     use super::*;
     use proptest::prelude::*;

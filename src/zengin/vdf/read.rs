@@ -14,7 +14,7 @@ impl<'a> Vdf<'a> {
         let mut warnings = Vec::new();
         let header = read_header(src, &mut warnings)?;
         let (entries, catalog) = read_catalog(src, &header)?;
-        let ranges = file_ranges(src, &header, &entries, catalog, &mut warnings);
+        let ranges = file_ranges(src, &header, &entries, catalog, &mut warnings)?;
         let layout = lay_out(src, &entries, ranges, &mut warnings);
         Ok(Vdf {
             header,
@@ -112,15 +112,17 @@ struct Range {
     kind: PieceKind,
 }
 
-/// The catalog's range and every file's stored range that lies inside the archive and off
-/// the catalog (the others are unplaced, with a warning).
+/// The catalog's range and every file's stored range that lies off the catalog (the others are
+/// unplaced, with a warning). A file whose data runs past the end of the archive is an error
+/// (the archive was cut short, or the entry is damaged): every command refuses the archive
+/// rather than quietly losing the member.
 fn file_ranges(
     src: &[u8],
     header: &Header,
     entries: &[Entry],
     catalog: Range,
     warnings: &mut Vec<String>,
-) -> Vec<Range> {
+) -> Result<Vec<Range>, DecodeError> {
     let (cat, cat_end) = (catalog.start, catalog.end);
     let mut ranges = vec![catalog];
     let len = src.len() as u64;
@@ -151,11 +153,17 @@ fn file_ranges(
             continue;
         }
         if end > len {
-            warnings.push(format!(
-                "catalog[{i}] {}: data at {start}..{end} runs past the end of the archive ({len} bytes); the game skips it",
-                e.display_name()
-            ));
-            continue;
+            let what = if zipped { "compressed stream" } else { "data" };
+            return Err(DecodeError::invalid(
+                cat + (i * ENTRY_SIZE) as u64 + 64,
+                format!(
+                    "member {}: its {what} at {start}..{end} runs past the end of the archive ({len} bytes): the archive is cut short or the entry is damaged",
+                    e.display_name()
+                ),
+            ))
+            .within("offset")
+            .within_index(i)
+            .within("catalog");
         }
         ranges.push(Range {
             start,
@@ -163,7 +171,7 @@ fn file_ranges(
             kind: PieceKind::File { entry: i, zipped },
         });
     }
-    ranges
+    Ok(ranges)
 }
 
 /// The layout: the ranges in file order (one that overlaps an earlier one is unplaced, with a

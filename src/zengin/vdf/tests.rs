@@ -236,6 +236,8 @@ fn entry_table_both_directions() {
         assert_eq!(out, bytes, "write {}", value.display_name());
         let mut archive = raw_archive(1, 296, VOLUME_NORMAL, &[], &bytes);
         archive[276..280].copy_from_slice(&[0; 4]);
+        // Room for the entry's data (data past the end is an error).
+        archive.resize(archive.len().max(44660), 0);
         let v = Vdf::parse(&archive).unwrap();
         assert_eq!(v.entries, vec![value], "read");
     }
@@ -285,8 +287,30 @@ fn unsafe_names_are_refused() {
     ] {
         assert!(safe_component(good).is_ok(), "{good:?}");
     }
-    assert!(safe_relative_path(b"/ETC/PASSWD").is_err());
     assert!(safe_relative_path(b"A/../../B").is_err());
+    // Refusals name the real reason (issue 12 item 6).
+    let why = |p: &[u8]| safe_relative_path(p).unwrap_err();
+    assert_eq!(
+        why(b"/ETC/PASSWD"),
+        "unsafe path \"/ETC/PASSWD\": an absolute path (starts with a path separator)"
+    );
+    assert_eq!(
+        why(b"\\WINDOWS\\X"),
+        "unsafe path \"\\\\WINDOWS\\\\X\": an absolute path (starts with a path separator)"
+    );
+    assert!(
+        why(b"ANIMS//ETC/PASSWD").contains("a name starts with a path separator"),
+        "{}",
+        why(b"ANIMS//ETC/PASSWD")
+    );
+    assert_eq!(
+        why(b"C:/WINDOWS"),
+        "unsafe name \"C:\": an absolute path (starts with a drive letter)"
+    );
+    assert_eq!(
+        why(b"ANIMS/A\0B.MAN"),
+        "unsafe name \"A\\0B.MAN\": contains a NUL byte (at byte 1), which ends a file name on every system"
+    );
     assert_eq!(
         safe_relative_path(b"ANIMS/S_RUN.MAN").unwrap(),
         PathBuf::from("ANIMS").join("S_RUN.MAN")
@@ -780,7 +804,7 @@ fn counts_larger_than_the_catalog_can_hold_are_refused() {
 }
 
 #[test]
-fn past_the_end_overlapping_and_duplicate_entries_warn_and_round_trip() {
+fn overlapping_and_duplicate_entries_warn_and_round_trip() {
     let tail = b"AAAABBBBtrailing".to_vec();
     let base = 296 + 4 * 80;
     let data = raw_archive(
@@ -790,18 +814,17 @@ fn past_the_end_overlapping_and_duplicate_entries_warn_and_round_trip() {
         &[
             (b"A.TXT", base, 4, 0),
             (b"B.TXT", base + 4, 4, 0),
-            (b"C.TXT", base + 2, 4, 0),  // overlaps A and B
-            (b"A.TXT", 1_000_000, 4, L), // past the end, duplicate name
+            (b"C.TXT", base + 2, 4, 0), // overlaps A and B
+            (b"A.TXT", base + 8, 0, L), // empty, duplicate name
         ],
         &tail,
     );
     let v = Vdf::parse(&data).unwrap();
-    assert_eq!(v.warnings.len(), 2, "{:?}", v.warnings);
-    assert!(v.warnings[0].contains("past the end"), "{:?}", v.warnings);
-    assert!(v.warnings[1].contains("overlaps"), "{:?}", v.warnings);
-    assert_eq!(v.placement(), vec![Some(1), Some(2), None, None]);
-    assert_eq!(v.layout[3].kind, PieceKind::Gap);
-    assert_eq!(&v.layout[3].bytes[..], b"trailing");
+    assert_eq!(v.warnings.len(), 1, "{:?}", v.warnings);
+    assert!(v.warnings[0].contains("overlaps"), "{:?}", v.warnings);
+    assert_eq!(v.placement(), vec![Some(1), Some(2), None, Some(3)]);
+    assert_eq!(v.layout[4].kind, PieceKind::Gap);
+    assert_eq!(&v.layout[4].bytes[..], b"trailing");
     assert_eq!(encode_from_files(&v), data);
     let tree = Tree::build(&v.entries, 296).unwrap();
     assert!(
@@ -814,6 +837,47 @@ fn past_the_end_overlapping_and_duplicate_entries_warn_and_round_trip() {
     // The overlapping entry's bytes are still readable for extraction.
     let c = folder::member_contents(&v, &data, &v.placement(), 2).unwrap();
     assert_eq!(&c[..], b"AABB");
+}
+
+/// An archive cut short inside a member's data (issue 12 item 3): an error naming the member,
+/// its data range, the archive's length and the catalog field, at that field's offset.
+#[test]
+fn a_member_past_the_end_is_an_error_naming_member_and_offsets() {
+    let base = 296 + 2 * 80;
+    let data = raw_archive(
+        2,
+        296,
+        VOLUME_NORMAL,
+        &[(b"A.TXT", base, 4, 0), (b"B.TXT", base + 4, 100, L)],
+        b"AAAABBBB",
+    );
+    let e = Vdf::parse(&data).unwrap_err();
+    assert_eq!(e.offset, 296 + 80 + 64);
+    assert_eq!(e.path.to_string(), "catalog[1].offset");
+    let text = e.to_string();
+    assert!(
+        text.contains(
+            "member B.TXT: its data at 460..560 runs past the end of the archive (464 bytes)"
+        ),
+        "{text}"
+    );
+    // The sample archive cut anywhere inside its data.
+    let sample = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/samples/ANIMS.VDF")).unwrap();
+    let v = Vdf::parse(&sample).unwrap();
+    let last_end = v
+        .layout
+        .iter()
+        .filter(|p| matches!(p.kind, PieceKind::File { .. }))
+        .map(|p| p.offset as usize + p.bytes.len())
+        .max()
+        .unwrap();
+    for cut in [last_end - 1, last_end - 100, last_end / 2 + 300] {
+        let e = Vdf::parse(&sample[..cut]).unwrap_err();
+        assert!(
+            e.to_string().contains("runs past the end of the archive"),
+            "{cut}: {e}"
+        );
+    }
 }
 
 #[test]

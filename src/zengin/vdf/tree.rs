@@ -131,6 +131,17 @@ pub fn safe_component(name: &[u8]) -> Result<String, String> {
     if name == b"." || name == b".." {
         return bad("refers to a directory above or itself");
     }
+    if name[0] == b'/' || name[0] == b'\\' {
+        return bad("an absolute path (starts with a path separator)");
+    }
+    if name.len() >= 2 && name[0].is_ascii_alphabetic() && name[1] == b':' {
+        return bad("an absolute path (starts with a drive letter)");
+    }
+    if let Some(at) = name.iter().position(|&b| b == 0) {
+        return bad(&format!(
+            "contains a NUL byte (at byte {at}), which ends a file name on every system"
+        ));
+    }
     if let Some(&b) = name
         .iter()
         .find(|&&b| b < 0x20 || b == 0x7F || b"/\\:*?\"<>|".contains(&b))
@@ -149,8 +160,23 @@ pub fn safe_component(name: &[u8]) -> Result<String, String> {
 
 /// The relative path (below the output folder) of an entry's path, every component checked.
 pub fn safe_relative_path(path: &[u8]) -> Result<std::path::PathBuf, String> {
+    let text = || crate::exact::text::decode_cp1252(path);
+    if path.first().is_some_and(|&b| b == b'/' || b == b'\\') {
+        return Err(format!(
+            "unsafe path {:?}: an absolute path (starts with a path separator)",
+            text()
+        ));
+    }
     let mut out = std::path::PathBuf::new();
-    for comp in path.split(|&b| b == b'/') {
+    let comps: Vec<&[u8]> = path.split(|&b| b == b'/').collect();
+    for (k, comp) in comps.iter().enumerate() {
+        if comp.is_empty() && comps.len() > 1 {
+            return Err(format!(
+                "unsafe path {:?}: a name {} with a path separator (an absolute name inside a directory, or an empty name)",
+                text(),
+                if k + 1 == comps.len() { "ends" } else { "starts" }
+            ));
+        }
         out.push(safe_component(comp)?);
     }
     Ok(out)

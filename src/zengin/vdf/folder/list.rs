@@ -166,6 +166,18 @@ pub fn extract(
             ),
         )
     })?;
+    // Every target checked before the first write: all of the extraction happens or none.
+    let files: Vec<&Path> = plan.iter().map(|(_, r)| r.as_path()).collect();
+    let problems = crate::fsio::check_output_tree(out, &files, &[], force);
+    if !problems.is_empty() {
+        return Err(Error::other(
+            archive,
+            format!(
+                "refusing to extract: {} (nothing was written)",
+                problems.join("; ")
+            ),
+        ));
+    }
     let placement = v.placement();
     make_dirs(out, plan.iter().map(|(_, r)| r.clone()))?;
     let results: Vec<Result<Option<String>, Error>> =

@@ -120,10 +120,15 @@ pub fn archive_name(name: &[u8]) -> Result<Vec<u8>, String> {
     Ok(upper)
 }
 
-/// Every file below `dir` (symbolic links are not followed), names upper-cased.
+/// Every file below `dir` (symbolic links are not followed), names upper-cased, without
+/// animkit's own temporary files and staging folders (see [`own_temps`]).
 pub fn collect_dir(dir: &Path, skip: &dyn Fn(&Path) -> bool) -> Result<Vec<PackFile>, Error> {
     let mut out = Vec::new();
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+    let walk = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !crate::fsio::is_own_temp(e.file_name()));
+    for entry in walk {
         let entry = entry.map_err(|e| Error::other(dir, e.to_string()))?;
         if !entry.file_type().is_file() {
             continue;
@@ -143,6 +148,22 @@ pub fn collect_dir(dir: &Path, skip: &dyn Fn(&Path) -> bool) -> Result<Vec<PackF
     Ok(out)
 }
 
+/// animkit's own temporary files and staging folders below `dir` (left by an interrupted run),
+/// which [`collect_dir`] leaves out.
+pub fn own_temps(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut walk = walkdir::WalkDir::new(dir).sort_by_file_name().into_iter();
+    while let Some(Ok(e)) = walk.next() {
+        if e.depth() > 0 && crate::fsio::is_own_temp(e.file_name()) {
+            found.push(e.path().to_path_buf());
+            if e.file_type().is_dir() {
+                walk.skip_current_dir();
+            }
+        }
+    }
+    found
+}
+
 /// The folders below `dir` without a file anywhere below them (`/`-separated, relative), which
 /// `vdf pack` leaves out: the catalog has no count of a directory's entries, only the index of
 /// its first one and a "last" mark on the final one, so a directory must hold at least one
@@ -154,6 +175,7 @@ pub fn empty_folders(dir: &Path) -> Vec<String> {
     for e in walkdir::WalkDir::new(dir)
         .sort_by_file_name()
         .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !crate::fsio::is_own_temp(e.file_name()))
         .flatten()
     {
         let rel = e.path().strip_prefix(dir).unwrap_or(e.path());

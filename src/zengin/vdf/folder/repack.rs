@@ -115,7 +115,7 @@ pub fn repack(
 ) -> Result<RepackReport, Error> {
     let mut report = RepackReport::default();
     let mut plan = read_manifest(dir)?;
-    let folder = Folder::scan(dir)?;
+    let folder = Folder::scan(dir, output, &mut report)?;
     let known = plan.layout(dir, &folder, formats, &mut report)?;
     let keep_empty = plan.empty_directories(&folder, &mut report);
     let added = new_files(&folder, &known, formats, &mut report)?;
@@ -208,13 +208,36 @@ struct Folder {
 }
 
 impl Folder {
-    fn scan(dir: &Path) -> Result<Folder, Error> {
+    /// Every file and folder below `dir`, without `output` (the archive being written is
+    /// never one of its own members) and animkit's own temporary files and staging folders
+    /// (left by an interrupted run: a warning each). A symbolic link or junction is an error:
+    /// repack reads only what lies in the folder.
+    fn scan(dir: &Path, output: &Path, report: &mut RepackReport) -> Result<Folder, Error> {
         let mut folder = Folder {
             files: BTreeMap::new(),
             dirs: BTreeMap::new(),
         };
-        for e in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let mut walk = walkdir::WalkDir::new(dir).sort_by_file_name().into_iter();
+        while let Some(e) = walk.next() {
             let e = e.map_err(|err| Error::other(dir, err.to_string()))?;
+            if e.depth() > 0 && crate::fsio::is_own_temp(e.file_name()) {
+                report
+                    .warnings
+                    .push(crate::fsio::own_temp_warning(e.path()));
+                if e.file_type().is_dir() {
+                    walk.skip_current_dir();
+                }
+                continue;
+            }
+            if e.depth() > 0 && e.path_is_symlink() {
+                return Err(Error::other(
+                    e.path(),
+                    "is a symbolic link or junction inside the folder; repack does not follow links (put the file or folder itself there)",
+                ));
+            }
+            if e.file_type().is_file() && crate::fsio::same_file(e.path(), output) {
+                continue;
+            }
             let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
             let key = path_text(rel);
             if e.file_type().is_dir() && e.depth() > 0 && key != STREAMS {

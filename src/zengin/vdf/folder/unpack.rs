@@ -83,6 +83,41 @@ pub fn unpack(
     // are written directly, and no one sees the folder half-written. Into a non-empty folder
     // (--force) every file is written through its own temporary file instead.
     // (`-o .` and the like have no name to move a folder to: written in place too.)
+    if nonempty {
+        // Written in place: every target checked before the first write (links, a file
+        // where a folder goes and the reverse).
+        let files: Vec<&Path> = rels.values().map(PathBuf::as_path).collect();
+        let dirs: Vec<PathBuf> = v
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.is_dir())
+            .filter_map(|(i, _)| {
+                tree.paths[i]
+                    .as_ref()
+                    .and_then(|p| safe_relative_path(p).ok())
+            })
+            .chain([PathBuf::from(STREAMS)])
+            .collect();
+        let dirs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+        let mut problems = crate::fsio::check_output_tree(out, &files, &dirs, true);
+        let manifest = out.join(MANIFEST);
+        if std::fs::symlink_metadata(&manifest).is_ok_and(|m| m.file_type().is_symlink()) {
+            problems.push(format!(
+                "{}: is a symbolic link or junction inside the output folder; refusing to replace it",
+                manifest.display()
+            ));
+        }
+        if !problems.is_empty() {
+            return Err(Error::other(
+                archive,
+                format!(
+                    "refusing to unpack: {} (nothing was written)",
+                    problems.join("; ")
+                ),
+            ));
+        }
+    }
     let staging = if nonempty || out.file_name().is_none() {
         None
     } else {
