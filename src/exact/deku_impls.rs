@@ -2,7 +2,7 @@
 //! [`Cursor`] and output buffers, with offsets and field paths.
 //!
 //! A record is one `#[derive(DekuRead, DekuWrite, DekuSize)]` declaration. [`read`] runs it at a
-//! cursor and [`write`] appends it to an output buffer; they turn deku's errors into
+//! cursor and [`write()`] appends it to an output buffer; they turn deku's errors into
 //! [`DecodeError`]s (absolute byte offset, kind, field) and [`EncodeError`]s (field).
 //!
 //! Field names: deku does not say which field an error comes from. A record's size is checked

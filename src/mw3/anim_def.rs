@@ -652,7 +652,7 @@ impl AnimDef {
     }
 
     /// Write the whole block. `marks` (when given) receives the start offset and path of each
-    /// part, for [`super::Anim::field_at`].
+    /// part, for `Codec::field_at` of [`super::Anim`].
     pub fn write(
         &self,
         out: &mut Vec<u8>,
