@@ -7,19 +7,7 @@ use animkit::zengin::man::{Chunk, Man};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// Whether the test runs in CI, where a missing tool fails instead of skipping.
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// A missing external program: fail in CI, skip with a notice elsewhere.
-pub fn missing_tool(what: &str, how: &str) -> Option<PathBuf> {
-    if in_ci() {
-        panic!("{what} is missing (required in CI): {how}");
-    }
-    eprintln!("NOTICE: {what} not found ({how}); this test is skipped");
-    None
-}
+pub use crate::common::missing_tool;
 
 /// `roundtrip-tests/node/validate.js` with the Khronos validator installed beside it.
 pub fn validator() -> Option<PathBuf> {

@@ -69,6 +69,19 @@ impl<'a> Cursor<'a> {
         self.pos += n;
         Ok(out)
     }
+    /// The next `n` bytes without consuming them (an error when fewer are left).
+    #[inline]
+    pub fn peek(&self, n: usize) -> Result<&'a [u8], DecodeError> {
+        match self.data.get(self.pos..self.pos + n) {
+            Some(b) => Ok(b),
+            None => Err(self.truncated(n)),
+        }
+    }
+    /// Everything not read yet, without consuming it.
+    #[inline]
+    pub fn unread(&self) -> &'a [u8] {
+        &self.data[self.pos..]
+    }
     #[inline(always)]
     pub fn array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
         let window = self

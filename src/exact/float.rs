@@ -220,32 +220,7 @@ impl JsonSchema for F32 {
     }
 }
 
-// deku support: an F32 field in a deku record reads and writes its 4 bytes like a u32, so the
-// bits are never touched by float arithmetic.
-impl<'a, Ctx: Copy> deku::DekuReader<'a, Ctx> for F32
-where
-    u32: deku::DekuReader<'a, Ctx>,
-{
-    fn from_reader_with_ctx<R: deku::no_std_io::Read + deku::no_std_io::Seek>(
-        reader: &mut deku::reader::Reader<R>,
-        ctx: Ctx,
-    ) -> Result<Self, deku::DekuError> {
-        u32::from_reader_with_ctx(reader, ctx).map(F32)
-    }
-}
-
-impl<Ctx: Copy> deku::DekuWriter<Ctx> for F32
-where
-    u32: deku::DekuWriter<Ctx>,
-{
-    fn to_writer<W: deku::no_std_io::Write + deku::no_std_io::Seek>(
-        &self,
-        writer: &mut deku::writer::Writer<W>,
-        ctx: Ctx,
-    ) -> Result<(), deku::DekuError> {
-        self.0.to_writer(writer, ctx)
-    }
-}
+// deku support: src/exact/deku_impls.rs.
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,9 @@
 pub mod blob;
 pub mod compare;
 pub mod cursor;
+pub mod deku_impls;
 pub mod error;
+pub mod fixed_str;
 pub mod float;
 pub mod sink;
 pub mod text;

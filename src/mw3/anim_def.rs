@@ -13,7 +13,9 @@ use super::events::EventData;
 use super::prim::{flags, is_default, named, Bytes, Ctx, Field, Vec2, Z};
 use super::refs::{Names, OwnedNames};
 use super::seq_def::{patch_u32, SeqDef, SEQ_DEF_SIZE};
+use crate::exact::deku_impls::{self, Name};
 use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within, F32};
+use deku::{DekuRead, DekuSize, DekuWrite};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -160,14 +162,57 @@ pub struct AnimDef {
     pub stored: Stored,
 }
 
-/// The on-disk counts of the arrays with a zero item.
-struct Counts {
-    object: u8,
-    node: u8,
-    light: u8,
-    puffer: u8,
-    dynamic_sound: u8,
-    static_sound: u8,
+/// One counted array of an anim def as the fixed part describes it: its name, count,
+/// pointer and (for the first six) the all-zero item 0 the model leaves out. The writer, the
+/// reader's derived counts and `check` all take the arrays from [`AnimDef::counted_arrays`].
+#[derive(Debug, Clone, Copy)]
+pub struct CountedArray {
+    /// The field of the anim def (`objects`, ...).
+    pub name: &'static str,
+    /// The field a stored count goes in (`object_count`, ...; empty without a zero item).
+    pub count_field: &'static str,
+    /// Items in the model (without the zero item).
+    pub len: usize,
+    pub ptr: Hex32,
+    /// `Some(not_all_zero)` for an array with a zero item 0: whether the stored item 0 is
+    /// kept because it is not all zero. `None`: no zero item.
+    pub zero_item: Option<bool>,
+    /// A count kept as stored because it disagreed with the items.
+    pub stored_count: Option<u8>,
+}
+
+impl CountedArray {
+    /// The count the file holds: the stored one, else the derived one (with a zero item:
+    /// items + 1, or 0 for an empty array without pointer or kept item 0).
+    pub fn count(&self) -> usize {
+        match (self.stored_count, self.zero_item) {
+            (Some(c), _) => c as usize,
+            (None, Some(zero)) => derived_count(self.len, self.ptr, zero),
+            (None, None) => self.len,
+        }
+    }
+    /// The count checked against the items, as a u8 for the file.
+    fn write_count(&self) -> Result<u8, EncodeError> {
+        let (len, count) = (self.len, self.count());
+        let limit = |what: &'static str, field| {
+            u8::try_from(count)
+                .map_err(|_| {
+                    EncodeError::new(format!("{len} items: at most {what} fit in the u8 count"))
+                })
+                .within(field)
+        };
+        let Some(zero) = self.zero_item else {
+            return limit("255", self.name);
+        };
+        if count != 0 && count != len + 1 || count == 0 && (len != 0 || zero) {
+            return Err(EncodeError::new(format!(
+                "the stored count {count} disagrees with {len} items (+ the zero item); remove it to derive the count"
+            )))
+            .within(self.count_field)
+            .within("stored");
+        }
+        limit("254", self.count_field)
+    }
 }
 
 /// Read a zero-item array of `count` entries (0 = absent); returns the zero item's bytes when
@@ -230,30 +275,6 @@ fn keep_if_differs(stored: u8, derived: usize) -> Option<u8> {
     (stored as usize != derived).then_some(stored)
 }
 
-/// The count to write for a zero-item array, checked against its items.
-fn write_count(
-    label: &'static str,
-    len: usize,
-    ptr: Hex32,
-    zero: bool,
-    stored: Option<u8>,
-) -> Result<u8, EncodeError> {
-    let count = match stored {
-        Some(c) => c as usize,
-        None => derived_count(len, ptr, zero),
-    };
-    if count != 0 && count != len + 1 || count == 0 && (len != 0 || zero) {
-        return Err(EncodeError::new(format!(
-            "the stored count {count} disagrees with {len} items (+ the zero item); remove it to derive the count"
-        )))
-        .within(label)
-        .within("stored");
-    }
-    u8::try_from(count)
-        .map_err(|_| EncodeError::new(format!("{len} items: at most 254 fit in the u8 count")))
-        .within(label)
-}
-
 fn write_zero_array<T: Field, const N: usize>(
     out: &mut Vec<u8>,
     count: u8,
@@ -270,6 +291,52 @@ fn write_zero_array<T: Field, const N: usize>(
     Ok(())
 }
 
+/// The fixed part of an anim def as stored (spec §5.1).
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct AnimDefRecord {
+    #[deku(ctx = "Name(\"anim_name\")")]
+    anim_name: Z<32>,
+    #[deku(ctx = "Name(\"name\")")]
+    name: Z<32>,
+    anim_ptr: Hex32,
+    #[deku(ctx = "Name(\"anim_root_name\")")]
+    anim_root_name: Z<32>,
+    anim_root_ptr: Hex32,
+    zero104: Bytes<44>,
+    flags: DefFlags,
+    status: u8,
+    activation: Activation,
+    execution_priority: u8,
+    two155: u8,
+    execution_range: Vec2,
+    reset_time: F32,
+    zero168: F32,
+    max_health: F32,
+    cur_health: F32,
+    zero180: [u32; 4],
+    seq_defs_ptr: Hex32,
+    /// A copy of the reset state's 64-byte header.
+    embedded_reset_state: Bytes<64>,
+    seq_def_count: u8,
+    /// objects, nodes, lights, puffers, dynamic sounds, static sounds.
+    zero_item_counts: [u8; 6],
+    effect_count: u8,
+    activ_prereq_count: u8,
+    activ_prereq_min_to_satisfy: u8,
+    anim_ref_count: u8,
+    zero275: u8,
+    /// objects, nodes, lights, puffers, dynamic sounds, static sounds.
+    zero_item_ptrs: [Hex32; 6],
+    effects_ptr: Hex32,
+    activ_prereqs_ptr: Hex32,
+    anim_refs_ptr: Hex32,
+    zero312: u32,
+}
+
+const _: () = assert!(AnimDefRecord::SIZE_BITS == ANIM_DEF_SIZE * 8);
+const _: () = assert!(EMBEDDED_RESET_OFFSET == 200);
+
 impl AnimDef {
     /// The names events refer to.
     pub fn names(&self) -> Names<'_> {
@@ -281,6 +348,92 @@ impl AnimDef {
             &self.static_sounds,
             &self.anim_refs,
         )
+    }
+
+    /// The counted arrays in file order (their counts and pointers are stored in this order).
+    pub fn counted_arrays(&self) -> [CountedArray; 8] {
+        let (p, s) = (&self.ptrs, &self.stored);
+        let zero = |name, count_field, len, ptr, kept: bool, stored_count| CountedArray {
+            name,
+            count_field,
+            len,
+            ptr,
+            zero_item: Some(kept),
+            stored_count,
+        };
+        let plain = |name, len, ptr| CountedArray {
+            name,
+            count_field: "",
+            len,
+            ptr,
+            zero_item: None,
+            stored_count: None,
+        };
+        [
+            zero(
+                "objects",
+                "object_count",
+                self.objects.len(),
+                p.objects,
+                s.object_zero.is_some(),
+                s.object_count,
+            ),
+            zero(
+                "nodes",
+                "node_count",
+                self.nodes.len(),
+                p.nodes,
+                s.node_zero.is_some(),
+                s.node_count,
+            ),
+            zero(
+                "lights",
+                "light_count",
+                self.lights.len(),
+                p.lights,
+                s.light_zero.is_some(),
+                s.light_count,
+            ),
+            zero(
+                "puffers",
+                "puffer_count",
+                self.puffers.len(),
+                p.puffers,
+                s.puffer_zero.is_some(),
+                s.puffer_count,
+            ),
+            zero(
+                "dynamic_sounds",
+                "dynamic_sound_count",
+                self.dynamic_sounds.len(),
+                p.dynamic_sounds,
+                s.dynamic_sound_zero.is_some(),
+                s.dynamic_sound_count,
+            ),
+            zero(
+                "static_sounds",
+                "static_sound_count",
+                self.static_sounds.len(),
+                p.static_sounds,
+                s.static_sound_zero.is_some(),
+                s.static_sound_count,
+            ),
+            plain("activ_prereqs", self.activ_prereqs.len(), p.activ_prereqs),
+            plain("anim_refs", self.anim_refs.len(), p.anim_refs),
+        ]
+    }
+
+    /// The stored counts of the six zero-item arrays, in [`AnimDef::counted_arrays`] order.
+    fn stored_counts_mut(&mut self) -> [&mut Option<u8>; 6] {
+        let s = &mut self.stored;
+        [
+            &mut s.object_count,
+            &mut s.node_count,
+            &mut s.light_count,
+            &mut s.puffer_count,
+            &mut s.dynamic_sound_count,
+            &mut s.static_sound_count,
+        ]
     }
 
     /// The names (borrowed from the arrays) and the streams (mutable) at once.
@@ -334,57 +487,49 @@ impl AnimDef {
 
     /// Read one anim def block.
     pub fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
+        let r: AnimDefRecord = deku_impls::read(c)?;
         let mut d = AnimDef {
-            anim_name: Z::read(c).within("anim_name")?,
-            name: Z::read(c).within("name")?,
+            name: r.name,
+            anim_name: r.anim_name,
+            anim_root_name: r.anim_root_name,
+            flags: r.flags,
+            activation: r.activation,
+            execution_range: r.execution_range,
+            reset_time: r.reset_time,
+            health: r.max_health,
+            activ_prereq_min_to_satisfy: r.activ_prereq_min_to_satisfy,
             ..Default::default()
         };
-        d.ptrs.anim = Hex32::read(c).within("anim_ptr")?;
-        d.anim_root_name = Z::read(c).within("anim_root_name")?;
-        d.ptrs.anim_root = Hex32::read(c).within("anim_root_ptr")?;
-        d.constants.zero104 = Bytes::read(c)?;
-        d.flags = DefFlags::read(c)?;
-        d.constants.status = c.u8()?;
-        d.activation = Activation::read(c)?;
-        d.constants.execution_priority = c.u8()?;
-        d.constants.two155 = c.u8()?;
-        d.execution_range = <Vec2>::read(c)?;
-        d.reset_time = F32::read(c)?;
-        d.constants.zero168 = F32::read(c)?;
-        d.health = F32::read(c)?;
-        let cur_health = F32::read(c)?;
-        d.constants.zero180 = <[u32; 4]>::read(c)?;
-        d.ptrs.seq_defs = Hex32::read(c)?;
-        let embedded = Bytes::<64>::read(c)?;
-        let seq_def_count = c.u8()?;
-        let counts = Counts {
-            object: c.u8()?,
-            node: c.u8()?,
-            light: c.u8()?,
-            puffer: c.u8()?,
-            dynamic_sound: c.u8()?,
-            static_sound: c.u8()?,
+        let [objects, nodes, lights, puffers, dynamic_sounds, static_sounds] = r.zero_item_ptrs;
+        d.ptrs = DefPtrs {
+            anim: r.anim_ptr,
+            anim_root: r.anim_root_ptr,
+            seq_defs: r.seq_defs_ptr,
+            objects,
+            nodes,
+            lights,
+            puffers,
+            dynamic_sounds,
+            static_sounds,
+            effects: r.effects_ptr,
+            activ_prereqs: r.activ_prereqs_ptr,
+            anim_refs: r.anim_refs_ptr,
         };
-        d.constants.effect_count = c.u8()?;
-        let prereq_count = c.u8()?;
-        d.activ_prereq_min_to_satisfy = c.u8()?;
-        let anim_ref_count = c.u8()?;
-        d.constants.zero275 = c.u8()?;
-        let p = &mut d.ptrs;
-        for ptr in [
-            &mut p.objects,
-            &mut p.nodes,
-            &mut p.lights,
-            &mut p.puffers,
-            &mut p.dynamic_sounds,
-            &mut p.static_sounds,
-            &mut p.effects,
-            &mut p.activ_prereqs,
-            &mut p.anim_refs,
-        ] {
-            *ptr = Hex32::read(c)?;
-        }
-        d.constants.zero312 = c.u32()?;
+        d.constants = DefConstants {
+            zero104: r.zero104,
+            status: r.status,
+            execution_priority: r.execution_priority,
+            two155: r.two155,
+            zero168: r.zero168,
+            zero180: r.zero180,
+            effect_count: r.effect_count,
+            zero275: r.zero275,
+            zero312: r.zero312,
+        };
+        let (cur_health, embedded, counts) =
+            (r.cur_health, r.embedded_reset_state, r.zero_item_counts);
+        let (seq_def_count, prereq_count, anim_ref_count) =
+            (r.seq_def_count, r.activ_prereq_count, r.anim_ref_count);
         if d.constants.effect_count != 0 {
             return Err(c.invalid(format!(
                 "effect_count is {} but MechWarrior 3 has no effects (the layout of effect refs is unknown here)",
@@ -393,14 +538,15 @@ impl AnimDef {
         }
 
         let s = &mut d.stored;
-        (s.object_zero, d.objects) = read_zero_array(c, counts.object).within("objects")?;
-        (s.node_zero, d.nodes) = read_zero_array(c, counts.node).within("nodes")?;
-        (s.light_zero, d.lights) = read_zero_array(c, counts.light).within("lights")?;
-        (s.puffer_zero, d.puffers) = read_zero_array(c, counts.puffer).within("puffers")?;
+        let [objects, nodes, lights, puffers, dynamic_sounds, static_sounds] = counts;
+        (s.object_zero, d.objects) = read_zero_array(c, objects).within("objects")?;
+        (s.node_zero, d.nodes) = read_zero_array(c, nodes).within("nodes")?;
+        (s.light_zero, d.lights) = read_zero_array(c, lights).within("lights")?;
+        (s.puffer_zero, d.puffers) = read_zero_array(c, puffers).within("puffers")?;
         (s.dynamic_sound_zero, d.dynamic_sounds) =
-            read_zero_array(c, counts.dynamic_sound).within("dynamic_sounds")?;
+            read_zero_array(c, dynamic_sounds).within("dynamic_sounds")?;
         (s.static_sound_zero, d.static_sounds) =
-            read_zero_array(c, counts.static_sound).within("static_sounds")?;
+            read_zero_array(c, static_sounds).within("static_sounds")?;
         d.activ_prereqs = read_array(c, prereq_count).within("activ_prereqs")?;
         d.anim_refs = read_array(c, anim_ref_count).within("anim_refs")?;
 
@@ -421,39 +567,12 @@ impl AnimDef {
         }
 
         // Derived values: keep only what was not consistent.
-        let s = &mut d.stored;
-        s.object_count = keep_if_differs(
-            counts.object,
-            derived_count(d.objects.len(), d.ptrs.objects, s.object_zero.is_some()),
-        );
-        s.node_count = keep_if_differs(
-            counts.node,
-            derived_count(d.nodes.len(), d.ptrs.nodes, s.node_zero.is_some()),
-        );
-        s.light_count = keep_if_differs(
-            counts.light,
-            derived_count(d.lights.len(), d.ptrs.lights, s.light_zero.is_some()),
-        );
-        s.puffer_count = keep_if_differs(
-            counts.puffer,
-            derived_count(d.puffers.len(), d.ptrs.puffers, s.puffer_zero.is_some()),
-        );
-        s.dynamic_sound_count = keep_if_differs(
-            counts.dynamic_sound,
-            derived_count(
-                d.dynamic_sounds.len(),
-                d.ptrs.dynamic_sounds,
-                s.dynamic_sound_zero.is_some(),
-            ),
-        );
-        s.static_sound_count = keep_if_differs(
-            counts.static_sound,
-            derived_count(
-                d.static_sounds.len(),
-                d.ptrs.static_sounds,
-                s.static_sound_zero.is_some(),
-            ),
-        );
+        let derived = d.counted_arrays().map(|a| a.count());
+        for ((stored, on_disk), derived) in
+            d.stored_counts_mut().into_iter().zip(counts).zip(derived)
+        {
+            *stored = keep_if_differs(on_disk, derived);
+        }
         if cur_health != d.health {
             d.stored.cur_health = Some(cur_health);
         }
@@ -533,7 +652,7 @@ impl AnimDef {
     }
 
     /// Write the whole block. `marks` (when given) receives the start offset and path of each
-    /// part, for [`super::Anim::field_at`].
+    /// part, for `Codec::field_at` of [`super::Anim`].
     pub fn write(
         &self,
         out: &mut Vec<u8>,
@@ -545,168 +664,102 @@ impl AnimDef {
             }
         };
         mark(out, String::new());
-        let embedded_at = self.write_fixed(out)?;
-        let counts = self.write_counts(out)?;
+        let start = out.len();
+        let (record, counts) = self.record()?;
+        deku_impls::write(out, &record)?;
+        // the embedded reset state's stream size is filled in once its events are written
+        let embedded_at =
+            (self.stored.embedded_reset_state.is_none()).then_some(start + EMBEDDED_RESET_OFFSET);
         self.write_arrays(out, &counts, &mut mark)?;
         self.write_states(out, embedded_at, &mut mark)
     }
 
-    /// The fixed fields up to the sequence pointer, and the embedded reset state (its stream
-    /// size is filled in once its events are written: returns where).
-    fn write_fixed(&self, out: &mut Vec<u8>) -> Result<Option<usize>, EncodeError> {
-        let ctx = Ctx::default();
-        let s = &self.stored;
-        self.anim_name.write(out, &ctx).within("anim_name")?;
-        self.name.write(out, &ctx).within("name")?;
-        self.ptrs.anim.write(out, &ctx)?;
-        self.anim_root_name
-            .write(out, &ctx)
-            .within("anim_root_name")?;
-        self.ptrs.anim_root.write(out, &ctx)?;
-        self.constants.zero104.write(out, &ctx)?;
+    /// The fixed part to write (the derived values derived), and the counts of the zero-item
+    /// arrays.
+    fn record(&self) -> Result<(AnimDefRecord, [u8; 6]), EncodeError> {
+        let (s, p, k) = (&self.stored, &self.ptrs, &self.constants);
         let mut flags = self.flags.0 & !HAS_CALLBACKS;
         if s.has_callbacks.unwrap_or_else(|| self.any_callback()) {
             flags |= HAS_CALLBACKS;
         }
-        flags.write(out, &ctx)?;
-        self.constants.status.write(out, &ctx)?;
-        self.activation.write(out, &ctx)?;
-        self.constants.execution_priority.write(out, &ctx)?;
-        self.constants.two155.write(out, &ctx)?;
-        self.execution_range.write(out, &ctx)?;
-        self.reset_time.write(out, &ctx)?;
-        self.constants.zero168.write(out, &ctx)?;
-        self.health.write(out, &ctx)?;
-        s.cur_health.unwrap_or(self.health).write(out, &ctx)?;
-        self.constants.zero180.write(out, &ctx)?;
-        self.ptrs.seq_defs.write(out, &ctx)?;
-        Ok(match &s.embedded_reset_state {
-            Some(b) => {
-                b.write(out, &ctx)?;
-                None
-            }
+        let embedded_reset_state = match s.embedded_reset_state {
+            Some(b) => b,
             None => {
-                let at = out.len();
+                let mut b = Vec::with_capacity(SEQ_DEF_SIZE);
                 self.reset_state
-                    .write_header(out, 0)
+                    .write_header(&mut b, 0)
                     .within("reset_state")?;
-                Some(at)
+                Bytes(
+                    b.try_into()
+                        .map_err(|_| EncodeError::new("reset state header size"))?,
+                )
             }
-        })
-    }
-
-    /// The array counts and pointers; returns the counts written.
-    fn write_counts(&self, out: &mut Vec<u8>) -> Result<Counts, EncodeError> {
-        let ctx = Ctx::default();
-        let s = &self.stored;
-        let seq_count = u8::try_from(self.sequences.len())
+        };
+        let seq_def_count = u8::try_from(self.sequences.len())
             .map_err(|_| EncodeError::new("at most 255 sequences"))
             .within("sequences")?;
-        let p = &self.ptrs;
-        let object_count = write_count(
-            "object_count",
-            self.objects.len(),
-            p.objects,
-            s.object_zero.is_some(),
-            s.object_count,
-        )?;
-        let node_count = write_count(
-            "node_count",
-            self.nodes.len(),
-            p.nodes,
-            s.node_zero.is_some(),
-            s.node_count,
-        )?;
-        let light_count = write_count(
-            "light_count",
-            self.lights.len(),
-            p.lights,
-            s.light_zero.is_some(),
-            s.light_count,
-        )?;
-        let puffer_count = write_count(
-            "puffer_count",
-            self.puffers.len(),
-            p.puffers,
-            s.puffer_zero.is_some(),
-            s.puffer_count,
-        )?;
-        let dyn_count = write_count(
-            "dynamic_sound_count",
-            self.dynamic_sounds.len(),
-            p.dynamic_sounds,
-            s.dynamic_sound_zero.is_some(),
-            s.dynamic_sound_count,
-        )?;
-        let static_count = write_count(
-            "static_sound_count",
-            self.static_sounds.len(),
-            p.static_sounds,
-            s.static_sound_zero.is_some(),
-            s.static_sound_count,
-        )?;
-        let prereq_count = u8::try_from(self.activ_prereqs.len())
-            .map_err(|_| EncodeError::new("at most 255 prerequisites"))
-            .within("activ_prereqs")?;
-        let anim_ref_count = u8::try_from(self.anim_refs.len())
-            .map_err(|_| EncodeError::new("at most 255 anim refs"))
-            .within("anim_refs")?;
-        out.extend_from_slice(&[
-            seq_count,
-            object_count,
-            node_count,
-            light_count,
-            puffer_count,
-            dyn_count,
-            static_count,
-            self.constants.effect_count,
-            prereq_count,
-            self.activ_prereq_min_to_satisfy,
-            anim_ref_count,
-            self.constants.zero275,
-        ]);
-        for ptr in [
-            p.objects,
-            p.nodes,
-            p.lights,
-            p.puffers,
-            p.dynamic_sounds,
-            p.static_sounds,
-            p.effects,
-            p.activ_prereqs,
-            p.anim_refs,
-        ] {
-            ptr.write(out, &ctx)?;
+        let arrays = self.counted_arrays();
+        let mut counts = [0u8; 8];
+        for (n, a) in counts.iter_mut().zip(&arrays) {
+            *n = a.write_count()?;
         }
-        self.constants.zero312.write(out, &ctx)?;
-
-        Ok(Counts {
-            object: object_count,
-            node: node_count,
-            light: light_count,
-            puffer: puffer_count,
-            dynamic_sound: dyn_count,
-            static_sound: static_count,
-        })
+        let [objects, nodes, lights, puffers, dyn_sounds, static_sounds, prereqs, anim_refs] =
+            counts;
+        let zero_item_counts = [objects, nodes, lights, puffers, dyn_sounds, static_sounds];
+        let record = AnimDefRecord {
+            anim_name: self.anim_name.clone(),
+            name: self.name.clone(),
+            anim_ptr: p.anim,
+            anim_root_name: self.anim_root_name.clone(),
+            anim_root_ptr: p.anim_root,
+            zero104: k.zero104,
+            flags: DefFlags(flags),
+            status: k.status,
+            activation: self.activation,
+            execution_priority: k.execution_priority,
+            two155: k.two155,
+            execution_range: self.execution_range,
+            reset_time: self.reset_time,
+            zero168: k.zero168,
+            max_health: self.health,
+            cur_health: s.cur_health.unwrap_or(self.health),
+            zero180: k.zero180,
+            seq_defs_ptr: p.seq_defs,
+            embedded_reset_state,
+            seq_def_count,
+            zero_item_counts,
+            effect_count: k.effect_count,
+            activ_prereq_count: prereqs,
+            activ_prereq_min_to_satisfy: self.activ_prereq_min_to_satisfy,
+            anim_ref_count: anim_refs,
+            zero275: k.zero275,
+            zero_item_ptrs: [
+                p.objects,
+                p.nodes,
+                p.lights,
+                p.puffers,
+                p.dynamic_sounds,
+                p.static_sounds,
+            ],
+            effects_ptr: p.effects,
+            activ_prereqs_ptr: p.activ_prereqs,
+            anim_refs_ptr: p.anim_refs,
+            zero312: k.zero312,
+        };
+        Ok((record, zero_item_counts))
     }
 
     /// The arrays, each with its zero item 0 where it has one.
     fn write_arrays(
         &self,
         out: &mut Vec<u8>,
-        c: &Counts,
+        counts: &[u8; 6],
         mark: &mut dyn FnMut(&Vec<u8>, String),
     ) -> Result<(), EncodeError> {
         let ctx = Ctx::default();
         let s = &self.stored;
-        let (object_count, node_count, light_count, puffer_count, dyn_count, static_count) = (
-            c.object,
-            c.node,
-            c.light,
-            c.puffer,
-            c.dynamic_sound,
-            c.static_sound,
-        );
+        let [object_count, node_count, light_count, puffer_count, dyn_count, static_count] =
+            *counts;
         mark(out, ".objects".into());
         write_zero_array(out, object_count, &s.object_zero, &self.objects).within("objects")?;
         mark(out, ".nodes".into());

@@ -2,63 +2,171 @@
 //! sounds (each with an all-zero item 0 on disk, which the model leaves out), activation
 //! prerequisites and anim refs (no zero item).
 
-use super::prim::{is_default, named, record, Bytes, Ctx, Field, NodeName, StrParts, Z};
+use super::prim::{field_via_deku, is_default, named, Bytes, Ctx, Field, NodeName, StrParts, Z};
+use crate::exact::deku_impls::Name;
 use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within};
+use deku::{DekuRead, DekuSize, DekuWrite};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-record! {
-    /// ObjectRef (96 bytes).
-    pub struct ObjectRef (96) {
-        pub name: NodeName,
-        pub zero32: u32,
-        pub node_ptr: Hex32,
-        pub flags: Hex32,
-        pub flags_merged: Hex32,
-        /// 3×3 rotation + translation as raw bytes (the floats can be bogus).
-        pub affine: Bytes<48>,
-    }
+/// ObjectRef (96 bytes).
+///
+/// YAML omits fields that hold their default (zero) value.
+#[derive(
+    Debug,
+    Clone,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    DekuRead,
+    DekuWrite,
+    DekuSize,
+)]
+#[serde(default, deny_unknown_fields)]
+#[deku(endian = "little")]
+pub struct ObjectRef {
+    #[serde(skip_serializing_if = "is_default")]
+    #[deku(ctx = "Name(\"name\")")]
+    pub name: NodeName,
+    #[serde(skip_serializing_if = "is_default")]
+    pub zero32: u32,
+    #[serde(skip_serializing_if = "is_default")]
+    pub node_ptr: Hex32,
+    #[serde(skip_serializing_if = "is_default")]
+    pub flags: Hex32,
+    #[serde(skip_serializing_if = "is_default")]
+    pub flags_merged: Hex32,
+    /// 3×3 rotation + translation as raw bytes (the floats can be bogus).
+    #[serde(skip_serializing_if = "is_default")]
+    pub affine: Bytes<48>,
 }
 
-record! {
-    /// NodeRef (40 bytes).
-    pub struct NodeRef (40) {
-        pub name: NodeName,
-        pub zero32: u32,
-        pub ptr: Hex32,
-    }
+const _: () = assert!(ObjectRef::SIZE_BITS == 96 * 8);
+
+/// NodeRef (40 bytes).
+///
+/// YAML omits fields that hold their default (zero) value.
+#[derive(
+    Debug,
+    Clone,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    DekuRead,
+    DekuWrite,
+    DekuSize,
+)]
+#[serde(default, deny_unknown_fields)]
+#[deku(endian = "little")]
+pub struct NodeRef {
+    #[serde(skip_serializing_if = "is_default")]
+    #[deku(ctx = "Name(\"name\")")]
+    pub name: NodeName,
+    #[serde(skip_serializing_if = "is_default")]
+    pub zero32: u32,
+    #[serde(skip_serializing_if = "is_default")]
+    pub ptr: Hex32,
 }
 
-record! {
-    /// LightRef and DynamicSoundRef (44 bytes).
-    pub struct LightRef (44) {
-        pub name: NodeName,
-        pub flags: u32,
-        pub ptr: Hex32,
-        pub in_world: u32,
-    }
+const _: () = assert!(NodeRef::SIZE_BITS == 40 * 8);
+
+/// LightRef and DynamicSoundRef (44 bytes).
+///
+/// YAML omits fields that hold their default (zero) value.
+#[derive(
+    Debug,
+    Clone,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    DekuRead,
+    DekuWrite,
+    DekuSize,
+)]
+#[serde(default, deny_unknown_fields)]
+#[deku(endian = "little")]
+pub struct LightRef {
+    #[serde(skip_serializing_if = "is_default")]
+    #[deku(ctx = "Name(\"name\")")]
+    pub name: NodeName,
+    #[serde(skip_serializing_if = "is_default")]
+    pub flags: u32,
+    #[serde(skip_serializing_if = "is_default")]
+    pub ptr: Hex32,
+    #[serde(skip_serializing_if = "is_default")]
+    pub in_world: u32,
 }
+
+const _: () = assert!(LightRef::SIZE_BITS == 44 * 8);
+
+field_via_deku!(ObjectRef, NodeRef, LightRef, PufferRef, StaticSoundRef);
 
 /// DynamicSoundRef has the LightRef layout.
 pub type DynamicSoundRef = LightRef;
 
-record! {
-    /// PufferRef (44 bytes). Only the high byte of `flags` is used.
-    pub struct PufferRef (44) {
-        pub name: Z<32>,
-        pub flags: Hex32,
-        pub ptr: Hex32,
-        pub in_world: u32,
-    }
+/// PufferRef (44 bytes). Only the high byte of `flags` is used.
+///
+/// YAML omits fields that hold their default (zero) value.
+#[derive(
+    Debug,
+    Clone,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    DekuRead,
+    DekuWrite,
+    DekuSize,
+)]
+#[serde(default, deny_unknown_fields)]
+#[deku(endian = "little")]
+pub struct PufferRef {
+    #[serde(skip_serializing_if = "is_default")]
+    #[deku(ctx = "Name(\"name\")")]
+    pub name: Z<32>,
+    #[serde(skip_serializing_if = "is_default")]
+    pub flags: Hex32,
+    #[serde(skip_serializing_if = "is_default")]
+    pub ptr: Hex32,
+    #[serde(skip_serializing_if = "is_default")]
+    pub in_world: u32,
 }
 
-record! {
-    /// StaticSoundRef (36 bytes); its name tail is usually garbage.
-    pub struct StaticSoundRef (36) {
-        pub name: Z<32>,
-        pub zero32: u32,
-    }
+const _: () = assert!(PufferRef::SIZE_BITS == 44 * 8);
+
+/// StaticSoundRef (36 bytes); its name tail is usually garbage.
+///
+/// YAML omits fields that hold their default (zero) value.
+#[derive(
+    Debug,
+    Clone,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    DekuRead,
+    DekuWrite,
+    DekuSize,
+)]
+#[serde(default, deny_unknown_fields)]
+#[deku(endian = "little")]
+pub struct StaticSoundRef {
+    #[serde(skip_serializing_if = "is_default")]
+    #[deku(ctx = "Name(\"name\")")]
+    pub name: Z<32>,
+    #[serde(skip_serializing_if = "is_default")]
+    pub zero32: u32,
 }
+
+const _: () = assert!(StaticSoundRef::SIZE_BITS == 36 * 8);
 
 named!(/// Activation prerequisite type.
     PrereqType: u32 { 1 => "animation", 2 => "object", 3 => "parent" });

@@ -104,83 +104,20 @@ fn check_def(o: &mut Out, p: &str, d: &AnimDef) {
 
 /// S: the arrays' counts and pointers, the zero item 0, effects, sequences.
 fn check_arrays(o: &mut Out, p: &str, d: &AnimDef) {
-    let s = &d.stored;
-    let zero_arrays: [(&str, usize, u32, bool, Option<u8>); 6] = [
-        (
-            "objects",
-            d.objects.len(),
-            d.ptrs.objects.0,
-            s.object_zero.is_some(),
-            s.object_count,
-        ),
-        (
-            "nodes",
-            d.nodes.len(),
-            d.ptrs.nodes.0,
-            s.node_zero.is_some(),
-            s.node_count,
-        ),
-        (
-            "lights",
-            d.lights.len(),
-            d.ptrs.lights.0,
-            s.light_zero.is_some(),
-            s.light_count,
-        ),
-        (
-            "puffers",
-            d.puffers.len(),
-            d.ptrs.puffers.0,
-            s.puffer_zero.is_some(),
-            s.puffer_count,
-        ),
-        (
-            "dynamic_sounds",
-            d.dynamic_sounds.len(),
-            d.ptrs.dynamic_sounds.0,
-            s.dynamic_sound_zero.is_some(),
-            s.dynamic_sound_count,
-        ),
-        (
-            "static_sounds",
-            d.static_sounds.len(),
-            d.ptrs.static_sounds.0,
-            s.static_sound_zero.is_some(),
-            s.static_sound_count,
-        ),
-    ];
-    for (name, len, ptr, zero, stored) in zero_arrays {
-        let count = stored.map_or(
-            if len == 0 && ptr == 0 && !zero {
-                0
-            } else {
-                len + 1
-            },
-            |c| c as usize,
-        );
+    for a in d.counted_arrays() {
+        let (name, ptr, count) = (a.name, a.ptr.0, a.count());
         if (count > 0) != (ptr != 0) {
+            let what = match a.zero_item {
+                Some(_) => format!("count {count}"),
+                None => format!("{count} items"),
+            };
             o.err(
                 format!("{p}.ptrs.{name}"),
-                format!("pointer {ptr:#x} with count {count}: count > 0 ⇔ pointer ≠ 0"),
+                format!("pointer {ptr:#x} with {what}: count > 0 ⇔ pointer ≠ 0"),
             );
         }
-        if zero {
+        if a.zero_item == Some(true) {
             o.err(format!("{p}.{name}"), "item 0 is not all zero");
-        }
-    }
-    for (name, len, ptr) in [
-        (
-            "activ_prereqs",
-            d.activ_prereqs.len(),
-            d.ptrs.activ_prereqs.0,
-        ),
-        ("anim_refs", d.anim_refs.len(), d.ptrs.anim_refs.0),
-    ] {
-        if (len > 0) != (ptr != 0) {
-            o.err(
-                format!("{p}.ptrs.{name}"),
-                format!("pointer {ptr:#x} with {len} items: count > 0 ⇔ pointer ≠ 0"),
-            );
         }
     }
     if d.ptrs.effects.0 != 0 {
@@ -513,24 +450,38 @@ fn check_event(o: &mut Out, p: &str, e: &Event, names: &Names) {
         }
         Ok(())
     });
-    let name_copy = |o: &mut Out, n: &ItemName, k: RefKind, i: i32| {
-        if let Some(s) = &n.0 {
-            if names.item(k, i) != Some(s.text()) {
-                o.err(
-                    format!("{ep}.name"),
-                    format!(
-                        "{:?} differs from the referenced {}'s name",
-                        crate::exact::text::decode_cp1252(s.text()),
-                        k.label()
-                    ),
-                );
-            }
+    check_payload(o, &ep, &e.data, names);
+}
+
+/// A name copy an event stores must be the referenced item's name.
+fn name_copy(o: &mut Out, ep: &str, names: &Names, n: &ItemName, k: RefKind, i: i32) {
+    if let Some(s) = &n.0 {
+        if names.item(k, i) != Some(s.text()) {
+            o.err(
+                format!("{ep}.name"),
+                format!(
+                    "{:?} differs from the referenced {}'s name",
+                    crate::exact::text::decode_cp1252(s.text()),
+                    k.label()
+                ),
+            );
         }
-    };
-    match &e.data {
-        EventData::Effect(_) => o.err(&ep, "EFFECT cannot resolve in MW (there are no effects)"),
+    }
+}
+
+/// The rules of each payload type (`ep`: the payload's path).
+fn check_payload(o: &mut Out, ep: &str, data: &EventData, names: &Names) {
+    match data {
+        EventData::Effect(_) => o.err(ep, "EFFECT cannot resolve in MW (there are no effects)"),
         EventData::SoundNode(x) => {
-            name_copy(o, &x.name, RefKind::DynamicSound, x.sound.index());
+            name_copy(
+                o,
+                ep,
+                names,
+                &x.name,
+                RefKind::DynamicSound,
+                x.sound.index(),
+            );
             if x.flags.0 & !3 != 0 || x.flags.0 == 3 {
                 o.err(
                     format!("{ep}.flags"),
@@ -539,7 +490,7 @@ fn check_event(o: &mut Out, p: &str, e: &Event, names: &Names) {
             }
         }
         EventData::LightState(x) => {
-            name_copy(o, &x.name, RefKind::Light, x.light.index());
+            name_copy(o, ep, names, &x.name, RefKind::Light, x.light.index());
             if x.flags.0 & !super::events::LightFlags::KNOWN != 0 {
                 o.err(format!("{ep}.flags"), "unknown bits");
             }
@@ -554,7 +505,7 @@ fn check_event(o: &mut Out, p: &str, e: &Event, names: &Names) {
             }
         }
         EventData::LightAnimation(x) => {
-            name_copy(o, &x.name, RefKind::Light, x.light.index());
+            name_copy(o, ep, names, &x.name, RefKind::Light, x.light.index());
             if x.run_time.get() <= 0.0 {
                 o.warn(format!("{ep}.run_time"), "expected > 0");
             }
@@ -563,7 +514,7 @@ fn check_event(o: &mut Out, p: &str, e: &Event, names: &Names) {
             }
         }
         EventData::PufferState(x) => {
-            name_copy(o, &x.name, RefKind::Puffer, x.puffer.index());
+            name_copy(o, ep, names, &x.name, RefKind::Puffer, x.puffer.index());
             if x.flags.0 & !super::events::PufferFlags::KNOWN != 0 {
                 o.err(format!("{ep}.flags"), "unknown bits");
             }
@@ -583,7 +534,7 @@ fn check_event(o: &mut Out, p: &str, e: &Event, names: &Names) {
                 o.warn(format!("{ep}.active_state"), "expected 0..=10");
             }
             if x.color_count > 5 || x.growth_count > 5 {
-                o.warn(&ep, "expected at most 5 colours and growth factors");
+                o.warn(ep, "expected at most 5 colours and growth factors");
             }
         }
         EventData::ObjectMotion(x) => {
@@ -613,7 +564,7 @@ fn check_event(o: &mut Out, p: &str, e: &Event, names: &Names) {
             );
         }
         EventData::ObjectCycleTexture(x) if x.reset > 5 || x.flags != 1 => {
-            o.warn(&ep, "expected flags 1 and reset 0..=5");
+            o.warn(ep, "expected flags 1 and reset 0..=5");
         }
         EventData::CallSequence(x) | EventData::StopSequence(x) if x.index.0 != -1 => {
             o.warn(format!("{ep}.index"), "expected -1");
@@ -643,11 +594,7 @@ mod tests {
 
     #[test]
     fn synthetic_file_passes_and_broken_rules_are_found() {
-        let p = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/corpus/mw3/synthetic.zbd");
-        let Ok(mut data) = std::fs::read(&p) else {
-            assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "corpus missing");
-            eprintln!("notice: {} not found; test skipped", p.display());
+        let Some(mut data) = crate::testing::corpus_file("mw3/synthetic.zbd") else {
             return;
         };
         let a = Anim::read(&data).unwrap();

@@ -1,7 +1,9 @@
 //! File header, anim list ("TOC", spec §3) and the info block (spec §4).
 
-use super::prim::{is_default, record, Ctx, Field, Z};
-use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within, F32};
+use super::prim::{field_via_deku, is_default, Z};
+use crate::exact::deku_impls::{self, Name};
+use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, F32};
+use deku::{DekuRead, DekuSize, DekuWrite};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -12,14 +14,35 @@ pub const VERSION: u32 = 39;
 pub const HEADER_SIZE: usize = 12;
 pub const INFO_SIZE: usize = 68;
 
-record! {
-    /// One anim list entry (84 bytes): the source file's path (its tail is leftover memory,
-    /// kept) and a Unix timestamp.
-    pub struct ListEntry (84) {
-        pub name: Z<80>,
-        pub timestamp: u32,
-    }
+/// One anim list entry (84 bytes): the source file's path (its tail is leftover memory,
+/// kept) and a Unix timestamp.
+///
+/// YAML omits fields that hold their default (zero) value.
+#[derive(
+    Debug,
+    Clone,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    DekuRead,
+    DekuWrite,
+    DekuSize,
+)]
+#[serde(default, deny_unknown_fields)]
+#[deku(endian = "little")]
+pub struct ListEntry {
+    #[serde(skip_serializing_if = "is_default")]
+    #[deku(ctx = "Name(\"name\")")]
+    pub name: Z<80>,
+    #[serde(skip_serializing_if = "is_default")]
+    pub timestamp: u32,
 }
+
+const _: () = assert!(ListEntry::SIZE_BITS == 84 * 8);
+
+field_via_deku!(ListEntry);
 
 /// Info fields with a fixed value in every known file; shown only when a file differs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -61,49 +84,65 @@ pub struct Info {
     pub constants: InfoConstants,
 }
 
+/// The info block as stored (spec §4).
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct InfoRecord {
+    zero00: u32,
+    zero04: u32,
+    zero08: u16,
+    def_count: u16,
+    defs_ptr: Hex32,
+    msg_count: u32,
+    msgs_ptr: Hex32,
+    world_ptr: Hex32,
+    gravity: F32,
+    zero32: [u32; 7],
+    one60: u32,
+    zero64: u32,
+}
+
+const _: () = assert!(InfoRecord::SIZE_BITS == INFO_SIZE * 8);
+
 impl Info {
     /// Read the block; also returns the stored def_count.
     pub fn read(c: &mut Cursor) -> Result<(Self, u16), DecodeError> {
-        let mut k = InfoConstants {
-            zero00: c.u32()?,
-            zero04: c.u32()?,
-            zero08: c.u16()?,
-            ..Default::default()
+        let r: InfoRecord = deku_impls::read(c)?;
+        let constants = InfoConstants {
+            zero00: r.zero00,
+            zero04: r.zero04,
+            zero08: r.zero08,
+            msg_count: r.msg_count,
+            msgs_ptr: r.msgs_ptr,
+            zero32: r.zero32,
+            one60: r.one60,
+            zero64: r.zero64,
         };
-        let def_count = c.u16().within("def_count")?;
-        let defs_ptr = Hex32::read(c)?;
-        k.msg_count = c.u32()?;
-        k.msgs_ptr = Hex32::read(c)?;
-        let world_ptr = Hex32::read(c)?;
-        let gravity = F32::read(c)?;
-        k.zero32 = <[u32; 7]>::read(c)?;
-        k.one60 = c.u32()?;
-        k.zero64 = c.u32()?;
-        Ok((
-            Info {
-                defs_ptr,
-                world_ptr,
-                gravity,
-                constants: k,
-            },
-            def_count,
-        ))
+        let info = Info {
+            defs_ptr: r.defs_ptr,
+            world_ptr: r.world_ptr,
+            gravity: r.gravity,
+            constants,
+        };
+        Ok((info, r.def_count))
     }
 
     pub fn write(&self, out: &mut Vec<u8>, def_count: u16) -> Result<(), EncodeError> {
-        let ctx = Ctx::default();
         let k = &self.constants;
-        k.zero00.write(out, &ctx)?;
-        k.zero04.write(out, &ctx)?;
-        k.zero08.write(out, &ctx)?;
-        def_count.write(out, &ctx)?;
-        self.defs_ptr.write(out, &ctx)?;
-        k.msg_count.write(out, &ctx)?;
-        k.msgs_ptr.write(out, &ctx)?;
-        self.world_ptr.write(out, &ctx)?;
-        self.gravity.write(out, &ctx)?;
-        k.zero32.write(out, &ctx)?;
-        k.one60.write(out, &ctx)?;
-        k.zero64.write(out, &ctx)
+        let r = InfoRecord {
+            zero00: k.zero00,
+            zero04: k.zero04,
+            zero08: k.zero08,
+            def_count,
+            defs_ptr: self.defs_ptr,
+            msg_count: k.msg_count,
+            msgs_ptr: k.msgs_ptr,
+            world_ptr: self.world_ptr,
+            gravity: self.gravity,
+            zero32: k.zero32,
+            one60: k.one60,
+            zero64: k.zero64,
+        };
+        deku_impls::write(out, &r)
     }
 }

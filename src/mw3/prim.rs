@@ -1,14 +1,21 @@
-//! The building blocks every MechWarrior 3 record is made of: the [`Field`] trait (one read and
-//! one mirrored write per on-disk type), fixed-size strings whose garbage tails stay data,
-//! flag sets and small enums shown by name, raw byte arrays, and the [`record!`] macro that
-//! declares a fixed-layout record once and derives its reader, writer and YAML form.
+//! The building blocks every MechWarrior 3 record is made of: flag sets and small enums shown
+//! by name, raw byte arrays (the fixed-size strings whose garbage tails stay data live in
+//! [`crate::exact::fixed_str`]), and the deku support for them.
+//!
+//! The anim list entries, info block, anim def, array items (objects, nodes, lights, puffers,
+//! sounds) and sequence headers are `#[derive(DekuRead, DekuWrite, DekuSize)]` records. The
+//! event payloads, the prerequisite and anim ref items are still read through the older
+//! [`Field`] trait and `record!` macro (one read and one mirrored write per on-disk type);
+//! `field_via_deku!` lets deku records take part in the generic array readers and the
+//! generator until they move too.
 
-use crate::exact::{Blob, Cursor, DecodeError, EncodeError, Hex32, Text, F32};
+use crate::exact::{Blob, Cursor, DecodeError, EncodeError, Hex32, F32};
 use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
 use super::refs::RefVisitor;
+pub use crate::exact::fixed_str::{hex_string, NodeName, RawHex, Str, StrParts, NODE_FILL, Z};
 
 /// What a writer may need besides the value itself.
 #[derive(Default, Clone, Copy)]
@@ -150,32 +157,6 @@ pub fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Raw bytes
 
-/// Lowercase hex of `bytes` (table-driven; the YAML export writes a lot of it).
-pub fn hex_string(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = vec![0u8; bytes.len() * 2];
-    for (pair, &b) in out.chunks_exact_mut(2).zip(bytes) {
-        pair[0] = DIGITS[(b >> 4) as usize];
-        pair[1] = DIGITS[(b & 15) as usize];
-    }
-    // Only ASCII hex digits were pushed.
-    String::from_utf8(out).unwrap_or_default()
-}
-
-/// Serialises hex digits as an unquoted YAML scalar (they never need quotes; readers take
-/// the scalar's text with `deserialize_str`).
-pub struct RawHex<'a>(pub &'a [u8]);
-
-impl Serialize for RawHex<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.0.is_empty() {
-            // an empty plain scalar would read back as null
-            return s.serialize_str("");
-        }
-        s.serialize_newtype_struct(crate::yaml::RAW_SCALAR, &hex_string(self.0))
-    }
-}
-
 /// A fixed identifier (enum or flag name) written without quoting checks.
 pub struct RawName(pub &'static str);
 
@@ -212,6 +193,57 @@ impl<const N: usize> Field for Bytes<N> {
     }
 }
 
+// Raw bytes as stored, whatever the context.
+impl<'a, C: Copy, const N: usize> deku::DekuReader<'a, C> for Bytes<N> {
+    #[inline]
+    fn from_reader_with_ctx<R: deku::no_std_io::Read + deku::no_std_io::Seek>(
+        reader: &mut deku::reader::Reader<R>,
+        _: C,
+    ) -> Result<Self, deku::DekuError> {
+        let mut b = [0u8; N];
+        match reader.read_bytes_const(&mut b, deku::ctx::Order::Lsb0)? {
+            deku::reader::ReaderRet::Bytes => Ok(Bytes(b)),
+            _ => Err(deku::DekuError::Parse(
+                "raw bytes must start on a byte".into(),
+            )),
+        }
+    }
+}
+
+impl<C: Copy, const N: usize> deku::DekuWriter<C> for Bytes<N> {
+    #[inline]
+    fn to_writer<W: deku::no_std_io::Write + deku::no_std_io::Seek>(
+        &self,
+        writer: &mut deku::writer::Writer<W>,
+        _: C,
+    ) -> Result<(), deku::DekuError> {
+        writer.write_bytes(&self.0)
+    }
+}
+
+impl<const N: usize> deku::DekuSize for Bytes<N> {
+    const SIZE_BITS: usize = N * 8;
+}
+
+/// A record declared with deku taking part in the [`Field`] readers and writers that are not
+/// deku yet (the arrays' generic readers, the generator): through [`crate::exact::deku_impls`].
+macro_rules! field_via_deku {
+    ($($t:ty),* $(,)?) => {$(
+        impl $crate::mw3::prim::Field for $t {
+            const SIZE: usize = <$t as deku::DekuSize>::SIZE_BITS / 8;
+            #[inline]
+            fn read(c: &mut $crate::exact::Cursor) -> Result<Self, $crate::exact::DecodeError> {
+                $crate::exact::deku_impls::read(c)
+            }
+            #[inline]
+            fn write(&self, out: &mut Vec<u8>, _: &$crate::mw3::prim::Ctx) -> Result<(), $crate::exact::EncodeError> {
+                $crate::exact::deku_impls::write(out, self)
+            }
+        }
+    )*};
+}
+pub(crate) use field_via_deku;
+
 impl<const N: usize> Serialize for Bytes<N> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         RawHex(&self.0).serialize(s)
@@ -242,191 +274,13 @@ impl<const N: usize> JsonSchema for Bytes<N> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fixed-size strings
-
-/// The 17 bytes the engine fills NODE-kind name buffers with before writing the name.
-pub const NODE_FILL: &[u8; 17] = b"Default_node_name";
-
-/// A NUL-terminated string in an `N`-byte buffer, held inline as its exact bytes (no
-/// allocation). The text is the bytes before the first NUL; the bytes after it (the *tail*)
-/// are garbage kept verbatim. YAML shows a plain string when the tail is the default fill for
-/// the field's kind (zeros, or for `NODE = true` the `Default_node_name` template) and
-/// `{text: ..., tail: <hex>}` otherwise; [`Str::tail`] is `None` in the default case.
-///
-/// Editing the text ([`Str::set_text`]) regenerates a default fill, and keeps any other tail
-/// aligned to the end of the buffer with the new text and its terminator written over the
-/// start. A document may give a text too long for the buffer: it is kept (`too_long`) so the
-/// writer can report it with the field's path.
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Str<const N: usize, const NODE: bool = false> {
-    /// Always holds a NUL.
-    raw: [u8; N],
-    /// A text of `N` or more bytes from a document (never set when decoding).
-    too_long: Option<Box<Text>>,
-}
-
-/// A zero-padded (or garbage-tailed) name buffer.
-pub type Z<const N: usize> = Str<N, false>;
-/// A `Default_node_name`-filled name buffer.
-pub type NodeName = Str<32, true>;
-
-impl<const N: usize, const NODE: bool> Default for Str<N, NODE> {
-    fn default() -> Self {
-        Self {
-            raw: Self::default_buf(),
-            too_long: None,
-        }
-    }
-}
-
-impl<const N: usize, const NODE: bool> fmt::Debug for Str<N, NODE> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = crate::exact::text::decode_cp1252(self.text());
-        match self.tail() {
-            None => write!(f, "{text:?}"),
-            Some(t) => write!(f, "{text:?}+{}", hex::encode(t)),
-        }
-    }
-}
-
-impl<const N: usize, const NODE: bool> Str<N, NODE> {
-    /// The buffer of an empty name: the default fill.
-    fn default_buf() -> [u8; N] {
-        let mut buf = [0u8; N];
-        if NODE {
-            let n = NODE_FILL.len().min(N);
-            buf[..n].copy_from_slice(&NODE_FILL[..n]);
-            if N > 0 {
-                buf[0] = 0;
-            }
-        }
-        buf
-    }
-    /// A name from a literal in code and tests; panics on text the field cannot hold.
-    pub fn new(text: &str) -> Self {
-        let t = Text::from(text);
-        match Self::from_parts(t.as_bytes(), None) {
-            Ok(s) => s,
-            Err(e) => panic!("{e}"),
-        }
-    }
-    /// The buffer as it is stored. `None` when `raw` is not `N` bytes or has no terminator.
-    pub fn from_raw(raw: &[u8]) -> Option<Self> {
-        let raw: [u8; N] = raw.try_into().ok()?;
-        raw.contains(&0).then_some(Self {
-            raw,
-            too_long: None,
-        })
-    }
-    /// Build the buffer from a text and an optional tail: the default fill (or the tail
-    /// aligned to the end of the buffer), then the text and its terminator over the start.
-    pub fn from_parts(text: &[u8], tail: Option<&[u8]>) -> Result<Self, EncodeError> {
-        let len = text.len();
-        if len >= N {
-            return Err(Self::too_long_error(text));
-        }
-        let mut raw = match tail {
-            None => Self::default_buf(),
-            Some(t) => {
-                let mut buf = [0u8; N];
-                let t = &t[..t.len().min(N)];
-                buf[N - t.len()..].copy_from_slice(t);
-                buf
-            }
-        };
-        raw[..len].copy_from_slice(text);
-        raw[len] = 0;
-        Ok(Self {
-            raw,
-            too_long: None,
-        })
-    }
-    fn too_long_error(text: &[u8]) -> EncodeError {
-        EncodeError::new(format!(
-            "text {:?} is {} bytes; this field holds at most {}",
-            crate::exact::text::decode_cp1252(text),
-            text.len(),
-            N.saturating_sub(1)
-        ))
-    }
-    /// Like [`Str::from_parts`], but a text too long for the buffer is kept, and the writer
-    /// reports it (documents are read this way, so the error names the field).
-    pub fn from_parts_lenient(text: &Text, tail: Option<&[u8]>) -> Self {
-        Self::from_parts(text.as_bytes(), tail).unwrap_or_else(|_| Self {
-            raw: Self::default_buf(),
-            too_long: Some(Box::new(text.clone())),
-        })
-    }
-    fn text_len(&self) -> usize {
-        self.raw.iter().position(|&b| b == 0).unwrap_or(N)
-    }
-    /// The text bytes (Windows-1252), up to the terminator.
-    pub fn text(&self) -> &[u8] {
-        match &self.too_long {
-            Some(t) => t.as_bytes(),
-            None => &self.raw[..self.text_len()],
-        }
-    }
-    /// The text as an owned [`Text`].
-    pub fn to_text(&self) -> Text {
-        Text::new(self.text())
-    }
-    /// The bytes after the terminator, when they are not the kind's default fill.
-    pub fn tail(&self) -> Option<&[u8]> {
-        if self.too_long.is_some() {
-            return None;
-        }
-        let len = self.text_len();
-        let tail = self.raw.get(len + 1..).unwrap_or_default();
-        (!Self::is_default_tail(len, tail)).then_some(tail)
-    }
-    fn is_default_tail(len: usize, tail: &[u8]) -> bool {
-        if NODE {
-            let fill = NODE_FILL.get(len + 1..).unwrap_or_default();
-            let (head, rest) = tail.split_at(fill.len().min(tail.len()));
-            head == &fill[..head.len()] && rest.iter().all(|&b| b == 0)
-        } else {
-            tail.iter().all(|&b| b == 0)
-        }
-    }
-    /// Replace the text (see the type's docs for what happens to the tail).
-    pub fn set_text(&mut self, text: &[u8]) -> Result<(), EncodeError> {
-        *self = Self::from_parts(text, self.tail())?;
-        Ok(())
-    }
-    /// The stored buffer (meaningless while the text is too long, see [`Str::encodable`]).
-    pub fn as_raw(&self) -> &[u8; N] {
-        &self.raw
-    }
-    /// `Err` when the text does not fit the buffer.
-    pub fn encodable(&self) -> Result<&[u8; N], EncodeError> {
-        match &self.too_long {
-            Some(t) => Err(Self::too_long_error(t.as_bytes())),
-            None => Ok(&self.raw),
-        }
-    }
-    /// Whether the buffer holds exactly this text with the kind's default fill.
-    pub fn is_clean(&self) -> bool {
-        self.tail().is_none()
-    }
-}
-
 impl<const N: usize, const NODE: bool> Field for Str<N, NODE> {
     const SIZE: usize = N;
     #[inline]
     fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
         let at = c.offset();
-        let raw = c.array::<N>()?;
-        if !raw.contains(&0) {
-            return Err(DecodeError::new(
-                at,
-                crate::exact::DecodeErrorKind::Unterminated,
-            ));
-        }
-        Ok(Self {
-            raw,
-            too_long: None,
-        })
+        Self::from_array(c.array::<N>()?)
+            .ok_or_else(|| DecodeError::new(at, crate::exact::DecodeErrorKind::Unterminated))
     }
     #[inline]
     fn write(&self, out: &mut Vec<u8>, _: &Ctx) -> Result<(), EncodeError> {
@@ -435,115 +289,43 @@ impl<const N: usize, const NODE: bool> Field for Str<N, NODE> {
     }
 }
 
-impl<const N: usize, const NODE: bool> Serialize for Str<N, NODE> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let text = crate::exact::text::decode_cp1252(self.text());
-        match self.tail() {
-            None => s.serialize_str(&text),
-            Some(t) => {
-                let mut st = s.serialize_struct("Str", 2)?;
-                st.serialize_field("text", &*text)?;
-                st.serialize_field("tail", &RawHex(t))?;
-                st.end()
-            }
-        }
-    }
-}
-
-impl<'de, const N: usize, const NODE: bool> Deserialize<'de> for Str<N, NODE> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(StrParts::deserialize(d)?.build_lenient())
-    }
-}
-
-/// A name as a document gives it: text and optional tail, not yet laid out in a buffer.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct StrParts {
-    pub text: Text,
-    pub tail: Option<Blob>,
-}
-
-impl StrParts {
-    /// Lay out in an `N`-byte buffer (see [`Str::from_parts`]).
-    pub fn build<const N: usize, const NODE: bool>(&self) -> Result<Str<N, NODE>, EncodeError> {
-        Str::from_parts(
-            self.text.as_bytes(),
-            self.tail.as_ref().map(|b| b.as_bytes()),
-        )
-    }
-    /// Lay out, keeping a text too long for the buffer for the writer to report.
-    pub fn build_lenient<const N: usize, const NODE: bool>(&self) -> Str<N, NODE> {
-        Str::from_parts_lenient(&self.text, self.tail.as_ref().map(|b| b.as_bytes()))
-    }
-}
-
-impl<'de> Deserialize<'de> for StrParts {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl V {
-            fn text<E: de::Error>(v: &str) -> Result<StrParts, E> {
-                let text = Text::deserialize(de::value::StrDeserializer::<E>::new(v))?;
-                Ok(StrParts { text, tail: None })
-            }
-        }
-        impl<'de> de::Visitor<'de> for V {
-            type Value = StrParts;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string, or {text: ..., tail: <hex>}")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Self::text(v)
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                Self::text(&v.to_string())
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-                Self::text(&v.to_string())
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-                Self::text(&v.to_string())
-            }
-            fn visit_map<A: de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
-                let mut text = None;
-                let mut tail = None;
-                while let Some(k) = m.next_key::<String>()? {
-                    match k.as_str() {
-                        "text" => text = Some(m.next_value::<Text>()?),
-                        "tail" => tail = Some(m.next_value::<Blob>()?),
-                        other => return Err(de::Error::unknown_field(other, &["text", "tail"])),
-                    }
-                }
-                Ok(StrParts {
-                    text: text.ok_or_else(|| de::Error::missing_field("text"))?,
-                    tail,
-                })
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-impl<const N: usize, const NODE: bool> JsonSchema for Str<N, NODE> {
-    fn schema_name() -> String {
-        format!("Str{N}{}", if NODE { "Node" } else { "" })
-    }
-    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-        crate::exact::schema_from_json(serde_json::json!({
-            "description": format!(
-                "a name in a {N}-byte buffer (at most {} bytes); `tail` holds the bytes after the terminator when they are not the default {} fill",
-                N - 1, if NODE { "Default_node_name" } else { "zero" }),
-            "anyOf": [
-                {"type": "string"},
-                {"type": "object", "required": ["text"], "additionalProperties": false,
-                 "properties": {"text": {"type": "string"}, "tail": {"type": "string", "pattern": "^([0-9a-fA-F]{2}|\\s)*$"}}}
-            ]
-        }))
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Flags and small enums by name
+
+/// deku for a newtype over an integer: its bytes are the integer's.
+macro_rules! deku_like_raw {
+    ($name:ident, $raw:ty) => {
+        impl<'a, C: Copy> deku::DekuReader<'a, C> for $name
+        where
+            $raw: deku::DekuReader<'a, C>,
+        {
+            #[inline]
+            fn from_reader_with_ctx<R: deku::no_std_io::Read + deku::no_std_io::Seek>(
+                reader: &mut deku::reader::Reader<R>,
+                ctx: C,
+            ) -> Result<Self, deku::DekuError> {
+                <$raw>::from_reader_with_ctx(reader, ctx).map($name)
+            }
+        }
+        impl<C: Copy> deku::DekuWriter<C> for $name
+        where
+            $raw: deku::DekuWriter<C>,
+        {
+            #[inline]
+            fn to_writer<W: deku::no_std_io::Write + deku::no_std_io::Seek>(
+                &self,
+                writer: &mut deku::writer::Writer<W>,
+                ctx: C,
+            ) -> Result<(), deku::DekuError> {
+                self.0.to_writer(writer, ctx)
+            }
+        }
+        impl deku::DekuSize for $name {
+            const SIZE_BITS: usize = 8 * std::mem::size_of::<$raw>();
+        }
+    };
+}
+pub(crate) use deku_like_raw;
 
 /// Declare a flag set stored as `$raw`, shown in YAML as a list of names; bits without a name
 /// appear as one `0x...` entry so nothing is lost.
@@ -577,6 +359,8 @@ macro_rules! flags {
                 self.0.write(out, ctx)
             }
         }
+
+        $crate::mw3::prim::deku_like_raw!($name, $raw);
 
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -689,6 +473,8 @@ macro_rules! named {
                 self.0.write(out, ctx)
             }
         }
+
+        $crate::mw3::prim::deku_like_raw!($name, $raw);
 
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

@@ -2,9 +2,11 @@
 //! its event stream. The stream size is derived from the events.
 
 use super::events::{read_stream, Event};
-use super::prim::{is_default, named, Ctx, Field, Z};
+use super::prim::{is_default, named, Z};
 use super::refs::Names;
+use crate::exact::deku_impls::{self, Name};
 use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within, F32};
+use deku::{DekuRead, DekuSize, DekuWrite};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -13,6 +15,28 @@ named!(/// A sequence state.
 
 /// The size of a SeqDefInfo record.
 pub const SEQ_DEF_SIZE: usize = 64;
+
+/// The 64-byte SeqDefInfo header as stored (the reset state's and every sequence's).
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct SeqDefHeader {
+    #[deku(ctx = "Name(\"name\")")]
+    name: Z<32>,
+    seq_state: SeqState,
+    reset_state: SeqState,
+    pad34: u16,
+    loop_time: F32,
+    event_time: F32,
+    seq_time: F32,
+    loop_count: u32,
+    curr_event_ptr: Hex32,
+    /// The events pointer (a stale runtime address).
+    pointer: Hex32,
+    /// The event stream's size in bytes.
+    size: u32,
+}
+
+const _: () = assert!(SeqDefHeader::SIZE_BITS == SEQ_DEF_SIZE * 8);
 
 /// A sequence definition (or the reset state) with its events.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -43,32 +67,22 @@ pub struct SeqDef {
 impl SeqDef {
     /// Read the 64-byte header; returns the definition (no events yet) and the stream size.
     pub fn read_header(c: &mut Cursor) -> Result<(Self, u32), DecodeError> {
-        let name = Z::read(c).within("name")?;
-        let seq_state = SeqState::read(c).within("seq_state")?;
-        let reset_state = SeqState::read(c).within("reset_state")?;
-        let pad34 = c.u16().within("pad34")?;
-        let loop_time = F32::read(c).within("loop_time")?;
-        let event_time = F32::read(c).within("event_time")?;
-        let seq_time = F32::read(c).within("seq_time")?;
-        let loop_count = c.u32().within("loop_count")?;
-        let curr_event_ptr = Hex32::read(c).within("curr_event_ptr")?;
-        let pointer = Hex32::read(c).within("pointer")?;
-        let size = c.u32().within("size")?;
+        let h: SeqDefHeader = deku_impls::read(c)?;
         Ok((
             SeqDef {
-                name,
-                seq_state,
-                reset_state,
-                pad34,
-                loop_time,
-                event_time,
-                seq_time,
-                loop_count,
-                curr_event_ptr,
-                pointer,
+                name: h.name,
+                seq_state: h.seq_state,
+                reset_state: h.reset_state,
+                pad34: h.pad34,
+                loop_time: h.loop_time,
+                event_time: h.event_time,
+                seq_time: h.seq_time,
+                loop_count: h.loop_count,
+                curr_event_ptr: h.curr_event_ptr,
+                pointer: h.pointer,
                 events: Vec::new(),
             },
-            size,
+            h.size,
         ))
     }
 
@@ -95,18 +109,20 @@ impl SeqDef {
 
     /// The 64-byte header for a stream of `size` bytes.
     pub fn write_header(&self, out: &mut Vec<u8>, size: u32) -> Result<(), EncodeError> {
-        let ctx = Ctx::default();
-        self.name.write(out, &ctx).within("name")?;
-        self.seq_state.write(out, &ctx)?;
-        self.reset_state.write(out, &ctx)?;
-        self.pad34.write(out, &ctx)?;
-        self.loop_time.write(out, &ctx)?;
-        self.event_time.write(out, &ctx)?;
-        self.seq_time.write(out, &ctx)?;
-        self.loop_count.write(out, &ctx)?;
-        self.curr_event_ptr.write(out, &ctx)?;
-        self.pointer.write(out, &ctx)?;
-        size.write(out, &ctx)
+        let h = SeqDefHeader {
+            name: self.name.clone(),
+            seq_state: self.seq_state,
+            reset_state: self.reset_state,
+            pad34: self.pad34,
+            loop_time: self.loop_time,
+            event_time: self.event_time,
+            seq_time: self.seq_time,
+            loop_count: self.loop_count,
+            curr_event_ptr: self.curr_event_ptr,
+            pointer: self.pointer,
+            size,
+        };
+        deku_impls::write(out, &h)
     }
 
     /// The offset of the stream size inside the 64-byte header.

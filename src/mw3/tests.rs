@@ -5,24 +5,8 @@ use super::events::EventData;
 use super::*;
 use crate::exact::{DecodeErrorKind, F32};
 use serde_json::Value;
-use std::path::PathBuf;
 
-fn corpus(rel: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus")
-        .join(rel);
-    if p.exists() {
-        return Some(p);
-    }
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("corpus file {} missing in CI", p.display());
-    }
-    eprintln!(
-        "notice: corpus file {} not found; test skipped",
-        p.display()
-    );
-    None
-}
+use crate::testing::corpus_path as corpus;
 
 fn synthetic() -> Option<Vec<u8>> {
     corpus("mw3/synthetic.zbd").map(|p| std::fs::read(p).expect("readable corpus file"))

@@ -434,7 +434,7 @@ fn uev_position(f: usize, num_frames: usize, n: usize) -> (usize, usize, f32) {
 }
 
 /// The translation UE Viewer exports for frame `f` (`(0, 0, 0)` without keys): linear
-/// interpolation `a + t · (b − a)` between the keys of [`uev_position`].
+/// interpolation `a + t · (b − a)` between the keys of `uev_position`.
 pub fn sample_translation(keys: &[Vec3], f: usize, num_frames: usize) -> Vec3 {
     if keys.is_empty() {
         return [0.0; 3];
@@ -449,7 +449,7 @@ pub fn sample_translation(keys: &[Vec3], f: usize, num_frames: usize) -> Vec3 {
 }
 
 /// The rotation UE Viewer exports for frame `f` (`(0, 0, 0, 1)` without keys): its slerp
-/// between the keys of [`uev_position`].
+/// between the keys of `uev_position`.
 pub fn sample_rotation(keys: &[Quat], f: usize, num_frames: usize) -> Quat {
     if keys.is_empty() {
         return [0.0, 0.0, 0.0, 1.0];

@@ -333,7 +333,7 @@ fn read_only<T: JsonSchema>(gen: &mut schemars::gen::SchemaGenerator) -> schemar
 #[serde(deny_unknown_fields)]
 pub struct TrackY {
     pub bone: String,
-    /// The stored rotation Mins[3] + Ranges[3], when they differ from what animkit computes from
+    /// The stored rotation `Mins[3]` + `Ranges[3]`, when they differ from what animkit computes from
     /// the decoded keys (e.g. the encoder used the unquantised keys). Written back while the
     /// rotation keys are unchanged; ignored by every format but IntervalFixed32NoW (for which
     /// the whole stream is kept instead).

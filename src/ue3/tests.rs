@@ -1,25 +1,9 @@
 //! Corpus tests: the four container variants of `../shared/corpus/ue3/`.
 
 use super::package::{self, Package};
-use std::path::PathBuf;
 
 pub(crate) fn corpus(rel: &str) -> Option<Vec<u8>> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/ue3")
-        .join(rel);
-    match std::fs::read(&p) {
-        Ok(d) => Some(d),
-        Err(e) => {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("corpus file {} missing: {e}", p.display());
-            }
-            eprintln!(
-                "notice: corpus file {} not found, test skipped",
-                p.display()
-            );
-            None
-        }
-    }
+    crate::testing::corpus_file(&format!("ue3/{rel}"))
 }
 
 pub(crate) const VARIANTS: [&str; 4] = ["plain", "obf", "xor", "lzo"];

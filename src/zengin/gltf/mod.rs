@@ -4,7 +4,7 @@
 //! * [`coords`]: the coordinate mapping (ZenGin left-handed, Y up, centimetres ↔ glTF
 //!   right-handed, Y up, metres: x is mirrored, lengths divided by 100).
 //! * [`skeleton`]: the MDH hierarchy with its rest poses in glTF coordinates.
-//! * [`export`]: MDH + MANs → `.glb` / `.gltf`.
+//! * [`mod@export`]: MDH + MANs → `.glb` / `.gltf`.
 //! * [`read`]: a glTF file (GLB or JSON with embedded, external or GLB buffers) read and
 //!   checked, with JSON paths in every error.
 //! * [`import`]: one glTF animation sampled at a MAN's frame times and packed into a copy of the

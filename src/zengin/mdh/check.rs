@@ -42,7 +42,7 @@ pub fn check_man(man: &crate::zengin::man::Man, mdh: &Mdh) -> Vec<String> {
     out
 }
 
-/// `animkit check FILE.MAN --mdh FILE.MDH` for [`Codec::check`].
+/// `animkit check FILE.MAN --mdh FILE.MDH` for [`crate::codec::Codec::check`].
 pub fn check_man_findings(
     man: &crate::zengin::man::Man,
     ctx: &crate::codec::CheckContext<'_>,

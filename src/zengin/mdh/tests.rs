@@ -123,18 +123,7 @@ fn truncated_node_list_names_the_field() {
 }
 
 fn corpus() -> Option<Vec<u8>> {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/zengin/hierarchy0.mdh");
-    match std::fs::read(&p) {
-        Ok(d) => Some(d),
-        Err(_) if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("corpus file {} missing", p.display())
-        }
-        Err(_) => {
-            eprintln!("notice: {} not found, skipping corpus test", p.display());
-            None
-        }
-    }
+    crate::testing::corpus_file("zengin/hierarchy0.mdh")
 }
 
 #[test]
@@ -222,9 +211,7 @@ fn corpus_hierarchy0_values_and_round_trips() {
 #[test]
 fn check_man_against_corpus_skeleton() {
     let Some(data) = corpus() else { return };
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/zengin/G1_HUMANS-S_FISTRUN.MAN");
-    let Ok(man_data) = std::fs::read(p) else {
+    let Some(man_data) = crate::testing::corpus_file("zengin/G1_HUMANS-S_FISTRUN.MAN") else {
         return;
     };
     let mdh = Mdh::read(&data).unwrap();

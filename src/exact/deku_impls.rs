@@ -1,0 +1,294 @@
+//! deku for the byte-exact types, and the bridge between deku records and the crate's
+//! [`Cursor`] and output buffers, with offsets and field paths.
+//!
+//! A record is one `#[derive(DekuRead, DekuWrite, DekuSize)]` declaration. [`read`] runs it at a
+//! cursor and [`write()`] appends it to an output buffer; they turn deku's errors into
+//! [`DecodeError`]s (absolute byte offset, kind, field) and [`EncodeError`]s (field).
+//!
+//! Field names: deku does not say which field an error comes from. A record's size is checked
+//! before it is read, so the only values that can still be refused are those whose bytes may
+//! be invalid: the fixed-size strings ([`Str`]). They take their field's name as deku context
+//! (`#[deku(ctx = "Name(\"name\")")]`, required: a string field without a name does not
+//! compile) and leave it, with their position, for the bridge to put in the error's path.
+
+use super::fixed_str::Str;
+use super::{Cursor, DecodeError, DecodeErrorKind, EncodeError, Hex32, Segment, F32};
+use deku::ctx::{Endian, Order};
+use deku::no_std_io::{Read, Seek, Write};
+use deku::reader::{Reader, ReaderRet};
+use deku::writer::Writer;
+use deku::{DekuError, DekuReader, DekuSize, DekuWriter};
+use std::cell::Cell;
+
+// ---------------------------------------------------------------------------------------------
+// The bridge
+
+/// The name of the field a value is read into or written from (deku context).
+#[derive(Debug, Clone, Copy)]
+pub struct Name(pub &'static str);
+
+#[derive(Debug, Clone, Copy)]
+struct Refusal {
+    field: &'static str,
+    /// Byte position of the value inside the record.
+    at: usize,
+}
+
+thread_local! {
+    // The named value that refused last: set just before its DekuError is returned, taken by
+    // the bridge (DekuError carries only a message).
+    static REFUSED: Cell<Option<Refusal>> = const { Cell::new(None) };
+}
+
+fn refuse(field: Name, at: usize, e: DekuError) -> DekuError {
+    REFUSED.with(|r| r.set(Some(Refusal { field: field.0, at })));
+    e
+}
+
+/// Read one deku record at `c`. A fixed-size record is checked for size first, so a short
+/// input is [`DecodeErrorKind::Truncated`] at the record's start; a refused value
+/// (an unterminated string) is reported at its own offset with its field name.
+#[inline]
+pub fn read<'a, T>(c: &mut Cursor<'a>) -> Result<T, DecodeError>
+where
+    T: for<'r> DekuReader<'r, ()> + DekuSize,
+{
+    let start = c.offset();
+    if let Some(size) = T::SIZE_BYTES {
+        c.peek(size)?;
+    }
+    let mut io = std::io::Cursor::new(c.unread());
+    let mut reader = Reader::new(&mut io);
+    match T::from_reader_with_ctx(&mut reader, ()) {
+        Ok(v) => {
+            c.bytes(reader.bits_read / 8)?;
+            Ok(v)
+        }
+        Err(e) => Err(decode_error(e, start, reader.bits_read / 8, c.remaining())),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn decode_error(e: DekuError, start: u64, at: usize, remaining: usize) -> DecodeError {
+    if let Some(r) = REFUSED.with(Cell::take) {
+        let mut err = DecodeError::new(start + r.at as u64, DecodeErrorKind::Unterminated);
+        err.path.prefix(Segment::Field(r.field));
+        return err;
+    }
+    let offset = start + at as u64;
+    match e {
+        DekuError::Incomplete(need) => DecodeError::new(
+            offset,
+            DecodeErrorKind::Truncated {
+                need: need.byte_size() as u64,
+                have: remaining.saturating_sub(at) as u64,
+            },
+        ),
+        other => DecodeError::invalid(offset, other.to_string()),
+    }
+}
+
+/// Append one deku record to `out`.
+#[inline]
+pub fn write<T: DekuWriter<()>>(out: &mut Vec<u8>, value: &T) -> Result<(), EncodeError> {
+    let end = out.len() as u64;
+    let mut io = std::io::Cursor::new(out);
+    io.set_position(end);
+    let mut writer = Writer::new(&mut io);
+    value
+        .to_writer(&mut writer, ())
+        .and_then(|()| writer.finalize())
+        .map_err(encode_error)
+}
+
+#[cold]
+#[inline(never)]
+fn encode_error(e: DekuError) -> EncodeError {
+    let message = match e {
+        DekuError::InvalidParam(m) | DekuError::Parse(m) => m.to_string(),
+        other => other.to_string(),
+    };
+    let mut err = EncodeError::new(message);
+    if let Some(r) = REFUSED.with(Cell::take) {
+        err.path.prefix(Segment::Field(r.field));
+    }
+    err
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exact floats and hex values: their 4 bytes like a u32 (a float's bits never go through float
+// arithmetic).
+
+macro_rules! like_u32 {
+    ($t:ty) => {
+        impl<'a, Ctx: Copy> DekuReader<'a, Ctx> for $t
+        where
+            u32: DekuReader<'a, Ctx>,
+        {
+            #[inline]
+            fn from_reader_with_ctx<R: Read + Seek>(
+                reader: &mut Reader<R>,
+                ctx: Ctx,
+            ) -> Result<Self, DekuError> {
+                u32::from_reader_with_ctx(reader, ctx).map(Self)
+            }
+        }
+
+        impl<Ctx: Copy> DekuWriter<Ctx> for $t
+        where
+            u32: DekuWriter<Ctx>,
+        {
+            #[inline]
+            fn to_writer<W: Write + Seek>(
+                &self,
+                writer: &mut Writer<W>,
+                ctx: Ctx,
+            ) -> Result<(), DekuError> {
+                self.0.to_writer(writer, ctx)
+            }
+        }
+
+        impl DekuSize for $t {
+            const SIZE_BITS: usize = 32;
+        }
+    };
+}
+like_u32!(F32);
+like_u32!(Hex32);
+
+// ---------------------------------------------------------------------------------------------
+// Garbage-keeping strings: the buffer as stored; it must hold a terminator (read), and a
+// document's text must fit it (write).
+
+impl<'a, const N: usize, const NODE: bool> DekuReader<'a, Name> for Str<N, NODE> {
+    #[inline]
+    fn from_reader_with_ctx<R: Read + Seek>(
+        reader: &mut Reader<R>,
+        name: Name,
+    ) -> Result<Self, DekuError> {
+        let at = reader.bits_read / 8;
+        let mut raw = [0u8; N];
+        if !matches!(
+            reader.read_bytes_const(&mut raw, Order::Lsb0)?,
+            ReaderRet::Bytes
+        ) {
+            return Err(DekuError::Parse("a string must start on a byte".into()));
+        }
+        Str::from_array(raw).ok_or_else(|| {
+            refuse(
+                name,
+                at,
+                DekuError::Parse("string has no terminator before the end of its field".into()),
+            )
+        })
+    }
+}
+
+impl<const N: usize, const NODE: bool> DekuWriter<Name> for Str<N, NODE> {
+    #[inline]
+    fn to_writer<W: Write + Seek>(
+        &self,
+        writer: &mut Writer<W>,
+        name: Name,
+    ) -> Result<(), DekuError> {
+        match self.encodable() {
+            Ok(raw) => writer.write_bytes(raw),
+            Err(e) => Err(refuse(name, 0, DekuError::InvalidParam(e.message.into()))),
+        }
+    }
+}
+
+// In a record with an endianness, deku passes it along with the name.
+impl<'a, const N: usize, const NODE: bool> DekuReader<'a, (Endian, Name)> for Str<N, NODE> {
+    #[inline]
+    fn from_reader_with_ctx<R: Read + Seek>(
+        reader: &mut Reader<R>,
+        (_, name): (Endian, Name),
+    ) -> Result<Self, DekuError> {
+        Self::from_reader_with_ctx(reader, name)
+    }
+}
+
+impl<const N: usize, const NODE: bool> DekuWriter<(Endian, Name)> for Str<N, NODE> {
+    #[inline]
+    fn to_writer<W: Write + Seek>(
+        &self,
+        writer: &mut Writer<W>,
+        (_, name): (Endian, Name),
+    ) -> Result<(), DekuError> {
+        self.to_writer(writer, name)
+    }
+}
+
+impl<const N: usize, const NODE: bool> DekuSize for Str<N, NODE> {
+    const SIZE_BITS: usize = N * 8;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use deku::{DekuRead, DekuWrite};
+
+    #[derive(Debug, PartialEq, DekuRead, DekuWrite, DekuSize)]
+    #[deku(endian = "little")]
+    struct Rec {
+        id: u16,
+        #[deku(ctx = "Name(\"label\")")]
+        label: Str<6>,
+        scale: F32,
+        ptr: Hex32,
+    }
+
+    fn bytes() -> Vec<u8> {
+        let mut b = vec![7, 0];
+        b.extend_from_slice(b"ab\0xyz");
+        b.extend_from_slice(&0x8000_0000u32.to_le_bytes()); // -0.0 keeps its sign bit
+        b.extend_from_slice(&0x1234_5678u32.to_le_bytes());
+        b
+    }
+
+    #[test]
+    fn records_read_and_write_through_the_bridge() {
+        let data = bytes();
+        let mut c = Cursor::new(&data, 100);
+        let r: Rec = read(&mut c).unwrap();
+        assert_eq!(r.id, 7);
+        assert_eq!(r.label.text(), b"ab");
+        assert_eq!(r.label.tail(), Some(&b"xyz"[..]));
+        assert_eq!(r.scale, F32(0x8000_0000));
+        assert_eq!(r.ptr, Hex32(0x1234_5678));
+        assert!(c.is_empty());
+        let mut out = vec![0xEE];
+        write(&mut out, &r).unwrap();
+        assert_eq!(out[1..], data[..]);
+        assert_eq!(Rec::SIZE_BYTES, Some(16));
+    }
+
+    #[test]
+    fn errors_have_offsets_and_field_names() {
+        let mut data = bytes();
+        // short: refused before anything is read, at the record's start
+        let e = read::<Rec>(&mut Cursor::new(&data[..15], 100)).unwrap_err();
+        assert_eq!(e.offset, 100);
+        assert_eq!(e.kind, DecodeErrorKind::Truncated { need: 16, have: 15 });
+        // an unterminated string: at the string, with its name
+        data[4] = b'c';
+        let e = read::<Rec>(&mut Cursor::new(&data, 100)).unwrap_err();
+        assert_eq!((e.offset, e.path.to_string()), (102, "label".to_string()));
+        assert_eq!(e.kind, DecodeErrorKind::Unterminated);
+        // a text too long for its buffer: refused when writing, with the field's name
+        let r = Rec {
+            id: 1,
+            label: Str::from_parts_lenient(&super::super::Text::from("toolong"), None),
+            scale: F32(0),
+            ptr: Hex32(0),
+        };
+        let e = write(&mut Vec::new(), &r).unwrap_err();
+        assert_eq!(e.path.to_string(), "label");
+        assert!(e.message.contains("at most 5"), "{e}");
+        // and a later error does not pick up an old refusal
+        let e = read::<Rec>(&mut Cursor::new(&data[..3], 0)).unwrap_err();
+        assert!(e.path.is_empty());
+    }
+}
