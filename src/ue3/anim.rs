@@ -7,6 +7,10 @@ use super::package::{Object, Package};
 use super::props::{Properties, Value};
 use crate::exact::{DecodeError, EncodeError};
 
+/// Most keys one PSA export may hold (NumFrames × tracks): 512 MiB of key records. Declared
+/// here, below `psa.rs`, because `damaged` also measures sequences against it.
+pub const MAX_KEYS: usize = 1 << 24;
+
 /// An AnimSet export.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnimSet {
@@ -503,7 +507,7 @@ pub struct Damage {
 /// Every damaged AnimSequence: properties or track table that cannot be read, a stream that
 /// does not hold what its offsets and key counts say (such a sequence is kept as raw bytes,
 /// `native` in the YAML), or a NumFrames that is negative or too large for any PSA
-/// ([`super::psa::MAX_KEYS`] keys) while the tracks hold only a few keys.
+/// ([`MAX_KEYS`] keys) while the tracks hold only a few keys.
 pub fn damaged(pkg: &Package) -> Vec<Damage> {
     let sets = anim_sets(pkg);
     let mut out = Vec::new();
@@ -554,7 +558,7 @@ pub fn damaged(pkg: &Package) -> Vec<Damage> {
             .map(|t| t.translations.len().max(t.rotations.len()))
             .max()
             .unwrap_or(0);
-        let limit = super::psa::MAX_KEYS / decoded.len().max(1);
+        let limit = MAX_KEYS / decoded.len().max(1);
         let bad = if seq.num_frames < 0 {
             Some("is negative")
         } else if seq.num_frames as usize > limit {

@@ -6,8 +6,7 @@ use super::codec::{Quat, Vec3};
 use super::package::Package;
 use crate::exact::{Cursor, DecodeError, PutLe};
 
-/// Most keys one PSA export may hold (NumFrames × tracks): 512 MiB of key records.
-pub const MAX_KEYS: usize = 1 << 24;
+pub use super::anim::MAX_KEYS;
 
 /// ANIMHEAD TypeFlag written by UE Viewer.
 pub const PSA_VERSION: u32 = 20_100_422;
