@@ -9,6 +9,7 @@ mod man_bad_input;
 mod man_corpus;
 mod man_edit;
 mod man_props;
+mod oneshot;
 mod readme;
 mod report;
 mod schemas;

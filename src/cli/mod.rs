@@ -22,6 +22,7 @@ mod import;
 mod info;
 mod input;
 mod json;
+mod oneshot;
 mod out;
 mod psa;
 mod repack;
@@ -43,11 +44,20 @@ use std::process::ExitCode;
     version,
     about = "Read, verify, edit and repack game animation assets byte-exactly",
     long_about = "animkit reads game animation assets (ZenGin .MAN, ...), writes them back byte for \
-byte, turns them into editable YAML and packs edited YAML back into the game's binary format."
+byte, turns them into editable YAML and packs edited YAML back into the game's binary format.\n\n\
+One step: `animkit PATH...` (or files dropped on the program) converts each path the obvious \
+way: a binary to YAML beside it, an animkit YAML back to its binary (the original kept once as \
+.bak), an archive to a NAME-unpacked folder and such a folder back, an animkit glTF back into \
+its animation.",
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    /// Without a subcommand: files or folders to convert in one step (a binary → YAML beside
+    /// it, an animkit YAML → its binary, an archive ↔ its NAME-unpacked folder; see --help).
+    #[arg(value_name = "PATH")]
+    paths: Vec<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -90,6 +100,31 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Some(command) => dispatch(command),
+        None if cli.paths.is_empty() => {
+            let _ = <Cli as clap::CommandFactory>::command().print_help();
+            return ExitCode::from(2);
+        }
+        None => return oneshot::run(&cli.paths),
+    };
+    let code = match result {
+        Ok(Status::Ok) => ExitCode::SUCCESS,
+        Ok(Status::Failed) => ExitCode::from(1),
+        Err(e) => {
+            report(&e);
+            ExitCode::from(2)
+        }
+    };
+    // A write to a closed stdout ends the command quietly; its exit code says so.
+    if out::failed() {
+        return ExitCode::from(2);
+    }
+    code
+}
+
+/// Run a subcommand.
+fn dispatch(command: Command) -> Result<Status, Error> {
+    match command {
         Command::Info(a) => info::run(a),
         Command::Export(a) => export::run(a),
         Command::Import(a) => import::run(a),
@@ -105,19 +140,7 @@ pub fn main() -> ExitCode {
         Command::Unpack(a) => unpack::run(a),
         Command::Repack(a) => repack::run(a),
         Command::Gltf(a) => gltf::run(a),
-    };
-    let code = match result {
-        Ok(Status::Ok) => ExitCode::SUCCESS,
-        Ok(Status::Failed) => ExitCode::from(1),
-        Err(e) => {
-            report(&e);
-            ExitCode::from(2)
-        }
-    };
-    if out::failed() {
-        return ExitCode::from(2);
     }
-    code
 }
 
 /// Print an error on stderr: `animkit: error: FILE: message`, or for an error at a line and

@@ -1,0 +1,430 @@
+//! `animkit PATH...` without a subcommand: every path converted the obvious way, as modders
+//! know it from drag-and-drop tools (drop a file on `animkit.exe`, get the editable form beside
+//! it; drop the edited form, get the binary back).
+//!
+//! - a recognised binary → its YAML beside it (`WALK.MAN` → `WALK.MAN.yaml`);
+//! - an animkit YAML document → the binary at the name it came from (`WALK.MAN.yaml` →
+//!   `WALK.MAN`), the binary it replaces kept once as `WALK.MAN.bak`;
+//! - a container (an archive) → `unpack` into `NAME-unpacked/` beside it; such a folder →
+//!   `repack` to `NAME` (the old one kept once as `NAME.bak`);
+//! - a `.glb`/`.gltf` written by animkit → `gltf import` into the file it was exported from.
+//!
+//! Anything else is reported and the other paths still run (exit 2 when any failed). The
+//! summary is also written to `animkit-last-run.txt` beside the first path, so a drop on the
+//! executable without a console still leaves a readable account.
+
+use super::{Input, Status};
+use crate::exact::Error;
+use crate::registry::{ExportOptions, ImportOptions};
+use clap::Parser;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The name of the summary written beside the first path.
+pub const LAST_RUN: &str = "animkit-last-run.txt";
+/// What a container's folder is called: `NAME` + this.
+const UNPACKED: &str = "-unpacked";
+/// What the kept original is called: `NAME` + this.
+const BACKUP: &str = ".bak";
+
+/// What was done with one path.
+struct Done {
+    /// What it became (for the summary).
+    what: String,
+}
+
+/// Convert every path; exit code 0 when all were done, 2 when any failed.
+pub fn run(paths: &[PathBuf]) -> ExitCode {
+    let mut lines = Vec::new();
+    let mut failed = 0usize;
+    for path in paths {
+        match one(path) {
+            Ok(done) => lines.push(format!("ok: {}: {}", path.display(), done.what)),
+            Err(e) => {
+                super::report(&e);
+                failed += 1;
+                lines.push(format!("FAILED: {e}"));
+            }
+        }
+    }
+    lines.push(format!(
+        "{} of {} path{} done{}",
+        paths.len() - failed,
+        paths.len(),
+        if paths.len() == 1 { "" } else { "s" },
+        if failed > 0 {
+            format!(", {failed} failed")
+        } else {
+            String::new()
+        }
+    ));
+    let mut summary = lines.join("\n");
+    summary.push('\n');
+    eprint!("{summary}");
+    if let Some(first) = paths.first() {
+        let log = beside(first).join(LAST_RUN);
+        let text = format!(
+            "animkit {} (one-step use)\n{}",
+            env!("CARGO_PKG_VERSION"),
+            summary.replace('\n', crate_newline())
+        );
+        if let Err(e) = crate::fsio::write_file(&log, text.as_bytes(), true) {
+            eprintln!("animkit: warning: summary not written: {e}");
+        }
+    }
+    if failed > 0 {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The summary file's line ending: the platform's, so Notepad shows it as lines.
+fn crate_newline() -> &'static str {
+    if cfg!(windows) {
+        "\r\n"
+    } else {
+        "\n"
+    }
+}
+
+/// The folder a path lies in (`.` for a bare name).
+fn beside(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// `path` with `suffix` appended to its file name (non-UTF-8 names kept as they are).
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut s: OsString = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// `path` without the `suffix` of its file name (ASCII case ignored), if it has it.
+fn strip_suffix(path: &Path, suffix: &str) -> Option<PathBuf> {
+    let name = path.file_name()?.to_str()?;
+    let cut = name.len().checked_sub(suffix.len())?;
+    if cut == 0 || !name.is_char_boundary(cut) || !name[cut..].eq_ignore_ascii_case(suffix) {
+        return None;
+    }
+    Some(path.with_file_name(&name[..cut]))
+}
+
+fn has_extension(path: &Path, exts: &[&str]) -> bool {
+    path.extension()
+        .and_then(OsStr::to_str)
+        .is_some_and(|e| exts.iter().any(|x| e.eq_ignore_ascii_case(x)))
+}
+
+/// Run a subcommand as if typed (the same code as `animkit ARGS...`).
+fn subcommand(args: &[&OsStr]) -> Result<(), Error> {
+    let argv = std::iter::once(OsStr::new("animkit")).chain(args.iter().copied());
+    let cli = super::Cli::try_parse_from(argv)
+        .map_err(|e| Error::other(args.get(1).map_or(Path::new(""), Path::new), e.to_string()))?;
+    let command = cli
+        .command
+        .ok_or_else(|| Error::other("", "no subcommand"))?;
+    match super::dispatch(command)? {
+        Status::Ok => Ok(()),
+        Status::Failed => Err(Error::other(
+            args.get(1).map_or(Path::new(""), Path::new),
+            format!("`{}` failed", args[0].to_string_lossy()),
+        )),
+    }
+}
+
+/// Keep `path` once as `path.bak` before it is replaced; a `.bak` from an earlier run is
+/// never overwritten (the first original survives any number of round trips). Copied to a
+/// temporary file and renamed, so a `.bak` is never half-written.
+fn keep_original(path: &Path) -> Result<Option<PathBuf>, Error> {
+    let bak = with_suffix(path, BACKUP);
+    if !path.is_file() || bak.exists() {
+        return Ok(None);
+    }
+    let tmp = tempfile::Builder::new()
+        .prefix(".animkit-")
+        .tempfile_in(beside(path))
+        .map_err(|e| Error::io(path, e))?;
+    std::fs::copy(path, tmp.path()).map_err(|e| Error::io(path, e))?;
+    tmp.persist_noclobber(&bak)
+        .map_err(|e| Error::io(&bak, e.error))?;
+    Ok(Some(bak))
+}
+
+fn kept(bak: Option<PathBuf>) -> String {
+    bak.map_or(String::new(), |b| {
+        format!(" (the original kept as {})", b.display())
+    })
+}
+
+fn one(path: &Path) -> Result<Done, Error> {
+    if path.is_dir() {
+        return folder(path);
+    }
+    if !path.exists() {
+        return Err(Error::other(path, "no such file or folder"));
+    }
+    if has_extension(path, &["glb", "gltf"]) {
+        return gltf(path);
+    }
+    let input = Input::read(path)?;
+    if input.from_yaml {
+        return yaml_to_binary(&input);
+    }
+    if input.format.container().is_some() {
+        return unpack(&input);
+    }
+    binary_to_yaml(&input)
+}
+
+fn binary_to_yaml(input: &Input) -> Result<Done, Error> {
+    let path = &input.path;
+    let opened = input.open(&ImportOptions::default())?;
+    let yaml = opened
+        .to_yaml(&ExportOptions::default())
+        .map_err(Error::encoding(path))?;
+    for w in opened.export_warnings() {
+        eprintln!(
+            "animkit: warning: {}: {}: {}",
+            path.display(),
+            w.path,
+            w.message
+        );
+    }
+    let out = with_suffix(path, ".yaml");
+    if out.exists() {
+        if crate::fsio::read_file(&out)? == yaml.as_bytes() {
+            return Ok(Done {
+                what: format!("{} is up to date", out.display()),
+            });
+        }
+        return Err(Error::other(
+            &out,
+            format!(
+                "exists and differs from what {} gives (it may hold your edits): drop the YAML \
+                 to pack it into the binary, or delete it to export again",
+                path.display()
+            ),
+        ));
+    }
+    crate::fsio::write_file(&out, yaml.as_bytes(), false)?;
+    Ok(Done {
+        what: format!("wrote {} ({})", out.display(), input.format.tag()),
+    })
+}
+
+fn yaml_to_binary(input: &Input) -> Result<Done, Error> {
+    let path = &input.path;
+    let out = strip_suffix(path, ".yaml")
+        .or_else(|| strip_suffix(path, ".yml"))
+        .ok_or_else(|| {
+            Error::other(
+                path,
+                "cannot tell which binary this document is for: its name does not end in .yaml \
+                 (name it like WALK.MAN.yaml, or use `animkit import FILE -o OUT`)",
+            )
+        })?;
+    let asset = input.asset(&ImportOptions::default())?;
+    let data = asset.encode().map_err(Error::encoding(path))?;
+    if out.is_file() && crate::fsio::read_file(&out)? == data {
+        return Ok(Done {
+            what: format!("{} is unchanged", out.display()),
+        });
+    }
+    if out.is_dir() {
+        return Err(Error::other(
+            &out,
+            "is a folder; cannot write the binary there",
+        ));
+    }
+    let bak = keep_original(&out)?;
+    crate::fsio::write_file(&out, &data, true)?;
+    Ok(Done {
+        what: format!(
+            "wrote {} ({} bytes, {}){}",
+            out.display(),
+            data.len(),
+            input.format.tag(),
+            kept(bak)
+        ),
+    })
+}
+
+fn unpack(input: &Input) -> Result<Done, Error> {
+    let path = &input.path;
+    let dir = with_suffix(path, UNPACKED);
+    if dir.exists() {
+        return Err(Error::other(
+            &dir,
+            format!(
+                "exists (an earlier unpack, maybe with your edits): drop the folder to pack it \
+                 into {}, or delete it to unpack again",
+                path.display()
+            ),
+        ));
+    }
+    subcommand(&[
+        OsStr::new("unpack"),
+        path.as_os_str(),
+        OsStr::new("-o"),
+        dir.as_os_str(),
+    ])?;
+    Ok(Done {
+        what: format!("unpacked into {}", dir.display()),
+    })
+}
+
+fn folder(dir: &Path) -> Result<Done, Error> {
+    let Some(archive) = strip_suffix(dir, UNPACKED) else {
+        return Err(Error::other(
+            dir,
+            format!(
+                "a folder: only a folder made by dropping an archive (NAME{UNPACKED}) is packed \
+                 back in one step; to convert a whole tree use `animkit export DIR -o OUTDIR` or \
+                 `animkit import DIR -o OUTDIR`"
+            ),
+        ));
+    };
+    if archive.is_dir() {
+        return Err(Error::other(
+            &archive,
+            "is a folder; cannot write the archive there",
+        ));
+    }
+    let bak = keep_original(&archive)?;
+    let mut args = vec![
+        OsStr::new("repack"),
+        dir.as_os_str(),
+        OsStr::new("-o"),
+        archive.as_os_str(),
+    ];
+    if archive.exists() {
+        args.push(OsStr::new("--force"));
+    }
+    subcommand(&args)?;
+    Ok(Done {
+        what: format!("repacked into {}{}", archive.display(), kept(bak)),
+    })
+}
+
+/// The generator animkit writes into its glTF files.
+const GLTF_GENERATOR: &str = "animkit";
+
+/// A glTF written by animkit's `gltf export`, back into the file it came from: `WALK.MAN.glb`
+/// or `WALK.glb` next to `WALK.MAN`.
+fn gltf(path: &Path) -> Result<Done, Error> {
+    let data = crate::fsio::read_file(path)?;
+    // glTF is an interchange format, not a registered one: read by its own module.
+    let doc = crate::zengin::gltf::Document::read(&data, Some(&beside(path)))
+        .map_err(|e| Error::other(path, e.to_string()))?;
+    let generator = doc.root.asset.generator.clone().unwrap_or_default();
+    if !generator.starts_with(GLTF_GENERATOR) {
+        return Err(Error::other(
+            path,
+            format!(
+                "a glTF file not written by animkit (generator: {:?}): only animkit's own \
+                 `gltf export` files are imported in one step; use `animkit gltf import FILE \
+                 --into ORIGINAL -o OUT`",
+                generator
+            ),
+        ));
+    }
+    let target = original_of(path)?;
+    let bak = keep_original(&target)?;
+    subcommand(&[
+        OsStr::new("gltf"),
+        OsStr::new("import"),
+        path.as_os_str(),
+        OsStr::new("--into"),
+        target.as_os_str(),
+        OsStr::new("-o"),
+        target.as_os_str(),
+        OsStr::new("--force"),
+    ])?;
+    Ok(Done {
+        what: format!("imported into {}{}", target.display(), kept(bak)),
+    })
+}
+
+/// The file a glTF was exported from: its name without `.glb`/`.gltf` when that file exists
+/// (`WALK.MAN.glb`), else the one recognised binary beside it with the same stem (`WALK.glb`
+/// → `WALK.MAN`).
+fn original_of(path: &Path) -> Result<PathBuf, Error> {
+    let direct = path.with_extension("");
+    if direct.is_file() && direct.extension().is_some() {
+        return Ok(direct);
+    }
+    let stem = path.file_stem().unwrap_or_default();
+    let dir = beside(path);
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
+        let e = e.map_err(|e| Error::io(&dir, e))?;
+        let p = e.path();
+        let same_stem = p
+            .file_stem()
+            .and_then(OsStr::to_str)
+            .zip(stem.to_str())
+            .is_some_and(|(a, b)| a.eq_ignore_ascii_case(b));
+        if !same_stem || !p.is_file() || p == path {
+            continue;
+        }
+        let data = crate::fsio::map_file(&p)?;
+        if let Some(f) = crate::registry::detect(&data) {
+            if f.container().is_none() {
+                found.push(p);
+            }
+        }
+    }
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => Err(Error::other(
+            path,
+            format!(
+                "no file it was exported from beside it (looked for {} and {}.*)",
+                direct.display(),
+                dir.join(stem).display()
+            ),
+        )),
+        _ => Err(Error::other(
+            path,
+            format!(
+                "several files it may come from ({}); use `animkit gltf import FILE --into \
+                 ORIGINAL -o OUT`",
+                found
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_derived_by_suffix_ignoring_case() {
+        assert_eq!(
+            strip_suffix(Path::new("a b/WALK.MAN.YAML"), ".yaml"),
+            Some(PathBuf::from("a b/WALK.MAN"))
+        );
+        assert_eq!(
+            strip_suffix(Path::new("ÄNIMS.VDF-unpacked"), UNPACKED),
+            Some(PathBuf::from("ÄNIMS.VDF"))
+        );
+        assert_eq!(strip_suffix(Path::new(".yaml"), ".yaml"), None);
+        assert_eq!(strip_suffix(Path::new("WALK.MAN"), ".yaml"), None);
+        assert_eq!(
+            with_suffix(Path::new("dir/Übung.MAN"), ".yaml"),
+            PathBuf::from("dir/Übung.MAN.yaml")
+        );
+        assert_eq!(beside(Path::new("WALK.MAN")), PathBuf::from("."));
+        assert_eq!(beside(Path::new("x/WALK.MAN")), PathBuf::from("x"));
+    }
+}
