@@ -14,4 +14,5 @@ mod schemas;
 mod ue3;
 mod vdf_cli;
 mod verify_trees;
+mod yaml_io;
 mod zengin_model_cli;
