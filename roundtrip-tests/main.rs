@@ -16,4 +16,5 @@ mod schemas;
 mod ue3;
 mod vdf_cli;
 mod verify_trees;
+mod yaml_io;
 mod zengin_model_cli;

@@ -19,6 +19,12 @@ pub struct Args {
     out: super::OutputArgs,
     #[command(flatten)]
     with: super::WithArgs,
+    /// Start the document with `# yaml-language-server: $schema=BASE/<tag>.schema.json`, so an
+    /// editor with the YAML language server (VS Code's YAML extension, ...) validates it without
+    /// settings. BASE is a folder (relative to the document) or URL holding the schemas
+    /// (`animkit schema --out-dir BASE`); default `schemas`.
+    #[arg(long, value_name = "BASE", num_args = 0..=1, default_missing_value = "schemas")]
+    schema_comment: Option<String>,
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
@@ -46,7 +52,15 @@ pub fn run(args: Args) -> Result<Status, Error> {
     let opts = ExportOptions {
         companion: companion.as_ref().map(|c| c.get()),
     };
-    let yaml = opened.to_yaml(&opts).map_err(Error::encoding(&args.file))?;
+    let mut yaml = opened.to_yaml(&opts).map_err(Error::encoding(&args.file))?;
+    if let Some(base) = &args.schema_comment {
+        let base = base.trim_end_matches(['/', '\\']);
+        let tag = input.format.tag();
+        yaml.insert_str(
+            0,
+            &format!("# yaml-language-server: $schema={base}/{tag}.schema.json\n"),
+        );
+    }
     for w in opened.export_warnings() {
         eprintln!(
             "animkit: warning: {}: {}: {}",

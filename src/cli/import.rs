@@ -25,8 +25,9 @@ pub fn run(args: Args) -> Result<Status, Error> {
         .map_err(|e| Error::other(&args.file, format!("not UTF-8 text: {e}")))?;
     let tag = crate::yaml::document_tag(&text)
         .ok_or_else(|| Error::other(&args.file, "no `format:` line: not an animkit document"))?;
-    let format = registry::by_tag(tag)
-        .ok_or_else(|| Error::other(&args.file, format!("unknown document format `{tag}`")))?;
+    let format = registry::formats()
+        .by_tag_or_message(tag)
+        .map_err(|m| Error::other(&args.file, m))?;
     let opts = ImportOptions {
         requantize: args.requantize,
     };

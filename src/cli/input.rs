@@ -34,9 +34,9 @@ impl Input {
         }
         if let Ok(text) = std::str::from_utf8(&data) {
             if let Some(tag) = crate::yaml::document_tag(text) {
-                let format = registry::by_tag(tag).ok_or_else(|| {
-                    Error::other(path, format!("unknown document format `{tag}`"))
-                })?;
+                let format = registry::formats()
+                    .by_tag_or_message(tag)
+                    .map_err(|m| Error::other(path, m))?;
                 return Ok(Input::new(path, data, format, true));
             }
         }

@@ -29,7 +29,7 @@ pub fn other_documents() -> Vec<(&'static str, &'static str, schemars::schema::R
     let mut v = vec![(
         folder::MANIFEST_TAG,
         "manifest of an unpacked VDF archive (vdf-manifest.yaml)",
-        schemars::schema_for!(folder::ManifestDocument),
+        crate::exact::with_integer_ranges(schemars::schema_for!(folder::ManifestDocument)),
     )];
     // The `--json` reports of info, check, verify and diff.
     v.extend(super::json::schemas());

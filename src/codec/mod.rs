@@ -189,10 +189,11 @@ impl<T: Codec> Format for Registered<T> {
         Ok(Box::new(T::decode(data)?))
     }
     fn read_yaml(&self, text: &str, opts: &ImportOptions) -> Result<Box<dyn Asset>, ImportError> {
-        Ok(Box::new(T::from_yaml(text, opts)?))
+        // A BOM (Notepad, PowerShell) is not part of the document.
+        Ok(Box::new(T::from_yaml(crate::yaml::strip_bom(text), opts)?))
     }
     fn schema(&self) -> RootSchema {
-        T::schema()
+        crate::exact::with_integer_ranges(T::schema())
     }
     fn container(&self) -> Option<&'static dyn Container> {
         T::CONTAINER
@@ -215,6 +216,18 @@ impl Formats {
     /// The format with YAML tag `tag`.
     pub fn by_tag(self, tag: &str) -> Option<&'static dyn Format> {
         self.0.iter().copied().find(|f| f.tag() == tag)
+    }
+    /// The format with YAML tag `tag`, or the message for an unknown tag (which lists the known
+    /// ones).
+    pub fn by_tag_or_message(self, tag: &str) -> Result<&'static dyn Format, String> {
+        self.by_tag(tag).ok_or_else(|| {
+            let mut known: Vec<&str> = self.0.iter().map(|f| f.tag()).collect();
+            known.sort_unstable();
+            format!(
+                "unknown document format `{tag}` (known: {})",
+                known.join(", ")
+            )
+        })
     }
     /// What changed inside two versions of a file when both decode as the same format (empty
     /// otherwise): the lines a container's `diff` shows under a changed member.

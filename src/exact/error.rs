@@ -209,6 +209,39 @@ impl YamlError {
     }
 }
 
+/// `message` with serde's Rust type names (`expected u16`) said as ranges (`expected a whole
+/// number 0 … 65535`), as the schema's `minimum`/`maximum` say them.
+pub fn in_ranges(message: &str) -> String {
+    const TYPES: [(&str, &str); 10] = [
+        ("u8", "0 … 255"),
+        ("u16", "0 … 65535"),
+        ("u32", "0 … 4294967295"),
+        ("u64", "0 … 18446744073709551615"),
+        ("usize", "0 … 18446744073709551615"),
+        ("i8", "-128 … 127"),
+        ("i16", "-32768 … 32767"),
+        ("i32", "-2147483648 … 2147483647"),
+        ("i64", "-9223372036854775808 … 9223372036854775807"),
+        ("isize", "-9223372036854775808 … 9223372036854775807"),
+    ];
+    let Some(at) = message.rfind("expected ") else {
+        return message.to_string();
+    };
+    let (head, tail) = message.split_at(at + "expected ".len());
+    let word_end = tail
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(tail.len());
+    let (word, rest) = tail.split_at(word_end);
+    let plain = match word {
+        "f32" | "f64" => "a number".to_string(),
+        _ => match TYPES.iter().find(|(t, _)| *t == word) {
+            Some((_, range)) => format!("a whole number {range}"),
+            None => return message.to_string(),
+        },
+    };
+    format!("{head}{plain}{rest}")
+}
+
 impl From<serde_yaml::Error> for YamlError {
     fn from(e: serde_yaml::Error) -> Self {
         let loc = e.location();
@@ -217,6 +250,7 @@ impl From<serde_yaml::Error> for YamlError {
         if let Some(pos) = message.rfind(" at line ") {
             message.truncate(pos);
         }
+        let message = in_ranges(&message);
         Self {
             line: loc.as_ref().map(|l| l.line()),
             column: loc.as_ref().map(|l| l.column()),

@@ -18,18 +18,38 @@ pub fn hex_string(bytes: &[u8]) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// Serialises hex digits as an unquoted YAML scalar (they never need quotes; readers take
-/// the scalar's text with `deserialize_str`).
+/// Serialises hex digits as an unquoted YAML scalar, quoted where a YAML reader would take the
+/// digits for a number (`3031`, `0012` (octal in YAML 1.1), `12e4`, `0b01`): animkit reads the
+/// scalar's text with `deserialize_str` either way, but other readers (PyYAML, JSON Schema
+/// validation) must see a string.
 pub struct RawHex<'a>(pub &'a [u8]);
 
 impl Serialize for RawHex<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.0.is_empty() {
-            // an empty plain scalar would read back as null
-            return s.serialize_str("");
+        let hex = hex_string(self.0);
+        // (an empty plain scalar would read back as null)
+        if hex.is_empty() || hex_reads_as_number(&hex) {
+            return s.serialize_str(&hex);
         }
-        s.serialize_newtype_struct(super::RAW_SCALAR, &hex_string(self.0))
+        s.serialize_newtype_struct(super::RAW_SCALAR, &hex)
     }
+}
+
+/// Whether lowercase hex digits `hex` would be a number to a YAML 1.1 or 1.2 reader: decimal
+/// digits (ints, YAML 1.1 octal), `DIGITS e DIGITS` (a YAML 1.2 float), `0b` + binary digits
+/// (a YAML 1.1 int). No other hex text is a number (floats need `.`, hex ints `x`).
+pub fn hex_reads_as_number(hex: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if digits(hex) {
+        return true;
+    }
+    if let Some((m, e)) = hex.split_once('e') {
+        if digits(m) && digits(e) {
+            return true;
+        }
+    }
+    hex.strip_prefix("0b")
+        .is_some_and(|b| !b.is_empty() && b.bytes().all(|c| c == b'0' || c == b'1'))
 }
 
 /// The 17 bytes the engine fills NODE-kind name buffers with before writing the name.

@@ -49,7 +49,7 @@ pub fn write_f32(out: &mut String, v: F32) {
     let f = v.get();
     if f.is_finite() {
         let mut buf = ryu::Buffer::new();
-        out.push_str(buf.format_finite(f));
+        push_finite(out, buf.format_finite(f));
     } else if f.is_nan() {
         if v.0 == CANONICAL_NAN {
             out.push_str(".nan");
@@ -61,6 +61,27 @@ pub fn write_f32(out: &mut String, v: F32) {
     } else {
         out.push_str("-.inf");
     }
+}
+
+/// Append `ryu`'s text of a finite number so that YAML 1.1 readers (PyYAML) take it for a
+/// number too: an exponent form gets a `.` and a sign (`1e-45` → `1.0e-45`, `1e16` →
+/// `1.0e+16`); YAML 1.1 reads `1e-45` as a string. Other forms are copied.
+#[inline]
+pub fn push_finite(out: &mut String, ryu_text: &str) {
+    let Some(e) = ryu_text.find('e') else {
+        out.push_str(ryu_text);
+        return;
+    };
+    let (mantissa, exp) = (&ryu_text[..e], &ryu_text[e + 1..]);
+    out.push_str(mantissa);
+    if !mantissa.contains('.') {
+        out.push_str(".0");
+    }
+    out.push('e');
+    if !exp.starts_with(['-', '+']) {
+        out.push('+');
+    }
+    out.push_str(exp);
 }
 
 /// Parse the YAML spelling of an `f32` exactly.
@@ -225,6 +246,18 @@ impl JsonSchema for F32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exponent_forms_read_as_numbers_in_yaml_1_1_too() {
+        let text = |v: f32| F32::new(v).to_yaml_text();
+        assert_eq!(text(f32::from_bits(1)), "1.0e-45");
+        assert_eq!(text(1.5e-7), "1.5e-7");
+        assert_eq!(text(1e16), "1.0e+16");
+        assert_eq!(text(0.25), "0.25");
+        for v in [f32::from_bits(1), 1.5e-7, 1e16, 3.4028235e38] {
+            assert_eq!(parse_f32(&text(v)), Some(F32::new(v)));
+        }
+    }
 
     #[test]
     fn special_values_keep_their_bits() {

@@ -5,7 +5,10 @@
 //! `serde_yaml` parses our documents; it cannot emit flow style for chosen values, and its
 //! emitter is far slower than the 50 MB/s the MAN export needs, so the writing side is here.
 
+mod depth;
 mod emit;
+
+pub use depth::{check_depth, MAX_DEPTH};
 
 pub use emit::{to_string, to_string_with_capacity, write_str, EmitError};
 
@@ -65,12 +68,19 @@ impl Serialize for Comment {
 
 /// Parse a YAML document; errors carry line, column and the field path.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
+    let text = strip_bom(text);
+    check_depth(text, MAX_DEPTH)?;
     serde_yaml::from_str(text).map_err(YamlError::from)
+}
+
+/// `text` without a leading UTF-8 byte order mark (Notepad and PowerShell write one).
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
 /// The value of the top-level `format:` key, found without parsing the whole document.
 pub fn document_tag(text: &str) -> Option<&str> {
-    for line in text.lines().take(64) {
+    for line in strip_bom(text).lines().take(64) {
         if let Some(rest) = line.strip_prefix("format:") {
             let v = rest.split('#').next().unwrap_or("").trim();
             return Some(v.trim_matches(|c| c == '"' || c == '\''));

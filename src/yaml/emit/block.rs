@@ -187,7 +187,11 @@ impl<'a> ser::Serializer for Block<'a> {
     fn serialize_f64(mut self, v: f64) -> R {
         self.prefix_scalar();
         let mut b = ryu::Buffer::new();
-        self.out.push_str(b.format(v));
+        if v.is_finite() {
+            crate::exact::float::push_finite(self.out, b.format_finite(v));
+        } else {
+            self.out.push_str(b.format(v));
+        }
         self.after_scalar()
     }
     fn serialize_char(self, v: char) -> R {

@@ -145,7 +145,7 @@ macro_rules! scalar_methods {
         fn serialize_f64(self, v: f64) -> R {
             if v.is_finite() {
                 let mut b = ryu::Buffer::new();
-                self.out.push_str(b.format_finite(v));
+                crate::exact::float::push_finite(self.out, b.format_finite(v));
             } else if v.is_nan() {
                 self.out.push_str(".nan");
             } else if v > 0.0 {

@@ -220,7 +220,7 @@ impl SampleRenderer {
         let mut buf = ryu::Buffer::new();
         let mut float = |out: &mut String, v: f32| {
             if v.is_finite() {
-                out.push_str(buf.format_finite(v));
+                crate::exact::float::push_finite(out, buf.format_finite(v));
             } else {
                 crate::exact::float::write_f32(out, F32::new(v));
             }
@@ -930,6 +930,8 @@ pub fn from_yaml_fast(text: &str, opts: &ImportOptions) -> Option<Man> {
     if blocks.is_empty() {
         return None;
     }
+    // (too deep: the ordinary path reports it)
+    crate::yaml::check_depth(&reduced, crate::yaml::MAX_DEPTH).ok()?;
     let fast: FastFrames = std::cell::RefCell::new(blocks.into_iter().map(Some).collect());
     let de = serde_yaml::Deserializer::from_str(&reduced);
     let doc = DocSeed { fast: Some(&fast) }.deserialize(de).ok()?;

@@ -83,9 +83,9 @@ pub(super) fn encode_yaml_text(
         .map_err(|e| EncodeError::new(format!("{}: not UTF-8 text: {e}", p.display())))?;
     let tag = crate::yaml::document_tag(&text)
         .ok_or_else(|| EncodeError::new(format!("{}: no `format:` line", p.display())))?;
-    let f = formats.by_tag(tag).ok_or_else(|| {
-        EncodeError::new(format!("{}: unknown document format `{tag}`", p.display()))
-    })?;
+    let f = formats
+        .by_tag_or_message(tag)
+        .map_err(|m| EncodeError::new(format!("{}: {m}", p.display())))?;
     let asset = f
         .read_yaml(&text, &Default::default())
         .map_err(|e| match e {
