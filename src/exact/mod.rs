@@ -4,6 +4,7 @@
 pub mod blob;
 pub mod compare;
 pub mod cursor;
+pub mod deku_impls;
 pub mod error;
 pub mod float;
 pub mod sink;
