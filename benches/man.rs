@@ -53,6 +53,20 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+
+    // Per sample, a small MAN (the size of most real ones) against the large one: small jobs
+    // must not pay for machinery only large ones need (issue 13).
+    let small = synthesize_bytes(&Synth::new("S_SMALL", 40, 12));
+    let small = Man::read(&small).expect("generated MAN parses");
+    let mut g = c.benchmark_group("man_yaml_export_per_sample");
+    for (name, m) in [("small_40x12", &small), ("large_100x2000", &man)] {
+        let samples = m.samples().map_or(0, |s| s.codes.len());
+        g.throughput(Throughput::Elements(samples as u64));
+        g.bench_function(name, |b| {
+            b.iter(|| m.to_yaml(&ExportOptions::default()).map(|y| y.len()))
+        });
+    }
+    g.finish();
 }
 
 criterion_group!(benches, bench);

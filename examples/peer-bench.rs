@@ -17,6 +17,8 @@
 //!   path; `vdfpath`: the same after mapping the file (ZenKit's `mount_disk(path)` maps it too).
 //! * `vdfsave`: write a new archive of the members of FILE (read once into memory) into a
 //!   reused in-memory buffer (ZenKit: `Vfs::save` of the archive mounted once).
+//! * `manyaml`: YAML export of a MAN parsed once (no peer kind: animkit's export cost per
+//!   sample, small against large animations).
 //! * `mw3yaml`: MechWarrior 3 YAML document → model → anim.zbd bytes (no peer kind: the
 //!   in-process part of `animkit import`).
 
@@ -45,6 +47,8 @@ enum Prepared {
     Pack(Vec<PackFile>, PackOptions, Vec<u8>),
     /// `mw3yaml`: the file as text.
     Text(String),
+    /// `manyaml`: the parsed animation.
+    Man(Box<Man>),
 }
 
 fn prepare(kind: &str, path: &Path, buf: &[u8]) -> Res<Prepared> {
@@ -79,6 +83,7 @@ fn prepare(kind: &str, path: &Path, buf: &[u8]) -> Res<Prepared> {
             Prepared::Pack(files, opts, Vec::with_capacity(buf.len()))
         }
         "mw3yaml" => Prepared::Text(String::from_utf8(buf.to_vec())?),
+        "manyaml" => Prepared::Man(Box::new(Man::read(buf)?)),
         _ => Prepared::None,
     })
 }
@@ -125,6 +130,10 @@ fn once(kind: &str, path: &Path, buf: &[u8], prep: &mut Prepared) -> Res<f64> {
             let n = folder::pack_to(&mut Cursor::new(&mut *out), files, opts, &|| {})?;
             n as f64 + out.get(out.len() / 2).copied().unwrap_or(0) as f64
         }
+        ("manyaml", Prepared::Man(m)) => {
+            let y = m.to_yaml(&animkit::registry::ExportOptions::default())?;
+            y.len() as f64
+        }
         ("mw3yaml", Prepared::Text(text)) => {
             let a = <Anim as Codec>::from_yaml(black_box(text), &ImportOptions::default())?;
             let mut out = Vec::with_capacity(buf.len() / 2);
@@ -139,7 +148,8 @@ fn main() -> Res<()> {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
         return Err(
-            "usage: peer-bench man|mdh|mds|msb|vdf|vdfpath|vdfsave|mw3yaml FILE [N] [REPS]".into(),
+            "usage: peer-bench man|mdh|mds|msb|vdf|vdfpath|vdfsave|manyaml|mw3yaml FILE [N] [REPS]"
+                .into(),
         );
     }
     let (kind, path) = (args[1].as_str(), Path::new(&args[2]));

@@ -154,10 +154,17 @@ impl<'a> Cursor<'a> {
 /// Append a deku record to `out`.
 pub fn put_record<T: DekuContainerWrite>(out: &mut Vec<u8>, value: &T) {
     // Writing a plain fixed-layout record into a Vec cannot fail: deku only errors on
-    // assertions and bit-size overflows, which our record types do not declare.
-    match value.to_bytes() {
-        Ok(bytes) => out.extend_from_slice(&bytes),
-        Err(e) => unreachable!("fixed-layout deku record failed to serialise: {e}"),
+    // assertions and bit-size overflows, which our record types do not declare. Written in
+    // place at the end of `out` (`to_bytes` would allocate a Vec per record).
+    let at = out.len() as u64;
+    let mut cursor = std::io::Cursor::new(out);
+    cursor.set_position(at);
+    let mut writer = deku::writer::Writer::new(&mut cursor);
+    if let Err(e) = value
+        .to_writer(&mut writer, ())
+        .and_then(|()| writer.finalize())
+    {
+        unreachable!("fixed-layout deku record failed to serialise: {e}");
     }
 }
 

@@ -53,6 +53,11 @@ impl<'a> Chunks<'a> {
         self.index
     }
 
+    /// Bytes not yet walked.
+    pub fn remaining(&self) -> usize {
+        self.data.len().saturating_sub(self.pos)
+    }
+
     /// The error for a damaged chunk at `self.pos`, reported through a cursor so that offsets
     /// and messages are the same as for every other field; stops the iteration.
     #[cold]

@@ -282,6 +282,9 @@ impl SampleRenderer {
     }
 }
 
+/// From this many samples on, frames are rendered on all cores.
+const PARALLEL_RENDER_AFTER: usize = 8192;
+
 /// One frame's samples rendered as block lines (`- {rotation: ...}\n`).
 struct RenderedFrame(String);
 
@@ -301,22 +304,24 @@ impl Serialize for FramesOut<'_> {
         let node_name = |k: usize| {
             names.and_then(|names| x.node_indices.get(k).and_then(|&i| names.get(i as usize)))
         };
-        // Render on all cores, a frame per task; the emitter then only copies text.
+        let render_frame = |frame: &[[u16; 6]]| {
+            let mut text = String::with_capacity(frame.len() * 125);
+            for (k, c) in frame.iter().enumerate() {
+                text.push_str("- ");
+                renderer.render(&mut text, c, node_name(k));
+                text.push('\n');
+            }
+            RenderedFrame(text)
+        };
+        // Render on all cores, a frame per task, when there is enough to share; the emitter
+        // then only copies text. A small animation is rendered on this thread: handing its few
+        // frames to the pool costs more than rendering them.
         let frames: Vec<RenderedFrame> = if n == 0 {
             Vec::new()
+        } else if x.codes.len() < PARALLEL_RENDER_AFTER {
+            x.codes.chunks_exact(n).map(render_frame).collect()
         } else {
-            x.codes
-                .par_chunks_exact(n)
-                .map(|frame| {
-                    let mut text = String::with_capacity(frame.len() * 125);
-                    for (k, c) in frame.iter().enumerate() {
-                        text.push_str("- ");
-                        renderer.render(&mut text, c, node_name(k));
-                        text.push('\n');
-                    }
-                    RenderedFrame(text)
-                })
-                .collect()
+            x.codes.par_chunks_exact(n).map(render_frame).collect()
         };
         let mut seq = s.serialize_seq(Some(frames.len()))?;
         for f in &frames {

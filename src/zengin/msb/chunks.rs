@@ -360,25 +360,13 @@ impl Msb {
             };
             // Fold an engine-shaped event list into the animation before it.
             if let Entry::AniEvents(ev) = &entry {
-                if let Some(n) = foldable(chunks.clone(), ev) {
+                if ev.trailing.is_empty() {
                     if let Some(slot) = entries.last_mut().and_then(Entry::events_slot) {
                         if slot.is_none() {
-                            let mut list = Vec::with_capacity(n);
-                            for k in i + 1..=i + n {
-                                let Some(e) = chunks.next().transpose()? else {
-                                    break;
-                                };
-                                let mut cur = e.cursor();
-                                let ev = Event::read(e.id, &mut cur)
-                                    .map_err(|err| chunk_error(err, k, e.id))?;
-                                if let Some(ev) = ev {
-                                    list.push(ev);
-                                }
+                            if let Some(list) = read_folded(&mut chunks, i, ev.count as usize)? {
+                                *slot = Some(list);
+                                continue;
                             }
-                            // the empty ANIEVENTS_END that `foldable` saw
-                            chunks.next().transpose()?;
-                            *slot = Some(list);
-                            continue;
                         }
                     }
                 }
@@ -464,22 +452,38 @@ impl Msb {
     }
 }
 
-/// `Some(n)` when the ANIEVENTS chunk `ev` (just read; `next` yields what follows it) opens
-/// exactly what the engine writes: a bare 4-byte count `n`, then `n` event chunks, then an
-/// empty ANIEVENTS_END.
-pub(super) fn foldable(mut next: chunk::Chunks<'_>, ev: &AniEvents) -> Option<usize> {
-    if !ev.trailing.is_empty() {
-        return None;
-    }
-    let n = ev.count as usize;
-    for _ in 0..n {
-        let c = next.next()?.ok()?;
-        if !(ID_EVENT_SFX..=ID_EVENT_CAM_TREMOR).contains(&c.id) {
-            return None;
+/// The event list that follows the ANIEVENTS chunk `i` (just read, with count `n` and no
+/// trailing bytes), read and checked in one pass: `Some` (and `chunks` moved past its
+/// ANIEVENTS_END) when it is exactly what the engine writes (a bare 4-byte count `n`, then `n`
+/// event chunks, then an empty ANIEVENTS_END); `None` (and `chunks` untouched) otherwise.
+fn read_folded(
+    chunks: &mut chunk::Chunks<'_>,
+    i: usize,
+    n: usize,
+) -> Result<Option<Vec<Event>>, DecodeError> {
+    let mut look = chunks.clone();
+    // `n` comes from the file: at most one event per chunk header left.
+    let mut list = Vec::with_capacity(n.min(look.remaining() / chunk::HEADER_SIZE));
+    for k in i + 1..=i + n {
+        let Some(Ok(e)) = look.next() else {
+            return Ok(None);
+        };
+        if !(ID_EVENT_SFX..=ID_EVENT_CAM_TREMOR).contains(&e.id) {
+            return Ok(None);
+        }
+        match Event::read(e.id, &mut e.cursor()) {
+            Ok(Some(ev)) => list.push(ev),
+            Ok(None) => return Ok(None),
+            Err(err) => return Err(chunk_error(err, k, e.id)),
         }
     }
-    let end = next.next()?.ok()?;
-    (end.id == ID_ANI_EVENTS_END && end.payload.is_empty()).then_some(n)
+    match look.next() {
+        Some(Ok(end)) if end.id == ID_ANI_EVENTS_END && end.payload.is_empty() => {
+            *chunks = look;
+            Ok(Some(list))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// `chunks[i].<kind>.…` on an error from chunk `i`.

