@@ -230,7 +230,6 @@ impl<const N: usize, const NODE: bool> DekuSize for Str<N, NODE> {
 // `[u8; N]` reads and writes one byte per call, which made the VDF catalog (a 64-byte name per
 // entry) read 2× slower than by hand (measured with `benches/peers/compare`, vdf-list rows).
 
-
 /// Read `N` bytes as one array: `#[deku(reader = "read_byte_array(deku::reader)")]`.
 #[inline]
 pub fn read_byte_array<R: Read + Seek, const N: usize>(
