@@ -4,6 +4,7 @@
 mod check;
 mod checksum;
 mod compile;
+mod completions;
 mod decompile;
 mod diff;
 mod export;
@@ -15,6 +16,7 @@ mod oneshot;
 mod psa;
 mod repack;
 pub mod schema;
+mod tree;
 mod unpack;
 mod vdf;
 mod verify;
@@ -65,6 +67,7 @@ enum Command {
     Unpack(unpack::Args),
     Repack(repack::Args),
     Gltf(gltf::Args),
+    Completions(completions::Args),
 }
 
 /// What a command reports.
@@ -123,6 +126,7 @@ fn dispatch(command: Command) -> Result<Status, Error> {
         Command::Unpack(a) => unpack::run(a),
         Command::Repack(a) => repack::run(a),
         Command::Gltf(a) => gltf::run(a),
+        Command::Completions(a) => completions::run(a),
     }
 }
 
