@@ -196,3 +196,131 @@ fn an_animkit_gltf_goes_back_into_the_animation_it_was_exported_from() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("not written by animkit"), "{err}");
 }
+
+#[test]
+fn completions_are_written_for_each_shell_and_bash_loads_them() {
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef animkit"),
+        ("fish", "complete -c animkit"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let (code, out, err) = run(&root(), &["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        assert!(out.contains(marker), "{shell}: {out}");
+        for sub in ["export", "unpack", "gltf", "completions"] {
+            assert!(out.contains(sub), "{shell}: no {sub}");
+        }
+    }
+    let (code, _, err) = run(&root(), &["completions", "tcsh"]);
+    assert_eq!(code, 2, "{err}");
+    // the real bash sources the script and registers it
+    let (_, script, _) = run(&root(), &["completions", "bash"]);
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!("{script}\ncomplete -p animkit"))
+        .output()
+        .expect("bash runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("animkit"), "{text}");
+}
+
+#[test]
+fn the_man_page_comes_from_the_same_definitions() {
+    use clap::CommandFactory;
+    let mut page = Vec::new();
+    clap_mangen::Man::new(animkit::cli::Cli::command())
+        .render(&mut page)
+        .unwrap();
+    let page = String::from_utf8(page).unwrap();
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH animkit 1"),
+        "{page}"
+    );
+    assert!(page.contains(".TH animkit 1"), "{page}");
+    for sub in ["export", "import", "unpack", "repack", "completions"] {
+        assert!(
+            page.contains(&format!("animkit\\-{sub}")),
+            "no {sub}: {page}"
+        );
+    }
+    assert!(page.contains("One step"), "{page}");
+}
+
+/// Every sample, in a tree: `export DIR -o OUT` then `import OUT -o BACK`
+/// mirror the tree and give every asset's bytes back.
+#[test]
+fn a_folder_tree_is_exported_and_imported_mirrored_on_all_cores() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("Spiel Ä");
+    let mut assets = Vec::new();
+    for (i, e) in std::fs::read_dir(root().join("samples"))
+        .unwrap()
+        .enumerate()
+    {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        let rel = if i % 2 == 0 {
+            PathBuf::from(&name)
+        } else {
+            Path::new("sub dir é").join(&name)
+        };
+        std::fs::create_dir_all(tree.join(&rel).parent().unwrap()).unwrap();
+        std::fs::write(tree.join(&rel), sample(&name)).unwrap();
+        if name != "ANIMS.VDF" {
+            assets.push(rel);
+        }
+    }
+    std::fs::write(tree.join("liesmich.txt"), "text\r\n").unwrap();
+    let tree_s = tree.to_str().unwrap();
+    let (code, _, err) = run(tmp.path(), &["export", tree_s, "-o", "out"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!(
+            "exported {} files to out; 1 not recognised; 1 archive(s) left as they are",
+            assets.len()
+        )),
+        "{err}"
+    );
+    for rel in &assets {
+        let mut y = tmp.path().join("out").join(rel).into_os_string();
+        y.push(".yaml");
+        let (_, single, _) = run(tmp.path(), &["export", tree.join(rel).to_str().unwrap()]);
+        assert_eq!(std::fs::read_to_string(&y).unwrap(), single, "{rel:?}");
+    }
+    // again without --force: every output exists, each is an error (exit 2)
+    let (code, _, err) = run(tmp.path(), &["export", tree_s, "-o", "out"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("{} failed", assets.len())), "{err}");
+
+    let (code, _, err) = run(tmp.path(), &["import", "out", "-o", "back"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("imported {} files to back; 0 not", assets.len())),
+        "{err}"
+    );
+    for rel in &assets {
+        assert_eq!(
+            std::fs::read(tmp.path().join("back").join(rel)).unwrap(),
+            std::fs::read(tree.join(rel)).unwrap(),
+            "{rel:?}"
+        );
+    }
+    // a damaged file: reported, the others still converted, exit 2
+    std::fs::write(tree.join("KAPUTT.MAN"), &sample("WALK.MAN")[..100]).unwrap();
+    let (code, _, err) = run(tmp.path(), &["export", tree_s, "-o", "out2"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("KAPUTT.MAN"), "{err}");
+    assert!(
+        err.contains(&format!("exported {} files to out2", assets.len())),
+        "{err}"
+    );
+    // without -o: a clear error
+    let (code, _, err) = run(tmp.path(), &["export", tree_s]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("pass -o OUTDIR"), "{err}");
+}

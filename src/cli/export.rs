@@ -12,7 +12,8 @@ use std::path::PathBuf;
 /// anyway, with a warning.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The binary asset (format detected from its content).
+    /// The binary asset (format detected from its content), or a folder: every recognised
+    /// file in it to `-o OUTDIR`, the tree mirrored (`NAME` → `NAME.yaml`), on all cores.
     file: PathBuf,
     /// Write the YAML to OUTPUT instead of stdout.
     #[command(flatten)]
@@ -28,6 +29,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
+    if args.file.is_dir() {
+        let opts = ImportOptions::default();
+        let (out, dir) = (args.out.output.as_deref(), super::tree::Direction::Export);
+        return super::tree::run(&args.file, out, args.out.force, dir, &opts);
+    }
     // A container is read through the map, never copied.
     let input = Input::binary(&args.file)?;
     let opened = input.open(&ImportOptions::default())?;

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 /// Pack an (edited) YAML document back into the game's binary format.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The YAML document (its `format:` names the binary format).
+    /// The YAML document (its `format:` names the binary format), or a folder: every animkit
+    /// document in it to `-o OUTDIR`, the tree mirrored (`NAME.yaml` → `NAME`), on all cores.
     file: PathBuf,
     /// Output file (default: FILE without its .yaml/.yml extension).
     #[command(flatten)]
@@ -20,6 +21,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
+    if args.file.is_dir() {
+        let opts = ImportOptions {
+            requantize: args.requantize,
+        };
+        let (out, dir) = (args.out.output.as_deref(), super::tree::Direction::Import);
+        return super::tree::run(&args.file, out, args.out.force, dir, &opts);
+    }
     let bytes = crate::fsio::read_file(&args.file)?;
     let text = String::from_utf8(bytes)
         .map_err(|e| Error::other(&args.file, format!("not UTF-8 text: {e}")))?;

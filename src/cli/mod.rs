@@ -14,6 +14,7 @@ macro_rules! print {
 mod check;
 mod checksum;
 mod compile;
+mod completions;
 mod decompile;
 mod diff;
 mod export;
@@ -27,6 +28,7 @@ mod out;
 mod psa;
 mod repack;
 pub mod schema;
+mod tree;
 mod unpack;
 mod vdf;
 mod verify;
@@ -77,6 +79,7 @@ enum Command {
     Unpack(unpack::Args),
     Repack(repack::Args),
     Gltf(gltf::Args),
+    Completions(completions::Args),
 }
 
 /// What a command reports.
@@ -140,6 +143,7 @@ fn dispatch(command: Command) -> Result<Status, Error> {
         Command::Unpack(a) => unpack::run(a),
         Command::Repack(a) => repack::run(a),
         Command::Gltf(a) => gltf::run(a),
+        Command::Completions(a) => completions::run(a),
     }
 }
 
