@@ -682,13 +682,18 @@ fn a_reference_edit_is_honoured_or_refused() {
         err("node: {index: 1, name: node_b_long_name_xyz}, pos: [1.0, 2.0, 3.0]"),
         format!("{p}: index 1 (\"node_a\") and name \"node_b_long_name_xyz\" disagree (the list of nodes has 2 items): edit one and delete the other")
     );
-    // an index past the list, with or without the name
-    let past = format!("{p}: node index 9 is past the list of nodes (2 items)");
+    // an index past the list with a name: an error
     assert_eq!(
         err("node: {index: 9, name: node_a}, pos: [1.0, 2.0, 3.0]"),
-        past
+        format!("{p}: node index 9 is past the list of nodes (2 items)")
     );
-    assert_eq!(err("node: 9, pos: [1.0, 2.0, 3.0]"), past);
+    // an index alone is kept (the export writes one that resolves to nothing that way), and
+    // `check` reports it
+    let b = import(&edit(&text, from, "node: 9, pos: [1.0, 2.0, 3.0]"));
+    assert_eq!(sound_node(&b), 9);
+    assert!(crate::mw3::check::check(&b)
+        .iter()
+        .any(|f| f.message == "node index 9 does not resolve"));
     // an unknown name is an error with its path
     assert_eq!(
         err("node: {name: nowhere}, pos: [1.0, 2.0, 3.0]"),
