@@ -660,19 +660,24 @@ fn a_reference_edit_is_honoured_or_refused() {
     let p = "anim_defs[0].sequences[0].events[0].sound.node";
     assert_eq!(
         err("node: {index: 2, name: node_a}, pos: [1.0, 2.0, 3.0]"),
-        format!("{p}: index 2 (\"node_b_long_name_xyz\") and name \"node_a\" disagree (the list of nodes has 3 items): edit one and delete the other")
+        format!("{p}: index 2 (\"node_b_long_name_xyz\") and name \"node_a\" disagree (the list of nodes has 2 items): edit one and delete the other")
     );
     assert_eq!(
         err("node: {index: 1, name: node_b_long_name_xyz}, pos: [1.0, 2.0, 3.0]"),
-        format!("{p}: index 1 (\"node_a\") and name \"node_b_long_name_xyz\" disagree (the list of nodes has 3 items): edit one and delete the other")
+        format!("{p}: index 1 (\"node_a\") and name \"node_b_long_name_xyz\" disagree (the list of nodes has 2 items): edit one and delete the other")
     );
-    // an index past the list, with or without the name
-    let past = format!("{p}: node index 9 is past the list of nodes (3 items)");
+    // an index past the list with a name: an error
     assert_eq!(
         err("node: {index: 9, name: node_a}, pos: [1.0, 2.0, 3.0]"),
-        past
+        format!("{p}: node index 9 is past the list of nodes (2 items)")
     );
-    assert_eq!(err("node: 9, pos: [1.0, 2.0, 3.0]"), past);
+    // an index alone is kept (the export writes one that resolves to nothing that way), and
+    // `check` reports it
+    let b = import(&edit(&text, from, "node: 9, pos: [1.0, 2.0, 3.0]"));
+    assert_eq!(sound_node(&b), 9);
+    assert!(crate::mw3::check::check(&b)
+        .iter()
+        .any(|f| f.message == "node index 9 does not resolve"));
     // an unknown name is an error with its path
     assert_eq!(
         err("node: {name: nowhere}, pos: [1.0, 2.0, 3.0]"),
@@ -721,9 +726,17 @@ fn derived_values_follow_edits_when_consistent() {
     let embedded = u32::from_le_bytes(out[628 + 200 + 60..628 + 264].try_into().unwrap());
     let standalone = u32::from_le_bytes(out[1832 + 60..1832 + 64].try_into().unwrap());
     assert_eq!((embedded, standalone), (36, 36));
-    // adding a node: the count (zero item included) follows
+    // adding a node: the count (zero item included) follows; references given by name alone
+    // (their indices deleted) follow the names (with the old indices they would disagree with
+    // their names and be refused)
+    let by_name = text
+        .replace("{index: 1, name: node_a}", "{name: node_a}")
+        .replace(
+            "{index: 2, name: node_b_long_name_xyz}",
+            "{name: node_b_long_name_xyz}",
+        );
     let e = import(&edit(
-        &text,
+        &by_name,
         "nodes: [{name: node_a, ptr: 0x05000000}",
         "nodes: [{name: node_new, ptr: 0x05000009}, {name: node_a, ptr: 0x05000000}",
     ));

@@ -108,14 +108,14 @@ pub(super) fn diff_samples(
 }
 
 /// The angle in degrees between the rotations the engine reads from two code triples,
-/// computed in f64 (`2·atan2(|a − b|, |a + b|)`, with b's sign chosen nearest to a: exact
-/// for tiny angles, unlike `acos` of a dot product).
+/// computed in f64 (`4·atan2(|a − b|, |a + b|)` = the rotation angle, with b's sign chosen
+/// nearest to a: exact for tiny angles, unlike `acos` of a dot product).
 fn rotation_change_degrees(a: [u16; 3], b: [u16; 3]) -> f64 {
     let qa = quant::engine_rotation(a).as_dquat();
     let qb = quant::engine_rotation(b).as_dquat();
     let qb = if qa.dot(qb) < 0.0 { -qb } else { qb };
     let (qa, qb) = (glam::DVec4::from(qa), glam::DVec4::from(qb));
-    (2.0 * (qa - qb).length().atan2((qa + qb).length())).to_degrees()
+    (4.0 * (qa - qb).length().atan2((qa + qb).length())).to_degrees()
 }
 
 impl Man {
