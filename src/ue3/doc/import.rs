@@ -342,7 +342,7 @@ fn objects_from(cx: &Ctx, doc: &UpkDocument, n_exports: usize) -> Result<Vec<Obj
                 for (k, p) in props.iter().enumerate() {
                     let mut segs = at("properties");
                     segs.push(Segment::Index(k));
-                    list.push(prop_from(&cx, p, &segs)?);
+                    list.push(prop_from(cx, p, &segs)?);
                 }
                 let terminator = match &o.properties_end {
                     Some(s) => cx.name(s, &at("properties_end"))?,
