@@ -171,3 +171,52 @@ fn import_requantize_flag() {
     let (_, out, _) = run(p, &["diff", "WALK.MAN", "X.MAN"]);
     assert!(out.contains("header.position_scale"), "{out}");
 }
+
+/// Issue 12 item 8: with --force the output may be the input itself; the whole input is read
+/// first, so the result is the same as writing elsewhere. Without --force it is refused.
+#[test]
+fn force_onto_the_input_itself_gives_the_same_output_as_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(root().join("samples/ANIMS.UPK"), d.join("A.UPK")).unwrap();
+    let (code, _, err) = run(d, &["psa", "A.UPK", "-o", "."]);
+    assert_eq!(code, 0, "{err}");
+    let import = |out: &str, force: bool| {
+        let mut args = vec![
+            "psa",
+            "--import",
+            "MyAnimSet.psa",
+            "--into",
+            "A.UPK",
+            "--set",
+            "MyAnimSet",
+            "-o",
+            out,
+        ];
+        if force {
+            args.push("--force");
+        }
+        run(d, &args)
+    };
+    let (code, _, err) = import("OTHER.UPK", false);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = import("A.UPK", false);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("already exists"), "{err}");
+    let (code, _, err) = import("A.UPK", true);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read(d.join("A.UPK")).unwrap() == std::fs::read(d.join("OTHER.UPK")).unwrap());
+    // The same with the generic commands: export a MAN over itself (as YAML), import it back.
+    std::fs::copy(root().join("samples/WALK.MAN"), d.join("W")).unwrap();
+    let (code, _, err) = run(d, &["export", "W", "-o", "W", "--force"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(d.join("W"))
+        .unwrap()
+        .contains("format: zengin.man"));
+    let (code, _, err) = run(d, &["import", "W", "-o", "W", "--force"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        std::fs::read(d.join("W")).unwrap()
+            == std::fs::read(root().join("samples/WALK.MAN")).unwrap()
+    );
+}

@@ -3,6 +3,7 @@
 
 mod cli;
 mod common;
+mod fuzz_corpus;
 mod gltf;
 mod gltf_blender;
 mod man_bad_input;

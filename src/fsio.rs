@@ -252,6 +252,54 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Write several files as one: every target is checked first (without `overwrite`, none may
+/// exist; none may be a folder or named twice), every file is written to its temporary file,
+/// and only then are they renamed into place. On an error no new file is left behind (files
+/// already renamed over are removed when they were new), so a command that fails leaves the
+/// old files or none, never part of its output.
+pub fn write_files(files: &[(std::path::PathBuf, Vec<u8>)], overwrite: bool) -> Result<(), Error> {
+    let mut seen = std::collections::HashSet::new();
+    for (path, _) in files {
+        if !seen.insert(path.clone()) {
+            return Err(Error::other(path, "would be written twice by this command"));
+        }
+        if path.is_dir() {
+            return Err(Error::other(path, "is a folder"));
+        }
+        if !overwrite && path.exists() {
+            return Err(Error::other(
+                path,
+                "already exists; pass --force to overwrite it (nothing was written)",
+            ));
+        }
+    }
+    let mut temps = Vec::with_capacity(files.len());
+    for (path, data) in files {
+        let mut tmp = temp_beside(path)?;
+        tmp.write_all(data).map_err(|e| Error::io(path, e))?;
+        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+        temps.push((path, tmp, path.exists()));
+    }
+    let mut made = Vec::new();
+    for (path, tmp, existed) in temps {
+        let r = if overwrite {
+            tmp.persist(path).map(|_| ())
+        } else {
+            tmp.persist_noclobber(path).map(|_| ())
+        };
+        if let Err(e) = r {
+            for m in made {
+                let _ = std::fs::remove_file(m);
+            }
+            return Err(Error::io(path, e.error));
+        }
+        if !existed {
+            made.push(path);
+        }
+    }
+    Ok(())
+}
+
 /// Create `path` (which must not exist) and write `data` to it: for files inside a
 /// [`Staging`] folder, where no one sees them half-written.
 pub fn write_new(path: &Path, data: &[u8]) -> Result<(), Error> {
@@ -382,6 +430,38 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
+    }
+
+    /// Issue 12 item 7: several outputs are written all or nothing.
+    #[test]
+    fn several_files_are_written_all_or_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("A.psa");
+        let b = dir.path().join("B.psa");
+        std::fs::create_dir(&b).unwrap();
+        let files = vec![(a.clone(), b"one".to_vec()), (b.clone(), b"two".to_vec())];
+        let e = write_files(&files, true).unwrap_err();
+        assert!(e.to_string().contains("B.psa: is a folder"), "{e}");
+        std::fs::remove_dir(&b).unwrap();
+        std::fs::write(&b, b"old").unwrap();
+        let e = write_files(&files, false).unwrap_err();
+        assert!(e.to_string().contains("already exists"), "{e}");
+        let names = |d: &Path| {
+            let mut v: Vec<_> = std::fs::read_dir(d)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(dir.path()), ["B.psa"]);
+        let twice = vec![(a.clone(), b"x".to_vec()), (a.clone(), b"y".to_vec())];
+        assert!(write_files(&twice, true).is_err());
+        assert_eq!(names(dir.path()), ["B.psa"]);
+        write_files(&files, true).unwrap();
+        assert_eq!(std::fs::read(&a).unwrap(), b"one");
+        assert_eq!(std::fs::read(&b).unwrap(), b"two");
+        assert_eq!(names(dir.path()), ["A.psa", "B.psa"]);
     }
 
     #[cfg(unix)]

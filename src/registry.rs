@@ -122,6 +122,53 @@ pub fn member_path(container: &Path, member: &str) -> PathBuf {
     PathBuf::from(format!("{}:{member}", container.display()))
 }
 
+// ---------------------------------------------------------------------------------------------
+// Fuzzing (the fuzz targets in fuzz/ and the replay of fuzz/regressions in `cargo test`)
+
+/// Any bytes: no panic; whatever a format decodes is written back byte for byte, through the
+/// model and through its YAML document.
+pub fn fuzz_binary(data: &[u8]) {
+    let Some(f) = detect(data) else {
+        return;
+    };
+    let Ok(asset) = f.decode(data) else {
+        return;
+    };
+    let out = asset.encode().expect("a decoded asset encodes");
+    assert!(out == data, "{}: binary → model → binary differs", f.tag());
+    let yaml = asset
+        .to_yaml(&ExportOptions::default())
+        .expect("a decoded asset exports");
+    let back = f
+        .read_yaml(&yaml, &ImportOptions::default())
+        .expect("its YAML imports");
+    let again = back.encode().expect("the imported asset encodes");
+    assert!(again == data, "{}: binary → YAML → binary differs", f.tag());
+}
+
+/// Any bytes as a YAML document (what `animkit import` does with a file from anywhere): no
+/// panic, no abort; a document that imports encodes (or is refused with an error) and its
+/// binary decodes again.
+pub fn fuzz_yaml_import(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Some(tag) = crate::yaml::document_tag(text) else {
+        return;
+    };
+    let Some(f) = by_tag(tag) else {
+        return;
+    };
+    let Ok(asset) = f.read_yaml(text, &ImportOptions::default()) else {
+        return;
+    };
+    if let Ok(bytes) = asset.encode() {
+        f.decode(&bytes).unwrap_or_else(|e| {
+            panic!("{tag}: an imported document encodes to bytes that do not decode: {e}")
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

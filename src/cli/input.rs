@@ -291,7 +291,8 @@ pub struct OutputArgs {
     /// Output file.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
-    /// Overwrite the output file if it exists.
+    /// Overwrite the output file if it exists. It may be the input itself: the whole input
+    /// is read before anything is written, and the new file replaces it in one rename.
     #[arg(long)]
     pub force: bool,
 }

@@ -26,7 +26,8 @@ pub struct Args {
     /// The AnimSet whose sequences are replaced.
     #[arg(long)]
     set: Option<String>,
-    /// Overwrite existing output files.
+    /// Overwrite existing output files. The output package of --import may be the input
+    /// package itself: it is read whole before anything is written.
     #[arg(long)]
     force: bool,
 }
@@ -63,11 +64,14 @@ pub fn run(args: Args) -> Result<Status, Error> {
     };
     let pkg = load(path)?;
     let dir = args.output.clone().unwrap_or_else(|| PathBuf::from("."));
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     let sets = anim::anim_sets(&pkg);
     if sets.is_empty() {
         return Err(Error::other(path, "the package holds no AnimSet"));
     }
+    // Every set exported before anything is written, then all files written as one: a failure
+    // leaves the old files or none, never some of the sets.
+    let mut files = Vec::with_capacity(sets.len());
+    let mut said = Vec::with_capacity(sets.len());
     for set in &sets {
         let bytes = psa::export_set(&pkg, set).map_err(Error::decoding(path))?;
         // Names come from the package: keep them from naming other folders.
@@ -83,13 +87,18 @@ pub fn run(args: Args) -> Result<Status, Error> {
             })
             .collect();
         let out = dir.join(format!("{safe}.psa"));
-        crate::fsio::write_file(&out, &bytes, args.force)?;
-        println!(
+        said.push(format!(
             "wrote {} ({} bones, {} sequences)",
             out.display(),
             set.bones.len(),
             set.sequences.len()
-        );
+        ));
+        files.push((out, bytes));
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    crate::fsio::write_files(&files, args.force)?;
+    for s in said {
+        println!("{s}");
     }
     Ok(Status::Ok)
 }

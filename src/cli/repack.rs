@@ -15,7 +15,9 @@ pub struct Args {
     dir: PathBuf,
     #[arg(short, long)]
     output: PathBuf,
-    /// Overwrite OUTPUT if it exists.
+    /// Overwrite OUTPUT if it exists. OUTPUT may lie inside DIR: it is never packed as a
+    /// member (nor are animkit's own temporary files), and replaces the old file in one
+    /// rename once the new one is complete.
     #[arg(long)]
     force: bool,
 }

@@ -71,7 +71,9 @@ struct PackArgs {
     /// Write a Union compressed volume (ZippedStream, 8192-byte blocks; .WAV/.OGG stay raw).
     #[arg(long)]
     zipped: bool,
-    /// Overwrite OUTPUT if it exists.
+    /// Overwrite OUTPUT if it exists. OUTPUT may lie inside DIR: it is never packed as a
+    /// member (nor are animkit's own temporary files), and replaces the old file in one
+    /// rename once the new one is complete.
     #[arg(long)]
     force: bool,
 }

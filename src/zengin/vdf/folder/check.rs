@@ -137,3 +137,44 @@ pub fn fuzz_one(data: &[u8]) {
         assert!(c.into_inner() == data, "binary → YAML → binary differs");
     }
 }
+
+/// What the `vdf_extract` fuzz target runs: any bytes as an archive extracted into a new
+/// folder. No panic; every file written lies below the folder (no link is ever made or
+/// followed), and an extraction that fails writes nothing at all.
+pub fn fuzz_extract(data: &[u8]) {
+    let Ok((v, tree)) = super::open(std::path::Path::new("fuzz.vdf"), data) else {
+        return;
+    };
+    let root = tempfile::tempdir().expect("a temporary folder");
+    let out = root.path().join("out");
+    let result = super::extract(
+        std::path::Path::new("fuzz.vdf"),
+        data,
+        &v,
+        &tree,
+        None,
+        &out,
+        false,
+        &|_| {},
+        &|| {},
+    );
+    let mut files = 0;
+    for e in walkdir::WalkDir::new(root.path()) {
+        let e = e.expect("the output folder can be walked");
+        assert!(
+            !e.path_is_symlink(),
+            "{}: a link was made",
+            e.path().display()
+        );
+        assert!(
+            e.path().starts_with(&out) || e.depth() == 0,
+            "{}",
+            e.path().display()
+        );
+        files += usize::from(e.file_type().is_file());
+    }
+    match result {
+        Ok((n, _)) => assert_eq!(n, files, "files written vs files reported"),
+        Err(e) => assert_eq!(files, 0, "a failed extraction wrote files: {e}"),
+    }
+}

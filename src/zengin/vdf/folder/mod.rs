@@ -41,7 +41,7 @@ mod pack;
 mod repack;
 mod unpack;
 
-pub use check::{fuzz_one, verify_archive_structure};
+pub use check::{fuzz_extract, fuzz_one, verify_archive_structure};
 pub use list::{extract, glob_match, list, plan_extract, ExtractPlan, ListItem};
 pub use manifest::{ManifestDocument, ManifestPiece};
 pub use pack::{
