@@ -4,6 +4,7 @@
 pub mod blob;
 pub mod compare;
 pub mod cursor;
+pub mod deku_impls;
 pub mod error;
 pub mod float;
 pub mod sink;
@@ -12,6 +13,7 @@ pub mod text;
 pub use blob::{Blob, Hex32};
 pub use compare::first_difference;
 pub use cursor::{put_record, Cursor, PutLe};
+pub use deku_impls::append_record;
 pub use error::{
     DecodeError, DecodeErrorKind, EncodeError, Error, FieldPath, ImportError, Segment, Within,
     YamlError,
