@@ -14,6 +14,7 @@ pub mod text;
 pub use blob::{Blob, Hex32};
 pub use compare::first_difference;
 pub use cursor::{put_record, Cursor, PutLe};
+pub use deku_impls::append_record;
 pub use error::{
     DecodeError, DecodeErrorKind, EncodeError, Error, FieldPath, ImportError, Segment, Within,
     YamlError,

@@ -199,3 +199,42 @@ pub fn fuzz_package(data: &[u8]) {
     }
     let _ = pkg.write(&mut Vec::new());
 }
+
+/// Property check of a (possibly mutated) package: either a clean read error at a byte offset
+/// inside the file, or a package
+/// whose binary and YAML round trips give the input back byte for byte and whose whole
+/// pipeline ([`fuzz_package`]) runs. `Err` says which of these failed.
+pub fn fuzz_round_trip(data: &[u8]) -> Result<(), String> {
+    let pkg = match Package::read(data) {
+        Ok(p) => p,
+        Err(e) => {
+            return if e.offset <= data.len() as u64 {
+                Ok(())
+            } else {
+                Err(format!("read error without a usable offset: {e}"))
+            };
+        }
+    };
+    let mut out = Vec::with_capacity(data.len());
+    pkg.write(&mut out)
+        .map_err(|e| format!("package that reads does not write: {e}"))?;
+    if out != data {
+        return Err(format!(
+            "binary round trip differs at {:?}",
+            crate::exact::first_difference(data, &out)
+        ));
+    }
+    let text = doc::to_yaml(&pkg).map_err(|e| format!("YAML export failed: {e}"))?;
+    let back = doc::from_yaml(&text).map_err(|e| format!("own YAML does not import: {e}"))?;
+    let mut out2 = Vec::with_capacity(data.len());
+    back.write(&mut out2)
+        .map_err(|e| format!("imported YAML does not write: {e}"))?;
+    if out2 != data {
+        return Err(format!(
+            "YAML round trip differs at {:?}",
+            crate::exact::first_difference(data, &out2)
+        ));
+    }
+    fuzz_package(data);
+    Ok(())
+}

@@ -5,7 +5,8 @@
 use super::compress::{self, ChunkRecord, PACKAGE_TAG};
 use super::crypt::{self, PointerCodes, FLAG_OBFUSCATED};
 use super::props::{FName, FStr, Names, Properties};
-use crate::exact::{Cursor, DecodeError, EncodeError, PutLe, Within};
+use crate::exact::{append_record, Cursor, DecodeError, EncodeError, PutLe, Within};
+use deku::{DekuRead, DekuWrite};
 
 /// Largest run of uncovered image bytes the writer fills with zeros.
 const MAX_HOLE: usize = 1 << 20;
@@ -185,13 +186,18 @@ pub struct NameEntry {
     pub flags: u64,
 }
 
-/// An import-table entry (spec §1.5).
-#[derive(Debug, Clone, PartialEq)]
+/// An import-table entry (spec §1.5), 28 bytes.
+#[derive(Debug, Clone, PartialEq, DekuRead, DekuWrite)]
+#[deku(endian = "little")]
 pub struct Import {
     pub class_package: FName,
     pub class_name: FName,
     pub outer: i32,
     pub object_name: FName,
+}
+
+impl Import {
+    pub const SIZE: usize = 28;
 }
 
 /// An export-table entry (spec §1.6), SerialSize/SerialOffset de-obfuscated.
@@ -462,14 +468,7 @@ impl Package {
             .within("imports")?;
         let mut imports = Vec::with_capacity(n);
         for i in 0..n {
-            let r = (|| -> Result<Import, DecodeError> {
-                Ok(Import {
-                    class_package: FName::read(&mut c)?,
-                    class_name: FName::read(&mut c)?,
-                    outer: c.i32()?,
-                    object_name: FName::read(&mut c)?,
-                })
-            })();
+            let r = c.record::<Import, { Import::SIZE }>();
             imports.push(r.within_index(i).within("imports")?);
         }
         let imports_end = c.offset();
@@ -802,10 +801,7 @@ impl Package {
                 }
                 Item::Table(Region::Imports) => {
                     for im in &self.imports {
-                        im.class_package.write(&mut img);
-                        im.class_name.write(&mut img);
-                        img.put_i32(im.outer);
-                        im.object_name.write(&mut img);
+                        append_record(&mut img, im);
                     }
                 }
                 Item::Table(Region::Exports) => {
@@ -882,7 +878,12 @@ impl Package {
         if let Some(t) = table(s.export_offset, self.exports.len(), 68, "exports") {
             return t;
         }
-        if let Some(t) = table(s.import_offset, self.imports.len(), 28, "imports") {
+        if let Some(t) = table(
+            s.import_offset,
+            self.imports.len(),
+            Import::SIZE as u64,
+            "imports",
+        ) {
             return t;
         }
         if offset < s.name_offset as u64 {

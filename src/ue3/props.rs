@@ -1,7 +1,8 @@
 //! UE3 strings, names and tagged properties at file version 573 (spec §0, §2): read generically,
 //! written back byte-exactly, with typed values where the tag type and size tell the encoding.
 
-use crate::exact::{Cursor, DecodeError, PutLe, Text, Within};
+use crate::exact::{append_record, Cursor, DecodeError, PutLe, Text, Within};
+use deku::{DekuRead, DekuWrite};
 use std::collections::HashMap;
 
 /// An `FString`: length-prefixed 8-bit or UTF-16 text with its terminator.
@@ -76,22 +77,24 @@ impl FStr {
 }
 
 /// An `FName`: index into the name table and instance number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, DekuRead, DekuWrite)]
+#[deku(
+    endian = "endian",
+    ctx = "endian: deku::ctx::Endian",
+    ctx_default = "deku::ctx::Endian::Little"
+)]
 pub struct FName {
     pub index: i32,
     pub number: i32,
 }
 
 impl FName {
+    pub const SIZE: usize = 8;
     pub fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-        Ok(FName {
-            index: c.i32()?,
-            number: c.i32()?,
-        })
+        c.record::<Self, { Self::SIZE }>()
     }
     pub fn write(&self, out: &mut Vec<u8>) {
-        out.put_i32(self.index);
-        out.put_i32(self.number);
+        append_record(out, self);
     }
 }
 

@@ -4,20 +4,100 @@
 use super::anim::{self, AnimSet, Bits};
 use super::codec::{Quat, Vec3};
 use super::package::Package;
-use crate::exact::{Cursor, DecodeError, PutLe};
+use crate::exact::{append_record, Cursor, DecodeError, Within, F32};
+use deku::{DekuRead, DekuWrite};
 
 pub use super::anim::MAX_KEYS;
 
 /// ANIMHEAD TypeFlag written by UE Viewer.
 pub const PSA_VERSION: u32 = 20_100_422;
 
+/// VChunkHeader (spec §5.1): a chunk's id, then `data_count` records of `data_size` bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite)]
+#[deku(endian = "little")]
+pub struct ChunkHeader {
+    pub chunk_id: [u8; 20],
+    pub type_flag: u32,
+    pub data_size: i32,
+    pub data_count: i32,
+}
+
+impl ChunkHeader {
+    pub const SIZE: usize = 32;
+}
+
+/// VBone (spec §5.2), 120 bytes: the 64-byte name field, then the bone's rest pose.
+#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite)]
+#[deku(endian = "little")]
+pub struct Bone {
+    pub name: [u8; 64],
+    pub flags: u32,
+    pub num_children: i32,
+    pub parent_index: i32,
+    pub orientation: [F32; 4],
+    pub position: [F32; 3],
+    pub length: F32,
+    pub size: [F32; 3],
+}
+
+impl Bone {
+    pub const SIZE: usize = 120;
+}
+
+/// AnimInfoBinary (spec §5.4), 168 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite)]
+#[deku(endian = "little")]
+pub struct AnimInfo {
+    pub name: [u8; 64],
+    pub group: [u8; 64],
+    pub total_bones: i32,
+    pub root_include: i32,
+    pub key_compression_style: i32,
+    pub key_quotum: i32,
+    pub key_reduction: F32,
+    pub track_time: F32,
+    pub anim_rate: F32,
+    pub start_bone: i32,
+    pub first_raw_frame: i32,
+    pub num_raw_frames: i32,
+}
+
+impl AnimInfo {
+    pub const SIZE: usize = 168;
+}
+
+/// VQuatAnimKey (spec §5.5), 32 bytes, in PSA coordinates.
+#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite)]
+#[deku(endian = "little")]
+pub struct Key {
+    pub position: [F32; 3],
+    pub orientation: [F32; 4],
+    pub time: F32,
+}
+
+impl Key {
+    pub const SIZE: usize = 32;
+}
+
 fn chunk_header(out: &mut Vec<u8>, id: &str, type_flag: u32, size: i32, count: i32) {
-    let mut name = [0u8; 20];
-    name[..id.len()].copy_from_slice(id.as_bytes());
-    out.extend_from_slice(&name);
-    out.put_u32(type_flag);
-    out.put_i32(size);
-    out.put_i32(count);
+    let mut chunk_id = [0u8; 20];
+    chunk_id[..id.len()].copy_from_slice(id.as_bytes());
+    append_record(
+        out,
+        &ChunkHeader {
+            chunk_id,
+            type_flag,
+            data_size: size,
+            data_count: count,
+        },
+    );
+}
+
+fn bits<const N: usize>(v: [f32; N]) -> [F32; N] {
+    v.map(|x| F32(x.to_bits()))
+}
+fn floats<const N: usize>(v: [F32; N]) -> [f32; N] {
+    v.map(|x| f32::from_bits(x.0))
 }
 
 /// The bytes of a name in a 64-byte PSA field, as UE Viewer writes it: the name's 8-bit text
@@ -39,11 +119,11 @@ pub fn psa_name(s: &str, shorten: bool) -> Vec<u8> {
     b
 }
 
-fn fixed_name(out: &mut Vec<u8>, s: &str, shorten: bool) {
+fn fixed_name(s: &str, shorten: bool) -> [u8; 64] {
     let b = psa_name(s, shorten);
     let mut field = [0u8; 64];
     field[..b.len()].copy_from_slice(&b);
-    out.extend_from_slice(&field);
+    field
 }
 
 /// The coordinate conversion UE3 ↔ PSA (its own inverse).
@@ -101,50 +181,68 @@ pub fn export_set(pkg: &Package, set: &AnimSet) -> Result<Vec<u8>, DecodeError> 
             for t in &tracks {
                 let p = flip_position(anim::sample_translation(&t.translations, f, nf));
                 let q = flip_rotation(anim::sample_rotation(&t.rotations, f, nf));
-                for v in p.iter().chain(q.iter()) {
-                    keys.put_u32(v.to_bits());
-                }
-                keys.put_u32(1.0f32.to_bits());
+                append_record(
+                    &mut keys,
+                    &Key {
+                        position: bits(p),
+                        orientation: bits(q),
+                        time: F32(1.0f32.to_bits()),
+                    },
+                );
             }
         }
-        let mut info = Vec::with_capacity(168);
-        fixed_name(&mut info, &seq.name, false);
-        fixed_name(&mut info, "None", false);
-        info.put_i32(bones as i32);
-        info.put_i32(0);
-        info.put_i32(0);
-        info.put_i32(seq.num_frames * bones as i32);
-        info.put_u32(0f32.to_bits());
-        info.put_u32((seq.num_frames as f32).to_bits());
         let rate = seq.num_frames as f32 / seq.length * seq.rate_scale;
-        info.put_u32(rate.to_bits());
-        info.put_i32(0);
-        info.put_i32(first);
-        info.put_i32(seq.num_frames);
+        infos.push(AnimInfo {
+            name: fixed_name(&seq.name, false),
+            group: fixed_name("None", false),
+            total_bones: bones as i32,
+            root_include: 0,
+            key_compression_style: 0,
+            key_quotum: seq.num_frames * bones as i32,
+            key_reduction: F32(0f32.to_bits()),
+            track_time: F32((seq.num_frames as f32).to_bits()),
+            anim_rate: F32(rate.to_bits()),
+            start_bone: 0,
+            first_raw_frame: first,
+            num_raw_frames: seq.num_frames,
+        });
         first += seq.num_frames;
-        infos.push(info);
     }
     let mut out = Vec::new();
     chunk_header(&mut out, "ANIMHEAD", PSA_VERSION, 0, 0);
-    chunk_header(&mut out, "BONENAMES", 0, 120, bones as i32);
+    chunk_header(&mut out, "BONENAMES", 0, Bone::SIZE as i32, bones as i32);
     for (i, b) in set.bones.iter().enumerate() {
-        fixed_name(&mut out, b, true);
-        out.put_u32(0); // flags
-        out.put_i32(0); // children
-        out.put_i32(if i == 0 { -1 } else { 0 });
-        for _ in 0..7 {
-            out.put_u32(0); // orientation, position
-        }
-        out.put_u32(1.0f32.to_bits());
-        for _ in 0..3 {
-            out.put_u32(0);
-        }
+        append_record(
+            &mut out,
+            &Bone {
+                name: fixed_name(b, true),
+                flags: 0,
+                num_children: 0,
+                parent_index: if i == 0 { -1 } else { 0 },
+                orientation: [F32(0); 4],
+                position: [F32(0); 3],
+                length: F32(1.0f32.to_bits()),
+                size: [F32(0); 3],
+            },
+        );
     }
-    chunk_header(&mut out, "ANIMINFO", 0, 168, infos.len() as i32);
+    chunk_header(
+        &mut out,
+        "ANIMINFO",
+        0,
+        AnimInfo::SIZE as i32,
+        infos.len() as i32,
+    );
     for i in &infos {
-        out.extend_from_slice(i);
+        append_record(&mut out, i);
     }
-    chunk_header(&mut out, "ANIMKEYS", 0, 32, (keys.len() / 32) as i32);
+    chunk_header(
+        &mut out,
+        "ANIMKEYS",
+        0,
+        Key::SIZE as i32,
+        (keys.len() / Key::SIZE) as i32,
+    );
     out.extend_from_slice(&keys);
     chunk_header(&mut out, "SCALEKEYS", 0, 16, 0);
     Ok(out)
@@ -173,70 +271,104 @@ fn cstr(b: &[u8]) -> String {
     crate::exact::text::decode_cp1252(&b[..end]).into_owned()
 }
 
+/// The field path name of a chunk's records in errors.
+fn chunk_field(id: &str) -> &'static str {
+    match id {
+        "BONENAMES" => "bones",
+        "ANIMINFO" => "anim_infos",
+        "ANIMKEYS" => "keys",
+        _ => "records",
+    }
+}
+
 /// Read a PSA (chunks walked by their sizes; unknown chunks skipped).
 pub fn read(data: &[u8]) -> Result<Psa, DecodeError> {
     let mut c = Cursor::new(data, 0);
     let mut bones = Vec::new();
     let mut infos: Vec<(String, usize, usize, usize, f32)> = Vec::new();
     let mut keys: Vec<(Vec3, Quat)> = Vec::new();
+    let mut k = 0usize;
     while !c.is_empty() {
         let at = c.offset();
-        let id = cstr(c.bytes(20)?);
-        let _flag = c.u32()?;
-        let size = c.i32()?;
-        let count = c.i32()?;
+        let h: ChunkHeader = c
+            .record::<_, { ChunkHeader::SIZE }>()
+            .within_index(k)
+            .within("chunks")?;
+        let id = cstr(&h.chunk_id);
+        let (size, count) = (h.data_size, h.data_count);
         if size < 0 || count < 0 {
             return Err(DecodeError::invalid(
                 at,
                 format!("chunk {id} has negative sizes"),
-            ));
+            ))
+            .within("data_size")
+            .within_index(k)
+            .within("chunks");
         }
-        let n = c.check_count(count as u64, size as usize)?;
-        let body = c.bytes(n * size as usize)?;
-        let mut b = Cursor::new(body, at + 32);
+        let size = size as usize;
+        let n = c.check_count(count as u64, size)?;
+        let body = c.bytes(n * size)?;
+        // Each record is read from its own slice, so a record larger than declared here
+        // (size above the struct's) keeps its extra bytes unread, as UE3's importer does.
+        let rec =
+            |j: usize| Cursor::new(&body[j * size..(j + 1) * size], at + 32 + (j * size) as u64);
+        let in_chunk = |r: Result<(), DecodeError>, j: usize| {
+            r.within_index(j)
+                .within(chunk_field(&id))
+                .within_index(k)
+                .within("chunks")
+        };
         match id.as_str() {
-            "BONENAMES" if size >= 64 => {
-                for r in body.chunks_exact(size as usize) {
-                    bones.push(cstr(&r[..64]));
-                }
-            }
-            "ANIMINFO" if size >= 168 => {
-                for r in body.chunks_exact(size as usize) {
-                    let mut rc = Cursor::new(&r[128..], 0);
-                    let total_bones = rc.i32()?;
-                    let mut rc = Cursor::new(&r[152..], 0);
-                    let rate = f32::from_bits(rc.u32()?);
-                    let _start = rc.i32()?;
-                    let first = rc.i32()?;
-                    let frames = rc.i32()?;
-                    if total_bones < 0 || first < 0 || frames < 0 {
-                        return Err(DecodeError::invalid(at, "ANIMINFO has negative counts"));
+            "BONENAMES" if size >= Bone::SIZE => {
+                for j in 0..n {
+                    let mut rc = rec(j);
+                    let mut res = Ok(());
+                    match rc.record::<Bone, { Bone::SIZE }>() {
+                        Ok(b) => bones.push(cstr(&b.name)),
+                        Err(e) => res = Err(e),
                     }
-                    infos.push((
-                        cstr(&r[..64]),
-                        total_bones as usize,
-                        first as usize,
-                        frames as usize,
-                        rate,
-                    ));
+                    in_chunk(res, j)?;
                 }
             }
-            "ANIMKEYS" if size >= 32 => {
+            "ANIMINFO" if size >= AnimInfo::SIZE => {
+                for j in 0..n {
+                    let mut rc = rec(j);
+                    let res = rc.record::<AnimInfo, { AnimInfo::SIZE }>().and_then(|a| {
+                        if a.total_bones < 0 || a.first_raw_frame < 0 || a.num_raw_frames < 0 {
+                            return Err(DecodeError::invalid(
+                                rc.offset() - AnimInfo::SIZE as u64,
+                                "ANIMINFO has negative counts",
+                            ));
+                        }
+                        infos.push((
+                            cstr(&a.name),
+                            a.total_bones as usize,
+                            a.first_raw_frame as usize,
+                            a.num_raw_frames as usize,
+                            f32::from_bits(a.anim_rate.0),
+                        ));
+                        Ok(())
+                    });
+                    in_chunk(res, j)?;
+                }
+            }
+            "ANIMKEYS" if size >= Key::SIZE => {
                 keys.reserve(n);
-                for _ in 0..n {
-                    let mut v = [0f32; 8];
-                    for x in v.iter_mut() {
-                        *x = f32::from_bits(b.u32()?);
+                for j in 0..n {
+                    let mut rc = rec(j);
+                    let key = rc.record::<Key, { Key::SIZE }>();
+                    match key {
+                        Ok(key) => keys.push((
+                            flip_position(floats(key.position)),
+                            flip_rotation(floats(key.orientation)),
+                        )),
+                        Err(e) => in_chunk(Err(e), j)?,
                     }
-                    b.bytes(size as usize - 32)?;
-                    keys.push((
-                        flip_position([v[0], v[1], v[2]]),
-                        flip_rotation([v[3], v[4], v[5], v[6]]),
-                    ));
                 }
             }
             _ => {}
         }
+        k += 1;
     }
     let mut sequences = Vec::new();
     for (name, tb, first, frames, rate) in infos {
