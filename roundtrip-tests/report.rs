@@ -247,7 +247,7 @@ fn diff_lines_say_where_and_show_values_as_the_yaml_does() {
     }
     // MW3: the changed event named by its place in the document.
     let (_, yaml, _) = run(p, &["export", "ANIM.ZBD"]);
-    let from = "    - {start: event, time: 2.0, sound: {sound: {index: 1, name: \"\\x01\"}, pos: [1e-45, 1e-45, 0.0]}}\n";
+    let from = "    - {start: event, time: 2.0, sound: {sound: {index: 1, name: \"\\x01\"}, pos: [1.0e-45, 1.0e-45, 0.0]}}\n";
     assert!(yaml.contains(from), "{yaml}");
     std::fs::write(
         p.join("A.yaml"),
@@ -257,7 +257,7 @@ fn diff_lines_say_where_and_show_values_as_the_yaml_does() {
     let (code, out, err) = run(p, &["diff", "ANIM.ZBD", "A.yaml"]);
     assert_eq!(
         (code, out.as_str()),
-        (1, "anim_defs[0].sequences[1].events[2]: {start: event, time: 2.0, sound: {sound: {index: 1, name: \"\\x01\"}, pos: [1e-45, 1e-45, 0.0]}} → {start: event, time: 2.5, sound: {sound: {index: 1, name: \"\\x01\"}, pos: [1e-45, 1e-45, 0.0]}}\n"),
+        (1, "anim_defs[0].sequences[1].events[2]: {start: event, time: 2.0, sound: {sound: {index: 1, name: \"\\x01\"}, pos: [1.0e-45, 1.0e-45, 0.0]}} → {start: event, time: 2.5, sound: {sound: {index: 1, name: \"\\x01\"}, pos: [1.0e-45, 1.0e-45, 0.0]}}\n"),
         "{err}"
     );
     // MAN (also what a VDF diff shows inside a changed member): a bbox as the YAML writes it.
