@@ -168,8 +168,10 @@ fn rotation_table() -> &'static CodeTable {
     })
 }
 
-/// Below this many samples, formatting each position directly is cheaper than a table.
-const TABLE_THRESHOLD: usize = 256;
+/// Below this many samples, formatting each position directly is cheaper than a table: the
+/// table costs ≈ 280 µs to set up (65,536 entries) and saves ≈ 0.1 µs per sample
+/// (`benches/man.rs`, man_yaml_export_per_sample), so it pays from about 3,000 samples.
+const TABLE_THRESHOLD: usize = 4096;
 
 /// Once a process has rendered this many samples, the rotation table (65536 texts) pays off.
 const ROTATION_TABLE_AFTER: usize = 40_000;
