@@ -23,14 +23,14 @@ pub fn schema_text(format: &dyn registry::Format) -> String {
     s
 }
 
-/// Document kinds that are not formats of their own: (tag, description, schema).
+/// Document kinds that are not formats of their own: (tag, description, schema): those the
+/// registry's containers write beside their members, and the `--json` reports.
 pub fn other_documents() -> Vec<(&'static str, &'static str, schemars::schema::RootSchema)> {
-    use crate::zengin::vdf::folder;
-    let mut v = vec![(
-        folder::MANIFEST_TAG,
-        "manifest of an unpacked VDF archive (vdf-manifest.yaml)",
-        crate::exact::with_integer_ranges(schemars::schema_for!(folder::ManifestDocument)),
-    )];
+    let mut v: Vec<_> = FORMATS
+        .iter()
+        .filter_map(|f| f.container())
+        .flat_map(|c| c.documents())
+        .collect();
     // The `--json` reports of info, check, verify and diff.
     v.extend(super::json::schemas());
     v

@@ -64,6 +64,11 @@ pub trait Container: Send + Sync {
         new: &[u8],
         formats: Formats,
     ) -> Result<Vec<String>, (Which, DecodeError)>;
+    /// Documents the container's tools write beside its members (an unpacked folder's
+    /// manifest): (tag, description, schema), for `animkit schema` and `schemas/`.
+    fn documents(&self) -> Vec<(&'static str, &'static str, schemars::schema::RootSchema)> {
+        Vec::new()
+    }
 }
 
 /// An opened container, borrowing its file's bytes.

@@ -16,6 +16,16 @@ struct Opened<'a> {
 }
 
 impl Container for VdfContainer {
+    fn documents(&self) -> Vec<(&'static str, &'static str, schemars::schema::RootSchema)> {
+        vec![(
+            super::folder::MANIFEST_TAG,
+            "manifest of an unpacked VDF archive (vdf-manifest.yaml)",
+            crate::exact::with_integer_ranges(schemars::schema_for!(
+                super::folder::ManifestDocument
+            )),
+        )]
+    }
+
     fn open<'a>(&self, data: &'a [u8]) -> Result<Box<dyn Archive + 'a>, DecodeError> {
         Ok(Box::new(Opened {
             src: data,
