@@ -46,7 +46,7 @@ fn short_line_error(cur: &mut Cursor<'_>) -> Result<super::stext::ShortText, Dec
 
 /// Position of the first `\n`, eight bytes at a time.
 #[inline(always)]
-fn find_newline(b: &[u8]) -> Option<usize> {
+pub(crate) fn find_newline(b: &[u8]) -> Option<usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     const NL: u64 = LO * b'\n' as u64;

@@ -1,19 +1,18 @@
 //! Every MSB chunk read and written side by side, and the whole file: event lists folded into
 //! their animation exactly when the engine would have written them so.
 
+use super::fields::{Fields, Quick};
 use super::{
-    put_args, read_args, Ani, AniAlias, AniBlend, AniComb, AniDisable, AniEvents, AniMaxFps,
-    AniSync, Bool32, Entry, Event, Hex16, Marker, MeshAndTree, ModelTag, Msb, Name, Root, Source,
-    Unknown, EVENT_KINDS, ID_ANI, ID_ANI_ALIAS, ID_ANI_BLEND, ID_ANI_COMB, ID_ANI_DISABLE,
-    ID_ANI_ENUM, ID_ANI_ENUM_END, ID_ANI_EVENTS, ID_ANI_EVENTS_END, ID_ANI_MAX_FPS, ID_ANI_SYNC,
-    ID_END, ID_EVENT_CAM_TREMOR, ID_EVENT_SFX, ID_MESH_AND_TREE, ID_MODEL, ID_MODEL_END,
-    ID_MODEL_TAG, ID_REGISTER_MESH, ID_ROOT, ID_SOURCE,
+    put_args, Ani, AniAlias, AniBlend, AniComb, AniDisable, AniEvents, AniMaxFps, AniSync, Bool32,
+    Entry, Event, Hex16, Marker, MeshAndTree, ModelTag, Msb, Name, Root, Source, Unknown,
+    EVENT_KINDS, ID_ANI, ID_ANI_ALIAS, ID_ANI_BLEND, ID_ANI_COMB, ID_ANI_DISABLE, ID_ANI_ENUM,
+    ID_ANI_ENUM_END, ID_ANI_EVENTS, ID_ANI_EVENTS_END, ID_ANI_MAX_FPS, ID_ANI_SYNC, ID_END,
+    ID_EVENT_CAM_TREMOR, ID_EVENT_SFX, ID_MESH_AND_TREE, ID_MODEL, ID_MODEL_END, ID_MODEL_TAG,
+    ID_REGISTER_MESH, ID_ROOT, ID_SOURCE,
 };
-use crate::exact::{Blob, Cursor, DecodeError, EncodeError, FieldPath, PutLe, Within};
+use crate::exact::{Blob, DecodeError, EncodeError, FieldPath, PutLe, Within};
 use crate::zengin::chunk::{self, put_chunk};
-use crate::zengin::types::{
-    put_short_line as put_line, read_f32, read_short_line as read_line, ZDate,
-};
+use crate::zengin::types::put_short_line as put_line;
 
 impl Entry {
     pub fn id(&self) -> u16 {
@@ -96,114 +95,117 @@ impl Entry {
 
     /// Decode one chunk (no folding). Inlined into [`Msb::read`] so the entry is built where it
     /// is pushed rather than copied there (an entry is 200 bytes).
+    /// The chunk layouts, once, for both field sources ([`Fields`]).
     #[inline(always)]
-    pub(super) fn read(id: u16, payload: &[u8], cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        let marker = |cur: &mut Cursor<'_>| Marker {
-            trailing: Blob::new(cur.rest()),
-        };
+    pub(super) fn read_from<'a, F: Fields<'a>>(
+        id: u16,
+        payload: &[u8],
+        f: &mut F,
+    ) -> Result<Self, F::Err> {
+        let marker = |f: &mut F| Marker { trailing: f.rest() };
         Ok(match id {
             ID_ROOT => Entry::Root(Root {
-                version: cur.u32().within("version")?,
-                directory: read_line(cur).within("directory")?,
-                trailing: Blob::new(cur.rest()),
+                version: f.u32("version")?,
+                directory: f.line("directory")?,
+                trailing: f.rest(),
             }),
             ID_SOURCE => Entry::Source(Source {
-                date: ZDate::read(cur).within("date")?,
-                path: read_line(cur).within("path")?,
-                trailing: Blob::new(cur.rest()),
+                date: f.date()?,
+                path: f.line("path")?,
+                trailing: f.rest(),
             }),
-            ID_MODEL => Entry::Model(marker(cur)),
+            ID_MODEL => Entry::Model(marker(f)),
             ID_MESH_AND_TREE => Entry::MeshAndTree(MeshAndTree {
-                dont_use_mesh: Bool32(cur.u32().within("dont_use_mesh")?),
-                mesh: read_line(cur).within("mesh")?,
-                trailing: Blob::new(cur.rest()),
+                dont_use_mesh: Bool32(f.u32("dont_use_mesh")?),
+                mesh: f.line("mesh")?,
+                trailing: f.rest(),
             }),
             ID_REGISTER_MESH => Entry::RegisterMesh(Name {
-                name: read_line(cur).within("name")?,
-                trailing: Blob::new(cur.rest()),
+                name: f.line("name")?,
+                trailing: f.rest(),
             }),
-            ID_ANI_ENUM => Entry::AniEnum(marker(cur)),
+            ID_ANI_ENUM => Entry::AniEnum(marker(f)),
             ID_ANI_MAX_FPS => Entry::AniMaxFps(AniMaxFps {
-                fps: read_f32(cur).within("fps")?,
-                trailing: Blob::new(cur.rest()),
+                fps: f.f32("fps")?,
+                trailing: f.rest(),
             }),
             ID_ANI => Entry::Ani(Ani {
-                name: read_line(cur).within("name")?,
-                layer: cur.i32().within("layer")?,
-                next: read_line(cur).within("next")?,
-                blend_in: read_f32(cur).within("blend_in")?,
-                blend_out: read_f32(cur).within("blend_out")?,
-                flags: read_line(cur).within("flags")?,
-                asc: read_line(cur).within("asc")?,
-                direction: read_line(cur).within("direction")?,
-                first_frame: cur.i32().within("first_frame")?,
-                last_frame: cur.i32().within("last_frame")?,
-                fps: read_f32(cur).within("fps")?,
-                speed: read_f32(cur).within("speed")?,
-                collision_volume_scale: read_f32(cur).within("collision_volume_scale")?,
-                trailing: Blob::new(cur.rest()),
+                name: f.line("name")?,
+                layer: f.i32("layer")?,
+                next: f.line("next")?,
+                blend_in: f.f32("blend_in")?,
+                blend_out: f.f32("blend_out")?,
+                flags: f.line("flags")?,
+                asc: f.line("asc")?,
+                direction: f.line("direction")?,
+                first_frame: f.i32("first_frame")?,
+                last_frame: f.i32("last_frame")?,
+                fps: f.f32("fps")?,
+                speed: f.f32("speed")?,
+                collision_volume_scale: f.f32("collision_volume_scale")?,
+                trailing: f.rest(),
                 events: None,
             }),
             ID_ANI_ALIAS => Entry::AniAlias(AniAlias {
-                name: read_line(cur).within("name")?,
-                layer: cur.i32().within("layer")?,
-                next: read_line(cur).within("next")?,
-                blend_in: read_f32(cur).within("blend_in")?,
-                blend_out: read_f32(cur).within("blend_out")?,
-                flags: read_line(cur).within("flags")?,
-                alias_of: read_line(cur).within("alias_of")?,
-                direction: read_line(cur).within("direction")?,
-                trailing: Blob::new(cur.rest()),
+                name: f.line("name")?,
+                layer: f.i32("layer")?,
+                next: f.line("next")?,
+                blend_in: f.f32("blend_in")?,
+                blend_out: f.f32("blend_out")?,
+                flags: f.line("flags")?,
+                alias_of: f.line("alias_of")?,
+                direction: f.line("direction")?,
+                trailing: f.rest(),
                 events: None,
             }),
             ID_ANI_BLEND => Entry::AniBlend(AniBlend {
-                name: read_line(cur).within("name")?,
-                next: read_line(cur).within("next")?,
-                blend_in: read_f32(cur).within("blend_in")?,
-                blend_out: read_f32(cur).within("blend_out")?,
-                trailing: Blob::new(cur.rest()),
+                name: f.line("name")?,
+                next: f.line("next")?,
+                blend_in: f.f32("blend_in")?,
+                blend_out: f.f32("blend_out")?,
+                trailing: f.rest(),
                 events: None,
             }),
             ID_ANI_SYNC => Entry::AniSync(AniSync {
-                name: read_line(cur).within("name")?,
-                next: read_line(cur).within("next")?,
-                trailing: Blob::new(cur.rest()),
+                name: f.line("name")?,
+                next: f.line("next")?,
+                trailing: f.rest(),
                 events: None,
             }),
             ID_ANI_COMB => Entry::AniComb(AniComb {
-                name: read_line(cur).within("name")?,
-                layer: cur.i32().within("layer")?,
-                next: read_line(cur).within("next")?,
-                blend_in: read_f32(cur).within("blend_in")?,
-                blend_out: read_f32(cur).within("blend_out")?,
-                flags: read_line(cur).within("flags")?,
-                prefix: read_line(cur).within("prefix")?,
-                count: cur.i32().within("count")?,
-                trailing: Blob::new(cur.rest()),
+                name: f.line("name")?,
+                layer: f.i32("layer")?,
+                next: f.line("next")?,
+                blend_in: f.f32("blend_in")?,
+                blend_out: f.f32("blend_out")?,
+                flags: f.line("flags")?,
+                prefix: f.line("prefix")?,
+                count: f.i32("count")?,
+                trailing: f.rest(),
                 events: None,
             }),
             ID_ANI_DISABLE => Entry::AniDisable(AniDisable {
-                name: read_line(cur).within("name")?,
-                trailing: Blob::new(cur.rest()),
+                name: f.line("name")?,
+                trailing: f.rest(),
                 events: None,
             }),
             ID_MODEL_TAG => Entry::ModelTag(ModelTag {
-                tag: read_line(cur).within("tag")?,
-                args: read_args(cur)?,
-                trailing: Blob::new(cur.rest()),
+                tag: f.line("tag")?,
+                args: f.args()?,
+                trailing: f.rest(),
             }),
             ID_ANI_EVENTS => Entry::AniEvents(AniEvents {
-                count: cur.u32().within("count")?,
-                trailing: Blob::new(cur.rest()),
+                count: f.u32("count")?,
+                trailing: f.rest(),
             }),
-            ID_ANI_EVENTS_END => Entry::AniEventsEnd(marker(cur)),
-            ID_ANI_ENUM_END => Entry::AniEnumEnd(marker(cur)),
-            ID_MODEL_END => Entry::ModelEnd(marker(cur)),
-            ID_END => Entry::End(marker(cur)),
-            id => match Event::read(id, cur)? {
+            ID_ANI_EVENTS_END => Entry::AniEventsEnd(marker(f)),
+            ID_ANI_ENUM_END => Entry::AniEnumEnd(marker(f)),
+            ID_MODEL_END => Entry::ModelEnd(marker(f)),
+            ID_END => Entry::End(marker(f)),
+            id => match Event::read_one(id, f)? {
                 Some(e) => Entry::Event(e),
                 None => {
-                    cur.rest();
+                    f.rest();
                     Entry::Unknown(Unknown {
                         id: Hex16(id),
                         data: Blob::new(payload),
@@ -353,17 +355,22 @@ impl Msb {
         while let Some(c) = chunks.next() {
             let c = c?;
             let i = chunks.index() - 1;
-            let mut cur = c.cursor();
-            let entry = match Entry::read(c.id, c.payload, &mut cur) {
+            let entry = match Entry::read_from(c.id, c.payload, &mut Quick::new(data, &c)) {
                 Ok(e) => e,
-                Err(e) => return Err(chunk_error(e, i, c.id)),
+                // Again through the cursor, for the error's offset and field.
+                Err(()) => match Entry::read_from(c.id, c.payload, &mut c.cursor()) {
+                    Ok(e) => e,
+                    Err(e) => return Err(chunk_error(e, i, c.id)),
+                },
             };
             // Fold an engine-shaped event list into the animation before it.
             if let Entry::AniEvents(ev) = &entry {
                 if ev.trailing.is_empty() {
                     if let Some(slot) = entries.last_mut().and_then(Entry::events_slot) {
                         if slot.is_none() {
-                            if let Some(list) = read_folded(&mut chunks, i, ev.count as usize)? {
+                            if let Some(list) =
+                                read_folded(data, &mut chunks, i, ev.count as usize)?
+                            {
                                 *slot = Some(list);
                                 continue;
                             }
@@ -457,6 +464,7 @@ impl Msb {
 /// ANIEVENTS_END) when it is exactly what the engine writes (a bare 4-byte count `n`, then `n`
 /// event chunks, then an empty ANIEVENTS_END); `None` (and `chunks` untouched) otherwise.
 fn read_folded(
+    data: &[u8],
     chunks: &mut chunk::Chunks<'_>,
     i: usize,
     n: usize,
@@ -471,10 +479,14 @@ fn read_folded(
         if !(ID_EVENT_SFX..=ID_EVENT_CAM_TREMOR).contains(&e.id) {
             return Ok(None);
         }
-        match Event::read(e.id, &mut e.cursor()) {
-            Ok(Some(ev)) => list.push(ev),
-            Ok(None) => return Ok(None),
-            Err(err) => return Err(chunk_error(err, k, e.id)),
+        let known = match Event::read_into(e.id, &mut Quick::new(data, &e), &mut list) {
+            Ok(known) => known,
+            // Again through the cursor, for the error's offset and field.
+            Err(()) => Event::read_into(e.id, &mut e.cursor(), &mut list)
+                .map_err(|err| chunk_error(err, k, e.id))?,
+        };
+        if !known {
+            return Ok(None);
         }
     }
     match look.next() {

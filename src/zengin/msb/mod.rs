@@ -12,11 +12,12 @@
 
 mod chunks;
 mod events;
+mod fields;
 #[cfg(test)]
 pub(crate) mod tests;
 pub mod yaml;
 
-use events::{put_args, read_args, read_events};
+use events::{put_args, read_events};
 pub use events::{
     CamTremor, Event, EventDoc, FrameOnly, MmStartAni, Pfx, PfxStop, SetMesh, Sfx, SwapMesh, Tag,
     EVENT_KINDS,

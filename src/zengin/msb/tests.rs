@@ -369,8 +369,19 @@ fn every_chunk_kind_both_ways() {
         entry.put_payload(&mut out).unwrap();
         assert_eq!(out, payload, "{}", entry.kind());
         let mut cur = Cursor::new(&payload, 0);
-        assert_eq!(Entry::read(id, &payload, &mut cur).unwrap(), entry);
+        assert_eq!(Entry::read_from(id, &payload, &mut cur).unwrap(), entry);
         assert!(cur.is_empty());
+        // The fast source reads the same, also with file bytes after the payload.
+        let mut file = vec![0u8; crate::zengin::chunk::HEADER_SIZE];
+        file.extend_from_slice(&payload);
+        file.extend_from_slice(b"after the chunk, more than 22 bytes\n");
+        let chunk = crate::zengin::chunk::RawChunk {
+            id,
+            offset: 0,
+            payload: &file[crate::zengin::chunk::HEADER_SIZE..][..payload.len()],
+        };
+        let quick = Entry::read_from(id, &payload, &mut super::fields::Quick::new(&file, &chunk));
+        assert_eq!(quick, Ok(entry), "fast source");
     }
 }
 
