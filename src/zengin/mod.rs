@@ -9,6 +9,7 @@ pub mod man;
 pub mod mdh;
 pub mod mds;
 pub mod msb;
+pub mod script;
 pub mod stext;
 pub mod tagged;
 pub mod types;

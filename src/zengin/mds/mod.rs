@@ -20,6 +20,7 @@ pub mod parse;
 
 use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{DecodeError, EncodeError, ImportError, F32};
+use crate::zengin::script::{self, read_events, EventBodies};
 use crate::zengin::stext::ShortText as Text;
 use crate::zengin::tagged::{read_list, OneOf, Variant};
 use lex::Token;
@@ -272,45 +273,28 @@ pub struct ModelTag {
     pub args: Vec<Text>,
 }
 
-/// An event line of an event block.
+/// The text's bodies of the events: what each line wrote (an omitted argument stays omitted).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Event {
-    Sfx(Sfx),
-    SfxGrnd(Sfx),
-    Tag(Tag),
-    Pfx(Pfx),
-    PfxStop(PfxStop),
-    PfxGrnd(PfxGrnd),
-    SetMesh(SetMesh),
-    SwapMesh(SwapMesh),
-    MmStartAni(MmStartAni),
-    CamTremor(CamTremor),
+pub struct MdsEvents;
+
+impl EventBodies for MdsEvents {
+    type Sfx = Sfx;
+    type Tag = Tag;
+    type Pfx = Pfx;
+    type PfxStop = PfxStop;
+    type PfxGrnd = PfxGrnd;
+    type SetMesh = SetMesh;
+    type SwapMesh = SwapMesh;
+    type MmStartAni = MmStartAni;
+    type CamTremor = CamTremor;
+    const EXPECTING: &'static str = "an event (eventSFX, eventTag, ...) as `kind: {...}`";
+    const SCHEMA_DOC: Option<&'static str> = None;
 }
 
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-enum EventDoc {
-    #[serde(rename = "eventSFX")]
-    Sfx(Sfx),
-    #[serde(rename = "eventSFXGrnd")]
-    SfxGrnd(Sfx),
-    #[serde(rename = "eventTag")]
-    Tag(Tag),
-    #[serde(rename = "eventPFX")]
-    Pfx(Pfx),
-    #[serde(rename = "eventPFXStop")]
-    PfxStop(PfxStop),
-    #[serde(rename = "eventPFXGrnd")]
-    PfxGrnd(PfxGrnd),
-    #[serde(rename = "eventSetMesh")]
-    SetMesh(SetMesh),
-    #[serde(rename = "eventSwapMesh")]
-    SwapMesh(SwapMesh),
-    #[serde(rename = "eventMMStartAni")]
-    MmStartAni(MmStartAni),
-    #[serde(rename = "eventCamTremor")]
-    CamTremor(CamTremor),
-}
+/// An event line of an event block.
+pub type Event = script::Event<MdsEvents>;
+type EventDoc = script::EventDoc<MdsEvents>;
+pub use script::EVENT_KEYWORDS;
 
 /// `*eventSFX(frame "name" [R:range] [EMPTY_SLOT])` (also `*eventSFXGrnd`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -406,76 +390,6 @@ pub struct CamTremor {
     pub duration_ms: F32,
     pub strength_xz: F32,
     pub strength_y: F32,
-}
-
-pub const EVENT_KEYWORDS: &[&str] = &[
-    "eventSFX",
-    "eventSFXGrnd",
-    "eventTag",
-    "eventPFX",
-    "eventPFXStop",
-    "eventPFXGrnd",
-    "eventSetMesh",
-    "eventSwapMesh",
-    "eventMMStartAni",
-    "eventCamTremor",
-];
-
-impl Event {
-    pub fn keyword(&self) -> &'static str {
-        match self {
-            Event::Sfx(_) => "eventSFX",
-            Event::SfxGrnd(_) => "eventSFXGrnd",
-            Event::Tag(_) => "eventTag",
-            Event::Pfx(_) => "eventPFX",
-            Event::PfxStop(_) => "eventPFXStop",
-            Event::PfxGrnd(_) => "eventPFXGrnd",
-            Event::SetMesh(_) => "eventSetMesh",
-            Event::SwapMesh(_) => "eventSwapMesh",
-            Event::MmStartAni(_) => "eventMMStartAni",
-            Event::CamTremor(_) => "eventCamTremor",
-        }
-    }
-}
-
-impl Serialize for Event {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let k = self.keyword();
-        match self {
-            Event::Sfx(e) | Event::SfxGrnd(e) => Variant(k, e).serialize(s),
-            Event::Tag(e) => Variant(k, e).serialize(s),
-            Event::Pfx(e) => Variant(k, e).serialize(s),
-            Event::PfxStop(e) => Variant(k, e).serialize(s),
-            Event::PfxGrnd(e) => Variant(k, e).serialize(s),
-            Event::SetMesh(e) => Variant(k, e).serialize(s),
-            Event::SwapMesh(e) => Variant(k, e).serialize(s),
-            Event::MmStartAni(e) => Variant(k, e).serialize(s),
-            Event::CamTremor(e) => Variant(k, e).serialize(s),
-        }
-    }
-}
-
-impl OneOf for Event {
-    const EXPECTING: &'static str = "an event (eventSFX, eventTag, ...) as `kind: {...}`";
-    const KINDS: &'static [&'static str] = EVENT_KEYWORDS;
-    fn read_variant<'de, A: MapAccess<'de>>(kind: &str, map: &mut A) -> Result<Self, A::Error> {
-        Ok(match kind {
-            "eventSFX" => Event::Sfx(map.next_value()?),
-            "eventSFXGrnd" => Event::SfxGrnd(map.next_value()?),
-            "eventTag" => Event::Tag(map.next_value()?),
-            "eventPFX" => Event::Pfx(map.next_value()?),
-            "eventPFXStop" => Event::PfxStop(map.next_value()?),
-            "eventPFXGrnd" => Event::PfxGrnd(map.next_value()?),
-            "eventSetMesh" => Event::SetMesh(map.next_value()?),
-            "eventSwapMesh" => Event::SwapMesh(map.next_value()?),
-            "eventMMStartAni" => Event::MmStartAni(map.next_value()?),
-            _ => Event::CamTremor(map.next_value()?),
-        })
-    }
-}
-
-fn read_events<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<Event>>, D::Error> {
-    read_list(d).map(Some)
 }
 
 impl AniItem {

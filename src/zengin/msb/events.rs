@@ -7,26 +7,36 @@ use super::{
     ID_EVENT_SET_MESH, ID_EVENT_SFX, ID_EVENT_SFX_GRND, ID_EVENT_SWAP_MESH, ID_EVENT_TAG,
 };
 use crate::exact::{Blob, Cursor, DecodeError, EncodeError, PutLe, Within, F32};
+use crate::zengin::script::{self, EventBodies};
 use crate::zengin::stext::ShortText as Text;
 use crate::zengin::types::put_short_line as put_line;
 use serde::{Deserialize, Serialize};
 
-// Events
+/// The compiled file's bodies of the events: every value as the engine stored it, and the bytes
+/// after the last field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MsbEvents;
+
+impl EventBodies for MsbEvents {
+    type Sfx = Sfx;
+    type Tag = Tag;
+    type Pfx = Pfx;
+    type PfxStop = PfxStop;
+    type PfxGrnd = FrameOnly;
+    type SetMesh = SetMesh;
+    type SwapMesh = SwapMesh;
+    type MmStartAni = MmStartAni;
+    type CamTremor = CamTremor;
+    const EXPECTING: &'static str = "an event: one of eventSFX, eventSFXGrnd, eventTag, eventPFX, eventPFXStop, eventPFXGrnd, eventSetMesh, eventSwapMesh, eventMMStartAni, eventCamTremor, as `kind: {...}`";
+    const SCHEMA_DOC: Option<&'static str> =
+        Some("The schema-side spelling of an event: `{eventSFX: {...}}`.");
+}
 
 /// One animation event chunk (0xF5A1–0xF5AA).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Event {
-    Sfx(Sfx),
-    SfxGrnd(Sfx),
-    Tag(Tag),
-    Pfx(Pfx),
-    PfxStop(PfxStop),
-    PfxGrnd(FrameOnly),
-    SetMesh(SetMesh),
-    SwapMesh(SwapMesh),
-    MmStartAni(MmStartAni),
-    CamTremor(CamTremor),
-}
+pub type Event = script::Event<MsbEvents>;
+/// The schema of an event.
+pub type EventDoc = script::EventDoc<MsbEvents>;
+pub use script::EVENT_KEYWORDS as EVENT_KINDS;
 
 /// `*eventSFX` / `*eventSFXGrnd`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -138,62 +148,13 @@ pub struct CamTremor {
     pub trailing: Blob,
 }
 
-/// The schema-side spelling of an event: `{eventSFX: {...}}`.
-#[derive(schemars::JsonSchema)]
-#[allow(dead_code)]
-pub enum EventDoc {
-    #[serde(rename = "eventSFX")]
-    Sfx(Sfx),
-    #[serde(rename = "eventSFXGrnd")]
-    SfxGrnd(Sfx),
-    #[serde(rename = "eventTag")]
-    Tag(Tag),
-    #[serde(rename = "eventPFX")]
-    Pfx(Pfx),
-    #[serde(rename = "eventPFXStop")]
-    PfxStop(PfxStop),
-    #[serde(rename = "eventPFXGrnd")]
-    PfxGrnd(FrameOnly),
-    #[serde(rename = "eventSetMesh")]
-    SetMesh(SetMesh),
-    #[serde(rename = "eventSwapMesh")]
-    SwapMesh(SwapMesh),
-    #[serde(rename = "eventMMStartAni")]
-    MmStartAni(MmStartAni),
-    #[serde(rename = "eventCamTremor")]
-    CamTremor(CamTremor),
-}
-
-pub const EVENT_KINDS: &[&str] = &[
-    "eventSFX",
-    "eventSFXGrnd",
-    "eventTag",
-    "eventPFX",
-    "eventPFXStop",
-    "eventPFXGrnd",
-    "eventSetMesh",
-    "eventSwapMesh",
-    "eventMMStartAni",
-    "eventCamTremor",
-];
-
-impl Event {
+impl script::Event<MsbEvents> {
+    /// The chunk id: 0xF5A1 + the kind's position.
     pub fn id(&self) -> u16 {
-        match self {
-            Event::Sfx(_) => ID_EVENT_SFX,
-            Event::SfxGrnd(_) => ID_EVENT_SFX_GRND,
-            Event::Tag(_) => ID_EVENT_TAG,
-            Event::Pfx(_) => ID_EVENT_PFX,
-            Event::PfxStop(_) => ID_EVENT_PFX_STOP,
-            Event::PfxGrnd(_) => ID_EVENT_PFX_GRND,
-            Event::SetMesh(_) => ID_EVENT_SET_MESH,
-            Event::SwapMesh(_) => ID_EVENT_SWAP_MESH,
-            Event::MmStartAni(_) => ID_EVENT_MM_START_ANI,
-            Event::CamTremor(_) => ID_EVENT_CAM_TREMOR,
-        }
+        ID_EVENT_SFX + self.index() as u16
     }
     pub fn kind(&self) -> &'static str {
-        EVENT_KINDS[(self.id() - ID_EVENT_SFX) as usize]
+        self.keyword()
     }
     pub fn frame(&self) -> i32 {
         match self {
@@ -372,50 +333,4 @@ pub(super) fn put_args(out: &mut Vec<u8>, args: &[Text; 4]) -> Result<(), Encode
         put_line(out, a).within_index(i).within("args")?;
     }
     Ok(())
-}
-
-pub(super) fn read_events<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Vec<Event>>, D::Error> {
-    crate::zengin::tagged::read_list(d).map(Some)
-}
-
-impl Serialize for Event {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use crate::zengin::tagged::Variant;
-        let k = self.kind();
-        match self {
-            Event::Sfx(e) | Event::SfxGrnd(e) => Variant(k, e).serialize(s),
-            Event::Tag(e) => Variant(k, e).serialize(s),
-            Event::Pfx(e) => Variant(k, e).serialize(s),
-            Event::PfxStop(e) => Variant(k, e).serialize(s),
-            Event::PfxGrnd(e) => Variant(k, e).serialize(s),
-            Event::SetMesh(e) => Variant(k, e).serialize(s),
-            Event::SwapMesh(e) => Variant(k, e).serialize(s),
-            Event::MmStartAni(e) => Variant(k, e).serialize(s),
-            Event::CamTremor(e) => Variant(k, e).serialize(s),
-        }
-    }
-}
-
-impl crate::zengin::tagged::OneOf for Event {
-    const EXPECTING: &'static str = "an event: one of eventSFX, eventSFXGrnd, eventTag, eventPFX, eventPFXStop, eventPFXGrnd, eventSetMesh, eventSwapMesh, eventMMStartAni, eventCamTremor, as `kind: {...}`";
-    const KINDS: &'static [&'static str] = EVENT_KINDS;
-    fn read_variant<'de, A: serde::de::MapAccess<'de>>(
-        kind: &str,
-        map: &mut A,
-    ) -> Result<Self, A::Error> {
-        Ok(match kind {
-            "eventSFX" => Event::Sfx(map.next_value()?),
-            "eventSFXGrnd" => Event::SfxGrnd(map.next_value()?),
-            "eventTag" => Event::Tag(map.next_value()?),
-            "eventPFX" => Event::Pfx(map.next_value()?),
-            "eventPFXStop" => Event::PfxStop(map.next_value()?),
-            "eventPFXGrnd" => Event::PfxGrnd(map.next_value()?),
-            "eventSetMesh" => Event::SetMesh(map.next_value()?),
-            "eventSwapMesh" => Event::SwapMesh(map.next_value()?),
-            "eventMMStartAni" => Event::MmStartAni(map.next_value()?),
-            _ => Event::CamTremor(map.next_value()?),
-        })
-    }
 }

@@ -17,10 +17,11 @@ mod fields;
 pub(crate) mod tests;
 pub mod yaml;
 
-use events::{put_args, read_events};
+use crate::zengin::script::read_events;
+use events::put_args;
 pub use events::{
-    CamTremor, Event, EventDoc, FrameOnly, MmStartAni, Pfx, PfxStop, SetMesh, Sfx, SwapMesh, Tag,
-    EVENT_KINDS,
+    CamTremor, Event, EventDoc, FrameOnly, MmStartAni, MsbEvents, Pfx, PfxStop, SetMesh, Sfx,
+    SwapMesh, Tag, EVENT_KINDS,
 };
 
 use crate::exact::{Blob, F32};
