@@ -521,3 +521,30 @@ fn floats_keep_their_bits_through_yaml() {
     let yaml = crate::zengin::msb::yaml::to_yaml(&msb).unwrap();
     assert_eq!(crate::zengin::msb::yaml::from_yaml(&yaml).unwrap(), msb);
 }
+
+/// An event of a folded list that ends early: the fast source gives up and the checking cursor
+/// reports the field and offset (the list's chunk indices count every chunk).
+#[test]
+fn truncated_folded_event_names_offset_and_field() {
+    let mut b = Vec::new();
+    put_chunk(&mut b, ID_ANI_DISABLE, |o| {
+        o.extend_from_slice(b"X\n");
+        Ok(())
+    })
+    .unwrap();
+    put_chunk(&mut b, ID_ANI_EVENTS, |o| {
+        o.extend_from_slice(&1u32.to_le_bytes());
+        Ok(())
+    })
+    .unwrap();
+    // frame, tag, args[0]; args[1] is missing.
+    put_chunk(&mut b, ID_EVENT_TAG, |o| {
+        o.extend_from_slice(b"\x05\x00\x00\x00T\nA\n");
+        Ok(())
+    })
+    .unwrap();
+    put_chunk(&mut b, ID_ANI_EVENTS_END, |_| Ok(())).unwrap();
+    let err = Msb::read(&b).unwrap_err();
+    assert_eq!(err.path.to_string(), "chunks[2].eventTag.args[1]");
+    assert_eq!(err.offset, 8 + 10 + 6 + 8);
+}
