@@ -220,3 +220,49 @@ fn force_onto_the_input_itself_gives_the_same_output_as_elsewhere() {
             == std::fs::read(root().join("samples/WALK.MAN")).unwrap()
     );
 }
+
+/// A position edit leaves the stored header bbox stale (it cannot be recomputed): `import` onto
+/// the original, the one-step use and `diff` say so with file and field; an untouched round
+/// trip says nothing.
+#[test]
+fn a_position_edit_warns_that_the_header_bbox_is_stale() {
+    let dir = workdir();
+    let d = dir.path();
+    let (code, _, err) = run(d, &["export", "WALK.MAN", "-o", "WALK.MAN.yaml"]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(d.join("WALK.MAN.yaml")).unwrap();
+    let warning = "header.bbox: positions changed but header.bbox did not: it stays";
+    // untouched: written over the original, no warning, same bytes
+    let (code, _, err) = run(d, &["import", "WALK.MAN.yaml", "-o", "WALK.MAN", "--force"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("warning"), "{err}");
+    let original = std::fs::read(root().join("samples/WALK.MAN")).unwrap();
+    assert_eq!(std::fs::read(d.join("WALK.MAN")).unwrap(), original);
+    // one position edited
+    let from = "position: [-0.00061035156, 85.0, -10.0]";
+    assert!(text.contains(from));
+    let edited = text.replacen(from, "position: [-0.00061035156, 84.0, -10.0]", 1);
+    std::fs::write(d.join("EDIT.MAN.yaml"), &edited).unwrap();
+    std::fs::copy(d.join("WALK.MAN"), d.join("EDIT.MAN")).unwrap();
+    let (code, _, err) = run(d, &["import", "EDIT.MAN.yaml", "-o", "EDIT.MAN", "--force"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("warning: EDIT.MAN: {warning}")),
+        "{err}"
+    );
+    // diff prints it as a note; its stdout lists the change as before
+    let (code, out, err) = run(d, &["diff", "WALK.MAN", "EDIT.MAN"]);
+    assert_eq!(code, 1);
+    assert!(!out.contains(warning), "{out}");
+    assert!(err.contains(&format!("note: EDIT.MAN: {warning}")), "{err}");
+    let (code, _, err) = run(d, &["diff", "WALK.MAN", "WALK.MAN.yaml"]);
+    assert_eq!(code, 0);
+    assert!(err.is_empty(), "{err}");
+    // the one-step use over the existing binary
+    std::fs::copy(root().join("samples/WALK.MAN"), d.join("EDIT.MAN")).unwrap();
+    let (_, _, err) = run(d, &["EDIT.MAN.yaml"]);
+    assert!(
+        err.contains(&format!("warning: EDIT.MAN: {warning}")),
+        "{err}"
+    );
+}

@@ -1213,3 +1213,75 @@ fn a_late_first_key_is_named() {
     );
     assert!(err.contains("11 frames (was 10)"), "{err}");
 }
+
+/// A position moved in glTF: `gltf import` warns that the MAN header's bbox (kept as stored)
+/// did not follow; an untouched import says nothing.
+#[test]
+fn a_moved_position_warns_that_the_bbox_is_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(sample("HUMAN-S_WALKL.MAN"), d.join("WALK.MAN")).unwrap();
+    std::fs::copy(sample("HUMAN.MDH"), d.join("HUMAN.MDH")).unwrap();
+    ok(
+        d,
+        &[
+            "gltf",
+            "export",
+            "WALK.MAN",
+            "--mdh",
+            "HUMAN.MDH",
+            "-o",
+            "walk.glb",
+        ],
+    );
+    let err = ok(
+        d,
+        &[
+            "gltf", "import", "walk.glb", "--into", "WALK.MAN", "-o", "SAME.MAN",
+        ],
+    );
+    assert!(!err.contains("warning"), "{err}");
+    // the first translation key's y, 5 cm lower
+    let data = std::fs::read(d.join("walk.glb")).unwrap();
+    let json_len = u32::from_le_bytes(data[12..16].try_into().unwrap()) as usize;
+    let j: Value = serde_json::from_slice(&data[20..20 + json_len]).unwrap();
+    let a = &j["animations"][0];
+    let ch = a["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["target"]["path"] == "translation")
+        .unwrap();
+    let sampler = &a["samplers"][ch["sampler"].as_u64().unwrap() as usize];
+    let acc = &j["accessors"][sampler["output"].as_u64().unwrap() as usize];
+    let view = &j["bufferViews"][acc["bufferView"].as_u64().unwrap() as usize];
+    let at = 20
+        + json_len
+        + 8
+        + 4
+        + (view["byteOffset"].as_u64().unwrap_or(0) + acc["byteOffset"].as_u64().unwrap_or(0))
+            as usize;
+    let mut out = data.clone();
+    let y = f32::from_le_bytes(out[at..at + 4].try_into().unwrap()) - 0.05;
+    out[at..at + 4].copy_from_slice(&y.to_le_bytes());
+    std::fs::write(d.join("edited.glb"), out).unwrap();
+    let err = ok(
+        d,
+        &[
+            "gltf",
+            "import",
+            "edited.glb",
+            "--into",
+            "WALK.MAN",
+            "-o",
+            "EDIT.MAN",
+        ],
+    );
+    assert!(
+        err.contains(
+            "warning: EDIT.MAN: header.bbox: positions changed but header.bbox did not: it stays \
+             {min: [-45.0, 0.0, -20.0], max: [45.0, 180.0, 25.0]}"
+        ),
+        "{err}"
+    );
+}

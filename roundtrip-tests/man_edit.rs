@@ -243,13 +243,21 @@ fn a_float_too_large_for_its_type_is_refused_with_its_path() {
             && err.contains("1e39 is too large for a 32-bit float (largest ±3.4028235e38)"),
         "{err}"
     );
-    // The spelling the export uses for an infinity still reads (an original's exact bits).
-    let text = export(&man).replace("    fps: 25.0\n", "    fps: .inf\n");
-    assert!(import(&text, false)
-        .unwrap()
-        .header()
-        .unwrap()
-        .fps
-        .get()
-        .is_infinite());
+    // A NaN or infinity typed in YAML's words is refused with the path and line:column.
+    for word in [".inf", "-.inf", ".nan"] {
+        let text = export(&man).replace("    fps: 25.0\n", &format!("    fps: {word}\n"));
+        let line = text.lines().position(|l| l.contains("fps:")).unwrap() + 1;
+        let err = import(&text, false).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!(
+                "{line}:10: chunks[1].header.fps: {word} is not a number: a NaN or infinity is \
+                 kept only where the original file held one"
+            )),
+            "{err}"
+        );
+    }
+    // The spelling the export uses for an original's infinity (its exact bits) reads.
+    let text = export(&man).replace("    fps: 25.0\n", "    fps: Inf(0x7f800000)\n");
+    let back = import(&text, false).unwrap();
+    assert_eq!(back.header().unwrap().fps.bits(), 0x7f80_0000);
 }

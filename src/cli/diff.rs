@@ -71,6 +71,10 @@ pub fn run(args: Args) -> Result<Status, Error> {
     let changes = x
         .diff(y.as_ref())
         .ok_or_else(|| Error::other(&args.b, "different formats"))?;
+    // What the edit left stale: a note on stderr (stdout keeps the documented shapes).
+    for w in x.edit_warnings(y.as_ref()) {
+        eprintln!("note: {}: {}: {}", args.b.display(), w.path, w.message);
+    }
     Ok(print_changes(&args, a.format.tag(), &changes))
 }
 

@@ -499,6 +499,7 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
         file: output.clone(),
         source: e,
     })?;
+    super::import::print_edit_warnings(&output, &man, &out);
     crate::fsio::write_file(&output, &bytes, a.force)?;
     eprintln!(
         "wrote {} ({} bytes): {}",
@@ -596,6 +597,7 @@ fn import_into_folder(
                 eprintln!("unchanged {}: {}", path.display(), summary(&report));
                 continue;
             }
+            super::import::print_edit_warnings(path, man, &out);
             // A YAML beside the MAN (from `unpack`): unedited, it shows the old motion and
             // goes; edited, the two edits conflict.
             let mut yaml_os = path.as_os_str().to_owned();

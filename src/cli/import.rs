@@ -56,7 +56,42 @@ pub fn run(args: Args) -> Result<Status, Error> {
             args.file.with_extension("")
         }
     };
+    warn_against_existing(&output, format, asset.as_ref());
     crate::fsio::write_file(&output, &data, args.out.force)?;
     eprintln!("wrote {} ({} bytes, {})", output.display(), data.len(), tag);
     Ok(Status::Ok)
+}
+
+/// Print what an edit from `old` to `new` left stale ([`crate::codec::Codec::edit_warnings`]),
+/// as warnings naming `file` and the field.
+pub(super) fn print_edit_warnings(
+    file: &std::path::Path,
+    old: &dyn crate::registry::Asset,
+    new: &dyn crate::registry::Asset,
+) {
+    for w in old.edit_warnings(new) {
+        eprintln!("warning: {}: {}: {}", file.display(), w.path, w.message);
+    }
+}
+
+/// When `output` already holds a file of `format` (the original being replaced), print the
+/// edit warnings of `new` against it. An unreadable or other old output gives no warnings.
+pub(super) fn warn_against_existing(
+    output: &std::path::Path,
+    format: &dyn crate::registry::Format,
+    new: &dyn crate::registry::Asset,
+) {
+    if !output.is_file() {
+        return;
+    }
+    let Ok(old) = crate::fsio::read_file(output) else {
+        return;
+    };
+    if let Some(old) = format
+        .detect(&old)
+        .then(|| format.decode(&old).ok())
+        .flatten()
+    {
+        print_edit_warnings(output, old.as_ref(), new);
+    }
 }

@@ -241,6 +241,7 @@ fn yaml_to_binary(input: &Input) -> Result<Done, Error> {
             "is a folder; cannot write the binary there",
         ));
     }
+    super::import::warn_against_existing(&out, input.format, asset.as_ref());
     let bak = keep_original(&out)?;
     crate::fsio::write_file(&out, &data, true)?;
     Ok(Done {

@@ -88,6 +88,12 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn companion_key(&self) -> Option<u32> {
         None
     }
+    /// What an edit from `self` (the original) to `edited` left stale that the format cannot
+    /// recompute (e.g. a stored bounding box after positions moved): warnings `import`, `diff`
+    /// and the other writers print. Nothing by default.
+    fn edit_warnings(&self, _edited: &Self) -> Vec<Finding> {
+        Vec::new()
+    }
 }
 
 /// A format, as the commands see it.
@@ -121,6 +127,8 @@ pub trait Asset: Send + Sync {
     fn export_warnings(&self) -> Vec<Finding>;
     /// See [`Codec::companion_key`].
     fn companion_key(&self) -> Option<u32>;
+    /// See [`Codec::edit_warnings`]; empty when `edited` is another format.
+    fn edit_warnings(&self, edited: &dyn Asset) -> Vec<Finding>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -156,6 +164,13 @@ impl<T: Codec> Asset for T {
     }
     fn companion_key(&self) -> Option<u32> {
         Codec::companion_key(self)
+    }
+    fn edit_warnings(&self, edited: &dyn Asset) -> Vec<Finding> {
+        edited
+            .as_any()
+            .downcast_ref::<T>()
+            .map(|e| Codec::edit_warnings(self, e))
+            .unwrap_or_default()
     }
     fn as_any(&self) -> &dyn Any {
         self

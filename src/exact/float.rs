@@ -1,9 +1,12 @@
 //! Floats that keep their exact bit pattern (NaN payloads, infinities, -0.0).
 //!
 //! In YAML a value is a plain number printed as the shortest decimal that parses back to the
-//! same `f32` (`ryu`), `.inf`, `-.inf`, `.nan` for the canonical quiet NaN `0x7fc00000`, and
-//! `NaN(0x7fa00001)` for any other NaN. Numbers are parsed from the scalar text directly with
-//! Rust's correctly rounded `f32` parser (never through `f64`), so every bit survives.
+//! same `f32` (`ryu`). A NaN or infinity (which no engine field can use) is written with its
+//! exact bits, `NaN(0x7fc00000)`, `Inf(0x7f800000)`, `-Inf(0xff800000)`: only an original holds
+//! one, and only that spelling reads back. A NaN or infinity typed as `.nan` / `.inf` (or digits
+//! too large for an `f32`, `1e39`) is refused: one rule for every format's floats. Numbers are
+//! parsed from the scalar text directly with Rust's correctly rounded `f32` parser (never
+//! through `f64`), so every bit survives.
 
 use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
@@ -50,16 +53,16 @@ pub fn write_f32(out: &mut String, v: F32) {
     if f.is_finite() {
         let mut buf = ryu::Buffer::new();
         push_finite(out, buf.format_finite(f));
-    } else if f.is_nan() {
-        if v.0 == CANONICAL_NAN {
-            out.push_str(".nan");
-        } else {
-            out.push_str(&format!("NaN(0x{:08x})", v.0));
-        }
-    } else if f > 0.0 {
-        out.push_str(".inf");
     } else {
-        out.push_str("-.inf");
+        // the exact bits of an original's NaN or infinity (see the module comment)
+        let word = if f.is_nan() {
+            "NaN"
+        } else if f > 0.0 {
+            "Inf"
+        } else {
+            "-Inf"
+        };
+        out.push_str(&format!("{word}(0x{:08x})", v.0));
     }
 }
 
@@ -97,20 +100,35 @@ pub fn parse_f32(s: &str) -> Option<F32> {
     if digit_at(0) || (t.starts_with('-') && digit_at(1)) {
         return parse_number(t);
     }
-    match t {
-        ".nan" | ".NaN" | ".NAN" => return Some(F32(CANONICAL_NAN)),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Some(F32::new(f32::INFINITY))
+    // An original's NaN or infinity, by its bits; the word must say what the bits are.
+    if let Some((word, rest)) = t.split_once('(') {
+        let hex = rest.strip_suffix(')')?.strip_prefix("0x")?;
+        if hex.len() != 8 {
+            return None;
         }
-        "-.inf" | "-.Inf" | "-.INF" => return Some(F32::new(f32::NEG_INFINITY)),
-        _ => {}
-    }
-    if let Some(hex) = t.strip_prefix("NaN(").and_then(|r| r.strip_suffix(')')) {
-        let bits = u32::from_str_radix(hex.trim_start_matches("0x"), 16).ok()?;
-        return f32::from_bits(bits).is_nan().then_some(F32(bits));
+        let v = F32(u32::from_str_radix(hex, 16).ok()?);
+        let f = v.get();
+        let ok = match word {
+            "NaN" => f.is_nan(),
+            "Inf" => f == f32::INFINITY,
+            "-Inf" => f == f32::NEG_INFINITY,
+            _ => false,
+        };
+        return ok.then_some(v);
     }
     parse_number(t)
 }
+
+/// Whether `t` is YAML's spelling of a NaN or an infinity (`.nan`, `-.inf`, ...).
+fn is_yaml_special(t: &str) -> bool {
+    let t = t.trim();
+    let t = t.strip_prefix(['+', '-']).unwrap_or(t);
+    matches!(t, ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF")
+}
+
+/// Why a NaN or infinity typed into a document is refused.
+const NON_FINITE_HINT: &str = "a NaN or infinity is kept only where the original file held \
+    one, written with its exact bits as the export does (e.g. Inf(0x7f800000)); give a number";
 
 /// A number in digits (Rust's float syntax, which is YAML's plus the words it refuses).
 fn parse_number(t: &str) -> Option<F32> {
@@ -126,7 +144,7 @@ fn overflow_message(t: &str) -> Option<String> {
     let v = t.trim().parse::<f64>().ok()?;
     (v.is_finite() && !(v as f32).is_finite()).then(|| {
         format!(
-            "{} is too large for a 32-bit float (largest ±{:e}); an infinity is written .inf / -.inf",
+            "{} is too large for a 32-bit float (largest ±{:e}); {NON_FINITE_HINT}",
             t.trim(),
             f32::MAX
         )
@@ -181,7 +199,7 @@ impl From<f32> for F32 {
 impl Serialize for F32 {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let f = self.get();
-        if f.is_nan() && self.0 != CANONICAL_NAN {
+        if !f.is_finite() {
             s.serialize_str(&self.to_yaml_text())
         } else {
             s.serialize_f32(f)
@@ -195,18 +213,24 @@ impl<'de> Deserialize<'de> for F32 {
         impl de::Visitor<'_> for V {
             type Value = F32;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a number, .inf, -.inf, .nan or NaN(0x........)")
+                f.write_str("a number (or an original's NaN(0x........) / Inf(0x7f800000))")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<F32, E> {
                 parse_f32(v).ok_or_else(|| match overflow_message(v) {
                     Some(m) => E::custom(m),
+                    None if is_yaml_special(v) => {
+                        E::custom(format!("{} is not a number: {NON_FINITE_HINT}", v.trim()))
+                    }
                     None => E::invalid_value(de::Unexpected::Str(v), &self),
                 })
             }
             // Other deserialisers (JSON) hand over numbers; they are exact for f32 values
             // written as f64.
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<F32, E> {
-                if v.is_finite() && !(v as f32).is_finite() {
+                if !v.is_finite() {
+                    return Err(E::custom(format!("{v} is not a number: {NON_FINITE_HINT}")));
+                }
+                if !(v as f32).is_finite() {
                     return Err(E::custom(format!(
                         "{v} is too large for a 32-bit float (largest ±{:e})",
                         f32::MAX
@@ -232,10 +256,10 @@ impl JsonSchema for F32 {
     }
     fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
         crate::exact::schema_from_json(serde_json::json!({
-            "description": "32-bit float, kept to the bit: a number, .inf, -.inf, .nan or NaN(0x7fa00001)",
+            "description": "32-bit float, kept to the bit: a number; an original's NaN or infinity is written with its exact bits, NaN(0x7fc00000), Inf(0x7f800000), -Inf(0xff800000) (.nan/.inf are refused)",
             "anyOf": [
                 {"type": "number"},
-                {"type": "string", "pattern": "^(\\.nan|\\.NaN|\\.NAN|[-+]?\\.(inf|Inf|INF)|NaN\\(0x[0-9a-fA-F]{8}\\))$"}
+                {"type": "string", "pattern": "^(NaN\\(0x[0-9a-fA-F]{8}\\)|Inf\\(0x7[fF]800000\\)|-Inf\\(0x[fF]{2}800000\\))$"}
             ]
         }))
     }
@@ -278,7 +302,29 @@ mod tests {
         }
         assert_eq!(F32(0x8000_0000).to_yaml_text(), "-0.0");
         assert_eq!(F32(0x7fa0_0001).to_yaml_text(), "NaN(0x7fa00001)");
-        assert_eq!(F32(CANONICAL_NAN).to_yaml_text(), ".nan");
+        assert_eq!(F32(CANONICAL_NAN).to_yaml_text(), "NaN(0x7fc00000)");
+        assert_eq!(F32(0x7f80_0000).to_yaml_text(), "Inf(0x7f800000)");
+        assert_eq!(F32(0xff80_0000).to_yaml_text(), "-Inf(0xff800000)");
+    }
+
+    #[test]
+    fn a_typed_nan_or_infinity_is_refused_only_exact_bits_read() {
+        for t in [".nan", ".inf", "-.inf", "+.inf", ".NaN", ".INF"] {
+            assert_eq!(parse_f32(t), None, "{t}");
+            let e = crate::yaml::from_str::<F32>(t).unwrap_err().to_string();
+            assert!(e.contains(&format!("{t} is not a number: a NaN or infinity is kept only where the original file held one")), "{e}");
+        }
+        // the word must match the bits
+        assert_eq!(parse_f32("Inf(0xff800000)"), None);
+        assert_eq!(parse_f32("NaN(0x7f800000)"), None);
+        assert_eq!(parse_f32("-Inf(0x7f800000)"), None);
+        assert_eq!(parse_f32("Inf(0x7f800000)"), Some(F32(0x7f80_0000)));
+        assert_eq!(parse_f32("NaN(0xffc00000)"), Some(F32(0xffc0_0000)));
+        // JSON-side numbers: non-finite refused too
+        use serde::de::IntoDeserializer;
+        let d: serde::de::value::F64Deserializer<serde::de::value::Error> =
+            f64::INFINITY.into_deserializer();
+        assert!(F32::deserialize(d).is_err());
     }
 
     #[test]

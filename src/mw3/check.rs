@@ -439,12 +439,8 @@ fn check_event(o: &mut Out, p: &str, e: &Event, names: &Names) {
     let mut data = e.data.clone();
     let _ = data.visit_refs(&mut |k, r| {
         let i = r.index;
-        let ok = match k {
-            RefKind::Node => matches!(i, 0 | -1 | -100 | -200) || names.item(k, i).is_some(),
-            RefKind::StaticSound => i <= 0 || names.item(k, i).is_some(),
-            RefKind::AnimRef => i == -1 || names.item(k, i).is_some(),
-            _ => names.item(k, i).is_some(),
-        };
+        // the same rule as the export's `raw_index` spelling (refs.rs)
+        let ok = k.is_none_value(i) || names.name_of(k, i).is_some();
         if !ok {
             o.err(&ep, format!("{} index {i} does not resolve", k.label()));
         }

@@ -5,9 +5,11 @@
 //! document is read back, an index and a name given together must agree (an edit of one with the
 //! other left as it was is refused with both values, never silently resolved either way; an
 //! index past its list given with a name is an error); a name alone is looked up (first item
-//! with that name), a name that matches nothing is an error naming the path; an index alone is
-//! kept as it is (the export writes indices that resolve to nothing that way; `check` reports
-//! them).
+//! with that name), a name that matches nothing is an error naming the path; an index alone
+//! must resolve (or be the kind's "none" value, e.g. node 0). An original's index that resolves
+//! to nothing (damaged files) is exported with its own spelling, `{raw_index: 17096}`, and kept
+//! exactly as given (`check` reports it), so a plain `index` past its list is always an edit
+//! mistake and refused.
 
 use crate::exact::{EncodeError, Text};
 use schemars::JsonSchema;
@@ -44,6 +46,17 @@ impl RefKind {
     }
 
     /// The anim def's array the reference points into.
+    /// Whether `index` is this kind's "no item" value (node 0 / -1, a static sound ≤ 0, anim
+    /// ref -1), which resolves to nothing and is fine.
+    pub fn is_none_value(self, index: i32) -> bool {
+        match self {
+            RefKind::Node => matches!(index, 0 | -1),
+            RefKind::StaticSound => index <= 0,
+            RefKind::AnimRef => index == -1,
+            _ => false,
+        }
+    }
+
     pub fn list_label(self) -> &'static str {
         match self {
             RefKind::Node => "nodes",
@@ -59,7 +72,7 @@ impl RefKind {
 /// The name used for the INPUT_NODE sentinels (-200 and -100).
 pub const INPUT_NODE: &str = "INPUT_NODE";
 /// A reference: the stored index and, for display, the name it resolves to.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Ref {
     pub index: i32,
     /// Boxed: most references carry no name (decoded files), and a small `Ref` keeps events
@@ -67,6 +80,26 @@ pub struct Ref {
     pub name: Option<Box<Text>>,
     /// A document gave only the name; the index is found when the document is resolved.
     pub index_missing: bool,
+    /// A document gave `raw_index`: an original's index that resolves to nothing, kept as is.
+    pub raw: bool,
+}
+
+/// Index 0, as a record field the export leaves out when it is 0: a missing field reads back
+/// as this and is kept as it is (like `raw_index: 0`).
+impl Default for Ref {
+    fn default() -> Self {
+        Self {
+            raw: true,
+            ..Self::new(0)
+        }
+    }
+}
+
+/// Equal when index and name are (`raw` only says how a document spelled the index).
+impl PartialEq for Ref {
+    fn eq(&self, o: &Self) -> bool {
+        (self.index, &self.name, self.index_missing) == (o.index, &o.name, o.index_missing)
+    }
 }
 
 impl Ref {
@@ -75,6 +108,7 @@ impl Ref {
             index,
             name: None,
             index_missing: false,
+            raw: false,
         }
     }
 }
@@ -101,17 +135,30 @@ impl Ref {
     ) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let mut st = s.serialize_struct("Ref", 2)?;
-        st.serialize_field("index", &self.index)?;
         if let Some(n) = &self.name {
+            st.serialize_field("index", &self.index)?;
             st.serialize_field("name", n)?;
         } else {
-            // the name the index resolves to, from the def being written
+            // the name the index resolves to, from the def being written; an index that
+            // resolves to nothing (and is not the kind's "none" value) is an original's damaged
+            // index: `raw_index`, so that a plain `index` past its list can be refused
             CURRENT.with(|c| {
                 let current = c.borrow();
-                match current.as_ref().and_then(|n| n.name_of(kind, self.index)) {
-                    Some(NameOf::Input) => st.serialize_field("name", INPUT_NODE),
-                    Some(NameOf::Item(t)) => st.serialize_field("name", t),
-                    None => Ok(()),
+                let Some(names) = current.as_ref() else {
+                    return st.serialize_field("index", &self.index);
+                };
+                match names.name_of(kind, self.index) {
+                    Some(n) => {
+                        st.serialize_field("index", &self.index)?;
+                        match n {
+                            NameOf::Input => st.serialize_field("name", INPUT_NODE),
+                            NameOf::Item(t) => st.serialize_field("name", t),
+                        }
+                    }
+                    None if !kind.is_none_value(self.index) => {
+                        st.serialize_field("raw_index", &self.index)
+                    }
+                    None => st.serialize_field("index", &self.index),
                 }
             })?;
         }
@@ -188,6 +235,7 @@ impl<'de> Deserialize<'de> for Ref {
                     index: 0,
                     name: Some(Box::new(name)),
                     index_missing: true,
+                    raw: false,
                 })
             }
             fn visit_map<A: de::MapAccess<'de>>(self, mut m: A) -> Result<Ref, A::Error> {
@@ -195,19 +243,40 @@ impl<'de> Deserialize<'de> for Ref {
                     index: 0,
                     name: None,
                     index_missing: true,
+                    raw: false,
                 };
+                let mut index_given = false;
                 while let Some(k) = m.next_key::<String>()? {
                     match k.as_str() {
                         "index" => {
                             r.index = m.next_value()?;
                             r.index_missing = false;
+                            index_given = true;
+                        }
+                        "raw_index" => {
+                            r.index = m.next_value()?;
+                            r.index_missing = false;
+                            r.raw = true;
                         }
                         "name" => r.name = Some(Box::new(m.next_value()?)),
-                        other => return Err(de::Error::unknown_field(other, &["index", "name"])),
+                        other => {
+                            return Err(de::Error::unknown_field(
+                                other,
+                                &["index", "name", "raw_index"],
+                            ))
+                        }
                     }
                 }
+                if r.raw && (index_given || r.name.is_some()) {
+                    return Err(de::Error::custom(
+                        "`raw_index` (an original's index that resolves to nothing) stands alone: \
+                         to point the reference somewhere, replace it with `index` or `name`",
+                    ));
+                }
                 if r.index_missing && r.name.is_none() {
-                    return Err(de::Error::custom("a reference needs `index` or `name`"));
+                    return Err(de::Error::custom(
+                        "a reference needs `index`, `name` or `raw_index`",
+                    ));
                 }
                 Ok(r)
             }
@@ -222,12 +291,14 @@ impl JsonSchema for Ref {
     }
     fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
         crate::exact::schema_from_json(serde_json::json!({
-            "description": "a reference into one of the anim def's arrays: the stored index and the name it resolves to (either may be edited)",
+            "description": "a reference into one of the anim def's arrays: the stored index and the name it resolves to (edit one and delete the other, or give both agreeing); an original's index that resolves to nothing is written {raw_index: N} and kept as is",
             "anyOf": [
                 {"type": "integer"},
                 {"type": "string"},
-                {"type": "object", "additionalProperties": false,
-                 "properties": {"index": {"type": "integer"}, "name": {"type": "string"}}}
+                {"type": "object", "additionalProperties": false, "minProperties": 1,
+                 "properties": {"index": {"type": "integer"}, "name": {"type": "string"}}},
+                {"type": "object", "additionalProperties": false, "required": ["raw_index"],
+                 "properties": {"raw_index": {"type": "integer"}}}
             ]
         }))
     }
@@ -292,10 +363,10 @@ impl<'a> Names<'a> {
         r.name = self.name_of(kind, r.index).map(Box::new);
     }
 
-    /// After reading a document: an index alone is kept (see `check`); a name alone gives the
-    /// index (the first item of that name); both must agree, and then the index must be inside
-    /// its list (an edit of one with the other left as it was is refused, naming both values and
-    /// the list's size).
+    /// After reading a document: a `raw_index` is kept as it is (see `check`); an index alone
+    /// must resolve or be the kind's "none" value; a name alone gives the index (the first item
+    /// of that name); both must agree, and then the index must be inside its list (an edit of
+    /// one with the other left as it was is refused, naming both values and the list's size).
     pub fn resolve(&self, kind: RefKind, r: &mut Ref) -> Result<(), EncodeError> {
         let len = self.list(kind).len();
         let past = |index: i32| {
@@ -309,12 +380,28 @@ impl<'a> Names<'a> {
         };
         let Some(name) = &r.name else {
             if r.index_missing {
-                return Err(EncodeError::new("a reference needs `index` or `name`"));
+                return Err(EncodeError::new(
+                    "a reference needs `index`, `name` or `raw_index`",
+                ));
             }
-            // An index alone is kept as it is: the export writes an index that resolves to
-            // nothing (damaged or unusual files) without a name, and it must round-trip;
-            // `check` reports it.
-            return Ok(());
+            // An original's index that resolves to nothing is kept as it is (`check` reports
+            // it); the export spells it `raw_index`.
+            if r.raw || kind.is_none_value(r.index) || self.name_of(kind, r.index).is_some() {
+                return Ok(());
+            }
+            let hint = "(an original's index that resolves to nothing is written `raw_index`)";
+            return Err(match past(r.index) {
+                Some(e) => EncodeError::new(format!(
+                    "{}: give an index inside it or a name {hint}",
+                    e.message
+                )),
+                None => EncodeError::new(format!(
+                    "{} index {} does not resolve (the list of {} has {len} items) {hint}",
+                    kind.label(),
+                    r.index,
+                    kind.list_label(),
+                )),
+            });
         };
         if !r.index_missing {
             if self.name_of(kind, r.index).as_ref() == Some(&**name) {

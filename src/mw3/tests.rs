@@ -671,13 +671,44 @@ fn a_reference_edit_is_honoured_or_refused() {
         err("node: {index: 9, name: node_a}, pos: [1.0, 2.0, 3.0]"),
         format!("{p}: node index 9 is past the list of nodes (2 items)")
     );
-    // an index alone is kept (the export writes one that resolves to nothing that way), and
-    // `check` reports it
-    let b = import(&edit(&text, from, "node: 9, pos: [1.0, 2.0, 3.0]"));
+    // an index alone past the list: an error naming the path, the value and the list's size
+    let hint = "(an original's index that resolves to nothing is written `raw_index`)";
+    for to in [
+        "node: 9, pos: [1.0, 2.0, 3.0]",
+        "node: {index: 9}, pos: [1.0, 2.0, 3.0]",
+    ] {
+        assert_eq!(
+            err(to),
+            format!("{p}: node index 9 is past the list of nodes (2 items): give an index inside it or a name {hint}")
+        );
+    }
+    assert_eq!(
+        err("node: {index: -7}, pos: [1.0, 2.0, 3.0]"),
+        format!("{p}: node index -7 does not resolve (the list of nodes has 2 items) {hint}")
+    );
+    // the kind's "none" value alone is fine
+    assert_eq!(
+        sound_node(&import(&edit(
+            &text,
+            from,
+            "node: {index: 0}, pos: [1.0, 2.0, 3.0]"
+        ))),
+        0
+    );
+    // an original's unresolvable index has its own spelling: kept as given, exported the same
+    // way, and `check` reports it
+    let raw = "node: {raw_index: 9}, pos: [1.0, 2.0, 3.0]";
+    let b = import(&edit(&text, from, raw));
     assert_eq!(sound_node(&b), 9);
+    assert!(yaml(&b).contains(raw));
     assert!(crate::mw3::check::check(&b)
         .iter()
         .any(|f| f.message == "node index 9 does not resolve"));
+    // `raw_index` stands alone
+    assert!(
+        err("node: {raw_index: 9, name: node_a}, pos: [1.0, 2.0, 3.0]")
+            .contains("`raw_index` (an original's index that resolves to nothing) stands alone")
+    );
     // an unknown name is an error with its path
     assert_eq!(
         err("node: {name: nowhere}, pos: [1.0, 2.0, 3.0]"),

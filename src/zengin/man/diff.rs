@@ -308,3 +308,38 @@ fn diff_other_chunks(out: &mut Vec<String>, a: &Man, b: &Man) {
         out.push("marker payload changed".into());
     }
 }
+
+/// The decoded positions (x, y, z of every sample, frame-major) as bits, if the file has a
+/// header and samples.
+fn position_bits(m: &Man) -> Option<Vec<u32>> {
+    let (h, s) = (m.header()?, m.samples()?);
+    let (min, scale) = (h.position_min.get(), h.position_scale.get());
+    Some(
+        s.codes
+            .iter()
+            .flat_map(|c| [c[3], c[4], c[5]])
+            .map(|c| quant::unpack_position(c, min, scale).to_bits())
+            .collect(),
+    )
+}
+
+/// An edit moved positions but left the header's bbox as it was: the box cannot be recomputed
+/// (real files' boxes are not derivable from their samples, e.g. G1 HUMANS-S_FISTRUN's root
+/// reaches y 88.75 with a box max y of 67.09), so say it is stale.
+pub(super) fn edit_warnings(old: &Man, new: &Man) -> Vec<crate::codec::Finding> {
+    let (Some(ha), Some(hb)) = (old.header(), new.header()) else {
+        return Vec::new();
+    };
+    if ha.bbox != hb.bbox || position_bits(old) == position_bits(new) {
+        return Vec::new();
+    }
+    vec![crate::codec::Finding::new(
+        crate::codec::Severity::Warning,
+        "header.bbox",
+        format!(
+            "positions changed but header.bbox did not: it stays {{min: {:?}, max: {:?}}} \
+             (animkit cannot recompute it); edit it if the new positions leave that box",
+            hb.bbox.min, hb.bbox.max
+        ),
+    )]
+}

@@ -317,6 +317,9 @@ impl Codec for Man {
     fn diff(&self, other: &Self) -> Vec<String> {
         Man::diff(self, other)
     }
+    fn edit_warnings(&self, edited: &Self) -> Vec<crate::codec::Finding> {
+        diff::edit_warnings(self, edited)
+    }
     fn check(&self, ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
         crate::zengin::mdh::check_man_findings(self, ctx)
     }

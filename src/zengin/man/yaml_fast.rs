@@ -236,8 +236,10 @@ mod tests {
 
     #[test]
     fn samples_in_the_exported_shape() {
-        let s = sample("{rotation: [0.0, -0.0, NaN(0x7fa00001), 1.0], position: [1e3, .inf, 2.5]}")
-            .unwrap();
+        let s = sample(
+            "{rotation: [0.0, -0.0, NaN(0x7fa00001), 1.0], position: [1e3, Inf(0x7f800000), 2.5]}",
+        )
+        .unwrap();
         assert_eq!(s.rotation.unwrap()[1], F32(0x8000_0000));
         assert_eq!(s.rotation.unwrap()[2], F32(0x7fa0_0001));
         assert_eq!(s.position.unwrap()[0].get(), 1000.0);
