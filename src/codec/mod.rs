@@ -88,6 +88,12 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn companion_key(&self) -> Option<u32> {
         None
     }
+    /// `verify`'s binary → YAML → binary step done a cheaper way the format proves equal to
+    /// `encode(from_yaml(to_yaml(self)))` (with default options): the bytes that gives, or
+    /// `None` (the default, and whenever the cheaper way cannot decide) for the ordinary path.
+    fn yaml_round_trip(&self) -> Option<Vec<u8>> {
+        None
+    }
 }
 
 /// A format, as the commands see it.
@@ -121,6 +127,8 @@ pub trait Asset: Send + Sync {
     fn export_warnings(&self) -> Vec<Finding>;
     /// See [`Codec::companion_key`].
     fn companion_key(&self) -> Option<u32>;
+    /// See [`Codec::yaml_round_trip`].
+    fn yaml_round_trip(&self) -> Option<Vec<u8>>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -156,6 +164,9 @@ impl<T: Codec> Asset for T {
     }
     fn companion_key(&self) -> Option<u32> {
         Codec::companion_key(self)
+    }
+    fn yaml_round_trip(&self) -> Option<Vec<u8>> {
+        Codec::yaml_round_trip(self)
     }
     fn as_any(&self) -> &dyn Any {
         self
