@@ -94,6 +94,12 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn edit_warnings(&self, _edited: &Self) -> Vec<Finding> {
         Vec::new()
     }
+    /// `verify`'s binary → YAML → binary step done a cheaper way the format proves equal to
+    /// `encode(from_yaml(to_yaml(self)))` (with default options): the bytes that gives, or
+    /// `None` (the default, and whenever the cheaper way cannot decide) for the ordinary path.
+    fn yaml_round_trip(&self) -> Option<Vec<u8>> {
+        None
+    }
 }
 
 /// A format, as the commands see it.
@@ -129,6 +135,8 @@ pub trait Asset: Send + Sync {
     fn companion_key(&self) -> Option<u32>;
     /// See [`Codec::edit_warnings`]; empty when `edited` is another format.
     fn edit_warnings(&self, edited: &dyn Asset) -> Vec<Finding>;
+    /// See [`Codec::yaml_round_trip`].
+    fn yaml_round_trip(&self) -> Option<Vec<u8>>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -171,6 +179,9 @@ impl<T: Codec> Asset for T {
             .downcast_ref::<T>()
             .map(|e| Codec::edit_warnings(self, e))
             .unwrap_or_default()
+    }
+    fn yaml_round_trip(&self) -> Option<Vec<u8>> {
+        Codec::yaml_round_trip(self)
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -5,24 +5,72 @@ use super::{
     quant, Chunk, Event, EventType, Events, Header, Man, Marker, Samples, Source, ID_EVENTS,
     ID_HEADER, ID_MARKER, ID_SAMPLES, ID_SOURCE,
 };
-use crate::exact::{Blob, Cursor, DecodeError, EncodeError, Hex32, PutLe, Text, Within, F32};
+use crate::exact::{
+    put_record, Blob, Cursor, DecodeError, EncodeError, Hex32, PutLe, Text, Within, F32,
+};
 use crate::zengin::chunk::Unknown;
 use crate::zengin::chunk::{self, RawChunk};
 use crate::zengin::types::{put_line, read_f32, read_line, BBox, ZDate};
+use deku::{DekuRead, DekuWrite};
+
+/// The header's fixed-size run between `name` and `next`: one deku declaration, read and
+/// written by deku (the lines around it end at their NUL/newline, so they stay hand-read).
+#[derive(DekuRead, DekuWrite)]
+pub(super) struct HeaderFixed {
+    #[deku(endian = "little")]
+    layer: u32,
+    #[deku(endian = "little")]
+    frame_count: u32,
+    #[deku(endian = "little")]
+    node_count: u32,
+    fps: F32,
+    fps_source: F32,
+    position_min: F32,
+    position_scale: F32,
+    bbox: BBox,
+}
+
+impl HeaderFixed {
+    /// Field names and sizes, in order (for error paths and `field_at`).
+    pub(super) const FIELDS: [(&'static str, usize); 8] = [
+        ("layer", 4),
+        ("frame_count", 4),
+        ("node_count", 4),
+        ("fps", 4),
+        ("fps_source", 4),
+        ("position_min", 4),
+        ("position_scale", 4),
+        ("bbox", BBox::SIZE),
+    ];
+    pub(super) const SIZE: usize = 52;
+
+    fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
+        if cur.remaining() < Self::SIZE {
+            // Short: the error names the field the input ends in, at that field's offset.
+            for (name, size) in Self::FIELDS {
+                cur.bytes(size).within(name)?;
+            }
+        }
+        cur.record::<Self, { Self::SIZE }>()
+    }
+}
 
 impl Header {
     pub(super) fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
+        let version = cur.u16().within("version")?;
+        let name = read_line(cur).within("name")?;
+        let f = HeaderFixed::read(cur)?;
         Ok(Header {
-            version: cur.u16().within("version")?,
-            name: read_line(cur).within("name")?,
-            layer: cur.u32().within("layer")?,
-            frame_count: cur.u32().within("frame_count")?,
-            node_count: cur.u32().within("node_count")?,
-            fps: read_f32(cur).within("fps")?,
-            fps_source: read_f32(cur).within("fps_source")?,
-            position_min: read_f32(cur).within("position_min")?,
-            position_scale: read_f32(cur).within("position_scale")?,
-            bbox: BBox::read(cur).within("bbox")?,
+            version,
+            name,
+            layer: f.layer,
+            frame_count: f.frame_count,
+            node_count: f.node_count,
+            fps: f.fps,
+            fps_source: f.fps_source,
+            position_min: f.position_min,
+            position_scale: f.position_scale,
+            bbox: f.bbox,
             next: read_line(cur).within("next")?,
             trailing: Blob::new(cur.rest()),
         })
@@ -30,18 +78,19 @@ impl Header {
     pub(super) fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         out.put_u16(self.version);
         put_line(out, &self.name).within("name")?;
-        out.put_u32(self.layer);
-        out.put_u32(self.frame_count);
-        out.put_u32(self.node_count);
-        for f in [
-            self.fps,
-            self.fps_source,
-            self.position_min,
-            self.position_scale,
-        ] {
-            out.put_u32(f.0);
-        }
-        self.bbox.put(out);
+        put_record(
+            out,
+            &HeaderFixed {
+                layer: self.layer,
+                frame_count: self.frame_count,
+                node_count: self.node_count,
+                fps: self.fps,
+                fps_source: self.fps_source,
+                position_min: self.position_min,
+                position_scale: self.position_scale,
+                bbox: self.bbox,
+            },
+        );
         put_line(out, &self.next).within("next")?;
         out.extend_from_slice(self.trailing.as_bytes());
         Ok(())
@@ -391,5 +440,44 @@ impl chunk::ChunkBody for Chunk {
     }
     fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         Chunk::put_payload(self, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fixed run is read and written by its deku declaration: the known values of a real
+    /// header land in their fields, and a header that ends inside the run names the field it
+    /// ends in, at that field's offset.
+    #[test]
+    fn header_fixed_run_reads_writes_and_names_a_short_field() {
+        let mut payload = Vec::new();
+        payload.extend_from_slice(&12u16.to_le_bytes());
+        payload.extend_from_slice(b"S_RUN\n");
+        for v in [1u32, 40, 3, 25.0f32.to_bits(), 25.0f32.to_bits()] {
+            payload.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in [-1.5f32, 0.001, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0] {
+            payload.extend_from_slice(&v.to_bits().to_le_bytes());
+        }
+        payload.extend_from_slice(b"S_NEXT\n");
+        let h = Header::read(&mut Cursor::new(&payload, 0)).unwrap();
+        assert_eq!((h.layer, h.frame_count, h.node_count), (1, 40, 3));
+        assert_eq!(h.fps.get(), 25.0);
+        assert_eq!(
+            (h.position_min.get(), h.position_scale.get()),
+            (-1.5, 0.001)
+        );
+        assert_eq!(h.bbox.min[0].get(), 1.0);
+        assert_eq!(h.bbox.max[2].get(), 6.0);
+        assert_eq!(h.next.as_bytes(), b"S_NEXT");
+        let mut out = Vec::new();
+        h.put(&mut out).unwrap();
+        assert_eq!(out, payload);
+        // Ends two bytes into `fps` (2 + 6 + 12 = 20 is where fps starts).
+        let e = Header::read(&mut Cursor::new(&payload[..22], 0)).unwrap_err();
+        assert_eq!(e.offset, 20, "{e}");
+        assert_eq!(e.path.to_string(), "fps", "{e}");
     }
 }

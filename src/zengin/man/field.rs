@@ -3,7 +3,7 @@
 use super::{Chunk, Header, Man, Samples};
 use crate::exact::FieldPath;
 use crate::zengin::chunk;
-use crate::zengin::types::{BBox, ZDate};
+use crate::zengin::types::ZDate;
 
 impl Man {
     /// The field path of the byte at `offset` of the encoded file.
@@ -69,16 +69,7 @@ impl Man {
 
 pub(super) fn header_field_at(h: &Header, rel: usize, p: FieldPath) -> String {
     let name_end = 2 + h.name.len() + 1;
-    let fixed: [(&'static str, usize); 8] = [
-        ("layer", 4),
-        ("frame_count", 4),
-        ("node_count", 4),
-        ("fps", 4),
-        ("fps_source", 4),
-        ("position_min", 4),
-        ("position_scale", 4),
-        ("bbox", BBox::SIZE),
-    ];
+    let fixed = super::chunks::HeaderFixed::FIELDS;
     if rel < 2 {
         return p.field("version").to_string();
     }

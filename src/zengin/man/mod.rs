@@ -9,6 +9,7 @@ pub mod quant;
 pub mod synth;
 #[cfg(test)]
 mod tests;
+mod verify;
 pub mod yaml;
 pub mod yaml_fast;
 
@@ -326,5 +327,9 @@ impl Codec for Man {
     /// The checksum of the skeleton's node names the samples were made for.
     fn companion_key(&self) -> Option<u32> {
         self.samples().map(|s| s.checksum.0)
+    }
+    /// Each distinct sample value through text once, not each sample (see `man::verify`).
+    fn yaml_round_trip(&self) -> Option<Vec<u8>> {
+        verify::yaml_round_trip(self)
     }
 }

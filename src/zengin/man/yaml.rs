@@ -16,24 +16,32 @@ use std::fmt;
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-struct DocOut<'a>(&'a Man, Option<&'a [crate::exact::Text]>);
+/// The document; with `placeholders`, each samples chunk's `frames` is written as the
+/// [`placeholder`](crate::zengin::man::yaml_fast::placeholder) of its block (for `verify`, see
+/// `zengin::man::verify`).
+struct DocOut<'a> {
+    man: &'a Man,
+    names: Option<&'a [crate::exact::Text]>,
+    placeholders: bool,
+}
 
 impl Serialize for DocOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut st = s.serialize_struct("ManDocument", 3)?;
         st.serialize_field("format", Man::TAG)?;
         st.serialize_field("version", &Man::YAML_VERSION)?;
-        st.serialize_field("chunks", &ChunksOut(self.0, self.1))?;
+        st.serialize_field("chunks", &ChunksOut(self))?;
         st.end()
     }
 }
 
-struct ChunksOut<'a>(&'a Man, Option<&'a [crate::exact::Text]>);
+struct ChunksOut<'a>(&'a DocOut<'a>);
 
 impl Serialize for ChunksOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let chunks = &self.0.chunks;
+        let chunks = &self.0.man.chunks;
         let mut seq = s.serialize_seq(Some(chunks.len()))?;
+        let mut blocks = 0;
         for (i, c) in chunks.iter().enumerate() {
             match c {
                 Chunk::Marker(m) => seq.serialize_element(&Variant("marker", m))?,
@@ -55,9 +63,11 @@ impl Serialize for ChunksOut<'_> {
                             samples: x,
                             min,
                             scale,
-                            names: self.1,
+                            names: self.0.names,
+                            placeholder: self.0.placeholders.then_some(blocks),
                         },
-                    ))?
+                    ))?;
+                    blocks += 1;
                 }
             }
         }
@@ -80,6 +90,8 @@ struct SamplesOut<'a> {
     scale: f32,
     /// Skeleton node names (`export --mdh`), indexed by node index.
     names: Option<&'a [crate::exact::Text]>,
+    /// Write `frames` as the placeholder of block k.
+    placeholder: Option<usize>,
 }
 
 impl Serialize for SamplesOut<'_> {
@@ -88,7 +100,12 @@ impl Serialize for SamplesOut<'_> {
         let mut st = s.serialize_struct("Samples", 4)?;
         st.serialize_field("checksum", &x.checksum)?;
         st.serialize_field("node_indices", &x.node_indices)?;
-        st.serialize_field("frames", &FramesOut(self))?;
+        match self.placeholder {
+            Some(k) => {
+                st.serialize_field("frames", &crate::zengin::man::yaml_fast::placeholder(k))?
+            }
+            None => st.serialize_field("frames", &FramesOut(self))?,
+        }
         if !x.trailing.is_empty() {
             st.serialize_field("trailing", &x.trailing)?;
         }
@@ -98,7 +115,7 @@ impl Serialize for SamplesOut<'_> {
 
 struct FramesOut<'a>(&'a SamplesOut<'a>);
 
-const RAW_POSITION_NOTE: &str = "position_code: these codes do not survive decoding with this header's position_min/position_scale, so they are kept raw";
+pub(crate) const RAW_POSITION_NOTE: &str = "position_code: these codes do not survive decoding with this header's position_min/position_scale, so they are kept raw";
 
 /// Texts of the values one 16-bit code component takes (one string, a span per code: all
 /// 65536 codes, or only those an animation uses), and whether each code survives decode →
@@ -344,8 +361,23 @@ pub fn to_yaml_with(
     node_names: Option<&[crate::exact::Text]>,
 ) -> Result<String, EncodeError> {
     let hint = man.samples().map_or(0, |s| s.codes.len() * 125) + 4096;
-    crate::yaml::to_string_with_capacity(&DocOut(man, node_names), hint)
-        .map_err(|e| EncodeError::new(e.to_string()))
+    let doc = DocOut {
+        man,
+        names: node_names,
+        placeholders: false,
+    };
+    crate::yaml::to_string_with_capacity(&doc, hint).map_err(|e| EncodeError::new(e.to_string()))
+}
+
+/// The document of [`to_yaml`] with each samples chunk's `frames` written as the placeholder
+/// of its block (numbered in document order), for `verify` (`zengin::man::verify`).
+pub(crate) fn to_yaml_placeholders(man: &Man) -> Result<String, EncodeError> {
+    let doc = DocOut {
+        man,
+        names: None,
+        placeholders: true,
+    };
+    crate::yaml::to_string_with_capacity(&doc, 4096).map_err(|e| EncodeError::new(e.to_string()))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -937,10 +969,20 @@ pub fn from_yaml_fast(text: &str, opts: &ImportOptions) -> Option<Man> {
     if blocks.is_empty() {
         return None;
     }
+    from_yaml_blocks(&reduced, blocks, opts)
+}
+
+/// The import of a document whose `frames` blocks were replaced by placeholders and read
+/// already (`blocks`, in placeholder order); `None` on any problem.
+pub(crate) fn from_yaml_blocks(
+    reduced: &str,
+    blocks: Vec<FramesIn>,
+    opts: &ImportOptions,
+) -> Option<Man> {
     // (too deep: the ordinary path reports it)
-    crate::yaml::check_depth(&reduced, crate::yaml::MAX_DEPTH).ok()?;
+    crate::yaml::check_depth(reduced, crate::yaml::MAX_DEPTH).ok()?;
     let fast: FastFrames = std::cell::RefCell::new(blocks.into_iter().map(Some).collect());
-    let de = serde_yaml::Deserializer::from_str(&reduced);
+    let de = serde_yaml::Deserializer::from_str(reduced);
     let doc = DocSeed { fast: Some(&fast) }.deserialize(de).ok()?;
     // Every block must have been taken by its placeholder.
     if fast.borrow().iter().any(Option::is_some) {
