@@ -118,7 +118,8 @@ fn token_at(text: &str, line: Option<usize>, column: Option<usize>) -> Option<&s
     let rest = &l[start..];
     let end = rest.find([',', ']', '}', '#']).unwrap_or(rest.len());
     let t = rest[..end].trim();
-    (!t.is_empty() && t.len() <= 64).then_some(t)
+    // (a list or mapping is named by the message itself)
+    (!t.is_empty() && t.len() <= 64 && !t.starts_with(['[', '{'])).then_some(t)
 }
 
 #[cfg(test)]
