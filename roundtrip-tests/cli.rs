@@ -132,7 +132,7 @@ fn bad_input_and_usage_exit_2_with_the_file_named() {
     // A text file's error as compilers write it: FILE:LINE:COL: error: message.
     assert_eq!(
         err,
-        "broken.yaml:3:9: error: chunks: invalid type: integer `5`, expected a list of chunks\n"
+        "broken.yaml:3:9: error: chunks: expected a list, found `5`\n"
     );
     assert!(!p.join("X.MAN").exists());
     let (code, _, err) = run(p, &["export", "broken.yaml"]);

@@ -165,7 +165,7 @@ proptest! {
         again.write(&mut out).unwrap();
         prop_assert_eq!(out, bytes);
         // The fast frames reader agrees with the ordinary path whenever it takes the document.
-        let doc: animkit::zengin::man::yaml::ManDocument = serde_yaml::from_str(&yaml).unwrap();
+        let doc: animkit::zengin::man::yaml::ManDocument = serde_saphyr::from_str_with_options(&yaml, animkit::yaml::options(yaml.len())).unwrap();
         let slow = animkit::zengin::man::yaml::document_to_man(doc, &ImportOptions::default()).unwrap();
         prop_assert_eq!(&slow, &again);
         if m.chunks.iter().any(|c| matches!(c, Chunk::Samples(s) if !s.codes.is_empty())) {

@@ -41,7 +41,8 @@ fn exported_documents_validate_against_their_schema() {
         let bytes = std::fs::read(root().join("samples").join(f)).unwrap();
         let man = animkit::zengin::man::Man::read(&bytes).unwrap();
         let yaml = animkit::zengin::man::yaml::to_yaml(&man).unwrap();
-        let value: serde_json::Value = serde_yaml::from_str(&yaml).unwrap();
+        let value: serde_json::Value =
+            serde_saphyr::from_str_with_options(&yaml, animkit::yaml::options(yaml.len())).unwrap();
         let errors: Vec<String> = validator
             .iter_errors(&value)
             .map(|e| format!("{} at {}", e, e.instance_path))
@@ -82,7 +83,8 @@ fn an_unpack_manifest_validates_against_its_schema() {
     )
     .unwrap();
     let text = std::fs::read_to_string(dir.join(folder::MANIFEST)).unwrap();
-    let value: serde_json::Value = serde_yaml::from_str(&text).unwrap();
+    let value: serde_json::Value =
+        serde_saphyr::from_str_with_options(&text, animkit::yaml::options(text.len())).unwrap();
     assert_eq!(value["format"], "zengin.vdf.manifest");
     let errors: Vec<String> = validator
         .iter_errors(&value)

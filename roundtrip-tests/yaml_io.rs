@@ -160,7 +160,8 @@ fn every_document_validates_and_survives_a_pyyaml_load_and_dump() {
         .unwrap();
         let validator = jsonschema::validator_for(&schema).expect("schema compiles");
         // The document as a YAML 1.2 reader (serde_yaml) and as PyYAML (YAML 1.1) sees it.
-        let as_12: serde_json::Value = serde_yaml::from_str(yaml).unwrap();
+        let as_12: serde_json::Value =
+            serde_saphyr::from_str_with_options(yaml, animkit::yaml::options(yaml.len())).unwrap();
         let as_11: serde_json::Value = serde_json::from_str(
             &std::fs::read_to_string(doc.with_extension("yaml.json")).unwrap(),
         )
@@ -225,7 +226,8 @@ fn schema_integers_carry_their_range_and_errors_speak_in_ranges() {
     let (_, yaml) = export(&root().join("samples/WALK.MAN"));
     assert!(yaml.contains("  layer: 1\n"), "{yaml}");
     let edited = yaml.replacen("  layer: 1\n", "  layer: 99999999999\n", 1);
-    let value: serde_json::Value = serde_yaml::from_str(&edited).unwrap();
+    let value: serde_json::Value =
+        serde_saphyr::from_str_with_options(&edited, animkit::yaml::options(edited.len())).unwrap();
     assert!(!validator.is_valid(&value));
     // animkit's message says the range, not the Rust type.
     let tmp = tempfile::tempdir().unwrap();
@@ -287,16 +289,28 @@ fn a_document_nested_too_deep_is_refused_at_once_with_its_line_and_column() {
         block.push_str("- ");
     }
     block.push_str("x\n");
-    for (name, text, at) in [
-        ("flow.yaml", flow, "flow.yaml:3:139: error: "),
-        ("block.yaml", block, "block.yaml:4:"),
+    // The streaming reader stops at the first level that is too deep, or earlier at the first
+    // value of the wrong kind (a chunk is a mapping, not a list), before reading deeper.
+    for (name, text, at, says) in [
+        (
+            "flow.yaml",
+            flow,
+            "flow.yaml:3:140: error: ",
+            "nests deeper than 128 levels",
+        ),
+        (
+            "block.yaml",
+            block,
+            "block.yaml:4:3: error: ",
+            "chunks[0]: expected a mapping",
+        ),
     ] {
         std::fs::write(tmp.path().join(name), text).unwrap();
         let t = std::time::Instant::now();
         let (code, _, err) = run(tmp.path(), &["import", name, "-o", "out.bin"]);
         assert_eq!(code, 2, "{err}");
         assert!(err.starts_with(at), "{err}");
-        assert!(err.contains("nests deeper than 128 levels"), "{err}");
+        assert!(err.contains(says), "{err}");
         // (before the limit: 3.6 s at 20,000 levels, no answer at 100,000)
         assert!(t.elapsed().as_secs() < 20, "{name}: {:?}", t.elapsed());
         assert!(!tmp.path().join("out.bin").exists());

@@ -242,18 +242,36 @@ pub fn in_ranges(message: &str) -> String {
     format!("{head}{plain}{rest}")
 }
 
-impl From<serde_yaml::Error> for YamlError {
-    fn from(e: serde_yaml::Error) -> Self {
+impl From<serde_saphyr::Error> for YamlError {
+    fn from(e: serde_saphyr::Error) -> Self {
+        use serde_saphyr::MessageFormatter;
         let loc = e.location();
-        // serde_yaml appends " at line L column C" to its message; keep the location separately.
-        let mut message = e.to_string();
-        if let Some(pos) = message.rfind(" at line ") {
-            message.truncate(pos);
-        }
-        let message = in_ranges(&message);
+        // The message alone (the location is kept separately), in the words a user reads; the
+        // developer formatter would suggest reader options.
+        let message = serde_saphyr::UserMessageFormatter.format_message(&e);
+        let message = message.trim_end();
+        // serde-saphyr says `invalid u16` for a number out of range: say which numbers fit.
+        let message = match message.strip_prefix("invalid ") {
+            Some(ty) if !ty.contains(' ') => in_ranges(&format!("invalid value, expected {ty}")),
+            _ if message.contains("recursion limit exceeded")
+                || message.contains("Depth")
+                || message.contains("nesting limit") =>
+            {
+                format!(
+                    "the document nests deeper than {} levels here (animkit's documents nest \
+                     less than 16)",
+                    crate::yaml::MAX_DEPTH
+                )
+            }
+            _ => match message {
+                "expected sequence start" => "expected a list".to_string(),
+                "expected mapping start" => "expected a mapping".to_string(),
+                m => in_ranges(m),
+            },
+        };
         Self {
-            line: loc.as_ref().map(|l| l.line()),
-            column: loc.as_ref().map(|l| l.column()),
+            line: loc.as_ref().map(|l| l.line() as usize),
+            column: loc.as_ref().map(|l| l.column() as usize),
             message,
         }
     }

@@ -774,7 +774,7 @@ fn encode_zonly(qs: &[Quat], out: &mut Vec<u8>) -> Result<(), EncodeError> {
 
 /// Pad with 0x55 to a multiple of 4 (relative to the stream start).
 pub fn pad(out: &mut Vec<u8>) {
-    while out.len() % 4 != 0 {
+    while !out.len().is_multiple_of(4) {
         out.push(PAD);
     }
 }

@@ -2,18 +2,16 @@
 //! line (`{rotation: [...], position: [...]}`), and the parsing entry point with line/column
 //! errors.
 //!
-//! `serde_yaml` parses our documents; it cannot emit flow style for chosen values, and its
-//! emitter is far slower than the 50 MB/s the MAN export needs, so the writing side is here.
+//! serde-saphyr reads our documents (streaming, with budgets: [`read`]); writing needs flow
+//! style for chosen values and the 50 MB/s the MAN export needs, so the writing side is here.
 
-mod depth;
 mod emit;
+pub mod read;
 
-pub use depth::{check_depth, MAX_DEPTH};
+pub use read::{from_str, from_str_seed, options, MAX_DEPTH};
 
 pub use emit::{to_string, to_string_with_capacity, write_str, EmitError};
 
-use crate::exact::YamlError;
-use serde::de::DeserializeOwned;
 use serde::{Serialize, Serializer};
 
 pub use crate::exact::RAW_SCALAR;
@@ -64,13 +62,6 @@ impl Serialize for Comment {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_newtype_struct(COMMENT, &self.0)
     }
-}
-
-/// Parse a YAML document; errors carry line, column and the field path.
-pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
-    let text = strip_bom(text);
-    check_depth(text, MAX_DEPTH)?;
-    serde_yaml::from_str(text).map_err(YamlError::from)
 }
 
 /// `text` without a leading UTF-8 byte order mark (Notepad and PowerShell write one).

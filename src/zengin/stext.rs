@@ -181,10 +181,10 @@ mod tests {
         assert_eq!(short.to_string(), "S_FISTRUN\r\0ä");
         // same YAML text as Text
         let t = Text::new(&b"a\xe4\x81"[..]);
-        let y1 = serde_yaml::to_string(&t).unwrap();
-        let y2 = serde_yaml::to_string(&ShortText::from(&t)).unwrap();
+        let y1 = crate::yaml::to_string(&t).unwrap();
+        let y2 = crate::yaml::to_string(&ShortText::from(&t)).unwrap();
         assert_eq!(y1, y2);
-        let back: ShortText = serde_yaml::from_str(&y1).unwrap();
+        let back: ShortText = crate::yaml::from_str(&y1).unwrap();
         assert_eq!(back.as_bytes(), t.as_bytes());
     }
 }

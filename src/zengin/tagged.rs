@@ -1,6 +1,6 @@
 //! One-key YAML mappings for enums (`- hierarchy: {...}`, `- eventSFX: {...}`).
 //!
-//! serde_yaml 0.9 only accepts `!tag` syntax for externally tagged enums, and internally tagged
+//! YAML readers want `!tag` syntax for externally tagged enums (serde_yaml 0.9 did), and internally tagged
 //! enums buffer values through serde's `Content` (which loses `F32` bit patterns). So the read
 //! side is a small map visitor: the one key names the variant, [`OneOf::read_variant`] reads the
 //! value with the variant's own `Deserialize`. The write side is [`Variant`].

@@ -54,8 +54,8 @@ fn block_document_with_one_line_values() {
         list.join(", ")
     );
     assert_eq!(text, expected);
-    // serde_yaml reads it back.
-    let v: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+    // serde-saphyr reads it back.
+    let v: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
     assert_eq!(v["weird"].as_str().unwrap(), "a: b\t\u{81}");
     assert_eq!(
         v["chunks"][2]["frames"][0][1]["position"][2].as_f64(),
@@ -104,7 +104,7 @@ fn strings_that_look_like_other_types_are_quoted() {
         let mut out = String::new();
         write_str(&mut out, s);
         assert!(out.starts_with('"'), "{s:?} -> {out}");
-        let back: String = serde_yaml::from_str(&out).unwrap();
+        let back: String = serde_saphyr::from_str(&out).unwrap();
         assert_eq!(back, s);
     }
     let mut out = String::new();
@@ -138,7 +138,7 @@ fn colon_question_mark_is_quoted_and_reads_back_in_flow_context() {
         )]))
         .unwrap();
         let back: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> =
-            serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(back["k"]["text"], s, "{text}");
     }
     let mut out = String::new();

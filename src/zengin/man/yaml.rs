@@ -549,9 +549,11 @@ impl<'de> Visitor<'de> for ChunkSeed<'_> {
         )
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ChunkIn, A::Error> {
-        let tag: ChunkTag = map
+        // (read as text first, so an error's field path names the chunk kind)
+        let key: String = map
             .next_key()?
             .ok_or_else(|| de::Error::invalid_length(0, &"one chunk kind"))?;
+        let tag = ChunkTag::deserialize(de::value::StrDeserializer::<A::Error>::new(&key))?;
         let chunk = match tag {
             ChunkTag::Marker => ChunkIn::Marker(map.next_value()?),
             ChunkTag::Header => ChunkIn::Header(map.next_value()?),
@@ -979,11 +981,8 @@ pub(crate) fn from_yaml_blocks(
     blocks: Vec<FramesIn>,
     opts: &ImportOptions,
 ) -> Option<Man> {
-    // (too deep: the ordinary path reports it)
-    crate::yaml::check_depth(reduced, crate::yaml::MAX_DEPTH).ok()?;
     let fast: FastFrames = std::cell::RefCell::new(blocks.into_iter().map(Some).collect());
-    let de = serde_yaml::Deserializer::from_str(reduced);
-    let doc = DocSeed { fast: Some(&fast) }.deserialize(de).ok()?;
+    let doc = crate::yaml::from_str_seed(reduced, DocSeed { fast: Some(&fast) }).ok()?;
     // Every block must have been taken by its placeholder.
     if fast.borrow().iter().any(Option::is_some) {
         return None;

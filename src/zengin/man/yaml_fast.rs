@@ -1,9 +1,9 @@
 //! A fast reader for the `frames:` blocks of a `zengin.man` document, in exactly the shape the
 //! exporter writes them (one `{rotation: [...], position: [...]}` per line).
 //!
-//! serde_yaml reads about 20 MB of YAML per second, and the samples are nearly all of a MAN
+//! The general YAML reader (serde-saphyr) is far slower per sample, and the samples are nearly all of a MAN
 //! document. This reader parses those lines directly and replaces each block by a one-line
-//! placeholder plus blank lines (so line numbers elsewhere stay true); serde_yaml then reads
+//! placeholder plus blank lines (so line numbers elsewhere stay true); serde-saphyr then reads
 //! the small rest. It is optimistic: any line it does not recognise makes it decline, and any
 //! error on the fast path makes the caller redo the whole import the ordinary way, so results
 //! and error messages are the same as without it (a test compares both paths). The sample
