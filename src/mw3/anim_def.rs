@@ -10,12 +10,12 @@ use super::arrays::{
     ActivPrereq, AnimRef, DynamicSoundRef, LightRef, NodeRef, ObjectRef, PufferRef, StaticSoundRef,
 };
 use super::events::EventData;
-use super::prim::{flags, is_default, named, Bytes, Ctx, Field, Vec2, Z};
+use super::prim::{flags, is_default, named, Bytes, Vec2, Z};
 use super::refs::{Names, OwnedNames};
 use super::seq_def::{patch_u32, SeqDef, SEQ_DEF_SIZE};
 use crate::exact::deku_impls::{self, Name};
 use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within, F32};
-use deku::{DekuRead, DekuSize, DekuWrite};
+use deku::{DekuRead, DekuReader, DekuSize, DekuWrite, DekuWriter};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -215,9 +215,13 @@ impl CountedArray {
     }
 }
 
+/// An array item: a deku record of fixed size.
+pub trait Item: for<'r> DekuReader<'r, ()> + DekuWriter<()> + DekuSize {}
+impl<T: for<'r> DekuReader<'r, ()> + DekuWriter<()> + DekuSize> Item for T {}
+
 /// Read a zero-item array of `count` entries (0 = absent); returns the zero item's bytes when
 /// they are not all zero, and the real items.
-fn read_zero_array<T: Field, const N: usize>(
+fn read_zero_array<T: Item, const N: usize>(
     c: &mut Cursor,
     count: u8,
 ) -> Result<(Option<Bytes<N>>, Vec<T>), DecodeError> {
@@ -225,11 +229,11 @@ fn read_zero_array<T: Field, const N: usize>(
         return Ok((None, Vec::new()));
     }
     let n = c.check_count(count as u64, N)?;
-    let zero = Bytes::<N>::read(c).within_index(0)?;
+    let zero: Bytes<N> = deku_impls::read(c).within_index(0)?;
     let zero = (zero.0.iter().any(|&b| b != 0)).then_some(zero);
     let mut items = Vec::with_capacity(n - 1);
     for i in 1..n {
-        items.push(T::read(c).within_index(i)?);
+        items.push(deku_impls::read::<T>(c).within_index(i)?);
     }
     Ok((zero, items))
 }
@@ -253,11 +257,11 @@ fn names_of<'a>(
     }
 }
 
-fn read_array<T: Field>(c: &mut Cursor, count: u8) -> Result<Vec<T>, DecodeError> {
-    let n = c.check_count(count as u64, T::SIZE)?;
+fn read_array<T: Item>(c: &mut Cursor, count: u8) -> Result<Vec<T>, DecodeError> {
+    let n = c.check_count(count as u64, T::SIZE_BYTES.unwrap_or(1))?;
     let mut items = Vec::with_capacity(n);
     for i in 0..n {
-        items.push(T::read(c).within_index(i)?);
+        items.push(deku_impls::read::<T>(c).within_index(i)?);
     }
     Ok(items)
 }
@@ -275,7 +279,7 @@ fn keep_if_differs(stored: u8, derived: usize) -> Option<u8> {
     (stored as usize != derived).then_some(stored)
 }
 
-fn write_zero_array<T: Field, const N: usize>(
+fn write_zero_array<T: Item, const N: usize>(
     out: &mut Vec<u8>,
     count: u8,
     zero: &Option<Bytes<N>>,
@@ -286,7 +290,7 @@ fn write_zero_array<T: Field, const N: usize>(
     }
     out.extend_from_slice(&zero.unwrap_or_default().0);
     for (i, it) in items.iter().enumerate() {
-        it.write(out, &Ctx::default()).within_index(i + 1)?;
+        deku_impls::write(out, it).within_index(i + 1)?;
     }
     Ok(())
 }
@@ -756,7 +760,6 @@ impl AnimDef {
         counts: &[u8; 6],
         mark: &mut dyn FnMut(&Vec<u8>, String),
     ) -> Result<(), EncodeError> {
-        let ctx = Ctx::default();
         let s = &self.stored;
         let [object_count, node_count, light_count, puffer_count, dyn_count, static_count] =
             *counts;
@@ -776,13 +779,15 @@ impl AnimDef {
             .within("static_sounds")?;
         mark(out, ".activ_prereqs".into());
         for (i, it) in self.activ_prereqs.iter().enumerate() {
-            it.write(out, &ctx)
+            deku_impls::write(out, it)
                 .within_index(i)
                 .within("activ_prereqs")?;
         }
         mark(out, ".anim_refs".into());
         for (i, it) in self.anim_refs.iter().enumerate() {
-            it.write(out, &ctx).within_index(i).within("anim_refs")?;
+            deku_impls::write(out, it)
+                .within_index(i)
+                .within("anim_refs")?;
         }
         Ok(())
     }

@@ -2,10 +2,13 @@
 //! sounds (each with an all-zero item 0 on disk, which the model leaves out), activation
 //! prerequisites and anim refs (no zero item).
 
-use super::prim::{field_via_deku, is_default, named, Bytes, Ctx, Field, NodeName, StrParts, Z};
-use crate::exact::deku_impls::Name;
-use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within};
-use deku::{DekuRead, DekuSize, DekuWrite};
+use super::prim::{is_default, named, Bytes, NodeName, StrParts, Z};
+use crate::exact::deku_impls::{refuse, unterminated, Name};
+use crate::exact::{EncodeError, Hex32};
+use deku::no_std_io::{Read, Seek, Write};
+use deku::reader::Reader;
+use deku::writer::Writer;
+use deku::{DekuError, DekuRead, DekuReader, DekuSize, DekuWrite, DekuWriter};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -105,8 +108,6 @@ pub struct LightRef {
 
 const _: () = assert!(LightRef::SIZE_BITS == 44 * 8);
 
-field_via_deku!(ObjectRef, NodeRef, LightRef, PufferRef, StaticSoundRef);
-
 /// DynamicSoundRef has the LightRef layout.
 pub type DynamicSoundRef = LightRef;
 
@@ -189,11 +190,45 @@ pub struct ActivPrereq {
     pub body: Option<Bytes<40>>,
 }
 
-impl Field for ActivPrereq {
-    const SIZE: usize = 48;
-    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-        let optional = c.u32().within("optional")?;
-        let kind = PrereqType::read(c).within("type")?;
+/// The first 8 bytes of an ActivPrereq; the 40-byte body's layout depends on `kind`.
+#[derive(DekuRead, DekuWrite)]
+#[deku(endian = "little")]
+struct PrereqHead {
+    optional: u32,
+    kind: PrereqType,
+}
+
+/// The body of an animation prerequisite.
+#[derive(DekuRead, DekuWrite)]
+#[deku(endian = "little")]
+struct PrereqAnimation {
+    #[deku(ctx = "Name(\"name\")")]
+    name: Z<32>,
+    active: u32,
+    ptr: Hex32,
+}
+
+/// The body of an object or parent prerequisite.
+#[derive(DekuRead, DekuWrite)]
+#[deku(endian = "little")]
+struct PrereqObject {
+    active: u32,
+    #[deku(ctx = "Name(\"name\")")]
+    name: Z<32>,
+    ptr: Hex32,
+}
+
+impl DekuSize for ActivPrereq {
+    const SIZE_BITS: usize = 48 * 8;
+}
+
+// The head, then the body record its type selects (another type: the raw 40 bytes).
+impl<'a> DekuReader<'a, ()> for ActivPrereq {
+    fn from_reader_with_ctx<R: Read + Seek>(
+        reader: &mut Reader<R>,
+        _: (),
+    ) -> Result<Self, DekuError> {
+        let PrereqHead { optional, kind } = PrereqHead::from_reader_with_ctx(reader, ())?;
         let mut p = ActivPrereq {
             kind,
             optional,
@@ -201,42 +236,43 @@ impl Field for ActivPrereq {
         };
         match kind.0 {
             1 => {
-                p.name = Z::read(c).within("name")?;
-                p.active = c.u32().within("active")?;
-                p.ptr = Hex32::read(c).within("ptr")?;
+                let b = PrereqAnimation::from_reader_with_ctx(reader, ())?;
+                (p.name, p.active, p.ptr) = (b.name, b.active, b.ptr);
             }
             2 | 3 => {
-                p.active = c.u32().within("active")?;
-                p.name = Z::read(c).within("name")?;
-                p.ptr = Hex32::read(c).within("ptr")?;
+                let b = PrereqObject::from_reader_with_ctx(reader, ())?;
+                (p.name, p.active, p.ptr) = (b.name, b.active, b.ptr);
             }
-            _ => p.body = Some(Bytes::read(c).within("body")?),
+            _ => p.body = Some(Bytes::from_reader_with_ctx(reader, ())?),
         }
         Ok(p)
     }
-    fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
-        self.optional.write(out, ctx)?;
-        self.kind.write(out, ctx)?;
+}
+
+impl DekuWriter<()> for ActivPrereq {
+    fn to_writer<W: Write + Seek>(&self, writer: &mut Writer<W>, _: ()) -> Result<(), DekuError> {
+        let head = PrereqHead {
+            optional: self.optional,
+            kind: self.kind,
+        };
+        head.to_writer(writer, ())?;
+        let (name, active, ptr) = (self.name.clone(), self.active, self.ptr);
         match (self.kind.0, &self.body) {
-            (1, None) => {
-                self.name.write(out, ctx).within("name")?;
-                self.active.write(out, ctx)?;
-                self.ptr.write(out, ctx)
-            }
-            (2 | 3, None) => {
-                self.active.write(out, ctx)?;
-                self.name.write(out, ctx).within("name")?;
-                self.ptr.write(out, ctx)
-            }
-            (1..=3, Some(_)) => Err(EncodeError::new(
-                "`body` is only for unknown prerequisite types",
-            ))
-            .within("body"),
-            (_, Some(b)) => b.write(out, ctx),
-            (_, None) => Err(EncodeError::new(
-                "an unknown prerequisite type needs its 40 `body` bytes",
-            ))
-            .within("body"),
+            (1, None) => PrereqAnimation { name, active, ptr }.to_writer(writer, ()),
+            (2 | 3, None) => PrereqObject { active, name, ptr }.to_writer(writer, ()),
+            (1..=3, Some(_)) => Err(refuse(
+                Name("body"),
+                0,
+                DekuError::InvalidParam("`body` is only for unknown prerequisite types".into()),
+            )),
+            (_, Some(b)) => b.to_writer(writer, ()),
+            (_, None) => Err(refuse(
+                Name("body"),
+                0,
+                DekuError::InvalidParam(
+                    "an unknown prerequisite type needs its 40 `body` bytes".into(),
+                ),
+            )),
         }
     }
 }
@@ -285,65 +321,81 @@ impl AnimRef {
     }
 }
 
-impl Field for AnimRef {
-    const SIZE: usize = 72;
-    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-        let at = c.offset();
-        let raw = c.bytes(64)?;
-        let kind = AnimRefType::read(c).within("type")?;
-        let ptr = Hex32::read(c).within("ptr")?;
-        let unterminated =
-            |d: u64| DecodeError::new(at + d, crate::exact::DecodeErrorKind::Unterminated);
+/// An AnimRef as stored: the 64 name bytes are read by `kind`, which follows them (one
+/// 64-byte name, two 32-byte names, or raw bytes).
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct AnimRefRecord {
+    names: Bytes<64>,
+    kind: AnimRefType,
+    ptr: Hex32,
+}
+
+const _: () = assert!(AnimRefRecord::SIZE_BITS == 72 * 8);
+
+impl DekuSize for AnimRef {
+    const SIZE_BITS: usize = AnimRefRecord::SIZE_BITS;
+}
+
+impl<'a> DekuReader<'a, ()> for AnimRef {
+    fn from_reader_with_ctx<R: Read + Seek>(
+        reader: &mut Reader<R>,
+        _: (),
+    ) -> Result<Self, DekuError> {
+        let at = reader.bits_read / 8;
+        let AnimRefRecord { names, kind, ptr } = AnimRefRecord::from_reader_with_ctx(reader, ())?;
+        let raw = &names.0;
         let mut r = AnimRef {
             kind,
             ptr,
             ..Default::default()
         };
         match kind.0 {
-            0 => {
-                r.name = Z::from_raw(raw)
-                    .ok_or_else(|| unterminated(0))
-                    .within("name")?
-            }
+            0 => r.name = Z::from_raw(raw).ok_or_else(|| unterminated(Name("name"), at))?,
             1 => {
-                let n = Z::<32>::from_raw(&raw[..32])
-                    .ok_or_else(|| unterminated(0))
-                    .within("name")?;
+                let n =
+                    Z::<32>::from_raw(&raw[..32]).ok_or_else(|| unterminated(Name("name"), at))?;
                 r.name = Self::long_name(&n);
                 r.local_name = Some(
                     Z::from_raw(&raw[32..])
-                        .ok_or_else(|| unterminated(32))
-                        .within("local_name")?,
+                        .ok_or_else(|| unterminated(Name("local_name"), at + 32))?,
                 );
             }
-            _ => {
-                let mut b = [0u8; 64];
-                b.copy_from_slice(raw);
-                r.raw = Some(Bytes(b));
-            }
+            _ => r.raw = Some(names),
         }
         Ok(r)
     }
-    fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
+}
+
+impl DekuWriter<()> for AnimRef {
+    fn to_writer<W: Write + Seek>(&self, writer: &mut Writer<W>, _: ()) -> Result<(), DekuError> {
+        let field = |f: &'static str| {
+            move |e: EncodeError| refuse(Name(f), 0, DekuError::InvalidParam(e.message.into()))
+        };
+        let mut names = [0u8; 64];
         match (self.kind.0, &self.local_name, &self.raw) {
-            (0, None, None) => self.name.write(out, ctx).within("name")?,
+            (0, None, None) => names = *self.name.encodable().map_err(field("name"))?,
             (1, Some(local), None) => {
-                self.short_name().within("name")?.write(out, ctx)?;
-                local.write(out, ctx).within("local_name")?;
+                names[..32].copy_from_slice(self.short_name().map_err(field("name"))?.as_raw());
+                names[32..].copy_from_slice(local.encodable().map_err(field("local_name"))?);
             }
-            (0 | 1, _, _) => return Err(EncodeError::new(
-                "call_animation has `name` only; call_object_connector has `name` and `local_name`",
+            (0 | 1, _, _) => return Err(DekuError::InvalidParam(
+                "call_animation has `name` only; call_object_connector has `name` and `local_name`"
+                    .into(),
             )),
-            (_, _, Some(raw)) => raw.write(out, ctx)?,
+            (_, _, Some(raw)) => names = raw.0,
             (_, _, None) => {
-                return Err(EncodeError::new(
+                return Err(field("raw")(EncodeError::new(
                     "an unknown anim ref type needs its 64 `raw` bytes",
-                ))
-                .within("raw")
+                )))
             }
         }
-        self.kind.write(out, ctx)?;
-        self.ptr.write(out, ctx)
+        AnimRefRecord {
+            names: Bytes(names),
+            kind: self.kind,
+            ptr: self.ptr,
+        }
+        .to_writer(writer, ())
     }
 }
 
@@ -403,12 +455,17 @@ impl<'de> Deserialize<'de> for AnimRef {
 mod tests {
     use super::*;
 
-    fn both_ways<T: Field + PartialEq + std::fmt::Debug>(value: &T, bytes: &[u8]) {
+    use crate::exact::{deku_impls, Cursor};
+
+    fn both_ways<T>(value: &T, bytes: &[u8])
+    where
+        T: for<'r> DekuReader<'r, ()> + DekuWriter<()> + DekuSize + PartialEq + std::fmt::Debug,
+    {
         let mut c = Cursor::new(bytes, 0);
-        assert_eq!(&T::read(&mut c).unwrap(), value);
+        assert_eq!(&deku_impls::read::<T>(&mut c).unwrap(), value);
         assert!(c.is_empty());
         let mut out = Vec::new();
-        value.write(&mut out, &Ctx::default()).unwrap();
+        deku_impls::write(&mut out, value).unwrap();
         assert_eq!(out, bytes);
     }
 

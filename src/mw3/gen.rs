@@ -5,13 +5,14 @@
 //! end and flags are sparse) and read back with the real readers, so every field, garbage tail
 //! and float bit pattern the readers accept can come up.
 
+use super::anim_def::Item;
 use super::anim_def::{Activation, AnimDef, DefConstants, DefFlags, DefPtrs, Stored};
 use super::arrays::{ActivPrereq, AnimRef};
 use super::events::{
     Event, EventData, SiFrame, SiRotate, SiScript, SiScriptPayload, SiVec, StartOffset, EVENT_TYPES,
 };
 use super::header::{Info, InfoConstants, ListEntry};
-use super::prim::{Bytes, Field, Z};
+use super::prim::{Bytes, Z};
 use super::ref_fields::Node32;
 use super::seq_def::{SeqDef, SeqState};
 use super::Anim;
@@ -114,14 +115,14 @@ impl Rng {
             .unwrap_or_default()
     }
     /// A value read from random bytes (retried until the reader accepts them).
-    pub fn record<T: Field>(&mut self) -> T {
+    pub fn record<T: Item>(&mut self) -> T {
         self.record_with(|_| {})
     }
-    fn record_with<T: Field>(&mut self, fix: impl Fn(&mut [u8])) -> T {
+    fn record_with<T: Item>(&mut self, fix: impl Fn(&mut [u8])) -> T {
         loop {
-            let mut b = self.bytes(T::SIZE);
+            let mut b = self.bytes(<T as deku::DekuSize>::SIZE_BYTES.unwrap_or(0));
             fix(&mut b);
-            if let Ok(v) = T::read(&mut Cursor::new(&b, 0)) {
+            if let Ok(v) = crate::exact::deku_impls::read::<T>(&mut Cursor::new(&b, 0)) {
                 return v;
             }
         }
@@ -212,7 +213,7 @@ fn seq(r: &mut Rng, shape: &Shape, name: &str) -> SeqDef {
     }
 }
 
-fn items<T: Field>(r: &mut Rng, max: usize) -> Vec<T> {
+fn items<T: Item>(r: &mut Rng, max: usize) -> Vec<T> {
     (0..r.below(max as u64 + 1)).map(|_| r.record()).collect()
 }
 

@@ -1,6 +1,6 @@
 //! File header, anim list ("TOC", spec §3) and the info block (spec §4).
 
-use super::prim::{field_via_deku, is_default, Z};
+use super::prim::{is_default, Z};
 use crate::exact::deku_impls::{self, Name};
 use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, F32};
 use deku::{DekuRead, DekuSize, DekuWrite};
@@ -42,7 +42,16 @@ pub struct ListEntry {
 
 const _: () = assert!(ListEntry::SIZE_BITS == 84 * 8);
 
-field_via_deku!(ListEntry);
+/// The file header as stored (spec §3): the anim list's `count` entries follow.
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+pub struct FileHeader {
+    pub signature: u32,
+    pub version: u32,
+    pub count: u32,
+}
+
+const _: () = assert!(FileHeader::SIZE_BITS == HEADER_SIZE * 8);
 
 /// Info fields with a fixed value in every known file; shown only when a file differs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -23,10 +23,12 @@ pub mod refs;
 pub mod seq_def;
 
 use crate::codec::{check_document_header, Codec, ExportOptions, Finding, ImportOptions};
+use crate::exact::deku_impls;
 use crate::exact::{Blob, Cursor, DecodeError, EncodeError, ImportError, Within, YamlError};
 use anim_def::{AnimDef, ANIM_DEF_SIZE};
-use header::{Info, ListEntry, HEADER_SIZE, SIGNATURE, VERSION};
-use prim::{is_default, Bytes, Ctx, Field};
+use deku::DekuSize;
+use header::{FileHeader, Info, ListEntry, HEADER_SIZE, SIGNATURE, VERSION};
+use prim::{is_default, Bytes};
 use schemars::JsonSchema;
 use seq_def::SEQ_DEF_SIZE;
 use serde::{Deserialize, Serialize};
@@ -126,7 +128,11 @@ impl Anim {
     /// Decode a whole file.
     pub fn read(data: &[u8]) -> Result<Self, DecodeError> {
         let mut c = Cursor::new(data, 0);
-        let sig = c.u32().within("signature").within("header")?;
+        let FileHeader {
+            signature: sig,
+            version,
+            count,
+        } = deku_impls::read(&mut c).within("header")?;
         if sig != SIGNATURE {
             return Err(DecodeError::invalid(
                 0,
@@ -134,7 +140,6 @@ impl Anim {
             ))
             .within("header");
         }
-        let version = c.u32()?;
         if version != VERSION {
             return Err(DecodeError::invalid(
                 4,
@@ -142,10 +147,9 @@ impl Anim {
             ))
             .within("header");
         }
-        let count_at = c.offset();
-        let count = c.u32()?;
+        let count_at = 8;
         let n = c
-            .check_count(count as u64, ListEntry::SIZE)
+            .check_count(count as u64, ListEntry::SIZE_BYTES.unwrap_or(1))
             .map_err(|mut e| {
                 e.offset = count_at;
                 e
@@ -154,7 +158,7 @@ impl Anim {
         let mut anim_list = Vec::with_capacity(n);
         for i in 0..n {
             anim_list.push(
-                ListEntry::read(&mut c)
+                deku_impls::read::<ListEntry>(&mut c)
                     .within_index(i)
                     .within("anim_list")?,
             );
@@ -199,7 +203,6 @@ impl Anim {
         out: &mut Vec<u8>,
         mut marks: Option<&mut Vec<(usize, String)>>,
     ) -> Result<(), EncodeError> {
-        let ctx = Ctx::default();
         macro_rules! mark {
             ($what:expr) => {
                 if let Some(m) = marks.as_deref_mut() {
@@ -208,15 +211,20 @@ impl Anim {
             };
         }
         mark!("header".to_string());
-        out.extend_from_slice(&SIGNATURE.to_le_bytes());
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        let n = u32::try_from(self.anim_list.len())
+        let count = u32::try_from(self.anim_list.len())
             .map_err(|_| EncodeError::new("too many entries"))
             .within("anim_list")?;
-        out.extend_from_slice(&n.to_le_bytes());
+        let header = FileHeader {
+            signature: SIGNATURE,
+            version: VERSION,
+            count,
+        };
+        deku_impls::write(out, &header)?;
         for (i, e) in self.anim_list.iter().enumerate() {
             mark!(format!("anim_list[{i}]"));
-            e.write(out, &ctx).within_index(i).within("anim_list")?;
+            deku_impls::write(out, e)
+                .within_index(i)
+                .within("anim_list")?;
         }
         mark!("info".to_string());
         let def_count = u16::try_from(self.anim_defs.len() + 1)

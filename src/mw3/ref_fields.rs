@@ -1,9 +1,15 @@
 //! The typed index fields events store (a node index as i16, a light index as i32, ...): each a
-//! [`Ref`] read and written as its stored integer, and visited as a reference of its kind.
+//! [`Ref`] read and written (deku) as its stored integer, and visited as a reference of its
+//! kind ([`VisitRefs`]).
 
-use super::prim::{Ctx, Field};
 use super::refs::{Ref, RefKind, RefVisitor};
-use crate::exact::{Cursor, DecodeError, EncodeError};
+use crate::exact::deku_impls::{refuse, Name};
+use crate::exact::{EncodeError, Within};
+use deku::ctx::Endian;
+use deku::no_std_io::{Read, Seek, Write};
+use deku::reader::Reader;
+use deku::writer::Writer;
+use deku::{DekuError, DekuReader, DekuSize, DekuWriter};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -29,21 +35,44 @@ macro_rules! ref_field {
             }
         }
 
-        impl Field for $name {
-            const SIZE: usize = std::mem::size_of::<$raw>();
-            fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-                <$raw as Field>::read(c).map(|v| $name(Ref::new(v as i32)))
+        // The stored integer; the field's name (deku context) names an index that does not
+        // fit its integer when writing.
+        impl<'a> DekuReader<'a, (Endian, Name)> for $name {
+            #[inline]
+            fn from_reader_with_ctx<R: Read + Seek>(
+                reader: &mut Reader<R>,
+                (endian, _): (Endian, Name),
+            ) -> Result<Self, DekuError> {
+                <$raw>::from_reader_with_ctx(reader, endian).map(|v| $name(Ref::new(v as i32)))
             }
-            fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
-                let v = <$raw>::try_from(self.0.index).map_err(|_| {
-                    EncodeError::new(format!(
-                        "index {} does not fit in {}",
-                        self.0.index,
-                        stringify!($raw)
-                    ))
-                })?;
-                v.write(out, ctx)
+        }
+
+        impl DekuWriter<(Endian, Name)> for $name {
+            #[inline]
+            fn to_writer<W: Write + Seek>(
+                &self,
+                writer: &mut Writer<W>,
+                (endian, name): (Endian, Name),
+            ) -> Result<(), DekuError> {
+                match <$raw>::try_from(self.0.index) {
+                    Ok(v) => v.to_writer(writer, endian),
+                    Err(_) => Err(refuse(
+                        name,
+                        0,
+                        DekuError::InvalidParam(
+                            format!("index {} does not fit in {}", self.0.index, stringify!($raw))
+                                .into(),
+                        ),
+                    )),
+                }
             }
+        }
+
+        impl DekuSize for $name {
+            const SIZE_BITS: usize = 8 * std::mem::size_of::<$raw>();
+        }
+
+        impl VisitRefs for $name {
             fn visit_refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
                 v($kind, &mut self.0)
             }
@@ -65,3 +94,43 @@ ref_field!(/// A static sound index stored as i16.
     StaticSound16, i16, RefKind::StaticSound);
 ref_field!(/// An anim ref index stored as i16.
     AnimRef16, i16, RefKind::AnimRef);
+
+/// Every reference a record holds, visited with its field path (to resolve names, attach
+/// names, check indices).
+pub trait VisitRefs {
+    fn visit_refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError>;
+}
+
+impl<T: VisitRefs, const N: usize> VisitRefs for [T; N] {
+    fn visit_refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
+        for (i, x) in self.iter_mut().enumerate() {
+            x.visit_refs(v).within_index(i)?;
+        }
+        Ok(())
+    }
+}
+
+impl<T: VisitRefs> VisitRefs for Box<T> {
+    fn visit_refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
+        (**self).visit_refs(v)
+    }
+}
+
+/// The reference fields of a record: `visit_refs!(Sound: sound, node);` (none: `visit_refs!(Empty:);`).
+macro_rules! visit_refs {
+    ($($t:ty: $($f:ident),*;)*) => {$(
+        impl $crate::mw3::ref_fields::VisitRefs for $t {
+            #[allow(unused_variables)]
+            fn visit_refs(
+                &mut self,
+                v: &mut $crate::mw3::refs::RefVisitor,
+            ) -> Result<(), $crate::exact::EncodeError> {
+                #[allow(unused_imports)]
+                use $crate::exact::Within;
+                $($crate::mw3::ref_fields::VisitRefs::visit_refs(&mut self.$f, v).within(stringify!($f))?;)*
+                Ok(())
+            }
+        }
+    )*};
+}
+pub(crate) use visit_refs;

@@ -2,7 +2,7 @@
 //! directions (bytes → event equals the YAML value; the YAML value → bytes equals the bytes).
 //! The bytes are built field by field from the layouts in spec §6.4.
 
-use super::events::{read_stream, Event};
+use super::events::{read_stream, Event, EVENT_HEADER_SIZE};
 use super::refs::Names;
 
 /// Little-endian byte builder.
@@ -270,4 +270,34 @@ fn si_script_size_must_match_its_frames() {
         e.kind.to_string(),
         "the object_motion_si_script payload uses 112 bytes but the event size says 276"
     );
+}
+
+#[test]
+fn errors_inside_nested_records_name_the_item() {
+    // OBJECT_MOTION: bounce[1].sequence (payload offset 196 + 40) without a terminator
+    let (_, mut bytes) = table()
+        .into_iter()
+        .find(|(_, b)| b[0] == 10)
+        .expect("object_motion row");
+    let at = EVENT_HEADER_SIZE + 196 + 40;
+    bytes[at..at + 32].fill(b'x');
+    let e = read_stream(&bytes, 1000).unwrap_err();
+    assert_eq!(e.path.to_string(), "[0].object_motion.bounce[1].sequence");
+    assert_eq!(e.offset, 1000 + at as u64);
+    assert_eq!(e.kind, crate::exact::DecodeErrorKind::Unterminated);
+    // an index that does not fit its i16 is refused with the field's name
+    let ev: Event =
+        crate::yaml::from_str("{object_add_child: {parent: {index: 40000}, child: {index: 1}}}")
+            .unwrap();
+    let err = ev.write(&mut Vec::new(), &Names::default()).unwrap_err();
+    assert_eq!(err.path.to_string(), "object_add_child.parent");
+    assert_eq!(err.message, "index 40000 does not fit in i16");
+    // a puffer texture name too long for its slot names the slot
+    let ev: Event = crate::yaml::from_str(&format!(
+        "{{puffer_state: {{name: p, puffer: 1, textures: [{{name: a}}, {{name: {}}}]}}}}",
+        "n".repeat(40)
+    ))
+    .unwrap();
+    let err = ev.write(&mut Vec::new(), &Names::default()).unwrap_err();
+    assert_eq!(err.path.to_string(), "puffer_state.textures[1].name");
 }

@@ -1,69 +1,63 @@
 //! Event payloads whose layout depends on their data: LOOP, IF/ELSEIF, the SI script.
 
 use super::{Condition, FrameFlags, LoopFlags};
+use crate::exact::deku_impls::{self, Name};
 use crate::exact::{Cursor, DecodeError, EncodeError, Within, F32};
-use crate::mw3::prim::{is_default, record, Bytes, Ctx, Field, Vec3};
-use crate::mw3::ref_fields::Node32;
+use crate::mw3::prim::{is_default, Bytes, Vec3};
+use crate::mw3::ref_fields::{visit_refs, Node32};
+use deku::{DekuError, DekuRead, DekuSize, DekuWrite};
 use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 
 /// 30 LOOP: a count (flags = count) or a run time (any other flags; the 4 bytes as f32).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// Written as the model holds it: `count` + `pad` or `run_time`, exactly one.
+#[derive(
+    Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, DekuRead, DekuWrite,
+)]
 #[serde(default, deny_unknown_fields)]
+#[deku(endian = "little")]
 pub struct Loop {
+    #[deku(writer = "Loop::write_flags(deku::writer, flags, count, run_time)")]
     pub flags: LoopFlags,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[deku(cond = "Loop::is_count(*flags)")]
     pub count: Option<i16>,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(skip, cond = "count.is_none()", default = "0")]
     pub pad: u16,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[deku(cond = "!Loop::is_count(*flags)")]
     pub run_time: Option<F32>,
+}
+
+impl deku::DekuSize for Loop {
+    const SIZE_BITS: usize = 8 * 8;
 }
 
 impl Loop {
     pub(super) fn is_count(flags: LoopFlags) -> bool {
         flags.0 == 0x1
     }
-}
-
-impl Field for Loop {
-    const SIZE: usize = 8;
-    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-        let flags = LoopFlags::read(c).within("flags")?;
-        if Self::is_count(flags) {
-            Ok(Loop {
-                flags,
-                count: Some(c.i16().within("count")?),
-                pad: c.u16().within("pad")?,
-                run_time: None,
-            })
-        } else {
-            Ok(Loop {
-                flags,
-                count: None,
-                pad: 0,
-                run_time: Some(F32::read(c).within("run_time")?),
-            })
+    /// The flags, once the model is known to hold one of `count` and `run_time`.
+    fn write_flags<W: deku::no_std_io::Write + deku::no_std_io::Seek>(
+        writer: &mut deku::writer::Writer<W>,
+        flags: &LoopFlags,
+        count: &Option<i16>,
+        run_time: &Option<F32>,
+    ) -> Result<(), DekuError> {
+        if count.is_some() == run_time.is_some() {
+            return Err(DekuError::InvalidParam(
+                "a loop has either `count` or `run_time`, exactly one".into(),
+            ));
         }
-    }
-    fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
-        self.flags.write(out, ctx)?;
-        match (self.count, self.run_time) {
-            (Some(n), None) => {
-                n.write(out, ctx)?;
-                self.pad.write(out, ctx)
-            }
-            (None, Some(t)) => t.write(out, ctx),
-            _ => Err(EncodeError::new(
-                "a loop has either `count` or `run_time`, exactly one",
-            )),
-        }
+        deku::DekuWriter::to_writer(flags, writer, deku::ctx::Endian::Little)
     }
 }
 
 /// 31 IF / 33 ELSEIF. `value` is a float for random_weight / player_range, an integer
 /// otherwise.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
 pub struct If {
     pub condition: Condition,
     pub node_index: u32,
@@ -74,22 +68,6 @@ pub struct If {
 impl If {
     pub(super) fn value_is_float(c: Condition) -> bool {
         c.0 == 1 || c.0 == 2
-    }
-}
-
-impl Field for If {
-    const SIZE: usize = 12;
-    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-        Ok(If {
-            condition: Condition::read(c).within("condition")?,
-            node_index: c.u32().within("node_index")?,
-            value: c.u32().within("value")?,
-        })
-    }
-    fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
-        self.condition.write(out, ctx)?;
-        self.node_index.write(out, ctx)?;
-        self.value.write(out, ctx)
     }
 }
 
@@ -154,29 +132,80 @@ impl JsonSchema for If {
     }
 }
 
-record! {
-    /// A translate or scale block of an SI script frame.
-    pub struct SiVec (76) {
-        pub base: Vec3,
-        /// Leftover memory, kept.
-        pub garbage: crate::exact::Hex32,
-        pub delta: Vec3,
-        pub spline_x: Bytes<16>,
-        pub spline_y: Bytes<16>,
-        pub spline_z: Bytes<16>,
-    }
+/// A translate or scale block of an SI script frame.
+///
+/// YAML omits fields that hold their default (zero) value.
+#[derive(
+    Debug,
+    Clone,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    DekuRead,
+    DekuWrite,
+    DekuSize,
+)]
+#[serde(default, deny_unknown_fields)]
+#[deku(
+    endian = "endian",
+    ctx = "endian: deku::ctx::Endian",
+    ctx_default = "deku::ctx::Endian::Little"
+)]
+pub struct SiVec {
+    #[serde(skip_serializing_if = "is_default")]
+    pub base: Vec3,
+    /// Leftover memory, kept.
+    #[serde(skip_serializing_if = "is_default")]
+    pub garbage: crate::exact::Hex32,
+    #[serde(skip_serializing_if = "is_default")]
+    pub delta: Vec3,
+    #[serde(skip_serializing_if = "is_default")]
+    pub spline_x: Bytes<16>,
+    #[serde(skip_serializing_if = "is_default")]
+    pub spline_y: Bytes<16>,
+    #[serde(skip_serializing_if = "is_default")]
+    pub spline_z: Bytes<16>,
 }
 
-record! {
-    /// The rotate block of an SI script frame.
-    pub struct SiRotate (76) {
-        pub base: [F32; 4],
-        pub delta: Vec3,
-        pub spline_x: Bytes<16>,
-        pub spline_y: Bytes<16>,
-        pub spline_z: Bytes<16>,
-    }
+const _: () = assert!(SiVec::SIZE_BITS == 76 * 8);
+
+/// The rotate block of an SI script frame.
+///
+/// YAML omits fields that hold their default (zero) value.
+#[derive(
+    Debug,
+    Clone,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    DekuRead,
+    DekuWrite,
+    DekuSize,
+)]
+#[serde(default, deny_unknown_fields)]
+#[deku(
+    endian = "endian",
+    ctx = "endian: deku::ctx::Endian",
+    ctx_default = "deku::ctx::Endian::Little"
+)]
+pub struct SiRotate {
+    #[serde(skip_serializing_if = "is_default")]
+    pub base: [F32; 4],
+    #[serde(skip_serializing_if = "is_default")]
+    pub delta: Vec3,
+    #[serde(skip_serializing_if = "is_default")]
+    pub spline_x: Bytes<16>,
+    #[serde(skip_serializing_if = "is_default")]
+    pub spline_y: Bytes<16>,
+    #[serde(skip_serializing_if = "is_default")]
+    pub spline_z: Bytes<16>,
 }
+
+const _: () = assert!(SiRotate::SIZE_BITS == 76 * 8);
 
 /// One SI script frame; the flag bits for the three blocks follow from which are present.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -211,17 +240,39 @@ pub struct SiScript {
     pub frames: Vec<SiFrame>,
 }
 
+/// The SI script's 24-byte header (spec §6.12); `frame_count` frames follow.
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct SiScriptHeader {
+    #[deku(ctx = "Name(\"node\")")]
+    node: Node32,
+    frame_count: u32,
+    unk08: F32,
+    script_time: F32,
+    script_pos: u32,
+    frame_index: u32,
+}
+
+const _: () = assert!(SiScriptHeader::SIZE_BITS == 24 * 8);
+
+/// A frame's 12-byte header; its flag bits say which of translate, rotate, scale follow.
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct SiFrameHeader {
+    flags: FrameFlags,
+    start_time: F32,
+    end_time: F32,
+}
+
 impl SiScript {
     pub(super) fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-        let node = Node32::read(c).within("node")?;
-        let count_at = c.offset();
-        let frame_count = c.u32().within("frame_count")?;
-        let unk08 = F32::read(c).within("unk08")?;
-        let script_time = F32::read(c).within("script_time")?;
-        let script_pos = c.u32().within("script_pos")?;
-        let frame_index = c.u32().within("frame_index")?;
+        let count_at = c.offset() + 4;
+        let h: SiScriptHeader = deku_impls::read(c)?;
         let n = c
-            .check_count(frame_count as u64, 12)
+            .check_count(
+                h.frame_count as u64,
+                SiFrameHeader::SIZE_BYTES.unwrap_or(12),
+            )
             .map_err(|mut e| {
                 e.offset = count_at;
                 e
@@ -232,52 +283,54 @@ impl SiScript {
             frames.push(Self::read_frame(c).within_index(i).within("frames")?);
         }
         Ok(SiScript {
-            node,
-            unk08,
-            script_time,
-            script_pos,
-            frame_index,
+            node: h.node,
+            unk08: h.unk08,
+            script_time: h.script_time,
+            script_pos: h.script_pos,
+            frame_index: h.frame_index,
             frames,
         })
     }
     pub(super) fn read_frame(c: &mut Cursor) -> Result<SiFrame, DecodeError> {
-        let flags = FrameFlags::read(c).within("flags")?;
-        let start_time = F32::read(c).within("start_time")?;
-        let end_time = F32::read(c).within("end_time")?;
-        let translate = if flags.has(1) {
-            Some(SiVec::read(c).within("translate")?)
+        // (a header cut short is reported at its first field)
+        let h: SiFrameHeader = deku_impls::read(c).within("flags")?;
+        let translate = if h.flags.has(1) {
+            Some(deku_impls::read(c).within("translate")?)
         } else {
             None
         };
-        let rotate = if flags.has(2) {
-            Some(SiRotate::read(c).within("rotate")?)
+        let rotate = if h.flags.has(2) {
+            Some(deku_impls::read(c).within("rotate")?)
         } else {
             None
         };
-        let scale = if flags.has(4) {
-            Some(SiVec::read(c).within("scale")?)
+        let scale = if h.flags.has(4) {
+            Some(deku_impls::read(c).within("scale")?)
         } else {
             None
         };
         Ok(SiFrame {
-            start_time,
-            end_time,
+            start_time: h.start_time,
+            end_time: h.end_time,
             translate,
             rotate,
             scale,
-            other_flags: FrameFlags(flags.0 & !7),
+            other_flags: FrameFlags(h.flags.0 & !7),
         })
     }
-    pub(super) fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
-        self.node.write(out, ctx).within("node")?;
-        let n = u32::try_from(self.frames.len())
+    pub(super) fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let frame_count = u32::try_from(self.frames.len())
             .map_err(|_| EncodeError::new("too many frames"))
             .within("frames")?;
-        n.write(out, ctx)?;
-        self.unk08.write(out, ctx)?;
-        self.script_time.write(out, ctx)?;
-        self.script_pos.write(out, ctx)?;
-        self.frame_index.write(out, ctx)?;
+        let h = SiScriptHeader {
+            node: self.node.clone(),
+            frame_count,
+            unk08: self.unk08,
+            script_time: self.script_time,
+            script_pos: self.script_pos,
+            frame_index: self.frame_index,
+        };
+        deku_impls::write(out, &h)?;
         for (i, f) in self.frames.iter().enumerate() {
             let r: Result<(), EncodeError> = (|| {
                 if f.other_flags.0 & 7 != 0 {
@@ -289,17 +342,20 @@ impl SiScript {
                     | u32::from(f.translate.is_some())
                     | (u32::from(f.rotate.is_some()) << 1)
                     | (u32::from(f.scale.is_some()) << 2);
-                flags.write(out, ctx)?;
-                f.start_time.write(out, ctx)?;
-                f.end_time.write(out, ctx)?;
+                let h = SiFrameHeader {
+                    flags: FrameFlags(flags),
+                    start_time: f.start_time,
+                    end_time: f.end_time,
+                };
+                deku_impls::write(out, &h)?;
                 if let Some(t) = &f.translate {
-                    t.write(out, ctx)?;
+                    deku_impls::write(out, t)?;
                 }
                 if let Some(r) = &f.rotate {
-                    r.write(out, ctx)?;
+                    deku_impls::write(out, r)?;
                 }
                 if let Some(s) = &f.scale {
-                    s.write(out, ctx)?;
+                    deku_impls::write(out, s)?;
                 }
                 Ok(())
             })();
@@ -307,4 +363,8 @@ impl SiScript {
         }
         Ok(())
     }
+}
+
+visit_refs! {
+    Loop: ; If: ;
 }

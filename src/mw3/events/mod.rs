@@ -14,9 +14,16 @@ pub use dynamic::{If, Loop, SiFrame, SiRotate, SiScript, SiVec};
 pub use fixed::*;
 pub use flag_sets::*;
 
-use super::prim::{Ctx, Field, Z};
+use super::prim::Z;
+use super::ref_fields::VisitRefs;
 use super::refs::{Names, RefKind, RefVisitor};
+use crate::exact::deku_impls::{self, Name};
 use crate::exact::{Cursor, DecodeError, EncodeError, Within, F32};
+use deku::ctx::Endian;
+use deku::no_std_io::{Read, Seek, Write};
+use deku::reader::Reader;
+use deku::writer::Writer;
+use deku::{DekuError, DekuRead, DekuReader, DekuSize, DekuWrite, DekuWriter};
 use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -44,20 +51,34 @@ impl ItemName {
     }
 }
 
-impl Field for ItemName {
-    const SIZE: usize = 32;
-    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-        Z::<32>::read(c).map(|s| ItemName(Some(s)))
+// On disk: the 32-byte name buffer. A derived copy is written as zeros here and filled in by
+// [`Event::write`], which knows the referenced item (the copy is each such payload's first field).
+impl<'a> DekuReader<'a, (Endian, Name)> for ItemName {
+    #[inline]
+    fn from_reader_with_ctx<R: Read + Seek>(
+        reader: &mut Reader<R>,
+        ctx: (Endian, Name),
+    ) -> Result<Self, DekuError> {
+        Z::<32>::from_reader_with_ctx(reader, ctx).map(|s| ItemName(Some(s)))
     }
-    fn write(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
-        match (&self.0, ctx.item_name) {
-            (Some(s), _) => s.write(out, ctx),
-            (None, Some(t)) => Z::<32>::from_parts(t, None)?.write(out, ctx),
-            (None, None) => Err(EncodeError::new(
-                "the name copy cannot be derived: the index does not resolve; give the name",
-            )),
+}
+
+impl DekuWriter<(Endian, Name)> for ItemName {
+    #[inline]
+    fn to_writer<W: Write + Seek>(
+        &self,
+        writer: &mut Writer<W>,
+        ctx: (Endian, Name),
+    ) -> Result<(), DekuError> {
+        match &self.0 {
+            Some(s) => s.to_writer(writer, ctx),
+            None => writer.write_bytes(&[0; 32]),
         }
     }
+}
+
+impl DekuSize for ItemName {
+    const SIZE_BITS: usize = 32 * 8;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -105,8 +126,8 @@ macro_rules! events {
                     _ => None,
                 }
             }
-            fn write_payload(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
-                match self { $(EventData::$var(p) => p.write_payload(out, ctx),)* }
+            fn write_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+                match self { $(EventData::$var(p) => p.write_payload(out),)* }
             }
             pub fn visit_refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
                 match self { $(EventData::$var(p) => p.refs(v),)* }
@@ -132,22 +153,49 @@ trait Payload: Sized {
     /// The payload size, or `None` for the variable-size SI script.
     const FIXED: Option<usize>;
     fn read_payload(c: &mut Cursor) -> Result<Self, DecodeError>;
-    fn write_payload(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError>;
+    fn write_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError>;
     fn refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError>;
 }
 
-impl<T: Field> Payload for T {
-    const FIXED: Option<usize> = Some(T::SIZE);
+/// A payload declared as a deku record.
+impl<T> Payload for T
+where
+    T: for<'r> DekuReader<'r, ()> + DekuWriter<()> + DekuSize + VisitRefs,
+{
+    const FIXED: Option<usize> = T::SIZE_BYTES;
+    #[inline]
     fn read_payload(c: &mut Cursor) -> Result<Self, DecodeError> {
-        T::read(c)
+        deku_impls::read(c)
     }
-    fn write_payload(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
-        self.write(out, ctx)
+    #[inline]
+    fn write_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        deku_impls::write(out, self)
     }
     fn refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
         self.visit_refs(v)
     }
 }
+
+/// The large payloads are boxed in [`EventData`] (small events keep the enum small).
+macro_rules! boxed_payload {
+    ($($t:ty),*) => {$(
+        impl Payload for Box<$t> {
+            const FIXED: Option<usize> = <$t as DekuSize>::SIZE_BYTES;
+            #[inline]
+            fn read_payload(c: &mut Cursor) -> Result<Self, DecodeError> {
+                deku_impls::read::<$t>(c).map(Box::new)
+            }
+            #[inline]
+            fn write_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+                deku_impls::write(out, &**self)
+            }
+            fn refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
+                (**self).visit_refs(v)
+            }
+        }
+    )*};
+}
+boxed_payload!(LightState, ObjectMotion, ObjectMotionFromTo, PufferState);
 
 /// The SI script is the only variable-size payload.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -159,8 +207,8 @@ impl Payload for SiScriptPayload {
     fn read_payload(c: &mut Cursor) -> Result<Self, DecodeError> {
         SiScript::read(c).map(SiScriptPayload)
     }
-    fn write_payload(&self, out: &mut Vec<u8>, ctx: &Ctx) -> Result<(), EncodeError> {
-        self.0.write(out, ctx)
+    fn write_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.0.write(out)
     }
     fn refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
         self.0.node.visit_refs(v).within("node")
@@ -218,6 +266,15 @@ impl EventData {
             _ => None,
         }
     }
+    fn item_name(&self) -> Option<&ItemName> {
+        match self {
+            EventData::SoundNode(p) => Some(&p.name),
+            EventData::LightState(p) => Some(&p.name),
+            EventData::LightAnimation(p) => Some(&p.name),
+            EventData::PufferState(p) => Some(&p.name),
+            _ => None,
+        }
+    }
     fn item_name_mut(&mut self) -> Option<&mut ItemName> {
         match self {
             EventData::SoundNode(p) => Some(&mut p.name),
@@ -231,6 +288,20 @@ impl EventData {
 
 /// The size of the event header.
 pub const EVENT_HEADER_SIZE: usize = 12;
+
+/// The event header as stored (spec §6); the payload follows.
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct EventHeader {
+    code: u8,
+    start_offset: StartOffset,
+    pad: u16,
+    /// Header + payload.
+    size: u32,
+    start_time: F32,
+}
+
+const _: () = assert!(EventHeader::SIZE_BITS == EVENT_HEADER_SIZE * 8);
 
 /// One event: header fields and payload. The event's size is derived from the payload.
 #[derive(Debug, Clone, PartialEq)]
@@ -263,12 +334,14 @@ impl Event {
                 ),
             ));
         }
-        let code = c.u8().within("type")?;
-        let start_offset = StartOffset::read(c).within("start_offset")?;
-        let pad = c.u16().within("pad")?;
-        let size_at = c.offset();
-        let size = c.u32().within("size")?;
-        let start_time = F32::read(c).within("start_time")?;
+        let EventHeader {
+            code,
+            start_offset,
+            pad,
+            size,
+            start_time,
+        } = deku_impls::read(c)?;
+        let size_at = at + 4;
         let Some(fixed) = EventData::fixed_size(code) else {
             return Err(DecodeError::invalid(
                 at,
@@ -333,19 +406,34 @@ impl Event {
 
     pub fn write(&self, out: &mut Vec<u8>, names: &Names) -> Result<(), EncodeError> {
         let start = out.len();
-        out.push(self.data.code());
-        out.push(self.start_offset.0);
-        out.extend_from_slice(&self.pad.to_le_bytes());
-        out.extend_from_slice(&[0; 4]);
-        out.extend_from_slice(&self.start_time.0.to_le_bytes());
-        let item = self
-            .data
-            .item_ref()
-            .and_then(|(kind, index)| names.item(kind, index));
-        let ctx = Ctx { item_name: item };
-        self.data
-            .write_payload(out, &ctx)
-            .within(self.data.name())?;
+        let header = EventHeader {
+            code: self.data.code(),
+            start_offset: self.start_offset,
+            pad: self.pad,
+            size: 0, // patched below
+            start_time: self.start_time,
+        };
+        deku_impls::write(out, &header)?;
+        self.data.write_payload(out).within(self.data.name())?;
+        if let Some(ItemName(None)) = self.data.item_name() {
+            // the derived copy of the referenced item's name (the payload's first 32 bytes)
+            let item = self
+                .data
+                .item_ref()
+                .and_then(|(kind, index)| names.item(kind, index))
+                .ok_or_else(|| {
+                    EncodeError::new(
+                        "the name copy cannot be derived: the index does not resolve; give the name",
+                    )
+                })
+                .within("name")
+                .within(self.data.name())?;
+            let copy = Z::<32>::from_parts(item, None)
+                .within("name")
+                .within(self.data.name())?;
+            let at = start + EVENT_HEADER_SIZE;
+            out[at..at + 32].copy_from_slice(copy.as_raw());
+        }
         let size = u32::try_from(out.len() - start)
             .map_err(|_| EncodeError::new("event larger than 4 GiB"))?;
         out[start + 4..start + 8].copy_from_slice(&size.to_le_bytes());

@@ -2,7 +2,7 @@
 
 use super::super::anim::{self, TrackEdit};
 use super::super::codec::{Quat, RotFormat, Vec3};
-use super::super::package::{Object, Package};
+use super::super::package::{Export, Object, Package, Summary};
 use super::super::props::{FName, FStr, Names, Property, Value};
 use super::*;
 use crate::codec::Codec;
@@ -94,86 +94,7 @@ pub fn to_doc(pkg: &Package) -> Result<UpkDocument, EncodeError> {
     let none = names.parse("None");
     let mut objects = Vec::with_capacity(pkg.objects.len());
     for (i, o) in pkg.objects.iter().enumerate() {
-        let mut y = ObjectY {
-            export: pkg.export_name(i),
-            class: pkg.class_of(i),
-            raw: None,
-            net_index: None,
-            properties: None,
-            properties_end: None,
-            native: None,
-            animation: None,
-            not_decoded: None,
-        };
-        match o {
-            Object::Empty => {}
-            Object::Raw(b) => y.raw = Some(Blob::new(b.clone())),
-            Object::Tagged {
-                net_index,
-                props,
-                tail,
-            } => {
-                y.net_index = Some(*net_index);
-                y.properties = Some(props.props.iter().map(|p| prop_y(names, p)).collect());
-                if Some(props.terminator) != none {
-                    y.properties_end = Some(n(props.terminator));
-                }
-                let set = anim::set_of(&sets, pkg, i);
-                let decoded =
-                    anim::sequence(pkg, i, set.map(|s| sets[s].bones.len())).and_then(|seq| {
-                        match seq {
-                            Some(seq) => {
-                                let stream = anim::stream(pkg, i);
-                                anim::decode(&seq, stream)
-                                    .map(|(_, tracks)| Some((seq, stream, tracks)))
-                            }
-                            None => Ok(None),
-                        }
-                    });
-                match decoded {
-                    Ok(Some((seq, stream, tracks))) => {
-                        let bones = set.map(|s| sets[s].bones.clone()).unwrap_or_default();
-                        let headers = reproduce(&seq, stream, &tracks);
-                        y.animation = Some(AnimY {
-                            sequence: Some(seq.name.clone()),
-                            frames: Some(seq.num_frames),
-                            length: Some(F32::new(seq.length)),
-                            rate: Some(F32::new(rate(&seq))),
-                            translation_format: Some(seq.translation_format.clone()),
-                            stream_format: seq.rotation_format.name().into(),
-                            tracks: tracks
-                                .iter()
-                                .enumerate()
-                                .map(|(k, t)| {
-                                    let mut y = track_y(
-                                        bones
-                                            .get(k)
-                                            .cloned()
-                                            .unwrap_or_else(|| format!("track{k}")),
-                                        t,
-                                    );
-                                    y.mins_ranges = headers
-                                        .as_ref()
-                                        .and_then(|h| h.get(k).copied().flatten())
-                                        .map(|h| h.map(F32));
-                                    y
-                                })
-                                .collect(),
-                            stream: headers.is_none().then(|| Blob::new(stream.to_vec())),
-                        });
-                    }
-                    other => {
-                        if let Err(e) = other {
-                            y.not_decoded = Some(e.to_string());
-                        }
-                        if !tail.is_empty() {
-                            y.native = Some(Blob::new(tail.clone()));
-                        }
-                    }
-                }
-            }
-        }
-        objects.push(y);
+        objects.push(object_y(pkg, &sets, none, i, o));
     }
     Ok(UpkDocument {
         format: Package::TAG.into(),
@@ -186,36 +107,7 @@ pub fn to_doc(pkg: &Package) -> Result<UpkDocument, EncodeError> {
                 stored: Blob::new(c.stored.clone()),
             }),
         },
-        summary: SummaryY {
-            file_version: s.file_version,
-            licensee_version: s.licensee_version,
-            headers_size: s.headers_size,
-            folder_name: fstr_y(&s.folder_name),
-            package_flags: Hex32(s.package_flags),
-            name_offset: s.name_offset,
-            import_offset: s.import_offset,
-            export_offset: s.export_offset,
-            depends_offset: s.depends_offset,
-            guid: Blob::new(s.guid.to_vec()),
-            generations: s.generations.clone(),
-            engine_version: s.engine_version,
-            cooker_version: s.cooker_version,
-            compression_flags: s.compression_flags,
-            chunks: s
-                .chunks
-                .iter()
-                .map(|c| {
-                    [
-                        c.uncompressed_offset,
-                        c.uncompressed_size,
-                        c.compressed_offset,
-                        c.compressed_size,
-                    ]
-                })
-                .collect(),
-            package_source: Hex32(s.package_source),
-            additional_packages: s.additional_packages.iter().map(fstr_y).collect(),
-        },
+        summary: summary_y(s),
         names: pkg
             .names
             .iter()
@@ -238,24 +130,7 @@ pub fn to_doc(pkg: &Package) -> Result<UpkDocument, EncodeError> {
                 object_name: n(im.object_name),
             })
             .collect(),
-        exports: pkg
-            .exports
-            .iter()
-            .map(|e| ExportY {
-                name: n(e.name),
-                class: e.class,
-                super_index: e.super_index,
-                outer: e.outer,
-                archetype: e.archetype,
-                object_flags: Hex64(e.object_flags),
-                serial_size: e.serial_size,
-                serial_offset: e.serial_offset,
-                export_flags: Hex32(e.export_flags),
-                net_object_counts: e.net_object_counts.clone(),
-                package_guid: Blob::new(e.package_guid.to_vec()),
-                package_flags: Hex32(e.package_flags),
-            })
-            .collect(),
+        exports: pkg.exports.iter().map(|e| export_y(names, e)).collect(),
         depends: Blob::new(pkg.depends.clone()),
         gaps: pkg
             .gaps
@@ -267,6 +142,157 @@ pub fn to_doc(pkg: &Package) -> Result<UpkDocument, EncodeError> {
             .collect(),
         objects,
     })
+}
+
+/// One object of the package: raw bytes, or tagged properties and (for an animation
+/// sequence) its decoded tracks.
+fn object_y(
+    pkg: &Package,
+    sets: &[anim::AnimSet],
+    none: Option<FName>,
+    i: usize,
+    o: &Object,
+) -> ObjectY {
+    let names = pkg.names();
+    let n = |f: FName| names.to_yaml(f);
+    let mut y = ObjectY {
+        export: pkg.export_name(i),
+        class: pkg.class_of(i),
+        raw: None,
+        net_index: None,
+        properties: None,
+        properties_end: None,
+        native: None,
+        animation: None,
+        not_decoded: None,
+    };
+    match o {
+        Object::Empty => {}
+        Object::Raw(b) => y.raw = Some(Blob::new(b.clone())),
+        Object::Tagged {
+            net_index,
+            props,
+            tail,
+        } => {
+            y.net_index = Some(*net_index);
+            y.properties = Some(props.props.iter().map(|p| prop_y(names, p)).collect());
+            if Some(props.terminator) != none {
+                y.properties_end = Some(n(props.terminator));
+            }
+            let set = anim::set_of(sets, pkg, i);
+            let decoded = anim::sequence(pkg, i, set.map(|s| sets[s].bones.len())).and_then(
+                |seq| match seq {
+                    Some(seq) => {
+                        let stream = anim::stream(pkg, i);
+                        anim::decode(&seq, stream).map(|(_, tracks)| Some((seq, stream, tracks)))
+                    }
+                    None => Ok(None),
+                },
+            );
+            match decoded {
+                Ok(Some((seq, stream, tracks))) => {
+                    let bones = set.map(|s| sets[s].bones.as_slice()).unwrap_or_default();
+                    y.animation = Some(animation_y(&seq, stream, &tracks, bones));
+                }
+                other => {
+                    if let Err(e) = other {
+                        y.not_decoded = Some(e.to_string());
+                    }
+                    if !tail.is_empty() {
+                        y.native = Some(Blob::new(tail.clone()));
+                    }
+                }
+            }
+        }
+    }
+    y
+}
+
+/// The `animation:` part of a sequence decoded from `stream`.
+fn animation_y(
+    seq: &anim::Sequence,
+    stream: &[u8],
+    tracks: &[anim::Track],
+    bones: &[String],
+) -> AnimY {
+    let headers = reproduce(seq, stream, tracks);
+    AnimY {
+        sequence: Some(seq.name.clone()),
+        frames: Some(seq.num_frames),
+        length: Some(F32::new(seq.length)),
+        rate: Some(F32::new(rate(seq))),
+        translation_format: Some(seq.translation_format.clone()),
+        stream_format: seq.rotation_format.name().into(),
+        tracks: tracks
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                let mut y = track_y(
+                    bones.get(k).cloned().unwrap_or_else(|| format!("track{k}")),
+                    t,
+                );
+                y.mins_ranges = headers
+                    .as_ref()
+                    .and_then(|h| h.get(k).copied().flatten())
+                    .map(|h| h.map(F32));
+                y
+            })
+            .collect(),
+        stream: headers.is_none().then(|| Blob::new(stream.to_vec())),
+    }
+}
+
+/// The package summary (header) as the document shows it.
+fn summary_y(s: &Summary) -> SummaryY {
+    SummaryY {
+        file_version: s.file_version,
+        licensee_version: s.licensee_version,
+        headers_size: s.headers_size,
+        folder_name: fstr_y(&s.folder_name),
+        package_flags: Hex32(s.package_flags),
+        name_offset: s.name_offset,
+        import_offset: s.import_offset,
+        export_offset: s.export_offset,
+        depends_offset: s.depends_offset,
+        guid: Blob::new(s.guid.to_vec()),
+        generations: s.generations.clone(),
+        engine_version: s.engine_version,
+        cooker_version: s.cooker_version,
+        compression_flags: s.compression_flags,
+        chunks: s
+            .chunks
+            .iter()
+            .map(|c| {
+                [
+                    c.uncompressed_offset,
+                    c.uncompressed_size,
+                    c.compressed_offset,
+                    c.compressed_size,
+                ]
+            })
+            .collect(),
+        package_source: Hex32(s.package_source),
+        additional_packages: s.additional_packages.iter().map(fstr_y).collect(),
+    }
+}
+
+/// One export table entry.
+fn export_y(names: &Names, e: &Export) -> ExportY {
+    let n = |f: FName| names.to_yaml(f);
+    ExportY {
+        name: n(e.name),
+        class: e.class,
+        super_index: e.super_index,
+        outer: e.outer,
+        archetype: e.archetype,
+        object_flags: Hex64(e.object_flags),
+        serial_size: e.serial_size,
+        serial_offset: e.serial_offset,
+        export_flags: Hex32(e.export_flags),
+        net_object_counts: e.net_object_counts.clone(),
+        package_guid: Blob::new(e.package_guid.to_vec()),
+        package_flags: Hex32(e.package_flags),
+    }
 }
 
 /// Whether encoding the decoded keys gives back exactly `stream` and the sequence's offsets,
