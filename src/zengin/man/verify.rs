@@ -190,7 +190,7 @@ fn block(
     memo: &mut Memo,
 ) -> Option<FramesIn> {
     let n = x.node_indices.len();
-    if n == 0 || x.codes.len() % n != 0 {
+    if n == 0 || !x.codes.len().is_multiple_of(n) {
         return None;
     }
     {
