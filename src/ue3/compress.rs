@@ -295,10 +295,22 @@ mod tests {
         #[test]
         fn decompress_inverts_compress(len in 0usize..20_000, seed in any::<u32>()) {
             let data = sample(len, seed);
-            let c = lzokay::compress::compress(&data).unwrap();
-            prop_assert_eq!(lzo_decompress(&c, data.len(), 0).unwrap(), data.clone());
-            let c = lzokay_native::compress(&data).unwrap();
-            prop_assert_eq!(lzo_decompress(&c, data.len(), 0).unwrap(), data);
+            // An empty input is no LZO1X stream from either compressor: lzokay-native gives no
+            // bytes (not even the end-of-stream marker) and lzokay [0x11, 0x11, 0, 0], whose
+            // first byte is no literal run (LZO1X needs > 17 there), so every LZO1X decoder, the
+            // reference one too, reads a match before the block's start. The compressors' bug,
+            // on a block no package holds; the decoder refusing both is right.
+            let a = lzokay::compress::compress(&data).unwrap();
+            let b = lzokay_native::compress(&data).unwrap();
+            if data.is_empty() {
+                prop_assert_eq!(&a[..], &[0x11u8, 0x11, 0, 0][..]);
+                prop_assert!(b.is_empty());
+                prop_assert!(lzo_decompress(&a, 0, 0).is_err());
+                prop_assert!(lzo_decompress(&b, 0, 0).is_err());
+            } else {
+                prop_assert_eq!(lzo_decompress(&a, data.len(), 0).unwrap(), data.clone());
+                prop_assert_eq!(lzo_decompress(&b, data.len(), 0).unwrap(), data);
+            }
         }
 
         #[test]
