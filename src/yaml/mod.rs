@@ -6,6 +6,7 @@
 //! style for chosen values and the 50 MB/s the MAN export needs, so the writing side is here.
 
 mod emit;
+pub mod fast;
 pub mod read;
 
 pub use read::{from_str, from_str_seed, options, MAX_DEPTH};

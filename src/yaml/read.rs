@@ -49,8 +49,40 @@ pub fn options(len: usize) -> Options {
 }
 
 /// Parse a YAML document; errors carry line, column and the field path.
+///
+/// The fast reader for animkit's own YAML ([`super::fast`]) is tried first; anything it does
+/// not read exactly as serde-saphyr would (or any error) is read by serde-saphyr.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
     let text = super::strip_bom(text);
+    if FAST.with(|f| f.get().0) {
+        if let Some(v) = super::fast::from_str(text) {
+            FAST.with(|f| f.set((true, f.get().1 + 1)));
+            return Ok(v);
+        }
+    }
+    slow_from_str(text)
+}
+
+thread_local! {
+    /// Whether [`from_str`] tries the fast reader on this thread, and how many documents it
+    /// read (for the tests that compare both readers).
+    static FAST: std::cell::Cell<(bool, u64)> = const { std::cell::Cell::new((true, 0)) };
+}
+
+/// Run `f` with the fast reader on or off on this thread (tests compare both readers
+/// through the formats' own import functions); also returns how many documents the fast
+/// reader read during `f`.
+pub fn with_fast_reader<T>(on: bool, f: impl FnOnce() -> T) -> (T, u64) {
+    let (was, before) = FAST.with(|c| c.get());
+    FAST.with(|c| c.set((on, before)));
+    let v = f();
+    let after = FAST.with(|c| c.get().1);
+    FAST.with(|c| c.set((was, after)));
+    (v, after - before)
+}
+
+/// [`from_str`] through serde-saphyr only (`text` without a byte order mark).
+pub fn slow_from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
     let first =
         serde_saphyr::with_deserializer_from_str_with_options(text, options(text.len()), |de| {
             T::deserialize(de)
