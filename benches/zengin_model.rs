@@ -112,7 +112,7 @@ fn generated_mdh(nodes: usize) -> Mdh {
                 version: 3,
                 nodes: (0..nodes)
                     .map(|i| Node {
-                        name: t(format!("BIP01 NODE {i}")),
+                        name: st(format!("BIP01 NODE {i}")),
                         parent: i as i16 - 1,
                         transform: m,
                     })

@@ -17,10 +17,13 @@ pub use yaml::{ChunkDoc, HierarchyDoc, MdhDocument, NodeDoc};
 
 use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{
-    Blob, Cursor, DecodeError, EncodeError, FieldPath, Hex32, ImportError, PutLe, Text, Within,
+    Blob, Cursor, DecodeError, EncodeError, FieldPath, Hex32, ImportError, PutLe, Text, Within, F32,
 };
 use crate::zengin::chunk;
-use crate::zengin::types::{put_line, read_f32, read_line, BBox, Mat4, Vec3, ZDate};
+use crate::zengin::stext::ShortText;
+use crate::zengin::types::{
+    put_line, put_short_line, read_f32, read_line, read_short_line, BBox, Mat4, Vec3, ZDate,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -60,7 +63,8 @@ pub struct Hierarchy {
 /// One node of the hierarchy.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
-    pub name: Text,
+    /// Inline up to 22 bytes: one heap allocation per node made parsing allocator-bound.
+    pub name: ShortText,
     /// Index of the parent node; `-1` (0xFFFF) for a root. Kept as its 16 stored bits.
     pub parent: i16,
     /// Local transform relative to the parent, row-major as stored.
@@ -96,19 +100,43 @@ pub use crate::zengin::chunk::{Hex16, Unknown};
 const MIN_NODE_SIZE: usize = 1 + 2 + 64;
 
 impl Node {
+    #[inline]
     fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
+        let name = read_short_line(cur).within("name")?;
+        // Parent and matrix in one bounds check; a short read takes the field-by-field path,
+        // which names the field that runs out.
+        if let Ok(b) = cur.bytes(2 + Mat4::SIZE) {
+            let b: &[u8; 2 + Mat4::SIZE] = b.try_into().expect("66 bytes");
+            return Ok(Node {
+                name,
+                parent: i16::from_le_bytes([b[0], b[1]]),
+                transform: mat4_from(&b[2..]),
+            });
+        }
         Ok(Node {
-            name: read_line(cur).within("name")?,
+            name,
             parent: cur.i16().within("parent")?,
             transform: Mat4::read(cur).within("transform")?,
         })
     }
     fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        put_line(out, &self.name).within("name")?;
+        put_short_line(out, &self.name).within("name")?;
         out.put_i16(self.parent);
         self.transform.put(out);
         Ok(())
     }
+}
+
+/// Sixteen little-endian floats, row-major, from exactly 64 bytes.
+#[inline(always)]
+fn mat4_from(b: &[u8]) -> Mat4 {
+    let mut m = [[F32::default(); 4]; 4];
+    for (row, src) in m.iter_mut().zip(b.chunks_exact(16)) {
+        for (v, w) in row.iter_mut().zip(src.chunks_exact(4)) {
+            *v = F32(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+        }
+    }
+    Mat4(m)
 }
 
 impl Hierarchy {
@@ -166,7 +194,7 @@ impl Hierarchy {
     }
     /// Node names in order.
     pub fn names(&self) -> Vec<Text> {
-        self.nodes.iter().map(|n| n.name.clone()).collect()
+        self.nodes.iter().map(|n| Text::from(&n.name)).collect()
     }
 }
 

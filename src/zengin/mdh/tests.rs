@@ -21,7 +21,7 @@ fn node_table() {
     let table: Vec<(Node, String)> = vec![
         (
             Node {
-                name: Text::from("BIP01 NABE"),
+                name: ShortText::from("BIP01 NABE"),
                 parent: 0,
                 transform: m(identity_neg_zero),
             },
@@ -34,7 +34,7 @@ fn node_table() {
         ),
         (
             Node {
-                name: Text::new(&b"\xe4"[..]),
+                name: ShortText::new(&b"\xe4"[..]),
                 parent: -1,
                 transform: Mat4::default(),
             },
@@ -58,7 +58,7 @@ fn hierarchy_and_source_table() {
     let h = Hierarchy {
         version: 3,
         nodes: vec![Node {
-            name: Text::from("A"),
+            name: ShortText::from("A"),
             parent: -1,
             transform: Mat4::default(),
         }],
