@@ -14,10 +14,6 @@ use animkit::zengin::stext::ShortText;
 use animkit::zengin::types::{BBox, Mat4, ZDate};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
-fn t(s: String) -> Text {
-    Text::new(s.into_bytes())
-}
-
 fn st(s: String) -> ShortText {
     ShortText::new(s)
 }
