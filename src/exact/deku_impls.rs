@@ -541,3 +541,28 @@ mod tests {
         assert_eq!(out, [0xAA, 0x02, 0x01, 0x01, 0x00, 0xc0, 0x7f]);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Records with a counted part (UE3 export entries): no size check before reading.
+
+/// Read one deku record whose size depends on its counts at `c`, with context `ctx`; its
+/// counted parts check their counts themselves (refusing with [`refuse`]). Errors as [`read`].
+#[inline]
+pub fn read_counted<'a, T, C: Copy>(c: &mut Cursor<'a>, ctx: C) -> Result<T, DecodeError>
+where
+    T: for<'r> DekuReader<'r, C>,
+{
+    let start = c.offset();
+    let mut io = SliceIo {
+        data: c.unread(),
+        pos: 0,
+    };
+    let mut reader = Reader::new(&mut io);
+    match T::from_reader_with_ctx(&mut reader, ctx) {
+        Ok(v) => {
+            c.bytes(reader.bits_read / 8)?;
+            Ok(v)
+        }
+        Err(e) => Err(decode_error(e, start, reader.bits_read / 8, c.remaining())),
+    }
+}

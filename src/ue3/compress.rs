@@ -5,7 +5,8 @@
 //! `lzokay-native` decoder used before indexed out of bounds on such blocks).
 
 use super::crypt;
-use crate::exact::{Cursor, DecodeError, PutLe};
+use crate::exact::{append_record, deku_impls, Cursor, DecodeError};
+use deku::{DekuRead, DekuSize, DekuWrite};
 
 pub const PACKAGE_TAG: u32 = 0x9E2A_83C1;
 /// CompressionFlags: plain LZO1X.
@@ -15,8 +16,9 @@ pub const LZO_XOR: u32 = 8;
 /// Largest uncompressed image animkit builds (2 GiB).
 const MAX_IMAGE: u64 = 1 << 31;
 
-/// One record of the summary's CompressedChunks table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// One record of the summary's CompressedChunks table, 16 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
 pub struct ChunkRecord {
     pub uncompressed_offset: i32,
     pub uncompressed_size: i32,
@@ -26,19 +28,29 @@ pub struct ChunkRecord {
 
 impl ChunkRecord {
     pub fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-        Ok(Self {
-            uncompressed_offset: c.i32()?,
-            uncompressed_size: c.i32()?,
-            compressed_offset: c.i32()?,
-            compressed_size: c.i32()?,
-        })
+        deku_impls::read(c)
     }
     pub fn write(&self, out: &mut Vec<u8>) {
-        out.put_i32(self.uncompressed_offset);
-        out.put_i32(self.uncompressed_size);
-        out.put_i32(self.compressed_offset);
-        out.put_i32(self.compressed_size);
+        append_record(out, self);
     }
+}
+
+/// The header at the start of a compressed chunk (spec §1.9), 16 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+pub struct ChunkHeader {
+    pub tag: u32,
+    pub block_size: i32,
+    pub compressed_size: i32,
+    pub uncompressed_size: i32,
+}
+
+/// One entry of a chunk's block table, 8 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+pub struct BlockSizes {
+    pub compressed_size: i32,
+    pub uncompressed_size: i32,
 }
 
 fn nonneg(v: i32, at: u64, what: &str) -> Result<u64, DecodeError> {
@@ -136,18 +148,18 @@ pub fn decompress_chunks(
             })?;
         let mut c = Cursor::new(&file[start..], start as u64);
         let tag_at = c.offset();
-        let tag = c.u32().map_err(err)?;
+        let head: ChunkHeader = deku_impls::read(&mut c).map_err(err)?;
+        let tag = head.tag;
         if tag != PACKAGE_TAG {
             return Err(err(DecodeError::invalid(
                 tag_at,
                 format!("chunk tag {tag:#010x} is not {PACKAGE_TAG:#010x}"),
             )));
         }
-        let bs_at = c.offset();
-        let block_size = c.i32().map_err(err)?;
-        let _csize = c.i32().map_err(err)?;
-        let usize_at = c.offset();
-        let total = c.i32().map_err(err)?;
+        let bs_at = tag_at + 4;
+        let block_size = head.block_size;
+        let usize_at = tag_at + 12;
+        let total = head.uncompressed_size;
         if block_size <= 0 {
             return Err(err(DecodeError::invalid(
                 bs_at,
@@ -169,8 +181,8 @@ pub fn decompress_chunks(
         let mut blocks = Vec::with_capacity(nblocks);
         for _ in 0..nblocks {
             let at = c.offset();
-            let cs = c.i32().map_err(err)?;
-            let us = c.i32().map_err(err)?;
+            let b: BlockSizes = deku_impls::read(&mut c).map_err(err)?;
+            let (cs, us) = (b.compressed_size, b.uncompressed_size);
             if cs < 0 || us < 0 || us > block_size {
                 return Err(err(DecodeError::invalid(
                     at,

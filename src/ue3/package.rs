@@ -5,8 +5,13 @@
 use super::compress::{self, ChunkRecord, PACKAGE_TAG};
 use super::crypt::{self, PointerCodes, FLAG_OBFUSCATED};
 use super::props::{FName, FStr, Names, Properties};
+use crate::exact::deku_impls::{read_byte_array, read_counted, refuse, write_byte_array, Name};
 use crate::exact::{append_record, Cursor, DecodeError, EncodeError, PutLe, Within};
-use deku::{DekuRead, DekuWrite};
+use deku::ctx::Endian;
+use deku::no_std_io::{Read, Seek, Write};
+use deku::reader::Reader;
+use deku::writer::Writer;
+use deku::{DekuError, DekuRead, DekuReader, DekuWrite, DekuWriter};
 
 /// Largest run of uncovered image bytes the writer fills with zeros.
 const MAX_HOLE: usize = 1 << 20;
@@ -200,8 +205,12 @@ impl Import {
     pub const SIZE: usize = 28;
 }
 
-/// An export-table entry (spec §1.6), SerialSize/SerialOffset de-obfuscated.
-#[derive(Debug, Clone, PartialEq)]
+/// An export-table entry (spec §1.6), 68 bytes + 4 per net object count. SerialSize and
+/// SerialOffset are read and written as stored; [`Package`] de-obfuscates them after reading
+/// and obfuscates them before writing (they depend on the entry's index). The context is the
+/// number of bytes left at the entry's start (to check the net object count).
+#[derive(Debug, Clone, PartialEq, DekuRead, DekuWrite)]
+#[deku(endian = "little", ctx = "limit: usize", ctx_default = "usize::MAX")]
 pub struct Export {
     pub class: i32,
     pub super_index: i32,
@@ -212,9 +221,55 @@ pub struct Export {
     pub serial_size: i32,
     pub serial_offset: i32,
     pub export_flags: u32,
+    #[deku(
+        reader = "read_net_counts(deku::reader, limit)",
+        writer = "write_net_counts(deku::writer, &self.net_object_counts)"
+    )]
     pub net_object_counts: Vec<i32>,
+    #[deku(
+        reader = "read_byte_array(deku::reader)",
+        writer = "write_byte_array(deku::writer, &self.package_guid)"
+    )]
     pub package_guid: [u8; 16],
     pub package_flags: u32,
+}
+
+/// The export entry's counted part: an `i32` count, then that many `i32`s, the count checked
+/// against the `limit` bytes left at the entry's start.
+fn read_net_counts<R: Read + Seek>(
+    reader: &mut Reader<R>,
+    limit: usize,
+) -> Result<Vec<i32>, DekuError> {
+    const FIELD: Name = Name("net_object_counts");
+    let at = reader.bits_read / 8;
+    let n = i32::from_reader_with_ctx(reader, Endian::Little)?;
+    let n = u64::try_from(n).map_err(|_| {
+        refuse(
+            FIELD,
+            at,
+            DekuError::Parse(format!("count {n} is negative").into()),
+        )
+    })?;
+    let have = limit.saturating_sub(at + 4) as u64;
+    let need = n.saturating_mul(4);
+    if need > have {
+        let m = format!("count {n} needs {need} bytes but only {have} are left");
+        return Err(refuse(FIELD, at + 4, DekuError::Parse(m.into())));
+    }
+    (0..n)
+        .map(|_| i32::from_reader_with_ctx(reader, Endian::Little))
+        .collect()
+}
+
+fn write_net_counts<W: Write + Seek>(
+    writer: &mut Writer<W>,
+    counts: &[i32],
+) -> Result<(), DekuError> {
+    (counts.len() as i32).to_writer(writer, Endian::Little)?;
+    for v in counts {
+        v.to_writer(writer, Endian::Little)?;
+    }
+    Ok(())
 }
 
 /// One export's record.
@@ -482,41 +537,15 @@ impl Package {
         let mut entry_at = Vec::with_capacity(n);
         for i in 0..n {
             entry_at.push(c.offset());
-            let r = (|| -> Result<Export, DecodeError> {
-                let class = c.i32()?;
-                let super_index = c.i32()?;
-                let outer = c.i32()?;
-                let name = FName::read(&mut c)?;
-                let archetype = c.i32()?;
-                let object_flags = c.u64()?;
-                let mut size = c.u32()?;
-                let mut off = c.u32()?;
-                if let Some(k) = codes {
-                    size = k.decode(i, size);
-                    off = k.decode(i, off);
-                }
-                let export_flags = c.u32()?;
-                let cnt = count(&mut c, 4).within("net_object_counts")?;
-                let mut net = Vec::with_capacity(cnt);
-                for _ in 0..cnt {
-                    net.push(c.i32()?);
-                }
-                Ok(Export {
-                    class,
-                    super_index,
-                    outer,
-                    name,
-                    archetype,
-                    object_flags,
-                    serial_size: size as i32,
-                    serial_offset: off as i32,
-                    export_flags,
-                    net_object_counts: net,
-                    package_guid: c.array()?,
-                    package_flags: c.u32()?,
-                })
-            })();
-            exports.push(r.within_index(i).within("exports")?);
+            let limit = c.remaining();
+            let mut e: Export = read_counted(&mut c, limit)
+                .within_index(i)
+                .within("exports")?;
+            if let Some(k) = codes {
+                e.serial_size = k.decode(i, e.serial_size as u32) as i32;
+                e.serial_offset = k.decode(i, e.serial_offset as u32) as i32;
+            }
+            exports.push(e);
         }
         let exports_end = c.offset();
         // Depends map: up to HeadersSize.
@@ -805,27 +834,12 @@ impl Package {
                     }
                 }
                 Item::Table(Region::Exports) => {
-                    for (i, e) in exports.iter().enumerate() {
-                        img.put_i32(e.class);
-                        img.put_i32(e.super_index);
-                        img.put_i32(e.outer);
-                        e.name.write(&mut img);
-                        img.put_i32(e.archetype);
-                        img.put_u64(e.object_flags);
-                        let (mut s, mut o) = (e.serial_size as u32, e.serial_offset as u32);
+                    for (i, e) in exports.iter_mut().enumerate() {
                         if let Some(k) = codes {
-                            s = k.encode(i, s);
-                            o = k.encode(i, o);
+                            e.serial_size = k.encode(i, e.serial_size as u32) as i32;
+                            e.serial_offset = k.encode(i, e.serial_offset as u32) as i32;
                         }
-                        img.put_u32(s);
-                        img.put_u32(o);
-                        img.put_u32(e.export_flags);
-                        img.put_i32(e.net_object_counts.len() as i32);
-                        for v in &e.net_object_counts {
-                            img.put_i32(*v);
-                        }
-                        img.extend_from_slice(&e.package_guid);
-                        img.put_u32(e.package_flags);
+                        append_record(&mut img, &*e);
                     }
                 }
                 Item::Table(_) => img.extend_from_slice(&self.depends),

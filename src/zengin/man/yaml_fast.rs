@@ -70,6 +70,11 @@ pub fn split(text: &str) -> Option<(String, Vec<FramesIn>)> {
         };
         let ind = indent.len();
         let mut frames = FramesIn::default();
+        // The block's sample lines counted first, so the list is allocated once at its size
+        // (growing it by doubling costs up to twice the memory on a large import).
+        frames
+            .samples
+            .reserve_exact(sample_lines(lines.clone(), ind));
         let mut block_lines = 0usize;
         // Every frame must hold the same number of samples (checked per frame here, against
         // the node count by the caller); otherwise the ordinary path reports the frame.
@@ -136,6 +141,20 @@ pub fn split(text: &str) -> Option<(String, Vec<FramesIn>)> {
         blocks.push(frames);
     }
     Some((reduced, blocks))
+}
+
+/// How many sample lines (`- - {…}` or `  - {…}` at indent `ind`) follow: an upper bound of
+/// the samples the block holds (the block's reader checks each line).
+fn sample_lines<'a>(lines: impl Iterator<Item = &'a str>, ind: usize) -> usize {
+    lines
+        .map(trim_eol)
+        .take_while(|l| {
+            l.len() > ind
+                && l.as_bytes()[..ind].iter().all(|&b| b == b' ')
+                && (l[ind..].starts_with("- ") || l[ind..].starts_with("  - "))
+        })
+        .filter(|l| !l[ind..].starts_with("- []"))
+        .count()
 }
 
 /// One `{rotation: [...], position: [...]}` (or the `_code` forms), with an optional comment.

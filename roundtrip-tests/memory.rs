@@ -1,0 +1,208 @@
+//! YAML import runs in memory bounded by a small multiple of its output (issue 12 items 10–11).
+//!
+//! Its own test target (`[[test]] name = "memory"`), because the counting allocator below
+//! replaces the global one for the whole binary. It counts every byte the import allocates
+//! beyond what was live before it started, so the input text (allocated before) is not
+//! counted; the peak of that is compared with the size of the file the import writes.
+//!
+//! The tests share the one counter, so they take a lock and run one at a time.
+
+use animkit::mw3::gen::{self, Shape};
+use animkit::mw3::Anim;
+use animkit::registry::{Codec, ExportOptions, ImportOptions};
+use animkit::zengin::man::synth::{synthesize_bytes, Synth};
+use animkit::zengin::man::Man;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(n: usize) {
+    let now = LIVE.fetch_add(n, Ordering::Relaxed) + n;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(l) };
+        if !p.is_null() {
+            grew(l.size());
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(l) };
+        if !p.is_null() {
+            grew(l.size());
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) };
+        LIVE.fetch_sub(l.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, l, new) };
+        if !q.is_null() {
+            if new >= l.size() {
+                grew(new - l.size());
+            } else {
+                LIVE.fetch_sub(l.size() - new, Ordering::Relaxed);
+            }
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Run `f`; returns its result and the most bytes it had allocated at once (beyond what was
+/// live when it started).
+fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let out = f();
+    (out, PEAK.load(Ordering::Relaxed).saturating_sub(base))
+}
+
+const MB: f64 = 1e6;
+
+/// MAN import of 100 nodes × 4,000 frames: about 46 MB of YAML, a 4.8 MB `.MAN`.
+#[test]
+fn man_import_memory_is_a_small_multiple_of_the_output() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let bytes = synthesize_bytes(&Synth {
+        events: 4,
+        ..Synth::new("S_MEMORY", 100, 4000)
+    });
+    let yaml = Man::read(&bytes)
+        .expect("generated MAN parses")
+        .to_yaml(&ExportOptions::default())
+        .expect("exports");
+    assert!(yaml.len() > 40_000_000, "YAML of {} bytes", yaml.len());
+
+    let (out, peak) = peak_of(|| {
+        let man = Man::from_yaml(&yaml, &ImportOptions::default()).expect("imports");
+        let mut out = Vec::new();
+        man.write(&mut out).expect("writes");
+        out
+    });
+    assert_eq!(out, bytes, "the import gives the original bytes back");
+    eprintln!(
+        "MAN: {:.1} MB of YAML -> {:.2} MB; import peak {:.1} MB ({:.2}x the output, {:.3}x the input)",
+        yaml.len() as f64 / MB,
+        out.len() as f64 / MB,
+        peak as f64 / MB,
+        peak as f64 / out.len() as f64,
+        peak as f64 / yaml.len() as f64,
+    );
+    // Measured 2026-11-25: 45.5 MB for the 4.8 MB output (9.5×); 38.5 MB (8.0×) once the fast
+    // path sized its sample list before filling it. What remains: the fast path's per-sample
+    // list (56 bytes a sample, with its optional float arrays) next to the 12-byte codes it
+    // becomes. The bound keeps it from growing; the goal (a few × the output) is not met yet.
+    assert!(
+        peak <= BOUND_MAN * out.len(),
+        "MAN import peaked at {peak} bytes for a {}-byte output (bound: {BOUND_MAN}×)",
+        out.len()
+    );
+}
+
+/// MW3 import of 3,000 generated anim defs: an 11 MB `anim.zbd`, about 20 MB of YAML.
+#[test]
+fn mw3_import_memory_is_a_small_multiple_of_the_output() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let shape = Shape {
+        defs: 3000,
+        max_items: 6,
+        max_sequences: 3,
+        max_events: 16,
+        realistic: true,
+    };
+    let bytes = gen::file(7, &shape).expect("generator");
+    let yaml = Anim::read(&bytes)
+        .expect("generated anim.zbd parses")
+        .to_yaml(&ExportOptions::default())
+        .expect("exports");
+    assert!(yaml.len() > 15_000_000, "YAML of {} bytes", yaml.len());
+
+    let (out, peak) = peak_of(|| {
+        let anim = Anim::from_yaml(&yaml, &ImportOptions::default()).expect("imports");
+        let mut out = Vec::new();
+        anim.write(&mut out, None).expect("writes");
+        out
+    });
+    assert_eq!(out, bytes, "the import gives the original bytes back");
+    eprintln!(
+        "MW3: {:.1} MB of YAML -> {:.2} MB; import peak {:.1} MB ({:.2}x the output, {:.3}x the input)",
+        yaml.len() as f64 / MB,
+        out.len() as f64 / MB,
+        peak as f64 / MB,
+        peak as f64 / out.len() as f64,
+        peak as f64 / yaml.len() as f64,
+    );
+    assert!(
+        peak <= BOUND_MW3 * out.len(),
+        "MW3 import peaked at {peak} bytes for a {}-byte output (bound: {BOUND_MW3}×)",
+        out.len()
+    );
+}
+
+/// The stated bound for MAN (measured 9.5×; see above).
+const BOUND_MAN: usize = 9;
+
+/// The stated bound for MW3 (measured 3.8×) (the model's anim defs hold every array as its own `Vec`).
+const BOUND_MW3: usize = 8;
+
+/// A document past a budget (nested far deeper than the depth budget) is refused with an
+/// error at a line and column, quickly and without memory growing with the document.
+#[test]
+fn import_past_a_budget_fails_cleanly_in_little_memory() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let depth = 1_000_000;
+    let nested = |head: &str| {
+        let mut yaml = String::from(head);
+        yaml.push_str(&"[".repeat(depth));
+        yaml.push_str(&"]".repeat(depth));
+        yaml.push('\n');
+        yaml
+    };
+    let mw3 = nested("format: animkit-mw3-anim\nanim_defs: ");
+    let man = nested("format: zengin.man\nchunks: ");
+    for (name, yaml, r) in [
+        (
+            "MW3",
+            &mw3,
+            peak_of(|| Anim::from_yaml(&mw3, &ImportOptions::default()).map(|_| ())),
+        ),
+        (
+            "MAN",
+            &man,
+            peak_of(|| Man::from_yaml(&man, &ImportOptions::default()).map(|_| ())),
+        ),
+    ] {
+        let (result, peak) = r;
+        let e = match result {
+            Ok(()) => panic!("{name}: a document nested {depth} levels was imported"),
+            Err(e) => e.to_string(),
+        };
+        eprintln!("{name}: {depth} levels refused: {e}; peak {peak} bytes");
+        assert!(
+            e.contains("depth") || e.contains("nest"),
+            "{name}: not refused for its depth: {e}"
+        );
+        // (MW3 refuses in ≈ 56 KB; MAN in about one copy of the text, the same
+        // text-sized buffer as in the MAN test above)
+        assert!(
+            peak <= 2 * yaml.len(),
+            "{name}: refusing a {}-byte document took {peak} bytes",
+            yaml.len()
+        );
+    }
+}
