@@ -14,10 +14,6 @@ use animkit::zengin::stext::ShortText;
 use animkit::zengin::types::{BBox, Mat4, ZDate};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
-fn t(s: String) -> Text {
-    Text::new(s.into_bytes())
-}
-
 fn st(s: String) -> ShortText {
     ShortText::new(s)
 }
@@ -112,7 +108,7 @@ fn generated_mdh(nodes: usize) -> Mdh {
                 version: 3,
                 nodes: (0..nodes)
                     .map(|i| Node {
-                        name: t(format!("BIP01 NODE {i}")),
+                        name: st(format!("BIP01 NODE {i}")),
                         parent: i as i16 - 1,
                         transform: m,
                     })
@@ -183,6 +179,22 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+
+    // The real 718-byte skeleton the ZenKit comparison uses (benches/peers/compare), when the
+    // shared corpus is there: at this size per-parse fixed costs dominate.
+    let real = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/zengin/hierarchy0.mdh");
+    match std::fs::read(&real) {
+        Ok(bytes) => {
+            let mut g = c.benchmark_group("mdh_real_hierarchy0");
+            g.throughput(Throughput::Bytes(bytes.len() as u64));
+            g.bench_function("parse", |b| {
+                b.iter_with_large_drop(|| Mdh::read(black_box(&bytes)).unwrap())
+            });
+            g.finish();
+        }
+        Err(e) => eprintln!("mdh_real_hierarchy0 skipped: {}: {e}", real.display()),
+    }
 }
 
 criterion_group!(benches, bench);

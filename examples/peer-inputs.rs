@@ -8,6 +8,8 @@
 //! * `MODEL_1500.MSB`: the same script compiled as the engine would (`animkit compile`),
 //!   about 0.71 MB.
 //! * `LARGE.MAN`: a 100-node × 2,000-frame animation (2.4 MB, 4 events).
+//! * `HUGE.MAN`, only with `PEER_INPUTS_HUGE_MAN=1`: 100 nodes × 12,200 frames (14.6 MB; its
+//!   YAML export is the 139.6 MB import of the README's memory table).
 //! * `MANS_1000.VDF`: an archive of 1,000 different MANs of about 101 KB (50 nodes × 168-170
 //!   frames), 102 MB.
 //! * `ANIM_10MB.ZBD`: a MechWarrior 3 `anim.zbd` of about 10 MB: 2,430 copies of the anim def
@@ -174,6 +176,14 @@ fn main() -> Res<()> {
         ..Synth::new("S_LARGE", 100, 2000)
     });
     write(&dir, "LARGE.MAN", &man)?;
+    if std::env::var_os("PEER_INPUTS_HUGE_MAN").is_some() {
+        // The whole-process import memory figure of the README (export it to YAML first).
+        let man = synthesize_bytes(&Synth {
+            events: 4,
+            ..Synth::new("S_HUGE", 100, 12_200)
+        });
+        write(&dir, "HUGE.MAN", &man)?;
+    }
 
     let opts = PackOptions {
         signature: *SIGNATURE_GOTHIC2,

@@ -195,3 +195,68 @@ fn field_paths_of_offsets() {
         "chunks[2].samples.frames[3][4].position[1]"
     );
 }
+
+/// The compact sample form reports refusals as the per-sample list did: every rotation problem
+/// (in sample order) before any position problem, each with its frame, node and path.
+#[test]
+fn sample_refusals_keep_their_order_and_paths() {
+    use crate::codec::ImportOptions;
+    let man = super::synth::synthesize(&super::synth::Synth::new("T", 2, 2));
+    let text = yaml::to_yaml(&man).unwrap();
+    let edit = |f: &dyn Fn(usize, &str) -> String| -> String {
+        let mut k = 0;
+        text.lines()
+            .map(|l| {
+                if l.contains("{rotation: [") {
+                    k += 1;
+                    f(k - 1, l)
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let no_position = |l: &str| format!("{}}}", &l[..l.find(", position").unwrap()]);
+    let bad_rotation = |l: &str| {
+        let a = l.find("rotation: [").unwrap();
+        let b = a + l[a..].find(']').unwrap();
+        format!("{}rotation: [0.1, 0.0, 0.0, 0.0{}", &l[..a], &l[b..])
+    };
+    let import = |t: &str| {
+        Man::from_yaml(t, &ImportOptions::default())
+            .unwrap_err()
+            .to_string()
+    };
+    // Sample 0 lacks its position, sample 3 (frame 1, node 1) has a bad rotation: the
+    // rotation is reported.
+    let both = edit(&|k, l| match k {
+        0 => no_position(l),
+        3 => bad_rotation(l),
+        _ => l.to_string(),
+    });
+    let e = import(&both);
+    assert!(
+        e.contains("frames[1][1].rotation")
+            && e.contains(
+                "frame 1, node 1: rotation [0.1, 0.0, 0.0, 0.0] is not a unit quaternion"
+            ),
+        "{e}"
+    );
+    // The position alone.
+    let e = import(&edit(&|k, l| {
+        if k == 2 {
+            no_position(l)
+        } else {
+            l.to_string()
+        }
+    }));
+    assert!(
+        e.contains("frames[1][0].position")
+            && e.contains("frame 1, node 0: give exactly one of position and position_code"),
+        "{e}"
+    );
+    // Untouched, the text imports to the same bytes.
+    let back = Man::from_yaml(&text, &ImportOptions::default()).unwrap();
+    assert_eq!(back, man);
+}

@@ -53,7 +53,7 @@ use crate::codec::{Codec, ImportOptions};
 use crate::exact::float::{parse_f32, write_f32};
 use crate::exact::F32;
 use crate::zengin::man::yaml::{from_yaml_blocks, to_yaml_placeholders};
-use crate::zengin::man::yaml_fast::{FramesIn, SampleIn};
+use crate::zengin::man::yaml_fast::FramesIn;
 use crate::zengin::man::{governing_header, quant, Chunk, Man, Samples};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -201,7 +201,6 @@ fn block(
         }
         let generation = memo.generation;
         let mut buf = String::with_capacity(32);
-        let mut samples = Vec::with_capacity(x.codes.len());
         for c in &x.codes {
             for &code in &c[..3] {
                 let slot = &rot[code as usize];
@@ -255,18 +254,8 @@ fn block(
                     }
                 }
             }
-            samples.push(SampleIn {
-                rotation: None,
-                rotation_code: Some([c[0], c[1], c[2]]),
-                position: None,
-                position_code: Some([c[3], c[4], c[5]]),
-                node: None,
-            });
         }
-        Some(FramesIn {
-            frames: x.codes.len() / n,
-            samples,
-        })
+        Some(FramesIn::from_codes(x.codes.len() / n, x.codes.clone()))
     }
 }
 

@@ -5,7 +5,7 @@
 use crate::codec::{check_document_header, Codec, ImportOptions};
 use crate::exact::{Blob, EncodeError, FieldPath, Hex32, ImportError, Within, YamlError, F32};
 use crate::zengin::man::quant;
-pub use crate::zengin::man::yaml_fast::{FramesIn, SampleIn};
+pub use crate::zengin::man::yaml_fast::{FramesIn, RotationError, SampleIn};
 use crate::zengin::man::{Chunk, Dims, Events, Header, Man, Marker, Samples, Source, Unknown};
 use schemars::JsonSchema;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -664,7 +664,7 @@ impl<'de> Visitor<'de> for FramesSeed<'_> {
         // with the header and node_indices (any error sends the caller down the ordinary path,
         // which reports it with its line).
         let nodes = self.nodes.unwrap_or(0);
-        let per_frame = block.samples.len().checked_div(block.frames).unwrap_or(0);
+        let per_frame = block.len().checked_div(block.frames).unwrap_or(0);
         let frames_ok = nodes == 0 || self.frames.is_none_or(|n| n == block.frames);
         if per_frame != nodes || !frames_ok || self.nodes.is_none() {
             return Err(E::custom(
@@ -677,15 +677,15 @@ impl<'de> Visitor<'de> for FramesSeed<'_> {
         let mut out = FramesIn::default();
         let mut nodes = self.nodes;
         loop {
-            let before = out.samples.len();
+            let before = out.len();
             let seed = FrameSeed {
                 nodes,
-                out: &mut out.samples,
+                out: &mut out,
             };
             if seq.next_element_seed(seed)?.is_none() {
                 break;
             }
-            nodes.get_or_insert(out.samples.len() - before);
+            nodes.get_or_insert(out.len() - before);
             out.frames += 1;
             // With no nodes there are no samples and the list of frames is left empty.
             if self.nodes == Some(0) {
@@ -713,7 +713,7 @@ impl<'de> Visitor<'de> for FramesSeed<'_> {
 
 struct FrameSeed<'a> {
     nodes: Option<usize>,
-    out: &'a mut Vec<SampleIn>,
+    out: &'a mut FramesIn,
 }
 
 impl<'de> DeserializeSeed<'de> for FrameSeed<'_> {
@@ -790,111 +790,101 @@ fn encode_samples(
             ),
         });
     }
-    if nodes == 0 && !s.frames.samples.is_empty() {
+    if nodes == 0 && !s.frames.is_empty() {
         return Err(EncodeError {
             path: FieldPath::new().field("samples").field("frames"),
             message: "samples given, but node_indices is empty".into(),
         });
     }
-    let (mut min, mut scale) = (header.position_min.get(), header.position_scale.get());
-    let mut codes = Vec::with_capacity(s.frames.samples.len());
-    let mut rots = Vec::with_capacity(s.frames.samples.len());
-    for (k, x) in s.frames.samples.iter().enumerate() {
-        let (f, n) = (k / nodes.max(1), k % nodes.max(1));
-        let rot = match (x.rotation, x.rotation_code) {
-            (Some(q), None) => {
-                quant::encode_rotation(q.map(F32::get)).map_err(|m| EncodeError {
-                    path: at(f, n, "rotation"),
-                    message: format!("frame {f}, node {n}: {m}"),
-                })?
-            }
-            (None, Some(c)) => c,
-            _ => {
-                return Err(EncodeError {
-                    path: at(f, n, "rotation"),
-                    message: format!(
-                        "frame {f}, node {n}: give exactly one of rotation and rotation_code"
-                    ),
-                })
+    let frame_node = |k: usize| (k / nodes.max(1), k % nodes.max(1));
+    let mut frames = s.frames;
+    // Refusals found while reading, in the order they are reported: rotations first.
+    if let Some((k, e)) = frames.rotation_error.take() {
+        let (f, n) = frame_node(k);
+        let message = match e {
+            RotationError::Encode(m) => format!("frame {f}, node {n}: {m}"),
+            RotationError::NotExactlyOne => {
+                format!("frame {f}, node {n}: give exactly one of rotation and rotation_code")
             }
         };
-        rots.push(rot);
+        return Err(EncodeError {
+            path: at(f, n, "rotation"),
+            message,
+        });
     }
-    // Positions as values (codes decoded with the header's range) when re-quantising.
-    let positions: Vec<Result<[f32; 3], [u16; 3]>> = s
-        .frames
-        .samples
-        .iter()
-        .enumerate()
-        .map(|(k, x)| match (x.position, x.position_code) {
-            (Some(p), None) => Ok(Ok(p.map(F32::get))),
-            (None, Some(c)) if requantize => {
-                Ok(Ok(c.map(|c| quant::unpack_position(c, min, scale))))
-            }
-            (None, Some(c)) => Ok(Err(c)),
-            _ => Err(EncodeError {
-                path: at(k / nodes.max(1), k % nodes.max(1), "position"),
-                message: format!(
-                    "frame {}, node {}: give exactly one of position and position_code",
-                    k / nodes.max(1),
-                    k % nodes.max(1)
-                ),
-            }),
-        })
-        .collect::<Result<_, _>>()?;
+    if let Some(k) = frames.position_error {
+        let (f, n) = frame_node(k);
+        return Err(EncodeError {
+            path: at(f, n, "position"),
+            message: format!("frame {f}, node {n}: give exactly one of position and position_code"),
+        });
+    }
+    let (old_min, old_scale) = (header.position_min.get(), header.position_scale.get());
+    let (mut min, mut scale) = (old_min, old_scale);
+    // With --requantize, positions given as codes count as the values they decode to (with
+    // the header's range) and are packed again.
+    let value_of = |frames: &FramesIn, k: usize, j: &mut usize| -> Option<[f32; 3]> {
+        if frames.valued(k) {
+            *j += 1;
+            Some(frames.positions[*j - 1].map(F32::get))
+        } else if requantize {
+            let c = &frames.codes[k];
+            Some([c[3], c[4], c[5]].map(|c| quant::unpack_position(c, old_min, old_scale)))
+        } else {
+            None
+        }
+    };
     let mut new_range = None;
     if requantize {
+        let mut j = 0;
         let (m, sc) = quant::position_range(
-            positions
-                .iter()
-                .filter_map(|p| p.ok())
+            (0..frames.len())
+                .filter_map(|k| value_of(&frames, k, &mut j))
                 .map(glam::Vec3::from_array),
         );
         min = m;
         scale = sc;
         new_range = Some((F32::new(m), F32::new(sc)));
     }
-    for (k, (rot, pos)) in rots.into_iter().zip(positions).enumerate() {
-        let (f, n) = (k / nodes.max(1), k % nodes.max(1));
-        let pos = match pos {
-            Err(code) => code,
-            Ok(p) => {
-                let mut code = [0u16; 3];
-                for axis in 0..3 {
-                    code[axis] = match quant::pack_position(p[axis], min, scale) {
-                        Some(c) => c,
-                        None if requantize => {
-                            return Err(EncodeError {
-                                path: at(f, n, "position"),
-                                message: format!(
-                                    "frame {f}, node {n}: position value {} is not a finite number",
-                                    p[axis]
-                                ),
-                            })
-                        }
-                        None => {
-                            let max = quant::unpack_position(65535, min, scale);
-                            return Err(EncodeError {
-                                path: at(f, n, "position").index(axis),
-                                message: format!(
-                                    "frame {f}, node {n} (node index {}): position {} = {} is outside what position_min {} and position_scale {} can hold ({} … {}); import with --requantize to recompute the range from all positions",
-                                    s.node_indices.get(n).copied().unwrap_or_default(),
-                                    ["x", "y", "z"][axis],
-                                    F32::new(p[axis]),
-                                    F32::new(min),
-                                    F32::new(scale),
-                                    F32::new(min),
-                                    F32::new(max)
-                                ),
-                            });
-                        }
-                    };
-                }
-                code
-            }
+    let mut j = 0;
+    for k in 0..frames.len() {
+        let Some(p) = value_of(&frames, k, &mut j) else {
+            continue;
         };
-        codes.push([rot[0], rot[1], rot[2], pos[0], pos[1], pos[2]]);
+        let (f, n) = frame_node(k);
+        for axis in 0..3 {
+            frames.codes[k][3 + axis] = match quant::pack_position(p[axis], min, scale) {
+                Some(c) => c,
+                None if requantize => {
+                    return Err(EncodeError {
+                        path: at(f, n, "position"),
+                        message: format!(
+                            "frame {f}, node {n}: position value {} is not a finite number",
+                            p[axis]
+                        ),
+                    })
+                }
+                None => {
+                    let max = quant::unpack_position(65535, min, scale);
+                    return Err(EncodeError {
+                        path: at(f, n, "position").index(axis),
+                        message: format!(
+                            "frame {f}, node {n} (node index {}): position {} = {} is outside what position_min {} and position_scale {} can hold ({} … {}); import with --requantize to recompute the range from all positions",
+                            s.node_indices.get(n).copied().unwrap_or_default(),
+                            ["x", "y", "z"][axis],
+                            F32::new(p[axis]),
+                            F32::new(min),
+                            F32::new(scale),
+                            F32::new(min),
+                            F32::new(max)
+                        ),
+                    });
+                }
+            };
+        }
     }
+    let codes = std::mem::take(&mut frames.codes);
+    drop(frames);
     Ok((
         Samples {
             checksum: s.checksum,

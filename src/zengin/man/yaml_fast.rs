@@ -15,11 +15,106 @@ use schemars::JsonSchema;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 
-/// Every sample, frame-major, with the frame count.
+/// Every sample, frame-major, with the frame count, in the compact form the import needs: the
+/// codes each sample becomes (rotations encoded as they are read), with position values kept
+/// beside them until the header's range packs them. About 24 bytes a sample, against 12 in the
+/// output (a list of [`SampleIn`] took 56 beside the codes; `roundtrip-tests/memory.rs`).
 #[derive(Debug, Default)]
 pub struct FramesIn {
     pub frames: usize,
-    pub samples: Vec<SampleIn>,
+    /// One per sample: rotation codes x, y, z (given, or encoded from the values), then
+    /// position codes x, y, z (given; 0 where the position came as values, until packed).
+    pub codes: Vec<[u16; 6]>,
+    /// The position values of the samples whose bit is set in `valued`, in sample order.
+    pub positions: Vec<[F32; 3]>,
+    /// One bit per sample: its position came as values (its entry in `positions`).
+    valued: Vec<u64>,
+    /// The first sample whose rotation is refused: its index and why.
+    pub rotation_error: Option<(usize, RotationError)>,
+    /// The first sample without exactly one of `position` and `position_code`.
+    pub position_error: Option<usize>,
+}
+
+/// Why a sample's rotation is refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RotationError {
+    /// Neither or both of `rotation` and `rotation_code`.
+    NotExactlyOne,
+    /// The values cannot be packed (the packer's message).
+    Encode(String),
+}
+
+impl FramesIn {
+    /// Room for `samples` samples (each list allocated once at its size).
+    pub fn with_capacity(samples: usize) -> Self {
+        FramesIn {
+            codes: Vec::with_capacity(samples),
+            positions: Vec::with_capacity(samples),
+            valued: Vec::with_capacity(samples.div_ceil(64)),
+            ..FramesIn::default()
+        }
+    }
+    /// `frames` frames of samples given as codes.
+    pub fn from_codes(frames: usize, codes: Vec<[u16; 6]>) -> Self {
+        let valued = vec![0; codes.len().div_ceil(64)];
+        FramesIn {
+            frames,
+            codes,
+            valued,
+            ..FramesIn::default()
+        }
+    }
+    /// Number of samples.
+    pub fn len(&self) -> usize {
+        self.codes.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
+    /// Whether sample `k`'s position came as values.
+    #[inline]
+    pub fn valued(&self, k: usize) -> bool {
+        self.valued[k / 64] & (1 << (k % 64)) != 0
+    }
+    /// Add one sample; a refused rotation or position is remembered (the first of each) for
+    /// the import to report in sample order.
+    #[inline]
+    pub fn push(&mut self, s: SampleIn) {
+        let k = self.codes.len();
+        let rot = match (s.rotation, s.rotation_code) {
+            (Some(q), None) => match crate::zengin::man::quant::encode_rotation(q.map(F32::get)) {
+                Ok(c) => c,
+                Err(m) => {
+                    self.rotation_error
+                        .get_or_insert((k, RotationError::Encode(m)));
+                    [0; 3]
+                }
+            },
+            (None, Some(c)) => c,
+            _ => {
+                self.rotation_error
+                    .get_or_insert((k, RotationError::NotExactlyOne));
+                [0; 3]
+            }
+        };
+        if k.is_multiple_of(64) {
+            self.valued.push(0);
+        }
+        let pos = match (s.position, s.position_code) {
+            (Some(p), None) => {
+                self.positions.push(p);
+                self.valued[k / 64] |= 1 << (k % 64);
+                [0; 3]
+            }
+            (None, Some(c)) => c,
+            _ => {
+                self.position_error.get_or_insert(k);
+                [0; 3]
+            }
+        };
+        self.codes
+            .push([rot[0], rot[1], rot[2], pos[0], pos[1], pos[2]]);
+    }
 }
 
 /// One node in one frame: give `rotation` or `rotation_code`, and `position` or
@@ -69,12 +164,9 @@ pub fn split(text: &str) -> Option<(String, Vec<FramesIn>)> {
             continue;
         };
         let ind = indent.len();
-        let mut frames = FramesIn::default();
-        // The block's sample lines counted first, so the list is allocated once at its size
-        // (growing it by doubling costs up to twice the memory on a large import).
-        frames
-            .samples
-            .reserve_exact(sample_lines(lines.clone(), ind));
+        // The block's sample lines counted first, so the lists are allocated once at their
+        // size (growing them by doubling costs up to twice the memory on a large import).
+        let mut frames = FramesIn::with_capacity(sample_lines(lines.clone(), ind));
         let mut block_lines = 0usize;
         // Every frame must hold the same number of samples (checked per frame here, against
         // the node count by the caller); otherwise the ordinary path reports the frame.
@@ -84,7 +176,7 @@ pub fn split(text: &str) -> Option<(String, Vec<FramesIn>)> {
             if frames.frames == 0 {
                 return Some(());
             }
-            let n = frames.samples.len() - start;
+            let n = frames.len() - start;
             match per_frame {
                 None => per_frame = Some(n),
                 Some(p) if p != n => return None,
@@ -108,17 +200,17 @@ pub fn split(text: &str) -> Option<(String, Vec<FramesIn>)> {
             if let Some(first) = rest.strip_prefix("- - ") {
                 close_frame(&frames, frame_start)?;
                 frames.frames += 1;
-                frame_start = frames.samples.len();
-                frames.samples.push(sample(first)?);
+                frame_start = frames.len();
+                frames.push(sample(first)?);
             } else if rest == "- []" {
                 close_frame(&frames, frame_start)?;
                 frames.frames += 1;
-                frame_start = frames.samples.len();
+                frame_start = frames.len();
             } else if let Some(more) = rest.strip_prefix("  - ") {
                 if frames.frames == 0 {
                     return None;
                 }
-                frames.samples.push(sample(more)?);
+                frames.push(sample(more)?);
             } else {
                 return None;
             }
@@ -126,8 +218,16 @@ pub fn split(text: &str) -> Option<(String, Vec<FramesIn>)> {
             lines.next();
         }
         close_frame(&frames, frame_start)?;
+        // A refused value is reported by the ordinary path, with its line.
+        if frames.rotation_error.is_some() || frames.position_error.is_some() {
+            return None;
+        }
         if block_lines == 0 {
             continue;
+        }
+        // Room kept for values that came as codes instead is given back.
+        if frames.positions.len() < frames.positions.capacity() / 2 {
+            frames.positions.shrink_to_fit();
         }
         // The placeholder on the first line of the block, blank lines for the rest.
         for _ in 0..ind + 2 {
@@ -296,10 +396,10 @@ mod tests {
             reduced,
             "a: 1\n    frames:\n      __animkit_fast_frames_0__\n\n    trailing: ab\n"
         );
-        assert_eq!((blocks[0].frames, blocks[0].samples.len()), (2, 2));
+        assert_eq!((blocks[0].frames, blocks[0].len()), (2, 2));
         // Frames without nodes.
         let (_, blocks) = split("    frames:\n    - []\n    - []\n").unwrap();
-        assert_eq!((blocks[0].frames, blocks[0].samples.len()), (2, 0));
+        assert_eq!((blocks[0].frames, blocks[0].len()), (2, 0));
         // Frames of different sizes are left to the ordinary path.
         let uneven = format!("    frames:\n    - - {one}\n      - {one}\n    - - {one}\n");
         assert!(split(&uneven).is_none());

@@ -2,9 +2,10 @@
 
 use super::{Chunk, End, Hierarchy, Mdh, Node, Source};
 use crate::codec::{check_document_header, Codec};
-use crate::exact::{Blob, EncodeError, Hex32, ImportError, Text};
+use crate::exact::{Blob, EncodeError, Hex32, ImportError};
 use crate::yaml::Comment;
 use crate::zengin::chunk::Unknown;
+use crate::zengin::stext::ShortText;
 use crate::zengin::tagged::{read_list, OneOf, Variant};
 use crate::zengin::types::{BBox, Mat4, Vec3};
 use schemars::JsonSchema;
@@ -16,12 +17,12 @@ use serde::{Deserialize, Serialize, Serializer};
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NodeDoc {
-    pub name: Text,
+    pub name: ShortText,
     /// Index of the parent node in `nodes`; `-1` for a root.
     pub parent: i16,
     /// The parent's name, for people; ignored on import (`parent` decides).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parent_name: Option<Text>,
+    pub parent_name: Option<ShortText>,
     /// Local transform, four rows of four floats (translation in the last column).
     pub transform: Mat4,
 }
