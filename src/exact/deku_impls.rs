@@ -12,7 +12,9 @@
 //! compile) and leave it, with their position, for the bridge to put in the error's path.
 
 use super::fixed_str::Str;
-use super::{Cursor, DecodeError, DecodeErrorKind, EncodeError, FieldPath, Hex32, Segment, F32};
+use super::{
+    Cursor, DecodeError, DecodeErrorKind, EncodeError, FieldPath, Hex32, Segment, Within, F32,
+};
 use deku::ctx::{Endian, Order};
 use deku::no_std_io::{Read, Seek, Write};
 use deku::reader::{Reader, ReaderRet};
@@ -137,6 +139,33 @@ where
         }
         Err(e) => Err(decode_error(e, start, reader.bits_read / 8, c.remaining())),
     }
+}
+
+/// [`read`] for a fixed-size record whose fields are listed in `fields` (name and size in
+/// bytes, in declaration order; a test per record checks the list against the declaration):
+/// a short input is reported at the field it ends in, with that field's name, instead of at
+/// the record's start.
+#[inline]
+pub fn read_fields<'a, T>(
+    c: &mut Cursor<'a>,
+    fields: &[(&'static str, usize)],
+) -> Result<T, DecodeError>
+where
+    T: for<'r> DekuReader<'r, ()> + DekuSize,
+{
+    if c.remaining() < T::SIZE_BYTES.unwrap_or(0) {
+        let mut probe = c.clone();
+        for &(name, size) in fields {
+            probe.bytes(size).within(name)?;
+        }
+    }
+    read(c)
+}
+
+/// Whether `fields` (name, size) lists a record of `T`'s size; for the tests that tie a field
+/// list to its declaration.
+pub fn fields_cover<T: DekuSize>(fields: &[(&'static str, usize)]) -> bool {
+    T::SIZE_BYTES == Some(fields.iter().map(|f| f.1).sum())
 }
 
 #[cold]

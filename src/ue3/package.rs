@@ -5,13 +5,15 @@
 use super::compress::{self, ChunkRecord, PACKAGE_TAG};
 use super::crypt::{self, PointerCodes, FLAG_OBFUSCATED};
 use super::props::{FName, FStr, Names, Properties};
-use crate::exact::deku_impls::{read_byte_array, read_counted, refuse, write_byte_array, Name};
+use crate::exact::deku_impls::{
+    read_byte_array, read_counted, read_fields, refuse, write_byte_array, Name,
+};
 use crate::exact::{append_record, Cursor, DecodeError, EncodeError, PutLe, Within};
 use deku::ctx::Endian;
 use deku::no_std_io::{Read, Seek, Write};
 use deku::reader::Reader;
 use deku::writer::Writer;
-use deku::{DekuError, DekuRead, DekuReader, DekuWrite, DekuWriter};
+use deku::{DekuError, DekuRead, DekuReader, DekuSize, DekuWrite, DekuWriter};
 
 /// Largest run of uncovered image bytes the writer fills with zeros.
 const MAX_HOLE: usize = 1 << 20;
@@ -44,47 +46,127 @@ pub struct Summary {
     pub additional_packages: Vec<FStr>,
 }
 
+/// The summary's fixed run from its tag: Tag .. HeadersSize (spec §1.3), 12 bytes.
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct SummaryHead {
+    tag: u32,
+    file_version: u16,
+    licensee_version: u16,
+    headers_size: i32,
+}
+
+impl SummaryHead {
+    const FIELDS: &[(&str, usize)] = &[
+        ("tag", 4),
+        ("file_version", 2),
+        ("licensee_version", 2),
+        ("headers_size", 4),
+    ];
+}
+
+/// The summary's fixed run after FolderName: PackageFlags .. Guid, 48 bytes.
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct SummaryTables {
+    package_flags: u32,
+    name_count: i32,
+    name_offset: i32,
+    export_count: i32,
+    export_offset: i32,
+    import_count: i32,
+    import_offset: i32,
+    depends_offset: i32,
+    #[deku(
+        reader = "read_byte_array(deku::reader)",
+        writer = "write_byte_array(deku::writer, &self.guid)"
+    )]
+    guid: [u8; 16],
+}
+
+impl SummaryTables {
+    const FIELDS: &[(&str, usize)] = &[
+        ("package_flags", 4),
+        ("name_count", 4),
+        ("name_offset", 4),
+        ("export_count", 4),
+        ("export_offset", 4),
+        ("import_count", 4),
+        ("import_offset", 4),
+        ("depends_offset", 4),
+        ("guid", 16),
+    ];
+}
+
+/// One entry of the summary's Generations array, 12 bytes.
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct Generation {
+    export_count: i32,
+    name_count: i32,
+    net_object_count: i32,
+}
+
+impl Generation {
+    const FIELDS: &[(&str, usize)] = &[
+        ("export_count", 4),
+        ("name_count", 4),
+        ("net_object_count", 4),
+    ];
+}
+
+/// The summary's fixed run after Generations: EngineVersion .. CompressionFlags, 12 bytes.
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct SummaryVersions {
+    engine_version: i32,
+    cooker_version: i32,
+    compression_flags: u32,
+}
+
+impl SummaryVersions {
+    const FIELDS: &[(&str, usize)] = &[
+        ("engine_version", 4),
+        ("cooker_version", 4),
+        ("compression_flags", 4),
+    ];
+}
+
 impl Summary {
     pub fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
         let at = c.offset();
-        let tag = c.u32().within("tag")?;
-        if tag != PACKAGE_TAG {
+        // The tag first, so that a short file of another kind is called that, not "cut off".
+        let tag = c
+            .peek(4)
+            .ok()
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        if let Some(tag) = tag.filter(|&t| t != PACKAGE_TAG) {
             return Err(DecodeError::invalid(
                 at,
                 format!("tag {tag:#010x} is not a UE3 package"),
             ))
             .within("tag");
         }
-        let vat = c.offset();
-        let file_version = c.u16().within("file_version")?;
-        let licensee_version = c.u16().within("licensee_version")?;
+        let head: SummaryHead = read_fields(c, SummaryHead::FIELDS)?;
+        let file_version = head.file_version;
         if !(543..577).contains(&file_version) {
             return Err(DecodeError::invalid(
-                vat,
+                at + 4,
                 format!("file version {file_version} is not supported (Blade & Soul is 573; animkit reads 543..576)"),
             ))
             .within("file_version");
         }
-        let headers_size = c.i32().within("headers_size")?;
         let folder_name = FStr::read(c).within("folder_name")?;
-        let package_flags = c.u32().within("package_flags")?;
-        let name_count = c.i32().within("name_count")?;
-        let name_offset = c.i32().within("name_offset")?;
-        let export_count = c.i32().within("export_count")?;
-        let export_offset = c.i32().within("export_offset")?;
-        let import_count = c.i32().within("import_count")?;
-        let import_offset = c.i32().within("import_offset")?;
-        let depends_offset = c.i32().within("depends_offset")?;
-        let guid = c.array::<16>().within("guid")?;
+        let t: SummaryTables = read_fields(c, SummaryTables::FIELDS)?;
         let gcount = count(c, 12).within("generations")?;
         let mut generations = Vec::with_capacity(gcount);
         for i in 0..gcount {
-            generations.push([c.i32()?, c.i32()?, c.i32()?]);
-            let _ = i;
+            let g: Generation = read_fields(c, Generation::FIELDS)
+                .within_index(i)
+                .within("generations")?;
+            generations.push([g.export_count, g.name_count, g.net_object_count]);
         }
-        let engine_version = c.i32().within("engine_version")?;
-        let cooker_version = c.i32().within("cooker_version")?;
-        let compression_flags = c.u32().within("compression_flags")?;
+        let v: SummaryVersions = read_fields(c, SummaryVersions::FIELDS)?;
         let ccount = count(c, 16).within("chunks")?;
         let mut chunks = Vec::with_capacity(ccount);
         for i in 0..ccount {
@@ -102,22 +184,22 @@ impl Summary {
         }
         Ok(Self {
             file_version,
-            licensee_version,
-            headers_size,
+            licensee_version: head.licensee_version,
+            headers_size: head.headers_size,
             folder_name,
-            package_flags,
-            name_count,
-            name_offset,
-            export_count,
-            export_offset,
-            import_count,
-            import_offset,
-            depends_offset,
-            guid,
+            package_flags: t.package_flags,
+            name_count: t.name_count,
+            name_offset: t.name_offset,
+            export_count: t.export_count,
+            export_offset: t.export_offset,
+            import_count: t.import_count,
+            import_offset: t.import_offset,
+            depends_offset: t.depends_offset,
+            guid: t.guid,
             generations,
-            engine_version,
-            cooker_version,
-            compression_flags,
+            engine_version: v.engine_version,
+            cooker_version: v.cooker_version,
+            compression_flags: v.compression_flags,
             chunks,
             package_source,
             additional_packages,
@@ -125,33 +207,41 @@ impl Summary {
     }
 
     pub fn write(&self, out: &mut Vec<u8>) {
-        out.put_u32(PACKAGE_TAG);
-        out.put_u16(self.file_version);
-        out.put_u16(self.licensee_version);
-        out.put_i32(self.headers_size);
+        let head = SummaryHead {
+            tag: PACKAGE_TAG,
+            file_version: self.file_version,
+            licensee_version: self.licensee_version,
+            headers_size: self.headers_size,
+        };
+        append_record(out, &head);
         self.folder_name.write(out);
-        out.put_u32(self.package_flags);
-        for v in [
-            self.name_count,
-            self.name_offset,
-            self.export_count,
-            self.export_offset,
-            self.import_count,
-            self.import_offset,
-            self.depends_offset,
-        ] {
-            out.put_i32(v);
-        }
-        out.extend_from_slice(&self.guid);
+        let tables = SummaryTables {
+            package_flags: self.package_flags,
+            name_count: self.name_count,
+            name_offset: self.name_offset,
+            export_count: self.export_count,
+            export_offset: self.export_offset,
+            import_count: self.import_count,
+            import_offset: self.import_offset,
+            depends_offset: self.depends_offset,
+            guid: self.guid,
+        };
+        append_record(out, &tables);
         out.put_i32(self.generations.len() as i32);
-        for g in &self.generations {
-            for v in g {
-                out.put_i32(*v);
-            }
+        for &[export_count, name_count, net_object_count] in &self.generations {
+            let g = Generation {
+                export_count,
+                name_count,
+                net_object_count,
+            };
+            append_record(out, &g);
         }
-        out.put_i32(self.engine_version);
-        out.put_i32(self.cooker_version);
-        out.put_u32(self.compression_flags);
+        let versions = SummaryVersions {
+            engine_version: self.engine_version,
+            cooker_version: self.cooker_version,
+            compression_flags: self.compression_flags,
+        };
+        append_record(out, &versions);
         out.put_i32(self.chunks.len() as i32);
         for ch in &self.chunks {
             ch.write(out);
@@ -928,5 +1018,20 @@ fn region_name(r: Region) -> String {
         Region::Exports => "export table".into(),
         Region::Depends => "depends map".into(),
         Region::Object(i) => format!("object of export {i}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::deku_impls::fields_cover;
+
+    #[test]
+    fn summary_field_lists_cover_their_declarations() {
+        assert!(fields_cover::<SummaryHead>(SummaryHead::FIELDS));
+        assert!(fields_cover::<SummaryTables>(SummaryTables::FIELDS));
+        assert!(fields_cover::<Generation>(Generation::FIELDS));
+        assert!(fields_cover::<SummaryVersions>(SummaryVersions::FIELDS));
+        assert!(fields_cover::<ChunkRecord>(ChunkRecord::FIELDS));
     }
 }
