@@ -461,6 +461,22 @@ pub fn image_summary_size(s: &Summary) -> u64 {
     (v.len() - 16 * s.chunks.len()) as u64
 }
 
+/// One piece of the image the writer places.
+#[derive(Clone, Copy)]
+enum Item {
+    Table(Region),
+    Object(usize),
+    Gap(usize),
+}
+
+/// The writer's plan: each object's new size, the export entries with their new serial
+/// fields, and every item with its target image offset, in image order.
+struct Layout {
+    sizes: Vec<usize>,
+    exports: Vec<Export>,
+    placed: Vec<(Item, usize)>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Region {
     Summary,
@@ -570,112 +586,52 @@ impl Package {
         Ok(pkg)
     }
 
+    /// Read the uncompressed image (spec §1.4–§1.8): the tables, the depends map, the objects,
+    /// then the bytes no table or object covers.
     fn read_image(image: &[u8], summary: Summary, compressed: bool) -> Result<Self, DecodeError> {
-        let len = image.len();
-        let at = |off: i32, field: &'static str| -> Result<Cursor<'_>, DecodeError> {
-            usize::try_from(off)
-                .ok()
-                .filter(|&o| o <= len)
-                .map(|o| Cursor::new(&image[o..], o as u64))
-                .ok_or_else(|| {
-                    DecodeError::invalid(
-                        0,
-                        format!("{field} {off} is outside the {len}-byte package"),
-                    )
-                })
-                .within("summary")
-        };
-        let ncount = |n: i32, field: &'static str| -> Result<u64, DecodeError> {
-            u64::try_from(n)
-                .map_err(|_| DecodeError::invalid(0, format!("{field} {n} is negative")))
-                .within("summary")
-        };
-        // Names.
-        let mut c = at(summary.name_offset, "name_offset")?;
-        let n = c
-            .check_count(ncount(summary.name_count, "name_count")?, 12)
-            .within("names")?;
-        let mut names = Vec::with_capacity(n);
-        for i in 0..n {
-            let name = FStr::read(&mut c)
-                .within("name")
-                .within_index(i)
-                .within("names")?;
-            let flags = c.u64().within("flags").within_index(i).within("names")?;
-            names.push(NameEntry { name, flags });
-        }
-        let names_end = c.offset();
+        let (names, names_end) = read_names(image, &summary)?;
         let name_texts = Names::new(names.iter().map(|n| n.name.text()).collect());
-        // Imports.
-        let mut c = at(summary.import_offset, "import_offset")?;
-        let n = c
-            .check_count(ncount(summary.import_count, "import_count")?, 28)
-            .within("imports")?;
-        let mut imports = Vec::with_capacity(n);
-        for i in 0..n {
-            let r = c.record::<Import, { Import::SIZE }>();
-            imports.push(r.within_index(i).within("imports")?);
-        }
-        let imports_end = c.offset();
-        // Exports.
-        let mut c = at(summary.export_offset, "export_offset")?;
-        let n = c
-            .check_count(ncount(summary.export_count, "export_count")?, 68)
-            .within("exports")?;
-        let codes = (summary.package_flags & FLAG_OBFUSCATED != 0).then(|| summary.pointer_codes());
-        let mut exports = Vec::with_capacity(n);
-        let mut entry_at = Vec::with_capacity(n);
-        for i in 0..n {
-            entry_at.push(c.offset());
-            let limit = c.remaining();
-            let mut e: Export = read_counted(&mut c, limit)
-                .within_index(i)
-                .within("exports")?;
-            if let Some(k) = codes {
-                e.serial_size = k.decode(i, e.serial_size as u32) as i32;
-                e.serial_offset = k.decode(i, e.serial_offset as u32) as i32;
-            }
-            exports.push(e);
-        }
-        let exports_end = c.offset();
-        // Depends map: up to HeadersSize.
-        let dstart = usize::try_from(summary.depends_offset)
-            .ok()
-            .filter(|&d| d <= len);
-        let dend = usize::try_from(summary.headers_size)
-            .ok()
-            .filter(|&d| d <= len);
-        let (dstart, dend) = match (dstart, dend) {
-            (Some(s), Some(e)) if s <= e => (s, e),
-            _ => {
-                return Err(DecodeError::invalid(
-                    0,
-                    format!(
-                        "depends map {}..{} (DependsOffset..HeadersSize) is not inside the {len}-byte package",
-                        summary.depends_offset, summary.headers_size
-                    ),
-                ))
-                .within("summary")
-            }
-        };
-        let depends = image[dstart..dend].to_vec();
-
+        let (imports, imports_end) = read_imports(image, &summary)?;
+        let (exports, entry_at, exports_end) = read_exports(image, &summary)?;
+        let depends = depends_range(image.len(), &summary)?;
         let mut pkg = Package {
             whole_file_xor: false,
             compressed: None,
+            depends: image[depends.clone()].to_vec(),
             summary,
             names,
             imports,
             exports,
-            depends,
             objects: Vec::new(),
             gaps: Vec::new(),
             name_texts,
         };
-        // Objects.
-        let mut objects = Vec::with_capacity(n);
+        pkg.objects = pkg.read_objects(image, &entry_at)?;
+        let tables = [
+            (pkg.summary.name_offset as u64, names_end, Region::Names),
+            (
+                pkg.summary.import_offset as u64,
+                imports_end,
+                Region::Imports,
+            ),
+            (
+                pkg.summary.export_offset as u64,
+                exports_end,
+                Region::Exports,
+            ),
+            (depends.start as u64, depends.end as u64, Region::Depends),
+        ];
+        pkg.gaps = pkg.find_gaps(image, compressed, &tables)?;
+        Ok(pkg)
+    }
+
+    /// The object of every export, read from its SerialOffset/SerialSize range of the image
+    /// (`entry_at`: each export entry's offset, for errors).
+    fn read_objects(&self, image: &[u8], entry_at: &[u64]) -> Result<Vec<Object>, DecodeError> {
+        let len = image.len();
+        let mut objects = Vec::with_capacity(entry_at.len());
         for (i, &at) in entry_at.iter().enumerate() {
-            let e = &pkg.exports[i];
+            let e = &self.exports[i];
             let obj = if e.serial_size == 0 {
                 Object::Empty
             } else {
@@ -696,43 +652,31 @@ impl Package {
                     .within("serial_offset")
                     .within_index(i)
                     .within("exports")?;
-                pkg.read_object(i, &image[range.clone()], range.start as u64)
+                self.read_object(i, &image[range.clone()], range.start as u64)
                     .within_index(i)
                     .within("objects")?
             };
             objects.push(obj);
         }
-        pkg.objects = objects;
-        // Coverage: every image byte belongs to one region or a gap.
+        Ok(objects)
+    }
+
+    /// Coverage: every image byte belongs to the summary, a table (`tables`: start, end,
+    /// region), an object or a gap; the gaps are returned, overlaps refused.
+    fn find_gaps(
+        &self,
+        image: &[u8],
+        compressed: bool,
+        tables: &[(u64, u64, Region)],
+    ) -> Result<Vec<Gap>, DecodeError> {
         let s_end = if compressed {
-            image_summary_size(&pkg.summary)
+            image_summary_size(&self.summary)
         } else {
-            0
+            self.summary_len_plain()
         };
-        let mut regions: Vec<(u64, u64, Region)> = vec![
-            (
-                0,
-                s_end.max(if compressed {
-                    0
-                } else {
-                    pkg.summary_len_plain()
-                }),
-                Region::Summary,
-            ),
-            (pkg.summary.name_offset as u64, names_end, Region::Names),
-            (
-                pkg.summary.import_offset as u64,
-                imports_end,
-                Region::Imports,
-            ),
-            (
-                pkg.summary.export_offset as u64,
-                exports_end,
-                Region::Exports,
-            ),
-            (dstart as u64, dend as u64, Region::Depends),
-        ];
-        for (i, e) in pkg.exports.iter().enumerate() {
+        let mut regions: Vec<(u64, u64, Region)> = vec![(0, s_end, Region::Summary)];
+        regions.extend_from_slice(tables);
+        for (i, e) in self.exports.iter().enumerate() {
             if e.serial_size > 0 {
                 regions.push((
                     e.serial_offset as u64,
@@ -742,6 +686,7 @@ impl Package {
             }
         }
         regions.sort_by_key(|r| (r.0, r.1));
+        let mut gaps = Vec::new();
         let mut pos = 0u64;
         for &(s, e, r) in &regions {
             if s < pos && e > s {
@@ -751,20 +696,20 @@ impl Package {
                 ));
             }
             if s > pos {
-                pkg.gaps.push(Gap {
+                gaps.push(Gap {
                     offset: pos,
                     bytes: image[pos as usize..s as usize].to_vec(),
                 });
             }
             pos = pos.max(e);
         }
-        if (len as u64) > pos {
-            pkg.gaps.push(Gap {
+        if (image.len() as u64) > pos {
+            gaps.push(Gap {
                 offset: pos,
                 bytes: image[pos as usize..].to_vec(),
             });
         }
-        Ok(pkg)
+        Ok(gaps)
     }
 
     fn summary_len_plain(&self) -> u64 {
@@ -805,29 +750,69 @@ impl Package {
                 self.exports.len()
             )));
         }
-        let compressed = self.compressed.is_some();
         let mut summary = self.summary.clone();
         summary.name_count = self.names.len() as i32;
         summary.import_count = self.imports.len() as i32;
         summary.export_count = self.exports.len() as i32;
-        // Object bytes and the new layout.
+        let layout = self.plan()?;
+        // Build the image (straight into `out` when nothing goes around it).
+        let direct = out.is_empty() && self.compressed.is_none();
+        let mut img = if direct {
+            std::mem::take(out)
+        } else {
+            Vec::new()
+        };
+        img.reserve(
+            self.gaps.iter().map(|g| g.bytes.len()).sum::<usize>()
+                + layout.sizes.iter().sum::<usize>()
+                + s_estimate(self),
+        );
+        let mut sum_plain = summary.clone();
+        sum_plain.chunks.clear();
+        sum_plain.write(&mut img);
+        let s_len = img.len();
+        self.place_items(&summary, layout, &mut img)?;
+        let start = out.len();
+        match &self.compressed {
+            Some(c)
+                if img.len() as u64 == c.image_size
+                    && crc32fast::hash(&img[s_len..]) == c.image_crc32 =>
+            {
+                summary.write(out);
+                out.extend_from_slice(&c.stored);
+            }
+            Some(_) => {
+                // Option U: uncompressed, chunk table removed, "compressed" flag cleared.
+                let mut s = summary.clone();
+                s.compression_flags = 0;
+                s.chunks.clear();
+                s.package_flags &= !FLAG_COMPRESSED;
+                s.write(out);
+                out.extend_from_slice(&img[s_len..]);
+            }
+            None if direct => *out = img,
+            None => out.extend_from_slice(&img),
+        }
+        if self.whole_file_xor {
+            crypt::xor(&mut out[start..], 0);
+        }
+        Ok(())
+    }
+
+    /// Where everything goes in the new image: the tables, objects and gaps in original image
+    /// order, each at its old offset shifted by the size changes of the objects before it
+    /// (a table may not move), and the export entries with their new SerialOffset/Size.
+    fn plan(&self) -> Result<Layout, EncodeError> {
+        let s = &self.summary;
         let sizes: Vec<usize> = self.objects.iter().map(Object::encoded_len).collect();
         let mut exports = self.exports.clone();
-        let tables_end = [
-            (summary.name_offset, Region::Names),
-            (summary.import_offset, Region::Imports),
-            (summary.export_offset, Region::Exports),
-            (summary.depends_offset, Region::Depends),
-        ];
-        // Items in original image order: tables, objects, gaps.
-        #[derive(Clone, Copy)]
-        enum Item {
-            Table(Region),
-            Object(usize),
-            Gap(usize),
-        }
         let mut items: Vec<(u64, u8, Item)> = Vec::new();
-        for (off, r) in tables_end {
+        for (off, r) in [
+            (s.name_offset, Region::Names),
+            (s.import_offset, Region::Imports),
+            (s.export_offset, Region::Exports),
+            (s.depends_offset, Region::Depends),
+        ] {
             items.push((off.max(0) as u64, 1, Item::Table(r)));
         }
         for (i, e) in self.exports.iter().enumerate() {
@@ -840,7 +825,7 @@ impl Package {
         }
         items.sort_by_key(|x| (x.0, x.1));
         let mut delta: i64 = 0;
-        let mut targets: Vec<usize> = Vec::with_capacity(items.len());
+        let mut placed = Vec::with_capacity(items.len());
         for &(off, _, it) in &items {
             let target = off as i64 + delta;
             match it {
@@ -865,26 +850,30 @@ impl Package {
                 }
                 Item::Gap(_) => {}
             }
-            targets.push(usize::try_from(target).unwrap_or(0));
+            placed.push((it, usize::try_from(target).unwrap_or(0)));
         }
-        // Build the image.
-        let direct = out.is_empty() && !compressed;
-        let mut img = if direct {
-            std::mem::take(out)
-        } else {
-            Vec::new()
-        };
-        img.reserve(
-            self.gaps.iter().map(|g| g.bytes.len()).sum::<usize>()
-                + sizes.iter().sum::<usize>()
-                + s_estimate(self),
-        );
-        let mut sum_plain = summary.clone();
-        sum_plain.chunks.clear();
-        sum_plain.write(&mut img);
-        let s_len = img.len();
+        Ok(Layout {
+            sizes,
+            exports,
+            placed,
+        })
+    }
+
+    /// Append the planned items to the image after its summary, each at its target offset
+    /// (small holes a hand-edited document leaves are filled with zeros).
+    fn place_items(
+        &self,
+        summary: &Summary,
+        layout: Layout,
+        img: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        let Layout {
+            sizes,
+            mut exports,
+            placed,
+        } = layout;
         let codes = (summary.package_flags & FLAG_OBFUSCATED != 0).then(|| summary.pointer_codes());
-        for (&(_, _, it), &target) in items.iter().zip(&targets) {
+        for (it, target) in placed {
             let empty = match it {
                 Item::Object(i) => sizes[i] == 0,
                 Item::Gap(g) => self.gaps[g].bytes.is_empty(),
@@ -914,13 +903,13 @@ impl Package {
             match it {
                 Item::Table(Region::Names) => {
                     for n in &self.names {
-                        n.name.write(&mut img);
+                        n.name.write(img);
                         img.put_u64(n.flags);
                     }
                 }
                 Item::Table(Region::Imports) => {
                     for im in &self.imports {
-                        append_record(&mut img, im);
+                        append_record(img, im);
                     }
                 }
                 Item::Table(Region::Exports) => {
@@ -929,38 +918,13 @@ impl Package {
                             e.serial_size = k.encode(i, e.serial_size as u32) as i32;
                             e.serial_offset = k.encode(i, e.serial_offset as u32) as i32;
                         }
-                        append_record(&mut img, &*e);
+                        append_record(img, &*e);
                     }
                 }
                 Item::Table(_) => img.extend_from_slice(&self.depends),
-                Item::Object(i) => self.objects[i].write(&mut img),
+                Item::Object(i) => self.objects[i].write(img),
                 Item::Gap(g) => img.extend_from_slice(&self.gaps[g].bytes),
             }
-        }
-        let start = out.len();
-        match &self.compressed {
-            Some(c)
-                if compressed
-                    && img.len() as u64 == c.image_size
-                    && crc32fast::hash(&img[s_len..]) == c.image_crc32 =>
-            {
-                summary.write(out);
-                out.extend_from_slice(&c.stored);
-            }
-            Some(_) => {
-                // Option U: uncompressed, chunk table removed, "compressed" flag cleared.
-                let mut s = summary.clone();
-                s.compression_flags = 0;
-                s.chunks.clear();
-                s.package_flags &= !FLAG_COMPRESSED;
-                s.write(out);
-                out.extend_from_slice(&img[s_len..]);
-            }
-            None if direct => *out = img,
-            None => out.extend_from_slice(&img),
-        }
-        if self.whole_file_xor {
-            crypt::xor(&mut out[start..], 0);
         }
         Ok(())
     }
@@ -1008,6 +972,106 @@ fn s_estimate(p: &Package) -> usize {
     usize::try_from(p.summary.headers_size)
         .unwrap_or(0)
         .min(1 << 30)
+}
+
+/// A cursor at a table's offset in the image (the summary's field `field`), checked.
+fn table_at<'a>(image: &'a [u8], off: i32, field: &str) -> Result<Cursor<'a>, DecodeError> {
+    let len = image.len();
+    usize::try_from(off)
+        .ok()
+        .filter(|&o| o <= len)
+        .map(|o| Cursor::new(&image[o..], o as u64))
+        .ok_or_else(|| {
+            DecodeError::invalid(
+                0,
+                format!("{field} {off} is outside the {len}-byte package"),
+            )
+        })
+        .within("summary")
+}
+
+/// A table's item count from the summary (its field `field`), checked for sign.
+fn table_count(n: i32, field: &str) -> Result<u64, DecodeError> {
+    u64::try_from(n)
+        .map_err(|_| DecodeError::invalid(0, format!("{field} {n} is negative")))
+        .within("summary")
+}
+
+/// The name table (spec §1.4) and the image offset where it ends.
+fn read_names(image: &[u8], s: &Summary) -> Result<(Vec<NameEntry>, u64), DecodeError> {
+    let mut c = table_at(image, s.name_offset, "name_offset")?;
+    let n = c
+        .check_count(table_count(s.name_count, "name_count")?, 12)
+        .within("names")?;
+    let mut names = Vec::with_capacity(n);
+    for i in 0..n {
+        let name = FStr::read(&mut c)
+            .within("name")
+            .within_index(i)
+            .within("names")?;
+        let flags = c.u64().within("flags").within_index(i).within("names")?;
+        names.push(NameEntry { name, flags });
+    }
+    Ok((names, c.offset()))
+}
+
+/// The import table (spec §1.5) and the image offset where it ends.
+fn read_imports(image: &[u8], s: &Summary) -> Result<(Vec<Import>, u64), DecodeError> {
+    let mut c = table_at(image, s.import_offset, "import_offset")?;
+    let n = c
+        .check_count(table_count(s.import_count, "import_count")?, 28)
+        .within("imports")?;
+    let mut imports = Vec::with_capacity(n);
+    for i in 0..n {
+        let r = c.record::<Import, { Import::SIZE }>();
+        imports.push(r.within_index(i).within("imports")?);
+    }
+    Ok((imports, c.offset()))
+}
+
+/// Exports read from the export table (spec §1.6), with their serial fields de-obfuscated.
+type ExportTable = (Vec<Export>, Vec<u64>, u64);
+
+/// The export table (spec §1.6), SerialSize/SerialOffset de-obfuscated, with each entry's
+/// image offset and the offset where the table ends.
+fn read_exports(image: &[u8], s: &Summary) -> Result<ExportTable, DecodeError> {
+    let mut c = table_at(image, s.export_offset, "export_offset")?;
+    let n = c
+        .check_count(table_count(s.export_count, "export_count")?, 68)
+        .within("exports")?;
+    let codes = (s.package_flags & FLAG_OBFUSCATED != 0).then(|| s.pointer_codes());
+    let mut exports = Vec::with_capacity(n);
+    let mut entry_at = Vec::with_capacity(n);
+    for i in 0..n {
+        entry_at.push(c.offset());
+        let limit = c.remaining();
+        let mut e: Export = read_counted(&mut c, limit)
+            .within_index(i)
+            .within("exports")?;
+        if let Some(k) = codes {
+            e.serial_size = k.decode(i, e.serial_size as u32) as i32;
+            e.serial_offset = k.decode(i, e.serial_offset as u32) as i32;
+        }
+        exports.push(e);
+    }
+    Ok((exports, entry_at, c.offset()))
+}
+
+/// The depends map's range of the image: DependsOffset up to HeadersSize.
+fn depends_range(len: usize, s: &Summary) -> Result<std::ops::Range<usize>, DecodeError> {
+    let start = usize::try_from(s.depends_offset).ok().filter(|&d| d <= len);
+    let end = usize::try_from(s.headers_size).ok().filter(|&d| d <= len);
+    match (start, end) {
+        (Some(a), Some(b)) if a <= b => Ok(a..b),
+        _ => Err(DecodeError::invalid(
+            0,
+            format!(
+                "depends map {}..{} (DependsOffset..HeadersSize) is not inside the {len}-byte package",
+                s.depends_offset, s.headers_size
+            ),
+        ))
+        .within("summary"),
+    }
 }
 
 fn region_name(r: Region) -> String {
