@@ -4,7 +4,8 @@
 //! All arithmetic is `f32` in the order the spec gives (UE3's), so decoded values are bit-exact.
 //! W of the "NoW" formats is rebuilt as `sqrt(((1 − x²) − y²) − z²)` (UE3 order, §4.4).
 
-use crate::exact::{Cursor, DecodeError, EncodeError};
+use crate::exact::{append_record, deku_impls, Cursor, DecodeError, EncodeError, F32};
+use deku::{DekuRead, DekuSize, DekuWrite};
 
 pub type Vec3 = [f32; 3];
 pub type Quat = [f32; 4];
@@ -207,6 +208,38 @@ pub struct TrackOffsets {
     pub rot_keys: i32,
 }
 
+/// The header of a rotation part of two or more keys (spec §4.4): per-component mins, then
+/// ranges, 24 bytes. (The keys after it are read by hand: a deku call per key would cost the
+/// decoder its speed, and their layout is one line per format.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+pub struct RotHeader {
+    pub mins: [F32; 3],
+    pub ranges: [F32; 3],
+}
+
+impl RotHeader {
+    fn get(&self) -> ([f32; 3], [f32; 3]) {
+        (self.mins.map(F32::get), self.ranges.map(F32::get))
+    }
+}
+
+/// ZOnlyRLE's header after mins/ranges (spec §4.6), 8 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+pub struct RleHead {
+    pub mode: i32,
+    pub pair_count: i32,
+}
+
+/// One ZOnlyRLE run: first and last key of a run of equal values, 4 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+pub struct RlePair {
+    pub start: i16,
+    pub end: i16,
+}
+
 /// ZOnlyRLE header fields (after mins/ranges).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RleTable {
@@ -240,6 +273,8 @@ pub struct TrackLayout {
     pub rot: std::ops::Range<usize>,
     /// Padding after the rotation part (up to the next multiple of 4, within the stream).
     pub pad: std::ops::Range<usize>,
+    /// Mins and ranges of a rotation part of two or more keys.
+    pub header: Option<RotHeader>,
     pub rle: Option<RleTable>,
 }
 
@@ -303,25 +338,32 @@ pub fn layout(
     } else {
         part(o.trans_offset, tn.checked_mul(12), "translation")?
     };
-    let (rot, rle) = if rn == 0 {
+    // The 24-byte header of a part that `part` has checked.
+    let header_at = |r: &std::ops::Range<usize>| -> Result<RotHeader, DecodeError> {
+        deku_impls::read(&mut Cursor::new(&stream[r.start..], base + r.start as u64))
+    };
+    let (rot, header, rle) = if rn == 0 {
         let s = usize::try_from(o.rot_offset).unwrap_or(0).min(len);
-        (s..s, None)
+        (s..s, None, None)
     } else if rn == 1 {
-        (part(o.rot_offset, Some(12), "rotation")?, None)
+        (part(o.rot_offset, Some(12), "rotation")?, None, None)
     } else if let Some(ks) = format.key_size() {
-        (
-            part(
-                o.rot_offset,
-                rn.checked_mul(ks).and_then(|b| b.checked_add(24)),
-                "rotation",
-            )?,
-            None,
-        )
+        let r = part(
+            o.rot_offset,
+            rn.checked_mul(ks).and_then(|b| b.checked_add(24)),
+            "rotation",
+        )?;
+        let h = header_at(&r)?;
+        (r, Some(h), None)
     } else {
         // ZOnlyRLE: header, then the table, then the values.
         let hdr = part(o.rot_offset, Some(32), "rotation")?;
+        let h = header_at(&hdr)?;
         let mut c = Cursor::new(&stream[hdr.start + 24..], base + hdr.start as u64 + 24);
-        let mode = c.i32()?;
+        let RleHead {
+            mode,
+            pair_count: pc,
+        } = deku_impls::read(&mut c)?;
         if !(0..=3).contains(&mode) {
             return Err(stream_err(
                 base,
@@ -329,7 +371,6 @@ pub fn layout(
                 format!("ZOnlyRLE mode {mode} is not 0..3"),
             ));
         }
-        let pc = c.i32()?;
         let pcount = u64::try_from(pc).map_err(|_| {
             stream_err(
                 base,
@@ -342,8 +383,7 @@ pub fn layout(
         let mut next_min: i64 = 0;
         for p in 0..pcount {
             let at = c.position();
-            let s = c.i16()?;
-            let e = c.i16()?;
+            let RlePair { start: s, end: e } = deku_impls::read(&mut c)?;
             if (s as i64) < next_min || e < s {
                 return Err(stream_err(
                     base,
@@ -375,13 +415,14 @@ pub fn layout(
                     "ZOnlyRLE values run past the end of the stream",
                 )
             })?;
-        (hdr.start..end, Some(table))
+        (hdr.start..end, Some(h), Some(table))
     };
     let pad_end = ((rot.end + 3) & !3).min(len);
     Ok(TrackLayout {
         trans,
         pad: rot.end..pad_end.max(rot.end),
         rot,
+        header,
         rle,
     })
 }
@@ -432,8 +473,7 @@ pub fn decode_rotations_with(
     if keys == 1 {
         return vec![now(f32_at(b, 0), f32_at(b, 4), f32_at(b, 8))];
     }
-    let mins = [f32_at(b, 0), f32_at(b, 4), f32_at(b, 8)];
-    let ranges = [f32_at(b, 12), f32_at(b, 16), f32_at(b, 20)];
+    let (mins, ranges) = l.header.map(|h| h.get()).unwrap_or_default();
     let d = &b[24..];
     let mut out = Vec::with_capacity(keys);
     type Component = fn(u32, u32) -> f32;
@@ -640,9 +680,11 @@ pub fn encode_rotations(
         return Ok(());
     }
     let (mins, ranges) = mins_ranges(&qs);
-    for v in mins.iter().chain(ranges.iter()) {
-        put_f32(out, *v);
-    }
+    let header = RotHeader {
+        mins: mins.map(F32::new),
+        ranges: ranges.map(F32::new),
+    };
+    append_record(out, &header);
     match format {
         RotFormat::None => {
             // UE3 stores ACF_None keys as given (no flip, no normalisation).
@@ -760,11 +802,13 @@ fn encode_zonly(qs: &[Quat], out: &mut Vec<u8>) -> Result<(), EncodeError> {
         values.extend_from_slice(&v);
         i = j;
     }
-    out.extend_from_slice(&(mode as i32).to_le_bytes());
-    out.extend_from_slice(&(pairs.len() as i32).to_le_bytes());
-    for (s, e) in pairs {
-        out.extend_from_slice(&s.to_le_bytes());
-        out.extend_from_slice(&e.to_le_bytes());
+    let head = RleHead {
+        mode: mode as i32,
+        pair_count: pairs.len() as i32,
+    };
+    append_record(out, &head);
+    for (start, end) in pairs {
+        append_record(out, &RlePair { start, end });
     }
     for v in values {
         put_f32(out, v);

@@ -27,8 +27,14 @@ pub struct ChunkRecord {
 }
 
 impl ChunkRecord {
+    pub(crate) const FIELDS: &[(&str, usize)] = &[
+        ("uncompressed_offset", 4),
+        ("uncompressed_size", 4),
+        ("compressed_offset", 4),
+        ("compressed_size", 4),
+    ];
     pub fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-        deku_impls::read(c)
+        deku_impls::read_fields(c, Self::FIELDS)
     }
     pub fn write(&self, out: &mut Vec<u8>) {
         append_record(out, self);

@@ -5,13 +5,15 @@
 use super::compress::{self, ChunkRecord, PACKAGE_TAG};
 use super::crypt::{self, PointerCodes, FLAG_OBFUSCATED};
 use super::props::{FName, FStr, Names, Properties};
-use crate::exact::deku_impls::{read_byte_array, read_counted, refuse, write_byte_array, Name};
+use crate::exact::deku_impls::{
+    read_byte_array, read_counted, read_fields, refuse, write_byte_array, Name,
+};
 use crate::exact::{append_record, Cursor, DecodeError, EncodeError, PutLe, Within};
 use deku::ctx::Endian;
 use deku::no_std_io::{Read, Seek, Write};
 use deku::reader::Reader;
 use deku::writer::Writer;
-use deku::{DekuError, DekuRead, DekuReader, DekuWrite, DekuWriter};
+use deku::{DekuError, DekuRead, DekuReader, DekuSize, DekuWrite, DekuWriter};
 
 /// Largest run of uncovered image bytes the writer fills with zeros.
 const MAX_HOLE: usize = 1 << 20;
@@ -44,47 +46,127 @@ pub struct Summary {
     pub additional_packages: Vec<FStr>,
 }
 
+/// The summary's fixed run from its tag: Tag .. HeadersSize (spec §1.3), 12 bytes.
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct SummaryHead {
+    tag: u32,
+    file_version: u16,
+    licensee_version: u16,
+    headers_size: i32,
+}
+
+impl SummaryHead {
+    const FIELDS: &[(&str, usize)] = &[
+        ("tag", 4),
+        ("file_version", 2),
+        ("licensee_version", 2),
+        ("headers_size", 4),
+    ];
+}
+
+/// The summary's fixed run after FolderName: PackageFlags .. Guid, 48 bytes.
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct SummaryTables {
+    package_flags: u32,
+    name_count: i32,
+    name_offset: i32,
+    export_count: i32,
+    export_offset: i32,
+    import_count: i32,
+    import_offset: i32,
+    depends_offset: i32,
+    #[deku(
+        reader = "read_byte_array(deku::reader)",
+        writer = "write_byte_array(deku::writer, &self.guid)"
+    )]
+    guid: [u8; 16],
+}
+
+impl SummaryTables {
+    const FIELDS: &[(&str, usize)] = &[
+        ("package_flags", 4),
+        ("name_count", 4),
+        ("name_offset", 4),
+        ("export_count", 4),
+        ("export_offset", 4),
+        ("import_count", 4),
+        ("import_offset", 4),
+        ("depends_offset", 4),
+        ("guid", 16),
+    ];
+}
+
+/// One entry of the summary's Generations array, 12 bytes.
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct Generation {
+    export_count: i32,
+    name_count: i32,
+    net_object_count: i32,
+}
+
+impl Generation {
+    const FIELDS: &[(&str, usize)] = &[
+        ("export_count", 4),
+        ("name_count", 4),
+        ("net_object_count", 4),
+    ];
+}
+
+/// The summary's fixed run after Generations: EngineVersion .. CompressionFlags, 12 bytes.
+#[derive(DekuRead, DekuWrite, DekuSize)]
+#[deku(endian = "little")]
+struct SummaryVersions {
+    engine_version: i32,
+    cooker_version: i32,
+    compression_flags: u32,
+}
+
+impl SummaryVersions {
+    const FIELDS: &[(&str, usize)] = &[
+        ("engine_version", 4),
+        ("cooker_version", 4),
+        ("compression_flags", 4),
+    ];
+}
+
 impl Summary {
     pub fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
         let at = c.offset();
-        let tag = c.u32().within("tag")?;
-        if tag != PACKAGE_TAG {
+        // The tag first, so that a short file of another kind is called that, not "cut off".
+        let tag = c
+            .peek(4)
+            .ok()
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        if let Some(tag) = tag.filter(|&t| t != PACKAGE_TAG) {
             return Err(DecodeError::invalid(
                 at,
                 format!("tag {tag:#010x} is not a UE3 package"),
             ))
             .within("tag");
         }
-        let vat = c.offset();
-        let file_version = c.u16().within("file_version")?;
-        let licensee_version = c.u16().within("licensee_version")?;
+        let head: SummaryHead = read_fields(c, SummaryHead::FIELDS)?;
+        let file_version = head.file_version;
         if !(543..577).contains(&file_version) {
             return Err(DecodeError::invalid(
-                vat,
+                at + 4,
                 format!("file version {file_version} is not supported (Blade & Soul is 573; animkit reads 543..576)"),
             ))
             .within("file_version");
         }
-        let headers_size = c.i32().within("headers_size")?;
         let folder_name = FStr::read(c).within("folder_name")?;
-        let package_flags = c.u32().within("package_flags")?;
-        let name_count = c.i32().within("name_count")?;
-        let name_offset = c.i32().within("name_offset")?;
-        let export_count = c.i32().within("export_count")?;
-        let export_offset = c.i32().within("export_offset")?;
-        let import_count = c.i32().within("import_count")?;
-        let import_offset = c.i32().within("import_offset")?;
-        let depends_offset = c.i32().within("depends_offset")?;
-        let guid = c.array::<16>().within("guid")?;
+        let t: SummaryTables = read_fields(c, SummaryTables::FIELDS)?;
         let gcount = count(c, 12).within("generations")?;
         let mut generations = Vec::with_capacity(gcount);
         for i in 0..gcount {
-            generations.push([c.i32()?, c.i32()?, c.i32()?]);
-            let _ = i;
+            let g: Generation = read_fields(c, Generation::FIELDS)
+                .within_index(i)
+                .within("generations")?;
+            generations.push([g.export_count, g.name_count, g.net_object_count]);
         }
-        let engine_version = c.i32().within("engine_version")?;
-        let cooker_version = c.i32().within("cooker_version")?;
-        let compression_flags = c.u32().within("compression_flags")?;
+        let v: SummaryVersions = read_fields(c, SummaryVersions::FIELDS)?;
         let ccount = count(c, 16).within("chunks")?;
         let mut chunks = Vec::with_capacity(ccount);
         for i in 0..ccount {
@@ -102,22 +184,22 @@ impl Summary {
         }
         Ok(Self {
             file_version,
-            licensee_version,
-            headers_size,
+            licensee_version: head.licensee_version,
+            headers_size: head.headers_size,
             folder_name,
-            package_flags,
-            name_count,
-            name_offset,
-            export_count,
-            export_offset,
-            import_count,
-            import_offset,
-            depends_offset,
-            guid,
+            package_flags: t.package_flags,
+            name_count: t.name_count,
+            name_offset: t.name_offset,
+            export_count: t.export_count,
+            export_offset: t.export_offset,
+            import_count: t.import_count,
+            import_offset: t.import_offset,
+            depends_offset: t.depends_offset,
+            guid: t.guid,
             generations,
-            engine_version,
-            cooker_version,
-            compression_flags,
+            engine_version: v.engine_version,
+            cooker_version: v.cooker_version,
+            compression_flags: v.compression_flags,
             chunks,
             package_source,
             additional_packages,
@@ -125,33 +207,41 @@ impl Summary {
     }
 
     pub fn write(&self, out: &mut Vec<u8>) {
-        out.put_u32(PACKAGE_TAG);
-        out.put_u16(self.file_version);
-        out.put_u16(self.licensee_version);
-        out.put_i32(self.headers_size);
+        let head = SummaryHead {
+            tag: PACKAGE_TAG,
+            file_version: self.file_version,
+            licensee_version: self.licensee_version,
+            headers_size: self.headers_size,
+        };
+        append_record(out, &head);
         self.folder_name.write(out);
-        out.put_u32(self.package_flags);
-        for v in [
-            self.name_count,
-            self.name_offset,
-            self.export_count,
-            self.export_offset,
-            self.import_count,
-            self.import_offset,
-            self.depends_offset,
-        ] {
-            out.put_i32(v);
-        }
-        out.extend_from_slice(&self.guid);
+        let tables = SummaryTables {
+            package_flags: self.package_flags,
+            name_count: self.name_count,
+            name_offset: self.name_offset,
+            export_count: self.export_count,
+            export_offset: self.export_offset,
+            import_count: self.import_count,
+            import_offset: self.import_offset,
+            depends_offset: self.depends_offset,
+            guid: self.guid,
+        };
+        append_record(out, &tables);
         out.put_i32(self.generations.len() as i32);
-        for g in &self.generations {
-            for v in g {
-                out.put_i32(*v);
-            }
+        for &[export_count, name_count, net_object_count] in &self.generations {
+            let g = Generation {
+                export_count,
+                name_count,
+                net_object_count,
+            };
+            append_record(out, &g);
         }
-        out.put_i32(self.engine_version);
-        out.put_i32(self.cooker_version);
-        out.put_u32(self.compression_flags);
+        let versions = SummaryVersions {
+            engine_version: self.engine_version,
+            cooker_version: self.cooker_version,
+            compression_flags: self.compression_flags,
+        };
+        append_record(out, &versions);
         out.put_i32(self.chunks.len() as i32);
         for ch in &self.chunks {
             ch.write(out);
@@ -371,6 +461,22 @@ pub fn image_summary_size(s: &Summary) -> u64 {
     (v.len() - 16 * s.chunks.len()) as u64
 }
 
+/// One piece of the image the writer places.
+#[derive(Clone, Copy)]
+enum Item {
+    Table(Region),
+    Object(usize),
+    Gap(usize),
+}
+
+/// The writer's plan: each object's new size, the export entries with their new serial
+/// fields, and every item with its target image offset, in image order.
+struct Layout {
+    sizes: Vec<usize>,
+    exports: Vec<Export>,
+    placed: Vec<(Item, usize)>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Region {
     Summary,
@@ -480,112 +586,52 @@ impl Package {
         Ok(pkg)
     }
 
+    /// Read the uncompressed image (spec §1.4–§1.8): the tables, the depends map, the objects,
+    /// then the bytes no table or object covers.
     fn read_image(image: &[u8], summary: Summary, compressed: bool) -> Result<Self, DecodeError> {
-        let len = image.len();
-        let at = |off: i32, field: &'static str| -> Result<Cursor<'_>, DecodeError> {
-            usize::try_from(off)
-                .ok()
-                .filter(|&o| o <= len)
-                .map(|o| Cursor::new(&image[o..], o as u64))
-                .ok_or_else(|| {
-                    DecodeError::invalid(
-                        0,
-                        format!("{field} {off} is outside the {len}-byte package"),
-                    )
-                })
-                .within("summary")
-        };
-        let ncount = |n: i32, field: &'static str| -> Result<u64, DecodeError> {
-            u64::try_from(n)
-                .map_err(|_| DecodeError::invalid(0, format!("{field} {n} is negative")))
-                .within("summary")
-        };
-        // Names.
-        let mut c = at(summary.name_offset, "name_offset")?;
-        let n = c
-            .check_count(ncount(summary.name_count, "name_count")?, 12)
-            .within("names")?;
-        let mut names = Vec::with_capacity(n);
-        for i in 0..n {
-            let name = FStr::read(&mut c)
-                .within("name")
-                .within_index(i)
-                .within("names")?;
-            let flags = c.u64().within("flags").within_index(i).within("names")?;
-            names.push(NameEntry { name, flags });
-        }
-        let names_end = c.offset();
+        let (names, names_end) = read_names(image, &summary)?;
         let name_texts = Names::new(names.iter().map(|n| n.name.text()).collect());
-        // Imports.
-        let mut c = at(summary.import_offset, "import_offset")?;
-        let n = c
-            .check_count(ncount(summary.import_count, "import_count")?, 28)
-            .within("imports")?;
-        let mut imports = Vec::with_capacity(n);
-        for i in 0..n {
-            let r = c.record::<Import, { Import::SIZE }>();
-            imports.push(r.within_index(i).within("imports")?);
-        }
-        let imports_end = c.offset();
-        // Exports.
-        let mut c = at(summary.export_offset, "export_offset")?;
-        let n = c
-            .check_count(ncount(summary.export_count, "export_count")?, 68)
-            .within("exports")?;
-        let codes = (summary.package_flags & FLAG_OBFUSCATED != 0).then(|| summary.pointer_codes());
-        let mut exports = Vec::with_capacity(n);
-        let mut entry_at = Vec::with_capacity(n);
-        for i in 0..n {
-            entry_at.push(c.offset());
-            let limit = c.remaining();
-            let mut e: Export = read_counted(&mut c, limit)
-                .within_index(i)
-                .within("exports")?;
-            if let Some(k) = codes {
-                e.serial_size = k.decode(i, e.serial_size as u32) as i32;
-                e.serial_offset = k.decode(i, e.serial_offset as u32) as i32;
-            }
-            exports.push(e);
-        }
-        let exports_end = c.offset();
-        // Depends map: up to HeadersSize.
-        let dstart = usize::try_from(summary.depends_offset)
-            .ok()
-            .filter(|&d| d <= len);
-        let dend = usize::try_from(summary.headers_size)
-            .ok()
-            .filter(|&d| d <= len);
-        let (dstart, dend) = match (dstart, dend) {
-            (Some(s), Some(e)) if s <= e => (s, e),
-            _ => {
-                return Err(DecodeError::invalid(
-                    0,
-                    format!(
-                        "depends map {}..{} (DependsOffset..HeadersSize) is not inside the {len}-byte package",
-                        summary.depends_offset, summary.headers_size
-                    ),
-                ))
-                .within("summary")
-            }
-        };
-        let depends = image[dstart..dend].to_vec();
-
+        let (imports, imports_end) = read_imports(image, &summary)?;
+        let (exports, entry_at, exports_end) = read_exports(image, &summary)?;
+        let depends = depends_range(image.len(), &summary)?;
         let mut pkg = Package {
             whole_file_xor: false,
             compressed: None,
+            depends: image[depends.clone()].to_vec(),
             summary,
             names,
             imports,
             exports,
-            depends,
             objects: Vec::new(),
             gaps: Vec::new(),
             name_texts,
         };
-        // Objects.
-        let mut objects = Vec::with_capacity(n);
+        pkg.objects = pkg.read_objects(image, &entry_at)?;
+        let tables = [
+            (pkg.summary.name_offset as u64, names_end, Region::Names),
+            (
+                pkg.summary.import_offset as u64,
+                imports_end,
+                Region::Imports,
+            ),
+            (
+                pkg.summary.export_offset as u64,
+                exports_end,
+                Region::Exports,
+            ),
+            (depends.start as u64, depends.end as u64, Region::Depends),
+        ];
+        pkg.gaps = pkg.find_gaps(image, compressed, &tables)?;
+        Ok(pkg)
+    }
+
+    /// The object of every export, read from its SerialOffset/SerialSize range of the image
+    /// (`entry_at`: each export entry's offset, for errors).
+    fn read_objects(&self, image: &[u8], entry_at: &[u64]) -> Result<Vec<Object>, DecodeError> {
+        let len = image.len();
+        let mut objects = Vec::with_capacity(entry_at.len());
         for (i, &at) in entry_at.iter().enumerate() {
-            let e = &pkg.exports[i];
+            let e = &self.exports[i];
             let obj = if e.serial_size == 0 {
                 Object::Empty
             } else {
@@ -606,43 +652,31 @@ impl Package {
                     .within("serial_offset")
                     .within_index(i)
                     .within("exports")?;
-                pkg.read_object(i, &image[range.clone()], range.start as u64)
+                self.read_object(i, &image[range.clone()], range.start as u64)
                     .within_index(i)
                     .within("objects")?
             };
             objects.push(obj);
         }
-        pkg.objects = objects;
-        // Coverage: every image byte belongs to one region or a gap.
+        Ok(objects)
+    }
+
+    /// Coverage: every image byte belongs to the summary, a table (`tables`: start, end,
+    /// region), an object or a gap; the gaps are returned, overlaps refused.
+    fn find_gaps(
+        &self,
+        image: &[u8],
+        compressed: bool,
+        tables: &[(u64, u64, Region)],
+    ) -> Result<Vec<Gap>, DecodeError> {
         let s_end = if compressed {
-            image_summary_size(&pkg.summary)
+            image_summary_size(&self.summary)
         } else {
-            0
+            self.summary_len_plain()
         };
-        let mut regions: Vec<(u64, u64, Region)> = vec![
-            (
-                0,
-                s_end.max(if compressed {
-                    0
-                } else {
-                    pkg.summary_len_plain()
-                }),
-                Region::Summary,
-            ),
-            (pkg.summary.name_offset as u64, names_end, Region::Names),
-            (
-                pkg.summary.import_offset as u64,
-                imports_end,
-                Region::Imports,
-            ),
-            (
-                pkg.summary.export_offset as u64,
-                exports_end,
-                Region::Exports,
-            ),
-            (dstart as u64, dend as u64, Region::Depends),
-        ];
-        for (i, e) in pkg.exports.iter().enumerate() {
+        let mut regions: Vec<(u64, u64, Region)> = vec![(0, s_end, Region::Summary)];
+        regions.extend_from_slice(tables);
+        for (i, e) in self.exports.iter().enumerate() {
             if e.serial_size > 0 {
                 regions.push((
                     e.serial_offset as u64,
@@ -652,6 +686,7 @@ impl Package {
             }
         }
         regions.sort_by_key(|r| (r.0, r.1));
+        let mut gaps = Vec::new();
         let mut pos = 0u64;
         for &(s, e, r) in &regions {
             if s < pos && e > s {
@@ -661,20 +696,20 @@ impl Package {
                 ));
             }
             if s > pos {
-                pkg.gaps.push(Gap {
+                gaps.push(Gap {
                     offset: pos,
                     bytes: image[pos as usize..s as usize].to_vec(),
                 });
             }
             pos = pos.max(e);
         }
-        if (len as u64) > pos {
-            pkg.gaps.push(Gap {
+        if (image.len() as u64) > pos {
+            gaps.push(Gap {
                 offset: pos,
                 bytes: image[pos as usize..].to_vec(),
             });
         }
-        Ok(pkg)
+        Ok(gaps)
     }
 
     fn summary_len_plain(&self) -> u64 {
@@ -715,29 +750,69 @@ impl Package {
                 self.exports.len()
             )));
         }
-        let compressed = self.compressed.is_some();
         let mut summary = self.summary.clone();
         summary.name_count = self.names.len() as i32;
         summary.import_count = self.imports.len() as i32;
         summary.export_count = self.exports.len() as i32;
-        // Object bytes and the new layout.
+        let layout = self.plan()?;
+        // Build the image (straight into `out` when nothing goes around it).
+        let direct = out.is_empty() && self.compressed.is_none();
+        let mut img = if direct {
+            std::mem::take(out)
+        } else {
+            Vec::new()
+        };
+        img.reserve(
+            self.gaps.iter().map(|g| g.bytes.len()).sum::<usize>()
+                + layout.sizes.iter().sum::<usize>()
+                + s_estimate(self),
+        );
+        let mut sum_plain = summary.clone();
+        sum_plain.chunks.clear();
+        sum_plain.write(&mut img);
+        let s_len = img.len();
+        self.place_items(&summary, layout, &mut img)?;
+        let start = out.len();
+        match &self.compressed {
+            Some(c)
+                if img.len() as u64 == c.image_size
+                    && crc32fast::hash(&img[s_len..]) == c.image_crc32 =>
+            {
+                summary.write(out);
+                out.extend_from_slice(&c.stored);
+            }
+            Some(_) => {
+                // Option U: uncompressed, chunk table removed, "compressed" flag cleared.
+                let mut s = summary.clone();
+                s.compression_flags = 0;
+                s.chunks.clear();
+                s.package_flags &= !FLAG_COMPRESSED;
+                s.write(out);
+                out.extend_from_slice(&img[s_len..]);
+            }
+            None if direct => *out = img,
+            None => out.extend_from_slice(&img),
+        }
+        if self.whole_file_xor {
+            crypt::xor(&mut out[start..], 0);
+        }
+        Ok(())
+    }
+
+    /// Where everything goes in the new image: the tables, objects and gaps in original image
+    /// order, each at its old offset shifted by the size changes of the objects before it
+    /// (a table may not move), and the export entries with their new SerialOffset/Size.
+    fn plan(&self) -> Result<Layout, EncodeError> {
+        let s = &self.summary;
         let sizes: Vec<usize> = self.objects.iter().map(Object::encoded_len).collect();
         let mut exports = self.exports.clone();
-        let tables_end = [
-            (summary.name_offset, Region::Names),
-            (summary.import_offset, Region::Imports),
-            (summary.export_offset, Region::Exports),
-            (summary.depends_offset, Region::Depends),
-        ];
-        // Items in original image order: tables, objects, gaps.
-        #[derive(Clone, Copy)]
-        enum Item {
-            Table(Region),
-            Object(usize),
-            Gap(usize),
-        }
         let mut items: Vec<(u64, u8, Item)> = Vec::new();
-        for (off, r) in tables_end {
+        for (off, r) in [
+            (s.name_offset, Region::Names),
+            (s.import_offset, Region::Imports),
+            (s.export_offset, Region::Exports),
+            (s.depends_offset, Region::Depends),
+        ] {
             items.push((off.max(0) as u64, 1, Item::Table(r)));
         }
         for (i, e) in self.exports.iter().enumerate() {
@@ -750,7 +825,7 @@ impl Package {
         }
         items.sort_by_key(|x| (x.0, x.1));
         let mut delta: i64 = 0;
-        let mut targets: Vec<usize> = Vec::with_capacity(items.len());
+        let mut placed = Vec::with_capacity(items.len());
         for &(off, _, it) in &items {
             let target = off as i64 + delta;
             match it {
@@ -775,26 +850,30 @@ impl Package {
                 }
                 Item::Gap(_) => {}
             }
-            targets.push(usize::try_from(target).unwrap_or(0));
+            placed.push((it, usize::try_from(target).unwrap_or(0)));
         }
-        // Build the image.
-        let direct = out.is_empty() && !compressed;
-        let mut img = if direct {
-            std::mem::take(out)
-        } else {
-            Vec::new()
-        };
-        img.reserve(
-            self.gaps.iter().map(|g| g.bytes.len()).sum::<usize>()
-                + sizes.iter().sum::<usize>()
-                + s_estimate(self),
-        );
-        let mut sum_plain = summary.clone();
-        sum_plain.chunks.clear();
-        sum_plain.write(&mut img);
-        let s_len = img.len();
+        Ok(Layout {
+            sizes,
+            exports,
+            placed,
+        })
+    }
+
+    /// Append the planned items to the image after its summary, each at its target offset
+    /// (small holes a hand-edited document leaves are filled with zeros).
+    fn place_items(
+        &self,
+        summary: &Summary,
+        layout: Layout,
+        img: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        let Layout {
+            sizes,
+            mut exports,
+            placed,
+        } = layout;
         let codes = (summary.package_flags & FLAG_OBFUSCATED != 0).then(|| summary.pointer_codes());
-        for (&(_, _, it), &target) in items.iter().zip(&targets) {
+        for (it, target) in placed {
             let empty = match it {
                 Item::Object(i) => sizes[i] == 0,
                 Item::Gap(g) => self.gaps[g].bytes.is_empty(),
@@ -824,13 +903,13 @@ impl Package {
             match it {
                 Item::Table(Region::Names) => {
                     for n in &self.names {
-                        n.name.write(&mut img);
+                        n.name.write(img);
                         img.put_u64(n.flags);
                     }
                 }
                 Item::Table(Region::Imports) => {
                     for im in &self.imports {
-                        append_record(&mut img, im);
+                        append_record(img, im);
                     }
                 }
                 Item::Table(Region::Exports) => {
@@ -839,38 +918,13 @@ impl Package {
                             e.serial_size = k.encode(i, e.serial_size as u32) as i32;
                             e.serial_offset = k.encode(i, e.serial_offset as u32) as i32;
                         }
-                        append_record(&mut img, &*e);
+                        append_record(img, &*e);
                     }
                 }
                 Item::Table(_) => img.extend_from_slice(&self.depends),
-                Item::Object(i) => self.objects[i].write(&mut img),
+                Item::Object(i) => self.objects[i].write(img),
                 Item::Gap(g) => img.extend_from_slice(&self.gaps[g].bytes),
             }
-        }
-        let start = out.len();
-        match &self.compressed {
-            Some(c)
-                if compressed
-                    && img.len() as u64 == c.image_size
-                    && crc32fast::hash(&img[s_len..]) == c.image_crc32 =>
-            {
-                summary.write(out);
-                out.extend_from_slice(&c.stored);
-            }
-            Some(_) => {
-                // Option U: uncompressed, chunk table removed, "compressed" flag cleared.
-                let mut s = summary.clone();
-                s.compression_flags = 0;
-                s.chunks.clear();
-                s.package_flags &= !FLAG_COMPRESSED;
-                s.write(out);
-                out.extend_from_slice(&img[s_len..]);
-            }
-            None if direct => *out = img,
-            None => out.extend_from_slice(&img),
-        }
-        if self.whole_file_xor {
-            crypt::xor(&mut out[start..], 0);
         }
         Ok(())
     }
@@ -920,6 +974,106 @@ fn s_estimate(p: &Package) -> usize {
         .min(1 << 30)
 }
 
+/// A cursor at a table's offset in the image (the summary's field `field`), checked.
+fn table_at<'a>(image: &'a [u8], off: i32, field: &str) -> Result<Cursor<'a>, DecodeError> {
+    let len = image.len();
+    usize::try_from(off)
+        .ok()
+        .filter(|&o| o <= len)
+        .map(|o| Cursor::new(&image[o..], o as u64))
+        .ok_or_else(|| {
+            DecodeError::invalid(
+                0,
+                format!("{field} {off} is outside the {len}-byte package"),
+            )
+        })
+        .within("summary")
+}
+
+/// A table's item count from the summary (its field `field`), checked for sign.
+fn table_count(n: i32, field: &str) -> Result<u64, DecodeError> {
+    u64::try_from(n)
+        .map_err(|_| DecodeError::invalid(0, format!("{field} {n} is negative")))
+        .within("summary")
+}
+
+/// The name table (spec §1.4) and the image offset where it ends.
+fn read_names(image: &[u8], s: &Summary) -> Result<(Vec<NameEntry>, u64), DecodeError> {
+    let mut c = table_at(image, s.name_offset, "name_offset")?;
+    let n = c
+        .check_count(table_count(s.name_count, "name_count")?, 12)
+        .within("names")?;
+    let mut names = Vec::with_capacity(n);
+    for i in 0..n {
+        let name = FStr::read(&mut c)
+            .within("name")
+            .within_index(i)
+            .within("names")?;
+        let flags = c.u64().within("flags").within_index(i).within("names")?;
+        names.push(NameEntry { name, flags });
+    }
+    Ok((names, c.offset()))
+}
+
+/// The import table (spec §1.5) and the image offset where it ends.
+fn read_imports(image: &[u8], s: &Summary) -> Result<(Vec<Import>, u64), DecodeError> {
+    let mut c = table_at(image, s.import_offset, "import_offset")?;
+    let n = c
+        .check_count(table_count(s.import_count, "import_count")?, 28)
+        .within("imports")?;
+    let mut imports = Vec::with_capacity(n);
+    for i in 0..n {
+        let r = c.record::<Import, { Import::SIZE }>();
+        imports.push(r.within_index(i).within("imports")?);
+    }
+    Ok((imports, c.offset()))
+}
+
+/// Exports read from the export table (spec §1.6), with their serial fields de-obfuscated.
+type ExportTable = (Vec<Export>, Vec<u64>, u64);
+
+/// The export table (spec §1.6), SerialSize/SerialOffset de-obfuscated, with each entry's
+/// image offset and the offset where the table ends.
+fn read_exports(image: &[u8], s: &Summary) -> Result<ExportTable, DecodeError> {
+    let mut c = table_at(image, s.export_offset, "export_offset")?;
+    let n = c
+        .check_count(table_count(s.export_count, "export_count")?, 68)
+        .within("exports")?;
+    let codes = (s.package_flags & FLAG_OBFUSCATED != 0).then(|| s.pointer_codes());
+    let mut exports = Vec::with_capacity(n);
+    let mut entry_at = Vec::with_capacity(n);
+    for i in 0..n {
+        entry_at.push(c.offset());
+        let limit = c.remaining();
+        let mut e: Export = read_counted(&mut c, limit)
+            .within_index(i)
+            .within("exports")?;
+        if let Some(k) = codes {
+            e.serial_size = k.decode(i, e.serial_size as u32) as i32;
+            e.serial_offset = k.decode(i, e.serial_offset as u32) as i32;
+        }
+        exports.push(e);
+    }
+    Ok((exports, entry_at, c.offset()))
+}
+
+/// The depends map's range of the image: DependsOffset up to HeadersSize.
+fn depends_range(len: usize, s: &Summary) -> Result<std::ops::Range<usize>, DecodeError> {
+    let start = usize::try_from(s.depends_offset).ok().filter(|&d| d <= len);
+    let end = usize::try_from(s.headers_size).ok().filter(|&d| d <= len);
+    match (start, end) {
+        (Some(a), Some(b)) if a <= b => Ok(a..b),
+        _ => Err(DecodeError::invalid(
+            0,
+            format!(
+                "depends map {}..{} (DependsOffset..HeadersSize) is not inside the {len}-byte package",
+                s.depends_offset, s.headers_size
+            ),
+        ))
+        .within("summary"),
+    }
+}
+
 fn region_name(r: Region) -> String {
     match r {
         Region::Summary => "summary".into(),
@@ -928,5 +1082,20 @@ fn region_name(r: Region) -> String {
         Region::Exports => "export table".into(),
         Region::Depends => "depends map".into(),
         Region::Object(i) => format!("object of export {i}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::deku_impls::fields_cover;
+
+    #[test]
+    fn summary_field_lists_cover_their_declarations() {
+        assert!(fields_cover::<SummaryHead>(SummaryHead::FIELDS));
+        assert!(fields_cover::<SummaryTables>(SummaryTables::FIELDS));
+        assert!(fields_cover::<Generation>(Generation::FIELDS));
+        assert!(fields_cover::<SummaryVersions>(SummaryVersions::FIELDS));
+        assert!(fields_cover::<ChunkRecord>(ChunkRecord::FIELDS));
     }
 }

@@ -546,49 +546,7 @@ pub fn import(
                 changed = true;
             }
         }
-        let old_rate = seq.num_frames as f32 / seq.length * seq.rate_scale;
-        if Some(nf) != old_nf || ps.rate.to_bits() != old_rate.to_bits() {
-            let frames = i32::try_from(nf).map_err(|_| {
-                EncodeError::new(format!("{}: {nf} frames do not fit NumFrames", seq.name))
-            })?;
-            let length = nf as f32 / ps.rate * seq.rate_scale;
-            if !(length.is_finite() && length >= 0.0) {
-                return Err(EncodeError::new(format!(
-                    "{}: PSA rate {} gives no usable SequenceLength ({length})",
-                    seq.name, ps.rate
-                )));
-            }
-            let names = pkg.name_texts.clone();
-            let Some(super::package::Object::Tagged { props, .. }) = pkg.objects.get_mut(si) else {
-                return Err(EncodeError::new(format!(
-                    "{}: not a sequence record",
-                    seq.name
-                )));
-            };
-            for (prop, value) in [
-                ("NumFrames", super::props::Value::Int(frames)),
-                (
-                    "SequenceLength",
-                    super::props::Value::Float(length.to_bits()),
-                ),
-            ] {
-                let old = props.find_mut(&names, prop).ok_or_else(|| {
-                    EncodeError::new(format!(
-                        "{}: the PSA changes the frame count or rate, but the sequence has no \
-                         {prop} property to hold it",
-                        seq.name
-                    ))
-                })?;
-                if std::mem::discriminant(&old.value) != std::mem::discriminant(&value) {
-                    return Err(EncodeError::new(format!(
-                        "{}: {prop} is not stored as a {} property",
-                        seq.name,
-                        if prop == "NumFrames" { "Int" } else { "Float" }
-                    )));
-                }
-                old.value = value;
-            }
-        }
+        set_frames_and_rate(pkg, &seq, nf, ps.rate)?;
         if changed {
             let (s, offs) =
                 anim::rebuild(&stream, &layouts, &seq.offsets, &edits, seq.rotation_format)
@@ -601,6 +559,63 @@ pub fn import(
         done.push(seq.name.clone());
     }
     Ok(done)
+}
+
+/// A PSA sequence whose frame count or rate differs from the sequence's sets NumFrames and
+/// SequenceLength = frames / rate · RateScale (both must exist with their types).
+fn set_frames_and_rate(
+    pkg: &mut Package,
+    seq: &anim::Sequence,
+    nf: usize,
+    rate: f32,
+) -> Result<(), crate::exact::EncodeError> {
+    use crate::exact::EncodeError;
+    let si = seq.export;
+    let old_nf = usize::try_from(seq.num_frames).ok();
+    let old_rate = seq.num_frames as f32 / seq.length * seq.rate_scale;
+    if Some(nf) != old_nf || rate.to_bits() != old_rate.to_bits() {
+        let frames = i32::try_from(nf).map_err(|_| {
+            EncodeError::new(format!("{}: {nf} frames do not fit NumFrames", seq.name))
+        })?;
+        let length = nf as f32 / rate * seq.rate_scale;
+        if !(length.is_finite() && length >= 0.0) {
+            return Err(EncodeError::new(format!(
+                "{}: PSA rate {} gives no usable SequenceLength ({length})",
+                seq.name, rate
+            )));
+        }
+        let names = pkg.name_texts.clone();
+        let Some(super::package::Object::Tagged { props, .. }) = pkg.objects.get_mut(si) else {
+            return Err(EncodeError::new(format!(
+                "{}: not a sequence record",
+                seq.name
+            )));
+        };
+        for (prop, value) in [
+            ("NumFrames", super::props::Value::Int(frames)),
+            (
+                "SequenceLength",
+                super::props::Value::Float(length.to_bits()),
+            ),
+        ] {
+            let old = props.find_mut(&names, prop).ok_or_else(|| {
+                EncodeError::new(format!(
+                    "{}: the PSA changes the frame count or rate, but the sequence has no \
+                     {prop} property to hold it",
+                    seq.name
+                ))
+            })?;
+            if std::mem::discriminant(&old.value) != std::mem::discriminant(&value) {
+                return Err(EncodeError::new(format!(
+                    "{}: {prop} is not stored as a {} property",
+                    seq.name,
+                    if prop == "NumFrames" { "Int" } else { "Float" }
+                )));
+            }
+            old.value = value;
+        }
+    }
+    Ok(())
 }
 
 /// The original key that frame `f` of `nf` stands for: key `f` of a part with one key per

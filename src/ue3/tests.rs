@@ -935,3 +935,63 @@ fn diff_names_properties_summary_fields_and_keys_with_old_and_new_values() {
         "export pointers are shown de-obfuscated, so only the flag differs"
     );
 }
+
+/// A summary cut off inside a field is reported at that field's first byte with its path
+/// (the summary's fixed runs and Generations entries are deku records; the field lists that
+/// name a cut are checked against their declarations in `package::tests`).
+#[test]
+fn a_cut_off_summary_names_the_field_it_ends_in() {
+    use crate::exact::DecodeErrorKind;
+    let data = super::synth::synthetic(1, 2, 3);
+    let folder_len = i32::from_le_bytes(data[12..16].try_into().unwrap());
+    assert!(
+        folder_len > 0,
+        "the generated package's folder name is ANSI"
+    );
+    let tables = 16 + folder_len as usize; // PackageFlags
+    let gens = tables + 48; // Generations count
+    let cases = [
+        (10, 8, "summary.headers_size", 4, 2),
+        (5, 4, "summary.file_version", 2, 1),
+        (tables + 6, tables + 4, "summary.name_count", 4, 2),
+        (tables + 40, tables + 32, "summary.guid", 16, 8),
+        (gens + 2, gens, "summary.generations", 4, 2),
+        (
+            gens + 4 + 12 + 9,
+            gens + 4 + 12 + 8,
+            "summary.compression_flags",
+            4,
+            1,
+        ),
+    ];
+    for (cut, at, path, need, have) in cases {
+        let e = Package::read(&data[..cut]).unwrap_err();
+        assert_eq!(
+            (e.offset, e.path.to_string(), e.kind.clone()),
+            (
+                at as u64,
+                path.to_string(),
+                DecodeErrorKind::Truncated { need, have }
+            ),
+            "cut at {cut}: {e}"
+        );
+    }
+    // Cut inside Generations[0]: its count already says the entry cannot fit.
+    let e = Package::read(&data[..gens + 4 + 5]).unwrap_err();
+    assert_eq!(
+        (e.offset, e.path.to_string(), e.kind),
+        (
+            gens as u64 + 4,
+            "summary.generations".to_string(),
+            DecodeErrorKind::CountTooLarge {
+                count: 1,
+                need: 12,
+                have: 5
+            }
+        )
+    );
+    // A file of another kind is called that, even when short.
+    let e = Package::read(b"PK\x03\x04\x00").unwrap_err();
+    assert_eq!(e.path.to_string(), "summary.tag");
+    assert!(e.to_string().contains("is not a UE3 package"), "{e}");
+}

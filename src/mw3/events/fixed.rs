@@ -3,13 +3,13 @@
 
 use super::{
     CallAnimFlags, CallConnectorFlags, CameraFlags, ConnectorFlags, FogFlags, FogType, FromToFlags,
-    ItemName, LightFlags, LightType, MotionFlags, PufferFlags, RotateFlags, SoundNodeFlags,
+    ItemName, LightFlags, LightType, MotionFlags, RotateFlags, SoundNodeFlags,
 };
-use crate::exact::deku_impls::{read_items, write_items, Name};
+use crate::exact::deku_impls::{read_f32s, read_items, write_items, Name};
 use crate::exact::F32;
-use crate::mw3::prim::{is_default, Slots, Vec2, Vec3, Z};
+use crate::mw3::prim::{is_default, Vec2, Vec3, Z};
 use crate::mw3::ref_fields::{
-    visit_refs, AnimRef16, DynSound32, Light32, Node16, Node32, Puffer32, StaticSound16,
+    visit_refs, AnimRef16, DynSound32, Light32, Node16, Node32, StaticSound16,
 };
 use deku::ctx::Endian;
 use deku::{DekuRead, DekuSize, DekuWrite};
@@ -401,22 +401,31 @@ pub struct ObjectMotion {
     #[serde(skip_serializing_if = "is_default")]
     pub morph: F32,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub trans_range_xz: Vec2,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub trans_range_y: Vec2,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub trans_range_initial: Vec2,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub trans_range_delta: Vec2,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub trans_initial: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub trans_delta: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub trans_current: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub trans_delta_grav: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub trans_rnd_xz: Vec3,
     #[serde(skip_serializing_if = "is_default")]
     pub fwd_rot_initial: F32,
@@ -425,16 +434,22 @@ pub struct ObjectMotion {
     #[serde(skip_serializing_if = "is_default")]
     pub fwd_rot_current: F32,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub xyz_rot_initial: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub xyz_rot_delta: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub xyz_rot_current: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub scale_initial: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub scale_delta: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub scale_current: Vec3,
     #[serde(skip_serializing_if = "is_default")]
     #[deku(
@@ -478,22 +493,31 @@ pub struct ObjectMotionFromTo {
     #[serde(skip_serializing_if = "is_default")]
     pub morph_delta: F32,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub translate_from: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub translate_to: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub translate_delta: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub rotate_from: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub rotate_to: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub rotate_delta: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub scale_from: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub scale_to: Vec3,
     #[serde(skip_serializing_if = "is_default")]
+    #[deku(reader = "read_f32s(deku::reader)")]
     pub scale_delta: Vec3,
     #[serde(skip_serializing_if = "is_default")]
     pub run_time: F32,
@@ -1083,153 +1107,6 @@ pub struct DetonateWeapon {
 
 const _: () = assert!(DetonateWeapon::SIZE_BITS == 24 * 8);
 
-/// A PUFFER_STATE texture slot.
-///
-/// YAML omits fields that hold their default (zero) value.
-#[derive(
-    Debug,
-    Clone,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    DekuRead,
-    DekuWrite,
-    DekuSize,
-)]
-#[serde(default, deny_unknown_fields)]
-#[deku(
-    endian = "endian",
-    ctx = "endian: Endian",
-    ctx_default = "Endian::Little"
-)]
-pub struct PufferTexture {
-    #[serde(skip_serializing_if = "is_default")]
-    pub run_time: F32,
-    #[serde(skip_serializing_if = "is_default")]
-    #[deku(ctx = "Name(\"name\")")]
-    pub name: Z<32>,
-}
-
-const _: () = assert!(PufferTexture::SIZE_BITS == 36 * 8);
-
-/// A PUFFER_STATE colour slot.
-///
-/// YAML omits fields that hold their default (zero) value.
-#[derive(
-    Debug,
-    Clone,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    DekuRead,
-    DekuWrite,
-    DekuSize,
-)]
-#[serde(default, deny_unknown_fields)]
-#[deku(
-    endian = "endian",
-    ctx = "endian: Endian",
-    ctx_default = "Endian::Little"
-)]
-pub struct PufferColor {
-    #[serde(skip_serializing_if = "is_default")]
-    pub unk00: F32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub color: Vec3,
-    #[serde(skip_serializing_if = "is_default")]
-    pub unk16: F32,
-}
-
-const _: () = assert!(PufferColor::SIZE_BITS == 20 * 8);
-
-/// 42 PUFFER_STATE (MechWarrior 3 layout, 580 bytes).
-///
-/// YAML omits fields that hold their default (zero) value.
-#[derive(
-    Debug,
-    Clone,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    DekuRead,
-    DekuWrite,
-    DekuSize,
-)]
-#[serde(default, deny_unknown_fields)]
-#[deku(endian = "little")]
-pub struct PufferState {
-    #[serde(skip_serializing_if = "is_default")]
-    #[deku(ctx = "Name(\"name\")")]
-    pub name: ItemName,
-    #[serde(skip_serializing_if = "is_default")]
-    #[deku(ctx = "Name(\"puffer\")")]
-    pub puffer: Puffer32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub flags: PufferFlags,
-    #[serde(skip_serializing_if = "is_default")]
-    #[deku(ctx = "Name(\"node\")")]
-    pub node: Node32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub active_state: u32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub translate: Vec3,
-    #[serde(skip_serializing_if = "is_default")]
-    pub local_velocity: Vec3,
-    #[serde(skip_serializing_if = "is_default")]
-    pub world_velocity: Vec3,
-    #[serde(skip_serializing_if = "is_default")]
-    pub min_random_velocity: Vec3,
-    #[serde(skip_serializing_if = "is_default")]
-    pub max_random_velocity: Vec3,
-    #[serde(skip_serializing_if = "is_default")]
-    pub world_acceleration: Vec3,
-    #[serde(skip_serializing_if = "is_default")]
-    pub interval_type: u32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub interval_value: F32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub size_range: Vec2,
-    #[serde(skip_serializing_if = "is_default")]
-    pub lifetime_range: Vec2,
-    #[serde(skip_serializing_if = "is_default")]
-    pub start_age_range: Vec2,
-    #[serde(skip_serializing_if = "is_default")]
-    pub deviation_distance: F32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub unk_range: Vec2,
-    #[serde(skip_serializing_if = "is_default")]
-    pub fade_range: Vec2,
-    #[serde(skip_serializing_if = "is_default")]
-    pub friction: F32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub wind_factor: F32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub priority: F32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub tex_has_run_time: u32,
-    #[serde(skip_serializing_if = "is_default")]
-    #[deku(ctx = "Name(\"textures\")")]
-    pub textures: Slots<PufferTexture, 6>,
-    #[serde(skip_serializing_if = "is_default")]
-    pub color_count: u32,
-    #[serde(skip_serializing_if = "is_default")]
-    #[deku(ctx = "Name(\"colors\")")]
-    pub colors: Slots<PufferColor, 6>,
-    #[serde(skip_serializing_if = "is_default")]
-    pub growth_count: u32,
-    #[serde(skip_serializing_if = "is_default")]
-    #[deku(ctx = "Name(\"growths\")")]
-    pub growths: Slots<Vec2, 6>,
-}
-
-const _: () = assert!(PufferState::SIZE_BITS == 580 * 8);
-
 // The reference fields of each payload.
 visit_refs! {
     Sound: sound, node;
@@ -1256,5 +1133,4 @@ visit_refs! {
     DetonateWeapon: node;
     SequenceRef: ; StopAnimation: ; AnimationRef: ; FogState: ; Empty: ; Callback: ;
     FbfxColorFromTo: ;
-    PufferState: puffer, node;
 }

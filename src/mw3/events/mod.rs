@@ -9,10 +9,12 @@
 mod dynamic;
 mod fixed;
 mod flag_sets;
+mod puffer;
 
 pub use dynamic::{If, Loop, SiFrame, SiRotate, SiScript, SiVec};
 pub use fixed::*;
 pub use flag_sets::*;
+pub use puffer::*;
 
 use super::prim::Z;
 use super::ref_fields::VisitRefs;
