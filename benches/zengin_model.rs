@@ -45,12 +45,7 @@ fn generated_msb(anis: usize) -> Msb {
                 Event::Tag(Tag {
                     frame: 3,
                     tag: ShortText::from("DEF_HIT_LIMB"),
-                    args: [
-                        ShortText::from("ZS_RIGHTHAND"),
-                        ShortText::default(),
-                        ShortText::default(),
-                        ShortText::default(),
-                    ],
+                    args: ["ZS_RIGHTHAND", "", "", ""].into(),
                     trailing: nb(),
                 }),
                 Event::SfxGrnd(Sfx {

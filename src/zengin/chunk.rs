@@ -1,18 +1,22 @@
 //! The binary chunked container (`zCFileBIN`): a flat list of `u16 id, u32 length, payload`.
 
 use crate::exact::{put_record, Blob, Cursor, DecodeError, EncodeError, FieldPath, Hex32, Within};
-use deku::{DekuRead, DekuWrite};
+use deku::{DekuRead, DekuSize, DekuWrite};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub const HEADER_SIZE: usize = 6;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite)]
+/// The header of every chunk: the one declaration of its layout. [`Chunks::next`] reads it by
+/// hand for speed and [`put_chunk`] patches `length` in place; tests tie both to this record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite, DekuSize)]
 #[deku(endian = "little")]
 pub struct ChunkHeader {
     pub id: u16,
     pub length: u32,
 }
+
+const _: () = assert!(ChunkHeader::SIZE_BITS == HEADER_SIZE * 8);
 
 /// One chunk as found in the file.
 #[derive(Debug, Clone, Copy)]
@@ -281,6 +285,47 @@ mod tests {
         assert_eq!(it.index(), 1);
         assert_eq!(it.next().unwrap().unwrap_err().offset, 12);
         assert!(it.next().is_none());
+    }
+
+    /// The hand-read header of [`Chunks::next`] and the length [`put_chunk`] patches are the
+    /// declared [`ChunkHeader`]: same id and length from the same bytes, same bytes written.
+    #[test]
+    fn hand_read_and_patched_headers_are_the_declaration() {
+        let ids = [0x0000, 0x00FF, 0xA0FF, 0xF5A3, 0xFFFF];
+        let lengths = [0u32, 1, 0x1234, 0x00FF_00FF, 0x0102_0304];
+        for id in ids {
+            for length in lengths {
+                let mut bytes = Vec::new();
+                put_record(&mut bytes, &ChunkHeader { id, length });
+                let declared: ChunkHeader = Cursor::new(&bytes, 0)
+                    .record::<ChunkHeader, HEADER_SIZE>()
+                    .unwrap();
+                assert_eq!(declared, ChunkHeader { id, length });
+                // the hand-read header (the payload present in full)
+                bytes.resize(HEADER_SIZE + length.min(0x1234) as usize, 0xAB);
+                if length <= 0x1234 {
+                    let c = Chunks::new(&bytes).next().unwrap().unwrap();
+                    assert_eq!((c.id, c.payload.len() as u32), (id, length));
+                }
+                // the patched header
+                let mut out = Vec::new();
+                let n = length.min(0x1234) as usize;
+                put_chunk(&mut out, id, |o| {
+                    o.resize(o.len() + n, 0xAB);
+                    Ok(())
+                })
+                .unwrap();
+                let mut want = Vec::new();
+                put_record(
+                    &mut want,
+                    &ChunkHeader {
+                        id,
+                        length: n as u32,
+                    },
+                );
+                assert_eq!(out[..HEADER_SIZE], want[..]);
+            }
+        }
     }
 
     #[test]

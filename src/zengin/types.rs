@@ -75,7 +75,11 @@ pub fn put_short_line(
     out: &mut Vec<u8>,
     text: &super::stext::ShortText,
 ) -> Result<(), EncodeError> {
-    let b = text.as_bytes();
+    put_bytes_line(out, text.as_bytes())
+}
+
+/// [`put_line`] of raw Windows-1252 bytes.
+pub fn put_bytes_line(out: &mut Vec<u8>, b: &[u8]) -> Result<(), EncodeError> {
     if b.contains(&b'\n') {
         return Err(EncodeError::new(
             "text contains a line feed, which ends a ZenGin string; remove it",

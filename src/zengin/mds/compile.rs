@@ -193,12 +193,12 @@ fn f(v: f32) -> F32 {
     F32::new(v)
 }
 
-fn args4(args: &[Text]) -> [Text; 4] {
+fn args4(args: &[Text]) -> msb::Args {
     let mut out: [Text; 4] = Default::default();
     for (o, a) in out.iter_mut().zip(args) {
         *o = upper(a);
     }
-    out
+    out.into()
 }
 
 fn compile_event(e: &MEvent) -> msb::Event {
@@ -434,12 +434,11 @@ pub fn compile(script: &Script, src: &[u8], opts: &CompileOptions) -> Msb {
 // ---------------------------------------------------------------------------------------------
 // Decompile
 
-fn trim_args(args: &[Text; 4]) -> Vec<Text> {
-    let n = args
-        .iter()
-        .rposition(|a| !a.is_empty())
+fn trim_args(args: &msb::Args) -> Vec<Text> {
+    let n = (0..4)
+        .rposition(|i| !args.get(i).is_empty())
         .map_or(0, |p| p + 1);
-    args[..n].to_vec()
+    args.iter().take(n).map(Text::new).collect()
 }
 
 fn opt_unless(v: F32, default: f32) -> Option<F32> {

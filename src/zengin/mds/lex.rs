@@ -4,6 +4,8 @@
 //! between the kept tokens.) Never loops without consuming input, so it cannot hang (unlike ZenKit on a comment in
 //! an unterminated last line).
 
+use crate::zengin::types::find_newline;
+
 /// What a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -72,11 +74,55 @@ pub fn line_col(src: &[u8], offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-fn is_word_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || matches!(b, b'*' | b'_' | b'.')
+/// Byte classes, one table look-up per byte in the tokenizer's loops (the `matches!` chains
+/// cost several compares per byte; the tokenizer is the largest part of MDS parsing).
+const SPACE: u8 = 1;
+const WORD_START: u8 = 2;
+const WORD_CHAR: u8 = 4;
+const DIGIT_DOT: u8 = 8;
+
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let mut k = 0;
+        if matches!(c, b' ' | b'\t' | b'\r' | 0x0B | 0x0C) {
+            k |= SPACE;
+        }
+        if c.is_ascii_alphabetic() || matches!(c, b'*' | b'_' | b'.') {
+            k |= WORD_START;
+        }
+        if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.') {
+            k |= WORD_CHAR;
+        }
+        if c.is_ascii_digit() || c == b'.' {
+            k |= DIGIT_DOT;
+        }
+        t[b] = k;
+        b += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn is(b: u8, class: u8) -> bool {
+    CLASS[b as usize] & class != 0
 }
-fn is_word_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+fn is_word_start(b: u8) -> bool {
+    is(b, WORD_START)
+}
+
+/// The end of the run of bytes of `class` in `src` from `i`.
+#[inline(always)]
+fn run(src: &[u8], mut i: usize, class: u8) -> usize {
+    while let Some(&b) = src.get(i) {
+        if !is(b, class) {
+            break;
+        }
+        i += 1;
+    }
+    i
 }
 
 /// Split `src` into tokens covering every byte.
@@ -99,15 +145,11 @@ pub fn tokenize_with(src: &[u8], spaces: bool) -> Vec<Token> {
                 Kind::Newline
             }
             b' ' | b'\t' | b'\r' | 0x0B | 0x0C => {
-                while i < n && matches!(src[i], b' ' | b'\t' | b'\r' | 0x0B | 0x0C) {
-                    i += 1;
-                }
+                i = run(src, i + 1, SPACE);
                 Kind::Space
             }
             b'/' => {
-                while i < n && src[i] != b'\n' {
-                    i += 1;
-                }
+                i += find_newline(&src[i..]).unwrap_or(n - i);
                 Kind::Comment
             }
             b'"' => {
@@ -160,17 +202,11 @@ pub fn tokenize_with(src: &[u8], spaces: bool) -> Vec<Token> {
                 Kind::Semicolon
             }
             b if is_word_start(b) => {
-                i += 1;
-                while i < n && is_word_char(src[i]) {
-                    i += 1;
-                }
+                i = run(src, i + 1, WORD_CHAR);
                 Kind::Word
             }
             b if b.is_ascii_digit() || b == b'-' => {
-                i += 1;
-                while i < n && (src[i].is_ascii_digit() || src[i] == b'.') {
-                    i += 1;
-                }
+                i = run(src, i + 1, DIGIT_DOT);
                 Kind::Number
             }
             _ => {

@@ -17,7 +17,9 @@ use std::fmt;
 pub struct Warning {
     pub line: usize,
     pub column: usize,
-    pub message: String,
+    /// Borrowed when fixed (no allocation for the warnings every block of a long script may
+    /// give, such as "more than 16 events").
+    pub message: std::borrow::Cow<'static, str>,
 }
 
 impl fmt::Display for Warning {
@@ -212,7 +214,7 @@ impl<'a> Parser<'a> {
         let line = starts.partition_point(|&s| s <= offset).max(1);
         (line, offset - starts[line - 1] + 1)
     }
-    fn warn(&mut self, offset: usize, message: impl Into<String>) {
+    fn warn(&mut self, offset: usize, message: impl Into<std::borrow::Cow<'static, str>>) {
         let (line, column) = self.line_col(offset);
         self.warnings.push(Warning {
             line,

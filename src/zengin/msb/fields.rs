@@ -5,6 +5,7 @@
 //! * the [`Cursor`]: each field's error with byte offset and field name; used for a chunk only
 //!   after [`Quick`] failed on it, so an error reads exactly as before.
 
+use super::Args;
 use crate::exact::{Blob, Cursor, DecodeError, Within, F32};
 use crate::zengin::chunk::{RawChunk, HEADER_SIZE};
 use crate::zengin::stext::ShortText as Text;
@@ -19,7 +20,7 @@ pub(crate) trait Fields<'a> {
     /// A `\n`-terminated line.
     fn line(&mut self, field: &'static str) -> Result<Text, Self::Err>;
     /// The four argument lines of a tag (`args[0]` … `args[3]`).
-    fn args(&mut self) -> Result<[Text; 4], Self::Err>;
+    fn args(&mut self) -> Result<Args, Self::Err>;
     /// The source file's time (`date`).
     fn date(&mut self) -> Result<ZDate, Self::Err>;
     /// The bytes after the last field.
@@ -45,12 +46,12 @@ impl<'a> Fields<'a> for Cursor<'a> {
         read_short_line(self).within(field)
     }
     #[inline(always)]
-    fn args(&mut self) -> Result<[Text; 4], DecodeError> {
+    fn args(&mut self) -> Result<Args, DecodeError> {
         let mut args: [Text; 4] = Default::default();
         for (i, a) in args.iter_mut().enumerate() {
             *a = read_short_line(self).within_index(i).within("args")?;
         }
-        Ok(args)
+        Ok(args.into())
     }
     fn date(&mut self) -> Result<ZDate, DecodeError> {
         ZDate::read(self).within("date")
@@ -138,13 +139,17 @@ impl<'a> Fields<'a> for Quick<'a> {
         Ok(t)
     }
     #[inline(always)]
-    fn args(&mut self) -> Result<[Text; 4], ()> {
-        Ok([
-            self.line("")?,
-            self.line("")?,
-            self.line("")?,
-            self.line("")?,
-        ])
+    fn args(&mut self) -> Result<Args, ()> {
+        let start = self.pos;
+        let mut ends = [0usize; 4];
+        let mut p = start;
+        for e in &mut ends {
+            let n = find_newline(&self.tail[p..self.len]).ok_or(())?;
+            *e = p + n - start;
+            p += n + 1;
+        }
+        self.pos = p;
+        Ok(Args::from_window(&self.tail[start..], ends))
     }
     fn date(&mut self) -> Result<ZDate, ()> {
         let mut cur = Cursor::new(&self.tail[self.pos..self.len], 0);

@@ -10,6 +10,7 @@
 //! last field of a known chunk are kept as `trailing`, and every float keeps its bits with the
 //! engine's meaning (SFX empty-slot flag, PFX handles and camera-tremor values are `f32`).
 
+mod args;
 mod chunks;
 mod events;
 mod fields;
@@ -18,6 +19,7 @@ pub(crate) mod tests;
 pub mod yaml;
 
 use crate::zengin::script::read_events;
+pub use args::Args;
 use events::put_args;
 pub use events::{
     CamTremor, Event, EventDoc, FrameOnly, MmStartAni, MsbEvents, Pfx, PfxStop, SetMesh, Sfx,
@@ -308,7 +310,7 @@ pub struct AniDisable {
 #[serde(deny_unknown_fields)]
 pub struct ModelTag {
     pub tag: Text,
-    pub args: [Text; 4],
+    pub args: Args,
     #[serde(default, skip_serializing_if = "Blob::is_empty")]
     pub trailing: Blob,
 }

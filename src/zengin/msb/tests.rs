@@ -15,8 +15,8 @@ fn f(v: f32) -> F32 {
 fn hexb(s: &str) -> Vec<u8> {
     hex::decode(s.replace([' ', '\n'], "")).unwrap()
 }
-fn args(a: [&str; 4]) -> [Text; 4] {
-    a.map(t)
+fn args(a: [&str; 4]) -> super::Args {
+    a.into()
 }
 
 /// Every chunk kind: (entry, chunk id, payload bytes). Values from spec §4.1/§4.2 where the spec
