@@ -757,7 +757,7 @@ fn a_property_edit_with_the_derived_lines_deleted_or_updated_is_honoured() {
 /// are errors of `check`, with the offset and field path.
 #[test]
 fn check_reports_damaged_sequences_as_errors_with_offset_and_path() {
-    use crate::registry::{Codec, Severity};
+    use crate::codec::{Codec, Severity};
     let Some(data) = plain() else { return };
     let errors = |d: &[u8]| -> Vec<String> {
         Package::read(d)
@@ -813,7 +813,7 @@ fn check_reports_damaged_sequences_as_errors_with_offset_and_path() {
 /// Issue 11 item 10: `diff` names what changed with old → new values, as the YAML shows them.
 #[test]
 fn diff_names_properties_summary_fields_and_keys_with_old_and_new_values() {
-    use crate::registry::Codec;
+    use crate::codec::Codec;
     let Some(data) = plain() else { return };
     let pkg = Package::read(&data).unwrap();
     let yaml = super::doc::to_yaml(&pkg).unwrap();
