@@ -2,7 +2,7 @@
 
 use super::Status;
 use crate::exact::Error;
-use crate::registry::Codec;
+use crate::registry::{self, Codec};
 use crate::zengin::gltf::{self, export::Animation, import, Document, Skeleton};
 use crate::zengin::man::Man;
 use crate::zengin::mdh::Mdh;
@@ -122,27 +122,25 @@ fn collect(source: &Path) -> Result<Vec<Found>, Error> {
         }
         return Ok(out);
     }
+    // An archive of any container format, through its registered container (the members in
+    // the order of the folder walk above, so an archive and its unpacked folder agree).
     let data = crate::fsio::map_file(source)?;
-    if !<crate::zengin::vdf::Vdf<'static> as crate::codec::Codec>::detect(&data) {
+    let Some(container) = registry::detect(&data).and_then(|f| f.container()) else {
         return Err(Error::other(
             source,
-            "--model needs a .VDF archive or a folder made by `animkit unpack`",
+            "--model needs an archive (such as a .VDF) or a folder made by `animkit unpack`",
         ));
-    }
-    let (v, tree) = crate::zengin::vdf::folder::open(source, &data)?;
-    let placement = v.placement();
-    for (i, e) in v.entries.iter().enumerate() {
-        if e.is_dir() {
-            continue;
-        }
-        let Some(name) = tree.path_string(i) else {
-            continue;
-        };
-        if ext_is(&name, "man") || ext_is(&name, "mdh") {
-            let bytes = crate::zengin::vdf::folder::member_contents(&v, &data, &placement, i)
-                .map_err(|m| Error::other(source, format!("{name}: {m}")))?;
+    };
+    let archive = container.open(&data).map_err(Error::decoding(source))?;
+    let mut members = archive.members().map_err(Error::decoding(source))?;
+    members.sort_by(|a, b| a.name.split('/').cmp(b.name.split('/')));
+    for m in members {
+        if ext_is(&m.name, "man") || ext_is(&m.name, "mdh") {
+            let bytes = archive
+                .read(m.id)
+                .map_err(|why| Error::other(source, format!("{}: {why}", m.name)))?;
             out.push(Found {
-                name,
+                name: m.name,
                 bytes: bytes.into_owned(),
             });
         }
@@ -246,9 +244,8 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
     })?;
     let single_source = a.inputs.len() == 1
         && (a.inputs[0].is_dir()
-            || crate::fsio::map_file(&a.inputs[0]).is_ok_and(|d| {
-                <crate::zengin::vdf::Vdf<'static> as crate::codec::Codec>::detect(&d)
-            }));
+            || crate::fsio::map_file(&a.inputs[0])
+                .is_ok_and(|d| registry::detect(&d).is_some_and(|f| f.container().is_some())));
     // (label, MAN)
     let mut mans: Vec<(PathBuf, Man)> = Vec::new();
     let (mdh_label, mdh) = if single_source {
