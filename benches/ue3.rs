@@ -6,7 +6,8 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use animkit::ue3::{anim, psa, synth, Package};
+use animkit::ue3::upk::{anim, synth};
+use animkit::ue3::{psa, Package};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 fn bench(c: &mut Criterion) {

@@ -195,7 +195,10 @@ fn main() -> Res<()> {
             },
         )?,
     ));
-    files.push(("ANIMS.UPK".into(), animkit::ue3::synth::synthetic(3, 4, 10)));
+    files.push((
+        "ANIMS.UPK".into(),
+        animkit::ue3::upk::synth::synthetic(3, 4, 10),
+    ));
     // The humanoid and two gait cycles: every node walking; the run without the ZS_ slots,
     // in another order (a MAN may animate any subset in any order).
     files.push(("HUMAN.MDH".into(), human_mdh()?));

@@ -200,4 +200,12 @@ mod tests {
         assert!(find_companion_in(Path::new("A.VDF"), &vdf, mdh.tag(), key ^ 1).is_none());
         assert_eq!(companion_flags(), ["mdh"]);
     }
+
+    #[test]
+    fn an_archive_is_detected_as_vdf_by_no_earlier_format() {
+        assert_eq!(
+            detect(&sample("ANIMS.VDF")).map(|f| f.tag()),
+            Some("zengin.vdf")
+        );
+    }
 }

@@ -296,3 +296,46 @@ pub fn verify_files(files: &[PathBuf], progress: Progress<'_>) -> Vec<FileReport
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    #[test]
+    fn verify_reports_every_recognised_member_by_path() {
+        let Some(anims) = crate::zengin::vdf::tests::archive_with_a_man() else {
+            return;
+        };
+        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+        let (found, done) = (AtomicU64::new(0), AtomicU64::new(0));
+        let progress = super::Progress {
+            found: &|n| {
+                found.fetch_add(n, Relaxed);
+            },
+            done: &|| {
+                done.fetch_add(1, Relaxed);
+            },
+        };
+        let reports = super::verify_data(Path::new("anims.vdf"), &anims, &|_| {}, progress);
+        // Both members are announced and counted for a progress bar.
+        assert_eq!((found.into_inner(), done.into_inner()), (2, 2));
+        let lines: Vec<(String, bool)> = reports
+            .iter()
+            .map(|r| {
+                (
+                    r.path.display().to_string(),
+                    matches!(r.outcome, super::Outcome::Ok { .. }),
+                )
+            })
+            .collect();
+        assert_eq!(
+            lines,
+            vec![
+                ("anims.vdf".to_string(), true),
+                ("anims.vdf:ANIMS/S_FISTRUN.MAN".to_string(), true),
+                ("anims.vdf:README.TXT".to_string(), false),
+            ]
+        );
+        assert!(matches!(reports[2].outcome, super::Outcome::Unrecognised));
+    }
+}

@@ -2,7 +2,7 @@
 
 use super::Status;
 use crate::exact::Error;
-use crate::registry::Codec;
+use crate::registry::{self, Codec};
 use crate::zengin::gltf::{self, export::Animation, import, Document, Skeleton};
 use crate::zengin::man::Man;
 use crate::zengin::mdh::Mdh;
@@ -122,27 +122,25 @@ fn collect(source: &Path) -> Result<Vec<Found>, Error> {
         }
         return Ok(out);
     }
+    // An archive of any container format, through its registered container (the members in
+    // the order of the folder walk above, so an archive and its unpacked folder agree).
     let data = crate::fsio::map_file(source)?;
-    if !<crate::zengin::vdf::Vdf<'static> as crate::codec::Codec>::detect(&data) {
+    let Some(container) = registry::detect(&data).and_then(|f| f.container()) else {
         return Err(Error::other(
             source,
-            "--model needs a .VDF archive or a folder made by `animkit unpack`",
+            "--model needs an archive (such as a .VDF) or a folder made by `animkit unpack`",
         ));
-    }
-    let (v, tree) = crate::zengin::vdf::folder::open(source, &data)?;
-    let placement = v.placement();
-    for (i, e) in v.entries.iter().enumerate() {
-        if e.is_dir() {
-            continue;
-        }
-        let Some(name) = tree.path_string(i) else {
-            continue;
-        };
-        if ext_is(&name, "man") || ext_is(&name, "mdh") {
-            let bytes = crate::zengin::vdf::folder::member_contents(&v, &data, &placement, i)
-                .map_err(|m| Error::other(source, format!("{name}: {m}")))?;
+    };
+    let archive = container.open(&data).map_err(Error::decoding(source))?;
+    let mut members = archive.members().map_err(Error::decoding(source))?;
+    members.sort_by(|a, b| a.name.split('/').cmp(b.name.split('/')));
+    for m in members {
+        if ext_is(&m.name, "man") || ext_is(&m.name, "mdh") {
+            let bytes = archive
+                .read(m.id)
+                .map_err(|why| Error::other(source, format!("{}: {why}", m.name)))?;
             out.push(Found {
-                name,
+                name: m.name,
                 bytes: bytes.into_owned(),
             });
         }
@@ -246,117 +244,12 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
     })?;
     let single_source = a.inputs.len() == 1
         && (a.inputs[0].is_dir()
-            || crate::fsio::map_file(&a.inputs[0]).is_ok_and(|d| {
-                <crate::zengin::vdf::Vdf<'static> as crate::codec::Codec>::detect(&d)
-            }));
-    // (label, MAN)
-    let mut mans: Vec<(PathBuf, Man)> = Vec::new();
-    let (mdh_label, mdh) = if single_source {
-        let source = &a.inputs[0];
-        let found = collect(source)?;
-        let mdhs: Vec<&Found> = found.iter().filter(|f| ext_is(&f.name, "mdh")).collect();
-        let (label, mdh) = match (&a.mdh, &a.model) {
-            (Some(p), _) => (p.clone(), read_mdh(p)?),
-            (None, Some(model)) => {
-                let want = format!("{model}.MDH");
-                let hit = mdhs.iter().find(|f| {
-                    let base = f.name.rsplit('/').next().unwrap_or(&f.name);
-                    base.eq_ignore_ascii_case(&want) || base.eq_ignore_ascii_case(model)
-                });
-                let Some(hit) = hit else {
-                    return Err(Error::other(
-                        source,
-                        format!(
-                            "no {want} in it (model hierarchies: {})",
-                            list_or_none(mdhs.iter().map(|f| f.name.clone()))
-                        ),
-                    ));
-                };
-                let label = source.join(&hit.name);
-                let mdh = decode_mdh(&label, &hit.bytes)?;
-                (label, mdh)
-            }
-            (None, None) => {
-                let listed: Vec<String> = mdhs
-                    .iter()
-                    .map(|f| {
-                        let sum = Mdh::read(&f.bytes)
-                            .ok()
-                            .and_then(|m| mdh_checksum(&m))
-                            .map_or("?".into(), |c| format!("0x{c:08x}"));
-                        format!("{} ({sum})", f.name)
-                    })
-                    .collect();
-                return Err(Error::other(
-                    source,
-                    format!(
-                        "which model? pass --model NAME (model hierarchies here: {})",
-                        list_or_none(listed.into_iter())
-                    ),
-                ));
-            }
-        };
-        let want = mdh_checksum(&mdh);
-        for f in found.iter().filter(|f| ext_is(&f.name, "man")) {
-            let label = source.join(&f.name);
-            let Ok(man) = decode_man(&label, &f.bytes) else {
-                eprintln!("warning: {}: not a readable MAN; skipped", f.name);
-                continue;
-            };
-            if man_checksum(&man) == want && want.is_some() {
-                mans.push((label, man));
-            }
-        }
-        if mans.is_empty() {
-            return Err(Error::other(
-                source,
-                format!(
-                    "no MAN in it has the checksum of {} ({})",
-                    label.display(),
-                    want.map_or("none".into(), |c| format!("0x{c:08x}"))
-                ),
-            ));
-        }
-        (label, mdh)
+            || crate::fsio::map_file(&a.inputs[0])
+                .is_ok_and(|d| registry::detect(&d).is_some_and(|f| f.container().is_some())));
+    let (mdh_label, mdh, mans) = if single_source {
+        model_in(&a, &a.inputs[0])?
     } else {
-        for p in &a.inputs {
-            let data = crate::fsio::map_file(p)?;
-            mans.push((p.clone(), decode_man(p, &data)?));
-        }
-        let Some(mdh_path) = &a.mdh else {
-            let (p, man) = &mans[0];
-            let sum = man_checksum(man);
-            let beside = sum
-                .map(|c| {
-                    mdh_files_with(
-                        p.parent()
-                            .filter(|d| !d.as_os_str().is_empty())
-                            .unwrap_or(Path::new(".")),
-                        c,
-                    )
-                })
-                .unwrap_or_default();
-            return Err(Error::other(
-                p,
-                format!(
-                    "needs the model hierarchy it was made for: pass --mdh MODEL.MDH (the MAN's checksum is {}{})",
-                    sum.map_or("missing: it has no samples chunk".into(), |c| format!("0x{c:08x}")),
-                    if beside.is_empty() {
-                        String::new()
-                    } else {
-                        format!(
-                            "; beside it: {} has it",
-                            beside
-                                .iter()
-                                .map(|b| b.display().to_string())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )
-                    }
-                ),
-            ));
-        };
-        (mdh_path.clone(), read_mdh(mdh_path)?)
+        mans_and_mdh(&a)?
     };
     for (label, man) in &mans {
         check_pair(label, man, &mdh, a.force)?;
@@ -394,6 +287,124 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
         }
     );
     Ok(Status::Ok)
+}
+
+/// A model's MDH and MANs (with their labels).
+type Model = (PathBuf, Mdh, Vec<(PathBuf, Man)>);
+
+/// `--model` (or `--mdh`) in an archive or folder: the MDH, and every MAN there with its
+/// checksum.
+fn model_in(a: &ExportArgs, source: &Path) -> Result<Model, Error> {
+    let found = collect(source)?;
+    let mdhs: Vec<&Found> = found.iter().filter(|f| ext_is(&f.name, "mdh")).collect();
+    let (label, mdh) = match (&a.mdh, &a.model) {
+        (Some(p), _) => (p.clone(), read_mdh(p)?),
+        (None, Some(model)) => {
+            let want = format!("{model}.MDH");
+            let hit = mdhs.iter().find(|f| {
+                let base = f.name.rsplit('/').next().unwrap_or(&f.name);
+                base.eq_ignore_ascii_case(&want) || base.eq_ignore_ascii_case(model)
+            });
+            let Some(hit) = hit else {
+                return Err(Error::other(
+                    source,
+                    format!(
+                        "no {want} in it (model hierarchies: {})",
+                        list_or_none(mdhs.iter().map(|f| f.name.clone()))
+                    ),
+                ));
+            };
+            let label = source.join(&hit.name);
+            let mdh = decode_mdh(&label, &hit.bytes)?;
+            (label, mdh)
+        }
+        (None, None) => {
+            let listed: Vec<String> = mdhs
+                .iter()
+                .map(|f| {
+                    let sum = Mdh::read(&f.bytes)
+                        .ok()
+                        .and_then(|m| mdh_checksum(&m))
+                        .map_or("?".into(), |c| format!("0x{c:08x}"));
+                    format!("{} ({sum})", f.name)
+                })
+                .collect();
+            return Err(Error::other(
+                source,
+                format!(
+                    "which model? pass --model NAME (model hierarchies here: {})",
+                    list_or_none(listed.into_iter())
+                ),
+            ));
+        }
+    };
+    let want = mdh_checksum(&mdh);
+    let mut mans = Vec::new();
+    for f in found.iter().filter(|f| ext_is(&f.name, "man")) {
+        let label = source.join(&f.name);
+        let Ok(man) = decode_man(&label, &f.bytes) else {
+            eprintln!("warning: {}: not a readable MAN; skipped", f.name);
+            continue;
+        };
+        if man_checksum(&man) == want && want.is_some() {
+            mans.push((label, man));
+        }
+    }
+    if mans.is_empty() {
+        return Err(Error::other(
+            source,
+            format!(
+                "no MAN in it has the checksum of {} ({})",
+                label.display(),
+                want.map_or("none".into(), |c| format!("0x{c:08x}"))
+            ),
+        ));
+    }
+    Ok((label, mdh, mans))
+}
+
+/// MAN files named on the command line and the `--mdh` given (without one: an error naming
+/// the MDH files beside the first MAN that fit).
+fn mans_and_mdh(a: &ExportArgs) -> Result<Model, Error> {
+    let mut mans = Vec::new();
+    for p in &a.inputs {
+        let data = crate::fsio::map_file(p)?;
+        mans.push((p.clone(), decode_man(p, &data)?));
+    }
+    let Some(mdh_path) = &a.mdh else {
+        let (p, man) = &mans[0];
+        let sum = man_checksum(man);
+        let beside = sum
+            .map(|c| {
+                mdh_files_with(
+                    p.parent()
+                        .filter(|d| !d.as_os_str().is_empty())
+                        .unwrap_or(Path::new(".")),
+                    c,
+                )
+            })
+            .unwrap_or_default();
+        return Err(Error::other(
+            p,
+            format!(
+                "needs the model hierarchy it was made for: pass --mdh MODEL.MDH (the MAN's checksum is {}{})",
+                sum.map_or("missing: it has no samples chunk".into(), |c| format!("0x{c:08x}")),
+                if beside.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; beside it: {} has it",
+                        beside
+                            .iter()
+                            .map(|b| b.display().to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                }
+            ),
+        ));
+    };
+    Ok((mdh_path.clone(), read_mdh(mdh_path)?, mans))
 }
 
 fn list_or_none(items: impl Iterator<Item = String>) -> String {

@@ -25,6 +25,7 @@ mod input;
 mod json;
 mod oneshot;
 mod out;
+mod progress;
 mod psa;
 mod repack;
 pub mod schema;

@@ -4,7 +4,7 @@
 
 use super::Status;
 use crate::exact::Error;
-use crate::ue3::{anim, psa, Package};
+use crate::ue3::{psa, upk::anim, Package};
 use std::path::{Path, PathBuf};
 
 /// Export ActorX PSA animations from a Blade & Soul / UE3 package, or import one back.

@@ -23,7 +23,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
-    let b = super::vdf::bar(0, "pieces");
+    let b = super::progress::bar(0, "pieces");
     let r = folder::repack(
         &args.dir,
         &args.output,

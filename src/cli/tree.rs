@@ -54,7 +54,7 @@ pub fn run(
             files.push(entry.into_path());
         }
     }
-    let bar = super::vdf::bar(files.len(), "files");
+    let bar = super::progress::bar(files.len(), "files");
     let results: Vec<(PathBuf, Result<Outcome, Error>)> = files
         .par_iter()
         .map(|file| {

@@ -31,7 +31,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
     for w in v.warnings.iter().chain(&tree.warnings) {
         eprintln!("animkit: warning: {}: {w}", args.archive.display());
     }
-    let b = super::vdf::bar(v.layout.len(), "pieces");
+    let b = super::progress::bar(v.layout.len(), "pieces");
     let opts = UnpackOptions {
         yaml: !args.no_yaml,
         yaml_only: args.yaml_only,

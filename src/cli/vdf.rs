@@ -4,8 +4,7 @@ use super::Status;
 use crate::exact::Error;
 use crate::zengin::vdf::folder::{self as folder, PackOptions};
 use crate::zengin::vdf::{self, SIGNATURE_GOTHIC1, SIGNATURE_GOTHIC2};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// List, extract and pack VDF archives (Gothic's `.VDF` volumes, Union compressed ones too).
@@ -78,22 +77,6 @@ struct PackArgs {
     force: bool,
 }
 
-/// A progress bar on a terminal, hidden otherwise.
-pub(super) fn bar(len: usize, unit: &str) -> ProgressBar {
-    let b = if std::io::stderr().is_terminal() {
-        ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    b.set_style(
-        ProgressStyle::with_template(&format!(
-            "{{bar:40}} {{pos}}/{{len}} {unit} {{elapsed_precise}}"
-        ))
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    b
-}
-
 pub fn run(args: Args) -> Result<Status, Error> {
     match args.command {
         Command::List(a) => list(a),
@@ -159,7 +142,7 @@ fn extract(a: ExtractArgs) -> Result<Status, Error> {
     let (v, tree) = folder::open(&a.archive, &map)?;
     print_warnings(&a.archive, &v.warnings);
     print_warnings(&a.archive, &tree.warnings);
-    let b = bar(v.entries.len(), "files");
+    let b = super::progress::bar(v.entries.len(), "files");
     let (n, warnings) = folder::extract(
         &a.archive,
         &map,
@@ -234,7 +217,7 @@ fn pack(a: PackArgs) -> Result<Status, Error> {
             "animkit: warning: {d}/: empty folder left out (an archive directory needs at least one entry)"
         );
     }
-    let b = bar(files.len() + 1, "pieces");
+    let b = super::progress::bar(files.len() + 1, "pieces");
     let len = crate::fsio::write_streaming(&a.output, a.force, |w| {
         folder::pack_to(w, &files, &opts, &|| b.inc(1)).map_err(Error::encoding(&a.output))
     })?;

@@ -60,7 +60,7 @@ proptest! {
 /// The YAML of `data` read by the fast reader and by serde-saphyr alone: the same model, and
 /// the fast reader did read it (animkit's own YAML is inside its subset).
 fn fast_and_slow_yaml_agree(data: &[u8]) {
-    use crate::registry::{Codec, ExportOptions, ImportOptions};
+    use crate::codec::{Codec, ExportOptions, ImportOptions};
     use crate::yaml::read::with_fast_reader;
     let a = Anim::read(data).unwrap();
     let text = Codec::to_yaml(&a, &ExportOptions::default()).unwrap();

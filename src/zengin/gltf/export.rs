@@ -152,9 +152,32 @@ pub fn export(
         },
         ..Default::default()
     };
+    push_nodes(&mut root, sk);
 
-    // Nodes: the MDH's, in MDH order; several roots get a common parent (a skin's joints
-    // need one).
+    // The binary buffer: inverse bind matrices, then every animation's key times, then the
+    // outputs, node by node (rotations then translations).
+    let ibm_len = sk.len() * 64;
+    let times_len: usize = plans.iter().map(|p| p.frames * 4).sum();
+    let out_len: usize = plans.iter().map(|p| p.columns.len() * p.frames * 28).sum();
+    let total = ibm_len + times_len + out_len;
+    if total > u32::MAX as usize - 64 {
+        return Err(GltfError::new(format!(
+            "the animations need {total} bytes of key data; a glTF buffer holds at most 4 GiB"
+        )));
+    }
+    let mut bin = vec![0u8; total];
+    push_skin(&mut root, sk, &mut bin[..ibm_len]);
+    if !plans.is_empty() {
+        let (times_bin, out_bin) = bin[ibm_len..].split_at_mut(times_len);
+        push_animations(&mut root, &plans, (ibm_len, times_bin, out_bin));
+        report.animations = plans.iter().map(|p| p.name.clone()).collect();
+    }
+    Ok((serialize(root, bin, container)?, report))
+}
+
+/// The MDH's nodes, in MDH order, and the scene; several roots get a common parent (a skin's
+/// joints need one).
+fn push_nodes(root: &mut json::Root, sk: &Skeleton) {
     for i in 0..sk.len() {
         let r = &sk.rest[i];
         let children = sk.children(i);
@@ -192,39 +215,34 @@ pub fn export(
         nodes: scene_roots,
     });
     root.scene = Some(json::Index::new(0));
+}
 
-    // The binary buffer: inverse bind matrices, then every animation's key times, then the
-    // outputs, node by node (rotations then translations).
-    let ibm_len = sk.len() * 64;
-    let times_len: usize = plans.iter().map(|p| p.frames * 4).sum();
-    let out_len: usize = plans.iter().map(|p| p.columns.len() * p.frames * 28).sum();
-    let total = ibm_len + times_len + out_len;
-    if total > u32::MAX as usize - 64 {
-        return Err(GltfError::new(format!(
-            "the animations need {total} bytes of key data; a glTF buffer holds at most 4 GiB"
-        )));
-    }
-    let mut bin = vec![0u8; total];
+/// A buffer view of buffer 0; its index.
+fn push_view(root: &mut json::Root, offset: usize, len: usize) -> usize {
+    root.buffer_views.push(json::buffer::View {
+        buffer: json::Index::new(0),
+        byte_length: USize64(len as u64),
+        byte_offset: Some(USize64(offset as u64)),
+        byte_stride: None,
+        name: None,
+        target: None,
+        extensions: None,
+        extras: Default::default(),
+    });
+    root.buffer_views.len() - 1
+}
+
+/// The skin: the inverse bind matrices (written into `ibm`, the start of the buffer) and the
+/// joints.
+fn push_skin(root: &mut json::Root, sk: &Skeleton, ibm: &mut [u8]) {
+    let roots = sk.roots();
     for i in 0..sk.len() {
         for (k, v) in sk.inverse_bind(i).iter().enumerate() {
             let at = i * 64 + k * 4;
-            bin[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            ibm[at..at + 4].copy_from_slice(&v.to_le_bytes());
         }
     }
-    let view = |root: &mut json::Root, offset: usize, len: usize| {
-        root.buffer_views.push(json::buffer::View {
-            buffer: json::Index::new(0),
-            byte_length: USize64(len as u64),
-            byte_offset: Some(USize64(offset as u64)),
-            byte_stride: None,
-            name: None,
-            target: None,
-            extensions: None,
-            extras: Default::default(),
-        });
-        root.buffer_views.len() - 1
-    };
-    let ibm_view = view(&mut root, 0, ibm_len);
+    let ibm_view = push_view(root, 0, ibm.len());
     root.accessors.push(accessor(
         ibm_view,
         0,
@@ -240,89 +258,101 @@ pub fn export(
         name: Some(sk.model.clone()),
         skeleton: (roots.len() == 1).then(|| json::Index::new(roots[0] as u32)),
     });
+}
 
-    if !plans.is_empty() {
-        let times_view = view(&mut root, ibm_len, times_len);
-        let out_view = view(&mut root, ibm_len + times_len, out_len);
-        let (times_bin, out_bin) = bin[ibm_len..].split_at_mut(times_len);
-        let mut t_at = 0;
-        let mut o_at = 0;
-        // Every node's output block, to be filled on all cores.
-        let mut jobs: Vec<(&Plan<'_>, usize, &mut [u8])> = Vec::new();
-        let mut rest_out: &mut [u8] = out_bin;
-        for p in &plans {
-            let input = root.accessors.len();
-            for f in 0..p.frames {
-                let t = (f as f64 / p.fps as f64) as f32;
-                times_bin[t_at + f * 4..t_at + f * 4 + 4].copy_from_slice(&t.to_le_bytes());
-            }
-            let last = ((p.frames - 1) as f64 / p.fps as f64) as f32;
-            root.accessors.push(accessor(
-                times_view,
-                t_at,
-                p.frames,
-                json::accessor::Type::Scalar,
-                Some((0.0, last)),
-            ));
-            t_at += p.frames * 4;
-            let mut channels = Vec::new();
-            let mut samplers = Vec::new();
-            for &(k, node) in &p.columns {
-                let rot_acc = root.accessors.len();
-                root.accessors.push(accessor(
-                    out_view,
-                    o_at,
-                    p.frames,
-                    json::accessor::Type::Vec4,
-                    None,
-                ));
-                root.accessors.push(accessor(
-                    out_view,
-                    o_at + p.frames * 16,
-                    p.frames,
-                    json::accessor::Type::Vec3,
-                    None,
-                ));
-                o_at += p.frames * 28;
-                let (block, rest) = std::mem::take(&mut rest_out).split_at_mut(p.frames * 28);
-                rest_out = rest;
-                jobs.push((p, k, block));
-                for (path, acc) in [
-                    (json::animation::Property::Rotation, rot_acc),
-                    (json::animation::Property::Translation, rot_acc + 1),
-                ] {
-                    channels.push(json::animation::Channel {
-                        sampler: json::Index::new(samplers.len() as u32),
-                        target: json::animation::Target {
-                            extensions: None,
-                            extras: Default::default(),
-                            node: json::Index::new(node as u32),
-                            path: Checked::Valid(path),
-                        },
-                        extensions: None,
-                        extras: Default::default(),
-                    });
-                    samplers.push(json::animation::Sampler {
-                        extensions: None,
-                        extras: Default::default(),
-                        input: json::Index::new(input as u32),
-                        interpolation: Checked::Valid(json::animation::Interpolation::Linear),
-                        output: json::Index::new(acc as u32),
-                    });
-                }
-            }
-            root.animations.push(json::Animation {
-                extensions: None,
-                extras: Default::default(),
-                channels,
-                name: Some(p.name.clone()),
-                samplers,
-            });
-            report.animations.push(p.name.clone());
+/// One glTF animation per plan: key times into `times_bin`, the outputs (filled on all cores)
+/// into `out_bin`, which follow each other at buffer offset `start`.
+fn push_animations(
+    root: &mut json::Root,
+    plans: &[Plan<'_>],
+    (start, times_bin, out_bin): (usize, &mut [u8], &mut [u8]),
+) {
+    let times_view = push_view(root, start, times_bin.len());
+    let out_view = push_view(root, start + times_bin.len(), out_bin.len());
+    let mut t_at = 0;
+    let mut o_at = 0;
+    // Every node's output block, to be filled on all cores.
+    let mut jobs: Vec<(&Plan<'_>, usize, &mut [u8])> = Vec::new();
+    let mut rest_out: &mut [u8] = out_bin;
+    for p in plans {
+        let input = root.accessors.len();
+        for f in 0..p.frames {
+            let t = (f as f64 / p.fps as f64) as f32;
+            times_bin[t_at + f * 4..t_at + f * 4 + 4].copy_from_slice(&t.to_le_bytes());
         }
-        jobs.into_par_iter()
-            .for_each(|(p, k, block)| fill_node(p, k, block));
+        let last = ((p.frames - 1) as f64 / p.fps as f64) as f32;
+        root.accessors.push(accessor(
+            times_view,
+            t_at,
+            p.frames,
+            json::accessor::Type::Scalar,
+            Some((0.0, last)),
+        ));
+        t_at += p.frames * 4;
+        let mut channels = Vec::new();
+        let mut samplers = Vec::new();
+        for &(k, node) in &p.columns {
+            let rot_acc = root.accessors.len();
+            root.accessors.push(accessor(
+                out_view,
+                o_at,
+                p.frames,
+                json::accessor::Type::Vec4,
+                None,
+            ));
+            root.accessors.push(accessor(
+                out_view,
+                o_at + p.frames * 16,
+                p.frames,
+                json::accessor::Type::Vec3,
+                None,
+            ));
+            o_at += p.frames * 28;
+            let (block, rest) = std::mem::take(&mut rest_out).split_at_mut(p.frames * 28);
+            rest_out = rest;
+            jobs.push((p, k, block));
+            for (path, acc) in [
+                (json::animation::Property::Rotation, rot_acc),
+                (json::animation::Property::Translation, rot_acc + 1),
+            ] {
+                channels.push(json::animation::Channel {
+                    sampler: json::Index::new(samplers.len() as u32),
+                    target: json::animation::Target {
+                        extensions: None,
+                        extras: Default::default(),
+                        node: json::Index::new(node as u32),
+                        path: Checked::Valid(path),
+                    },
+                    extensions: None,
+                    extras: Default::default(),
+                });
+                samplers.push(json::animation::Sampler {
+                    extensions: None,
+                    extras: Default::default(),
+                    input: json::Index::new(input as u32),
+                    interpolation: Checked::Valid(json::animation::Interpolation::Linear),
+                    output: json::Index::new(acc as u32),
+                });
+            }
+        }
+        root.animations.push(json::Animation {
+            extensions: None,
+            extras: Default::default(),
+            channels,
+            name: Some(p.name.clone()),
+            samplers,
+        });
     }
+    jobs.into_par_iter()
+        .for_each(|(p, k, block)| fill_node(p, k, block));
+}
+
+/// The file: GLB (JSON and binary chunk), or glTF JSON with the buffer as a data URI.
+fn serialize(
+    mut root: json::Root,
+    bin: Vec<u8>,
+    container: Container,
+) -> Result<Vec<u8>, GltfError> {
     root.buffers.push(json::Buffer {
         byte_length: USize64(bin.len() as u64),
         name: None,
@@ -347,7 +377,7 @@ pub fn export(
                 .map_err(|e| GltfError::new(format!("cannot write the glTF JSON: {e}")))?
         }
     };
-    Ok((out, report))
+    Ok(out)
 }
 
 /// Decode column `k` of a MAN into its rotation (VEC4) and translation (VEC3) outputs.

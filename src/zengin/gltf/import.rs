@@ -19,7 +19,7 @@ use super::read::Document;
 use super::skeleton::{trs_matrix, Skeleton};
 use super::GltfError;
 use crate::exact::F32;
-use crate::zengin::man::{Chunk, Man};
+use crate::zengin::man::{Chunk, Header, Man, Samples};
 use crate::zengin::quant;
 use glam::{DMat4, DQuat, DVec3, Vec3};
 use gltf_json as json;
@@ -275,7 +275,39 @@ fn near_identity(m: &DMat4) -> bool {
     m.abs_diff_eq(DMat4::IDENTITY, 1e-9)
 }
 
-/// Import animation `anim` of `doc` into a copy of `man` (made for skeleton `sk`).
+/// A MAN column: its MDH node and the file node whose channels drive it (none: kept).
+type Column = (usize, Option<usize>);
+
+/// A sample's new position: a value (cm) to pack, or the original codes kept.
+type Position = Result<DVec3, [u16; 3]>;
+
+/// What every phase of [`import_animation`] reads.
+struct Ctx<'a> {
+    doc: &'a Document,
+    anim: usize,
+    /// `animations[i] (name)`, for messages.
+    apath: String,
+    sk: &'a Skeleton,
+    header: &'a Header,
+    samples: &'a Samples,
+    fps: f32,
+    /// One frame's duration, s.
+    frame_dt: f64,
+    /// Keys within this of a frame time are taken as they are.
+    eps: f64,
+}
+
+impl Ctx<'_> {
+    /// The original codes of frame `f`, column `k` (none past the original's end).
+    fn orig(&self, f: usize, k: usize) -> Option<[u16; 6]> {
+        let n = self.samples.node_indices.len();
+        (f < self.samples.frame_count()).then(|| self.samples.codes[f * n + k])
+    }
+}
+
+/// Import animation `anim` of `doc` into a copy of `man` (made for skeleton `sk`), phase by
+/// phase: file nodes matched to MDH nodes by name, the channels read, the MAN's columns tied
+/// to them, the frame count, the columns sampled, the rest checked, the codes packed.
 pub fn import_animation(
     doc: &Document,
     anim: usize,
@@ -288,7 +320,6 @@ pub fn import_animation(
             GltfError::at("animations", format!("animation {anim} does not exist"))
         })?;
     let aname = animation.name.clone().unwrap_or_else(|| format!("#{anim}"));
-    let apath = format!("animations[{anim}] ({aname})");
     let header = man
         .header()
         .ok_or_else(|| GltfError::new("the MAN has no header chunk (0xA020)"))?;
@@ -301,13 +332,51 @@ pub fn import_animation(
             "the MAN's header.fps is {fps}: its frame times are unknown; pass --fps"
         )));
     }
+    let frame_dt = 1.0 / fps as f64;
+    let cx = Ctx {
+        doc,
+        anim,
+        apath: format!("animations[{anim}] ({aname})"),
+        sk,
+        header,
+        samples,
+        fps,
+        frame_dt,
+        eps: 1e-3 * frame_dt,
+    };
     let mut report = ImportReport {
-        animation: aname.clone(),
+        animation: aname,
         frames_before: samples.frame_count(),
         ..Default::default()
     };
+    let (file_node, sk_of_file) = match_nodes(doc, sk)?;
+    let (tracks, unmatched) = channel_tracks(&cx, &sk_of_file)?;
+    let columns = man_columns(&cx, &file_node, &tracks)?;
+    let driven: Vec<usize> = columns.iter().filter_map(|c| c.1).collect();
+    if driven.is_empty() {
+        return Err(nothing_driven(&cx, &columns, unmatched));
+    }
+    let frames = frame_count(&cx, &tracks, &driven, opts, &mut report)?;
+    let (rot_codes, positions) = sample_columns(&cx, &tracks, &columns, frames, &mut report)?;
+    warn_undriven(&cx, &tracks, &sk_of_file, &driven, &mut report);
+    let (codes, min, scale) = pack_codes(&cx, &columns, &rot_codes, &positions, opts)?;
+    let n = columns.len();
+    report.changed_samples = codes
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| cx.orig(i / n, i % n).is_none_or(|o| o != **c))
+        .count();
+    let out = rebuilt(man, codes, frames, (min, scale), opts, &mut report);
+    Ok((out, report))
+}
 
-    // File nodes by name.
+/// Each MDH node's file node (by name; two file nodes of one name are refused), and each file
+/// node's MDH node.
+#[allow(clippy::type_complexity)]
+fn match_nodes(
+    doc: &Document,
+    sk: &Skeleton,
+) -> Result<(Vec<Option<usize>>, Vec<Option<usize>>), GltfError> {
     let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, n) in doc.root.nodes.iter().enumerate() {
         if let Some(name) = n.name.as_deref() {
@@ -339,11 +408,19 @@ pub fn import_animation(
             sk_of_file[*f] = Some(i);
         }
     }
+    Ok((file_node, sk_of_file))
+}
 
-    // Channels per file node.
+/// The channels of the animation per file node of an MDH node, and the names of the nodes
+/// driven that are not in the MDH.
+fn channel_tracks(
+    cx: &Ctx<'_>,
+    sk_of_file: &[Option<usize>],
+) -> Result<(HashMap<usize, NodeTracks>, Vec<String>), GltfError> {
+    let (doc, anim) = (cx.doc, cx.anim);
     let mut tracks: HashMap<usize, NodeTracks> = HashMap::new();
     let mut unmatched = Vec::new();
-    for (c, ch) in animation.channels.iter().enumerate() {
+    for (c, ch) in doc.root.animations[anim].channels.iter().enumerate() {
         let node = ch.target.node.value();
         let cpath = format!("animations[{anim}].channels[{c}]");
         let path = match ch.target.path {
@@ -388,11 +465,18 @@ pub fn import_animation(
         }
         *slot = Some((c, track));
     }
+    Ok((tracks, unmatched))
+}
 
-    // The MAN's columns and their channels.
-    let n = samples.node_indices.len();
-    let mut columns: Vec<(usize, Option<usize>)> = Vec::with_capacity(n);
-    for (k, &idx) in samples.node_indices.iter().enumerate() {
+/// The MAN's columns and the file node driving each.
+fn man_columns(
+    cx: &Ctx<'_>,
+    file_node: &[Option<usize>],
+    tracks: &HashMap<usize, NodeTracks>,
+) -> Result<Vec<Column>, GltfError> {
+    let sk = cx.sk;
+    let mut columns = Vec::with_capacity(cx.samples.node_indices.len());
+    for (k, &idx) in cx.samples.node_indices.iter().enumerate() {
         let node = idx as usize;
         if node >= sk.len() {
             return Err(GltfError::new(format!(
@@ -403,33 +487,46 @@ pub fn import_animation(
         let f = file_node[node].filter(|f| tracks.contains_key(f));
         columns.push((node, f));
     }
-    let driven: Vec<usize> = columns.iter().filter_map(|c| c.1).collect();
-    if driven.is_empty() {
-        let man_nodes: Vec<&str> = columns
-            .iter()
-            .map(|c| sk.names[c.0].as_str())
-            .take(8)
-            .collect();
-        unmatched.dedup();
-        unmatched.truncate(8);
-        return Err(GltfError::at(
-            apath,
-            format!(
-                "none of its channels drives a node the MAN animates (the MAN animates {}{}; the channels drive {})",
-                man_nodes.join(", "),
-                if n > 8 { ", ..." } else { "" },
-                if unmatched.is_empty() {
-                    "no node of the MDH".to_string()
-                } else {
-                    unmatched.join(", ")
-                }
-            ),
-        ));
-    }
+    Ok(columns)
+}
 
-    // Frame count from the keys of the channels used.
+/// The error when no channel drives a node the MAN animates.
+fn nothing_driven(cx: &Ctx<'_>, columns: &[Column], mut unmatched: Vec<String>) -> GltfError {
+    let man_nodes: Vec<&str> = columns
+        .iter()
+        .map(|c| cx.sk.names[c.0].as_str())
+        .take(8)
+        .collect();
+    unmatched.dedup();
+    unmatched.truncate(8);
+    GltfError::at(
+        &cx.apath,
+        format!(
+            "none of its channels drives a node the MAN animates (the MAN animates {}{}; the channels drive {})",
+            man_nodes.join(", "),
+            if columns.len() > 8 { ", ..." } else { "" },
+            if unmatched.is_empty() {
+                "no node of the MDH".to_string()
+            } else {
+                unmatched.join(", ")
+            }
+        ),
+    )
+}
+
+/// The frame count from the keys of the channels used (warning when the first key is late or
+/// keys fall off the MAN's frame grid).
+fn frame_count(
+    cx: &Ctx<'_>,
+    tracks: &HashMap<usize, NodeTracks>,
+    driven: &[usize],
+    opts: &ImportOptions,
+    report: &mut ImportReport,
+) -> Result<usize, GltfError> {
+    let (fps, apath, frame_dt, eps) = (cx.fps, &cx.apath, cx.frame_dt, cx.eps);
+    let n = cx.samples.node_indices.len();
     let (mut t_min, mut t_max) = (f64::INFINITY, f64::NEG_INFINITY);
-    for f in &driven {
+    for f in driven {
         let t = &tracks[f];
         for (_, tr) in [&t.rotation, &t.translation].into_iter().flatten() {
             t_min = t_min.min(tr.times[0] as f64);
@@ -452,18 +549,16 @@ pub fn import_animation(
     }
     let frames = frames_f as usize;
     report.frames = frames;
-    let frame_dt = 1.0 / fps as f64;
     if t_min > 0.5 * frame_dt {
         report.warnings.push(format!(
             "{apath}: its first key is at {t_min} s (frame {} at {fps} fps); frames before it hold the first key. In Blender set the scene's start frame to 0 before exporting",
             (t_min * fps as f64).round()
         ));
     }
-    let eps = 1e-3 * frame_dt;
     // Keys off the MAN's frame grid (a file from Blender imported at another scene rate):
     // the values in between are interpolated, which no longer reproduces the original codes.
     let mut off_grid = (0usize, 0usize, 0.0f64);
-    for f in &driven {
+    for f in driven {
         for (_, tr) in [&tracks[f].rotation, &tracks[f].translation]
             .into_iter()
             .flatten()
@@ -491,32 +586,54 @@ pub fn import_animation(
             if off_grid.2 > 0.0 { 1.0 / off_grid.2 } else { 0.0 }
         ));
     }
+    Ok(frames)
+}
 
+/// The warning for a scale channel that changes (a MAN holds no scale).
+fn scale_warning(cx: &Ctx<'_>, t: &NodeTracks, node: usize) -> Option<String> {
+    let (c, s) = t.scale.as_ref()?;
+    let worst = s
+        .values
+        .iter()
+        .map(|v| (*v as f64 - 1.0).abs())
+        .fold(0.0, f64::max);
+    (worst > 1e-4).then(|| {
+        format!(
+            "animations[{}].channels[{c}]: the scale of {} changes (by up to {worst:.4}); a MAN holds no scale, it is ignored",
+            cx.anim, cx.sk.names[node]
+        )
+    })
+}
+
+/// Every column sampled at every frame: new rotation codes, and positions (values in cm, or
+/// the original codes when within half a step of them).
+fn sample_columns(
+    cx: &Ctx<'_>,
+    tracks: &HashMap<usize, NodeTracks>,
+    columns: &[Column],
+    frames: usize,
+    report: &mut ImportReport,
+) -> Result<(Vec<[u16; 3]>, Vec<Position>), GltfError> {
+    let (doc, sk, n) = (cx.doc, cx.sk, columns.len());
     // Rest-pose compensation factors per driven MAN column.
     let file_world = doc.world_rest();
     let world_of = |f: Option<usize>| f.map_or(DMat4::IDENTITY, |f| file_world[f]);
     let old_frames = report.frames_before;
-    let (min0, scale0) = (header.position_min.get(), header.position_scale.get());
+    let (min0, scale0) = (cx.header.position_min.get(), cx.header.position_scale.get());
     let pos_tol = if scale0.is_finite() && scale0 > 0.0 {
         0.5 * scale0 as f64
     } else {
         1e-3
     };
     let rot_tol = 0.5 * quant::ROT_SCALE as f64;
-    let orig = |f: usize, k: usize| -> Option<[u16; 6]> {
-        (f < old_frames).then(|| samples.codes[f * n + k])
-    };
-
-    // New rotations (codes) and positions (values, cm; or kept codes).
-    let mut rot_codes: Vec<[u16; 3]> = Vec::with_capacity(frames * n);
-    let mut positions: Vec<Result<DVec3, [u16; 3]>> = Vec::with_capacity(frames * n);
-    rot_codes.resize(frames * n, [0; 3]);
-    positions.resize(frames * n, Err([0; 3]));
+    let mut rot_codes: Vec<[u16; 3]> = vec![[0; 3]; frames * n];
+    let mut positions: Vec<Position> = vec![Err([0; 3]); frames * n];
     for (k, &(node, f)) in columns.iter().enumerate() {
         let Some(f) = f else {
             report.nodes_kept.push(sk.names[node].clone());
             for fr in 0..frames {
-                let c = orig(fr.min(old_frames.saturating_sub(1)), k)
+                let c = cx
+                    .orig(fr.min(old_frames.saturating_sub(1)), k)
                     .unwrap_or([32767, 32767, 32767, 0, 0, 0]);
                 rot_codes[fr * n + k] = [c[0], c[1], c[2]];
                 positions[fr * n + k] = Err([c[3], c[4], c[5]]);
@@ -530,27 +647,15 @@ pub fn import_animation(
         let kpost = file_world[f].inverse() * sk.world[node];
         let direct = near_identity(&kpre) && near_identity(&kpost);
         let (rest_t, rest_r, rest_s) = doc.rest_trs(f);
-        if let Some((c, s)) = &t.scale {
-            let worst = s
-                .values
-                .iter()
-                .map(|v| (*v as f64 - 1.0).abs())
-                .fold(0.0, f64::max);
-            if worst > 1e-4 {
-                report.warnings.push(format!(
-                    "animations[{anim}].channels[{c}]: the scale of {} changes (by up to {worst:.4}); a MAN holds no scale, it is ignored",
-                    sk.names[node]
-                ));
-            }
-        }
+        report.warnings.extend(scale_warning(cx, t, node));
         for fr in 0..frames {
-            let time = fr as f64 * frame_dt;
+            let time = fr as f64 * cx.frame_dt;
             let tr = t.translation.as_ref().map_or(rest_t, |(_, s)| {
-                let v = s.sample(time, eps);
+                let v = s.sample(time, cx.eps);
                 DVec3::new(v[0], v[1], v[2])
             });
             let ro = t.rotation.as_ref().map_or(rest_r, |(_, s)| {
-                DQuat::from_array(s.sample(time, eps)).normalize()
+                DQuat::from_array(s.sample(time, cx.eps)).normalize()
             });
             let (tl, rl) = if direct {
                 (tr, ro)
@@ -561,7 +666,7 @@ pub fn import_animation(
             };
             let q = rotation_from_gltf(rl);
             let p = position_from_gltf(tl);
-            let o = orig(fr, k);
+            let o = cx.orig(fr, k);
             let code = rotation_code(q, o.map(|c| [c[0], c[1], c[2]]), rot_tol);
             if let (Ok(c), Some(o)) = (&code, o) {
                 if c[..] == o[..3] {
@@ -571,8 +676,8 @@ pub fn import_animation(
             }
             rot_codes[fr * n + k] = code.map_err(|m| {
                 GltfError::new(format!(
-                    "{apath}: frame {fr}, node {} ({}): {m}",
-                    node, sk.names[node]
+                    "{}: frame {fr}, node {} ({}): {m}",
+                    cx.apath, node, sk.names[node]
                 ))
             })?;
             positions[fr * n + k] = match o {
@@ -593,14 +698,24 @@ pub fn import_animation(
             };
         }
     }
+    Ok((rot_codes, positions))
+}
 
-    // Channels of MDH nodes the MAN does not animate: ignored while they hold the rest pose.
-    for (&f, t) in &tracks {
+/// Channels of MDH nodes the MAN does not animate: ignored while they hold the rest pose,
+/// else a warning.
+fn warn_undriven(
+    cx: &Ctx<'_>,
+    tracks: &HashMap<usize, NodeTracks>,
+    sk_of_file: &[Option<usize>],
+    driven: &[usize],
+    report: &mut ImportReport,
+) {
+    for (&f, t) in tracks {
         let Some(node) = sk_of_file[f] else { continue };
         if driven.contains(&f) {
             continue;
         }
-        let (rest_t, rest_r, _) = doc.rest_trs(f);
+        let (rest_t, rest_r, _) = cx.doc.rest_trs(f);
         let mut moves = false;
         if let Some((_, s)) = &t.rotation {
             moves |= (0..s.times.len()).any(|k| {
@@ -618,26 +733,25 @@ pub fn import_animation(
         }
         if moves {
             report.warnings.push(format!(
-                "{apath}: node {} moves in the file, but the MAN does not animate it (it is not in samples.node_indices); that motion is ignored",
-                sk.names[node]
+                "{}: node {} moves in the file, but the MAN does not animate it (it is not in samples.node_indices); that motion is ignored",
+                cx.apath, cx.sk.names[node]
             ));
         }
-        if let Some((c, s)) = &t.scale {
-            let worst = s
-                .values
-                .iter()
-                .map(|v| (*v as f64 - 1.0).abs())
-                .fold(0.0, f64::max);
-            if worst > 1e-4 {
-                report.warnings.push(format!(
-                    "animations[{anim}].channels[{c}]: the scale of {} changes (by up to {worst:.4}); a MAN holds no scale, it is ignored",
-                    sk.names[node]
-                ));
-            }
-        }
+        report.warnings.extend(scale_warning(cx, t, node));
     }
+}
 
-    // Positions: codes with the header's range, or a new range.
+/// The samples' codes: positions packed with the header's range, or (`requantize`) with a
+/// new range computed from all positions, returned with it.
+fn pack_codes(
+    cx: &Ctx<'_>,
+    columns: &[Column],
+    rot_codes: &[[u16; 3]],
+    positions: &[Position],
+    opts: &ImportOptions,
+) -> Result<(Vec<[u16; 6]>, f32, f32), GltfError> {
+    let n = columns.len();
+    let (min0, scale0) = (cx.header.position_min.get(), cx.header.position_scale.get());
     let (mut min, mut scale) = (min0, scale0);
     if opts.requantize {
         let values: Vec<Vec3> = positions
@@ -649,8 +763,8 @@ pub fn import_animation(
             .collect();
         (min, scale) = quant::position_range(values.into_iter());
     }
-    let mut codes = Vec::with_capacity(frames * n);
-    for (i, (r, p)) in rot_codes.iter().zip(&positions).enumerate() {
+    let mut codes = Vec::with_capacity(rot_codes.len());
+    for (i, (r, p)) in rot_codes.iter().zip(positions).enumerate() {
         let (fr, k) = (i / n, i % n);
         let value = match p {
             Err(c) if !opts.requantize => {
@@ -665,9 +779,10 @@ pub fn import_animation(
             pc[a] = quant::pack_position(value[a] as f32, min, scale).ok_or_else(|| {
                 let node = columns[k].0;
                 GltfError::new(format!(
-                    "{apath}: frame {fr}, node {} ({}): position {} = {} cm is outside what position_min {} and position_scale {} can hold ({} … {}); import with --requantize to recompute the range from all positions",
+                    "{}: frame {fr}, node {} ({}): position {} = {} cm is outside what position_min {} and position_scale {} can hold ({} … {}); import with --requantize to recompute the range from all positions",
+                    cx.apath,
                     node,
-                    sk.names[node],
+                    cx.sk.names[node],
                     ["x", "y", "z"][a],
                     value[a] as f32,
                     min,
@@ -679,12 +794,18 @@ pub fn import_animation(
         }
         codes.push([r[0], r[1], r[2], pc[0], pc[1], pc[2]]);
     }
-    report.changed_samples = codes
-        .iter()
-        .enumerate()
-        .filter(|(i, c)| orig(i / n, i % n).is_none_or(|o| o != **c))
-        .count();
+    Ok((codes, min, scale))
+}
 
+/// `man` with the new samples and header (a warning for events past the new end).
+fn rebuilt(
+    man: &Man,
+    mut codes: Vec<[u16; 6]>,
+    frames: usize,
+    (min, scale): (f32, f32),
+    opts: &ImportOptions,
+    report: &mut ImportReport,
+) -> Man {
     let mut out = man.clone();
     for c in &mut out.chunks {
         match c {
@@ -702,7 +823,7 @@ pub fn import_animation(
             _ => {}
         }
     }
-    if frames != old_frames {
+    if frames != report.frames_before {
         let late = out
             .events()
             .iter()
@@ -714,7 +835,7 @@ pub fn import_animation(
             ));
         }
     }
-    Ok((out, report))
+    out
 }
 
 /// The rotation code of `q` (ZenGin coordinates): the original code when `q` is within `tol`

@@ -29,7 +29,7 @@ mod dos_time;
 pub mod folder;
 mod read;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod tree;
 mod write;
 pub mod yaml;

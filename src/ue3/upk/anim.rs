@@ -8,7 +8,7 @@ use super::props::{Properties, Value};
 use crate::exact::{DecodeError, EncodeError};
 
 /// Most keys one PSA export may hold (NumFrames × tracks): 512 MiB of key records. Declared
-/// here, below `psa.rs`, because `damaged` also measures sequences against it.
+/// here, below `ue3::psa`, because `damaged` also measures sequences against it.
 pub const MAX_KEYS: usize = 1 << 24;
 
 /// An AnimSet export.

@@ -619,20 +619,21 @@ mod tests {
         let mut out = Vec::new();
         pkg.write(&mut out).unwrap();
         assert!(out == data);
-        let sets = crate::ue3::anim::anim_sets(&pkg);
+        let sets = crate::ue3::upk::anim::anim_sets(&pkg);
         assert_eq!(sets[0].bones.len(), 5);
         for (k, &si) in sets[0].sequences.iter().enumerate() {
-            let q = crate::ue3::anim::sequence(&pkg, si, Some(5))
+            let q = crate::ue3::upk::anim::sequence(&pkg, si, Some(5))
                 .unwrap()
                 .unwrap();
             assert_eq!(q.name, format!("seq{k}"));
-            let (_, t) = crate::ue3::anim::decode(&q, crate::ue3::anim::stream(&pkg, si)).unwrap();
+            let (_, t) =
+                crate::ue3::upk::anim::decode(&q, crate::ue3::upk::anim::stream(&pkg, si)).unwrap();
             assert_eq!(t[0].translations.len(), 12);
             assert_eq!(t[0].translations[7], [7.0, 0.0, k as f32 * 0.5]);
             assert_eq!(t[3].rotations.len(), 12);
         }
-        let yaml = crate::ue3::doc::to_yaml(&pkg).unwrap();
-        let back = crate::ue3::doc::from_yaml(&yaml).unwrap();
+        let yaml = crate::ue3::upk::doc::to_yaml(&pkg).unwrap();
+        let back = crate::ue3::upk::doc::from_yaml(&yaml).unwrap();
         let mut out2 = Vec::new();
         back.write(&mut out2).unwrap();
         assert!(out2 == data);

@@ -1,13 +1,13 @@
 //! ActorX `.psa` (spec §5): export of an AnimSet exactly as UE Viewer writes it, and a reader
 //! for importing keys back into a package.
 
-use super::anim::{self, AnimSet, Bits};
-use super::codec::{Quat, Vec3};
-use super::package::Package;
+use super::upk::anim::{self, AnimSet, Bits};
+use super::upk::codec::{Quat, Vec3};
+use super::upk::package::Package;
 use crate::exact::{append_record, Cursor, DecodeError, Within, F32};
 use deku::{DekuRead, DekuWrite};
 
-pub use super::anim::MAX_KEYS;
+pub use super::upk::anim::MAX_KEYS;
 
 /// ANIMHEAD TypeFlag written by UE Viewer.
 pub const PSA_VERSION: u32 = 20_100_422;
@@ -153,7 +153,7 @@ pub fn export_set(pkg: &Package, set: &AnimSet) -> Result<Vec<u8>, DecodeError> 
         let (_, tracks) = anim::decode_with(
             &seq,
             anim::stream(pkg, si),
-            super::codec::Formulas::UeViewer,
+            super::upk::codec::Formulas::UeViewer,
         )
         .map_err(prefix)?;
         let nf = usize::try_from(seq.num_frames)
@@ -452,7 +452,7 @@ pub fn import(
     set_name: &str,
     psa: &Psa,
 ) -> Result<Vec<String>, crate::exact::EncodeError> {
-    use super::codec::Formulas;
+    use super::upk::codec::Formulas;
     use crate::exact::EncodeError;
     let sets = anim::anim_sets(pkg);
     let set = sets
@@ -532,7 +532,7 @@ pub fn import(
                     keys.push(match original_key(&t.rotations, f, nf, old_nf) {
                         Some(o) if same(ex_r(f).map(|v| v.bits()), r.bits()) => o,
                         _ => {
-                            super::codec::check_rotation(r).map_err(|m| {
+                            super::upk::codec::check_rotation(r).map_err(|m| {
                                 EncodeError::new(format!(
                                     "sequence {}, bone `{}`, frame {f}: {m}",
                                     ps.name, psa.bones[b]
@@ -585,17 +585,18 @@ fn set_frames_and_rate(
             )));
         }
         let names = pkg.name_texts.clone();
-        let Some(super::package::Object::Tagged { props, .. }) = pkg.objects.get_mut(si) else {
+        let Some(super::upk::package::Object::Tagged { props, .. }) = pkg.objects.get_mut(si)
+        else {
             return Err(EncodeError::new(format!(
                 "{}: not a sequence record",
                 seq.name
             )));
         };
         for (prop, value) in [
-            ("NumFrames", super::props::Value::Int(frames)),
+            ("NumFrames", super::upk::props::Value::Int(frames)),
             (
                 "SequenceLength",
-                super::props::Value::Float(length.to_bits()),
+                super::upk::props::Value::Float(length.to_bits()),
             ),
         ] {
             let old = props.find_mut(&names, prop).ok_or_else(|| {
@@ -630,3 +631,23 @@ fn original_key<T: Copy>(keys: &[T], f: usize, nf: usize, old_nf: Option<usize>)
         _ => None,
     }
 }
+
+/// Fuzzing entry point of the package reader: the package pipeline
+/// ([`upk::fuzz_package`](super::upk::fuzz_package)), then the PSA export of every AnimSet,
+/// read back and imported into the package. Never panics.
+pub fn fuzz_package(data: &[u8]) {
+    super::upk::fuzz_package(data);
+    let Ok(pkg) = Package::read(data) else { return };
+    for set in anim::anim_sets(&pkg) {
+        if let Ok(bytes) = export_set(&pkg, &set) {
+            if let Ok(p) = read(&bytes) {
+                let _ = import(&mut pkg.clone(), &set.name, &p);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_uev;

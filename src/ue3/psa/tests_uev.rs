@@ -1,8 +1,9 @@
 //! `animkit psa` against UE Viewer's own PSA files for generated packages
 //! (`roundtrip-tests/data/ue3/`, made by the real UE Viewer; see the README there).
 
-use super::package::Package;
-use super::{anim, psa, synth};
+use crate::ue3::psa;
+use crate::ue3::upk::package::Package;
+use crate::ue3::upk::{anim, synth};
 use std::path::PathBuf;
 
 fn data(rel: &str) -> Vec<u8> {
@@ -179,7 +180,7 @@ fn a_shortened_name_shared_by_two_tracks_is_refused_naming_both() {
     let b = "Bip01_Spine_Upper_Chest_Twist_Helper_Bone_Right_With_An_Extremely_Long_Name";
     let q = synth::SeqSpec {
         name: "walk".into(),
-        format: super::codec::RotFormat::Float96NoW,
+        format: crate::ue3::upk::codec::RotFormat::Float96NoW,
         frames: 2,
         length: 2.0 / 30.0,
         rate_scale: None,

@@ -1,0 +1,95 @@
+//! Corpus tests of the PSA export and import (`../shared/corpus/ue3/`, the variants of
+//! `upk::tests`).
+
+use crate::ue3::upk::package::Package;
+use crate::ue3::upk::tests::{corpus, VARIANTS};
+use crate::ue3::upk::{anim, tests::plain};
+
+fn encode(p: &Package) -> Vec<u8> {
+    let mut out = Vec::new();
+    p.write(&mut out).unwrap();
+    out
+}
+
+#[test]
+fn psa_export_equals_ue_viewer_output() {
+    for v in VARIANTS {
+        let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
+            return;
+        };
+        let Some(want) = corpus(&format!("{v}/MyAnimSet.psa")) else {
+            return;
+        };
+        let pkg = Package::read(&data).unwrap();
+        let sets = anim::anim_sets(&pkg);
+        assert_eq!(sets.len(), 1);
+        assert_eq!(sets[0].name, "MyAnimSet");
+        assert_eq!(sets[0].bones, ["root", "pelvis", "spine"]);
+        assert_eq!(sets[0].use_translation_bone_names, ["root"]);
+        assert!(sets[0].anim_rotation_only, "absent: UE3 default true");
+        assert_eq!(sets[0].serviced, Some(true));
+        let got = super::export_set(&pkg, &sets[0]).unwrap();
+        assert_eq!(got.len(), want.len(), "{v}");
+        let diff: Vec<usize> = (0..got.len()).filter(|&i| got[i] != want[i]).collect();
+        assert!(diff.is_empty(), "{v}: PSA differs at {diff:?}");
+    }
+}
+
+#[test]
+fn psa_import_of_the_own_export_is_identity_and_an_edit_reencodes() {
+    let Some(data) = corpus("obf/TestAnims.upk") else {
+        return;
+    };
+    let pkg = Package::read(&data).unwrap();
+    let set = &anim::anim_sets(&pkg)[0];
+    let bytes = super::export_set(&pkg, set).unwrap();
+    let mut p = super::read(&bytes).unwrap();
+    assert_eq!(p.bones, ["root", "pelvis", "spine"]);
+    assert_eq!(
+        p.sequences
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>(),
+        ["walk", "run", "idle"]
+    );
+    assert_eq!(p.sequences[0].rate, 30.0);
+    let mut same = pkg.clone();
+    super::import(&mut same, "myanimset", &p).unwrap();
+    assert!(encode(&same) == data);
+    // Rotate the spine of `idle` (ZOnlyRLE, mode 0) at frame 4 about Z only.
+    let z = 0.3f32;
+    p.sequences[2].keys[4 * 3 + 2].1 = [0.0, 0.0, z, (1.0 - z * z).sqrt()];
+    let mut edited = pkg.clone();
+    super::import(&mut edited, "MyAnimSet", &p).unwrap();
+    let out = encode(&edited);
+    let back = Package::read(&out).unwrap();
+    assert_eq!(back.objects[..3], pkg.objects[..3]);
+    let seq = anim::sequence(&back, 3, Some(3)).unwrap().unwrap();
+    let (_, t) = anim::decode(&seq, anim::stream(&back, 3)).unwrap();
+    assert_eq!(t[2].rotations[4], [0.0, 0.0, z, (1.0 - z * z).sqrt()]);
+    assert_eq!(
+        t[2].rotations[..4],
+        anim::decode(
+            &anim::sequence(&pkg, 3, Some(3)).unwrap().unwrap(),
+            anim::stream(&pkg, 3)
+        )
+        .unwrap()
+        .1[2]
+            .rotations[..4]
+    );
+}
+
+#[test]
+fn a_zero_rotation_in_a_psa_is_refused_naming_sequence_bone_and_frame() {
+    let Some(data) = plain() else { return };
+    let pkg = Package::read(&data).unwrap();
+    let bytes = super::export_set(&pkg, &anim::anim_sets(&pkg)[0]).unwrap();
+    let mut p = super::read(&bytes).unwrap();
+    p.sequences[1].keys[3 * 3 + 2].1 = [0.0; 4];
+    let e = super::import(&mut pkg.clone(), "MyAnimSet", &p).unwrap_err();
+    assert!(
+        e.to_string().contains("run, bone `spine`, frame 3")
+            && e.to_string().contains("not a unit quaternion"),
+        "{e}"
+    );
+}
