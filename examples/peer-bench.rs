@@ -34,7 +34,6 @@ use animkit::zengin::mds;
 use animkit::zengin::msb::Msb;
 use animkit::zengin::vdf::folder::{self as folder, PackFile, PackOptions, Source};
 use std::hint::black_box;
-use std::io::Cursor;
 use std::path::Path;
 use std::time::Instant;
 
@@ -127,7 +126,7 @@ fn once(kind: &str, path: &Path, buf: &[u8], prep: &mut Prepared) -> Res<f64> {
         }
         ("vdfsave", Prepared::Pack(files, opts, out)) => {
             out.clear();
-            let n = folder::pack_to(&mut Cursor::new(&mut *out), files, opts, &|| {})?;
+            let n = folder::pack_to_vec(out, files, opts, &|| {})?;
             n as f64 + out.get(out.len() / 2).copied().unwrap_or(0) as f64
         }
         ("manyaml", Prepared::Man(m)) => {

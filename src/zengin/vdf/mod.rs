@@ -38,7 +38,10 @@ pub mod zipped;
 pub use container::VdfContainer;
 pub use dos_time::{dos_from_string, dos_from_unix, dos_to_parts, dos_to_string};
 pub use tree::{safe_component, safe_relative_path, Tree};
-pub use write::{produced_in_parallel, write_archive, write_archive_in_order, Produced};
+pub use write::{
+    produced_in_parallel, write_archive, write_archive_in_order, Produced, VecTarget,
+    STREAMING_FROM,
+};
 
 use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::deku_impls::{read_byte_array, write_byte_array};

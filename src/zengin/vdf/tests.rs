@@ -1590,3 +1590,117 @@ fn empty_directories_survive_unpack_and_repack() {
     );
     assert_eq!(&out[456..], b"abcbb");
 }
+
+/// `pack_to_vec` (room reserved once, streaming stores above `STREAMING_FROM`) writes the bytes
+/// `pack_to` writes through a `Cursor`, after what the buffer already held, for an archive
+/// large enough to stream and for a small one.
+#[test]
+fn pack_to_vec_writes_what_pack_to_writes() {
+    let sizes = [
+        3_000_001usize,
+        2_500_003,
+        3_100_000,
+        17,
+        0,
+        4095,
+        4096,
+        70_001,
+    ];
+    assert!(sizes.iter().sum::<usize>() > STREAMING_FROM);
+    let files: Vec<PackFile> = sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| PackFile {
+            path: vec![
+                format!("D{}", i % 3).into_bytes(),
+                format!("F{i}.BIN").into_bytes(),
+            ],
+            source: Source::Memory(seeded(i as u32 * 13 + 1, n)),
+        })
+        .collect();
+    let opts = PackOptions {
+        signature: *SIGNATURE_GOTHIC2,
+        comment: b"streamed".to_vec(),
+        timestamp: 0x529B_5B1D,
+        zipped: false,
+    };
+    for files in [&files[..], &files[3..6]] {
+        let mut cursor = std::io::Cursor::new(Vec::new());
+        let n = folder::pack_to(&mut cursor, files, &opts, &|| {}).unwrap();
+        let want = cursor.into_inner();
+        assert_eq!(n as usize, want.len());
+        let mut out = b"kept".to_vec();
+        let m = folder::pack_to_vec(&mut out, files, &opts, &|| {}).unwrap();
+        assert_eq!(m, n);
+        assert_eq!(&out[..4], b"kept");
+        assert!(out[4..] == want[..], "pack_to_vec differs from pack_to");
+        // and the members read back from it
+        let (v, tree) = folder::open(Path::new("STREAMED.VDF"), &out[4..]).unwrap();
+        assert_eq!(v.header.file_count as usize, files.len());
+        let placement = v.placement();
+        for item in folder::list(&v, &tree) {
+            if item.directory {
+                continue;
+            }
+            let path = item.path.unwrap();
+            let f = files
+                .iter()
+                .find(|f| f.path.join(&b'/') == path.as_bytes())
+                .unwrap();
+            let Source::Memory(data) = &f.source else {
+                unreachable!()
+            };
+            let got = folder::member_contents(&v, &out[4..], &placement, item.index).unwrap();
+            assert!(got[..] == data[..], "{path}");
+        }
+    }
+}
+
+/// The streaming copy copies every byte at every destination alignment and length around
+/// its vector width, and writes nothing past the end.
+#[test]
+fn streaming_copy_copies_every_byte() {
+    let src = seeded(7, 100_003);
+    for len in [0usize, 1, 15, 16, 17, 63, 64, 65, 127, 4095, 4096, 100_003] {
+        for shift in [0usize, 1, 8, 15, 16, 31, 33, 63] {
+            let mut buf = vec![0xEEu8; shift + len + 70];
+            let dst = &mut buf[shift..shift + len];
+            // SAFETY: initialised bytes viewed as `MaybeUninit<u8>` (same layout)
+            let dst: &mut [std::mem::MaybeUninit<u8>] =
+                unsafe { std::slice::from_raw_parts_mut(dst.as_mut_ptr().cast(), dst.len()) };
+            super::write::copy_streaming(dst, &src[..len]);
+            assert!(
+                buf[shift..shift + len] == src[..len],
+                "len {len} shift {shift}"
+            );
+            assert!(buf[..shift].iter().all(|&b| b == 0xEE));
+            assert!(buf[shift + len..].iter().all(|&b| b == 0xEE));
+        }
+    }
+}
+
+/// `VecTarget` seeks and overwrites as a `Cursor` over a `Vec` does (zeros after a seek past
+/// the end, in-place overwrite across the end), counting from the end of what `out` held.
+#[test]
+fn vec_target_writes_and_seeks_as_a_cursor() {
+    use std::io::{Seek, SeekFrom, Write};
+    let big = seeded(3, 10_000);
+    for streaming in [false, true] {
+        let mut cursor = std::io::Cursor::new(Vec::new());
+        let mut out = b"ab".to_vec();
+        let mut t = VecTarget::new(&mut out, streaming);
+        for (w, seek) in [
+            (&big[..], SeekFrom::Current(0)),
+            (&big[..5], SeekFrom::Current(7)),
+            (&big[100..9000], SeekFrom::Start(3)),
+            (&big[..20], SeekFrom::End(-10)),
+            (&big[..4096], SeekFrom::End(0)),
+        ] {
+            assert_eq!(t.seek(seek).unwrap(), cursor.seek(seek).unwrap());
+            t.write_all(w).unwrap();
+            cursor.write_all(w).unwrap();
+        }
+        assert_eq!(&out[..2], b"ab");
+        assert!(out[2..] == cursor.into_inner()[..], "streaming {streaming}");
+    }
+}

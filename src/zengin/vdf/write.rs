@@ -355,3 +355,171 @@ fn put_produced<W: Write>(
         }
     }
 }
+
+/// A `Write + Seek` target over a growable buffer, for whole archives written to memory.
+/// Bytes appended at the end are copied straight into the buffer's spare room (no zero-fill
+/// first); with `streaming`, large appends use stores that bypass the caches, as `memcpy`
+/// itself does for copies larger than the cache: an archive of many megabytes is not read
+/// back soon, and the usual copy first reads every destination line it then overwrites.
+pub struct VecTarget<'v> {
+    out: &'v mut Vec<u8>,
+    /// Where the target starts in `out` (positions and seeks count from here).
+    base: usize,
+    pos: usize,
+    streaming: bool,
+}
+
+/// From this many bytes an archive is written to memory with streaming stores
+/// ([`VecTarget::for_archive`]); below, the archive fits the caches and plain copies win.
+pub const STREAMING_FROM: usize = 8 << 20;
+
+impl<'v> VecTarget<'v> {
+    /// Writes after the bytes `out` holds (they stay; position 0 is their end), with
+    /// streaming stores when `streaming`.
+    pub fn new(out: &'v mut Vec<u8>, streaming: bool) -> Self {
+        let base = out.len();
+        VecTarget {
+            out,
+            base,
+            pos: base,
+            streaming,
+        }
+    }
+
+    /// For an archive of about `expected` bytes: room reserved once, streaming stores from
+    /// [`STREAMING_FROM`] bytes on.
+    pub fn for_archive(out: &'v mut Vec<u8>, expected: usize) -> Self {
+        out.reserve(expected);
+        Self::new(out, expected >= STREAMING_FROM)
+    }
+}
+
+impl Write for VecTarget<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        let end = self
+            .pos
+            .checked_add(buf.len())
+            .ok_or_else(|| std::io::Error::other("position overflow"))?;
+        if self.pos > self.out.len() {
+            // after a seek past the end, as a file (and `Cursor`): zeros up to the position
+            self.out.resize(self.pos, 0);
+        }
+        if self.pos == self.out.len() {
+            self.out.reserve(buf.len());
+            let room = &mut self.out.spare_capacity_mut()[..buf.len()];
+            if self.streaming && buf.len() >= STREAM_PIECE_FROM {
+                copy_streaming(room, buf);
+            } else {
+                // SAFETY: `room` holds `buf.len()` bytes and is not part of `buf`.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(buf.as_ptr(), room.as_mut_ptr().cast(), buf.len())
+                };
+            }
+            // SAFETY: the first `buf.len()` bytes of the spare room were just written.
+            unsafe { self.out.set_len(end) };
+        } else {
+            let inside = (self.out.len() - self.pos).min(buf.len());
+            self.out[self.pos..self.pos + inside].copy_from_slice(&buf[..inside]);
+            self.out.extend_from_slice(&buf[inside..]);
+        }
+        self.pos = end;
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Seek for VecTarget<'_> {
+    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
+        let (len, pos) = (self.out.len() - self.base, self.pos - self.base);
+        let to = match to {
+            SeekFrom::Start(p) => Some(p),
+            SeekFrom::End(d) => (len as u64).checked_add_signed(d),
+            SeekFrom::Current(d) => (pos as u64).checked_add_signed(d),
+        };
+        let p = to
+            .and_then(|p| usize::try_from(p).ok())
+            .and_then(|p| p.checked_add(self.base))
+            .ok_or_else(|| std::io::Error::other("seek outside the buffer's range"))?;
+        self.pos = p;
+        Ok((p - self.base) as u64)
+    }
+}
+
+/// Pieces shorter than this are copied plainly even when streaming (the fence after a
+/// streaming copy and its unaligned ends cost more than they save on a few lines).
+const STREAM_PIECE_FROM: usize = 4096;
+
+/// Copy `src` into `dst[..src.len()]` with non-temporal stores where the CPU has them.
+/// Hand-written because speed demands it: the plain copy of a 100 MB archive reads each
+/// destination line before overwriting it (tested against the plain copy in `tests.rs`).
+pub(crate) fn copy_streaming(dst: &mut [std::mem::MaybeUninit<u8>], src: &[u8]) {
+    assert!(dst.len() >= src.len());
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512F (checked just above); lengths checked above.
+            unsafe { stream_x86::copy_avx512(dst.as_mut_ptr().cast(), src) };
+        } else {
+            // SAFETY: SSE2 is part of x86_64; lengths checked above.
+            unsafe { stream_x86::copy_sse2(dst.as_mut_ptr().cast(), src) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    for (d, &s) in dst.iter_mut().zip(src) {
+        d.write(s);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod stream_x86 {
+    use std::arch::x86_64::*;
+    use std::ptr::copy_nonoverlapping;
+
+    /// Bytes up to the next `align`-byte boundary of `p`, at most `n`.
+    fn head(p: *mut u8, align: usize, n: usize) -> usize {
+        (p.align_offset(align)).min(n)
+    }
+
+    /// # Safety
+    /// `dst` is valid for `src.len()` bytes of writes and does not overlap `src`; AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    pub unsafe fn copy_avx512(dst: *mut u8, src: &[u8]) {
+        let n = src.len();
+        let s = src.as_ptr();
+        let h = head(dst, 64, n);
+        copy_nonoverlapping(s, dst, h);
+        let mut i = h;
+        while i + 64 <= n {
+            let v = _mm512_loadu_si512(s.add(i).cast());
+            _mm512_stream_si512(dst.add(i).cast(), v);
+            i += 64;
+        }
+        copy_nonoverlapping(s.add(i), dst.add(i), n - i);
+        _mm_sfence();
+    }
+
+    /// # Safety
+    /// `dst` is valid for `src.len()` bytes of writes and does not overlap `src`.
+    pub unsafe fn copy_sse2(dst: *mut u8, src: &[u8]) {
+        let n = src.len();
+        let s = src.as_ptr();
+        let h = head(dst, 16, n);
+        copy_nonoverlapping(s, dst, h);
+        let mut i = h;
+        while i + 16 <= n {
+            let v = _mm_loadu_si128(s.add(i).cast());
+            _mm_stream_si128(dst.add(i).cast(), v);
+            i += 16;
+        }
+        copy_nonoverlapping(s.add(i), dst.add(i), n - i);
+        _mm_sfence();
+    }
+}

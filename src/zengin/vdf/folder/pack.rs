@@ -4,9 +4,9 @@ use super::{file_piece, path_text};
 use crate::exact::{EncodeError, Error};
 use crate::zengin::vdf::zipped;
 use crate::zengin::vdf::{
-    produced_in_parallel, safe_component, write_archive, write_archive_in_order, Entry, Header,
-    PieceKind, Produced, ATTRIBUTE_ARCHIVE, HEADER_SIZE, NAME_PAD, NAME_SIZE, TYPE_DIRECTORY,
-    TYPE_LAST, VOLUME_NORMAL, VOLUME_ZIPPED,
+    safe_component, write_archive, write_archive_in_order, Entry, Header, PieceKind, Produced,
+    ATTRIBUTE_ARCHIVE, ENTRY_SIZE, HEADER_SIZE, NAME_PAD, NAME_SIZE, TYPE_DIRECTORY, TYPE_LAST,
+    VOLUME_NORMAL, VOLUME_ZIPPED,
 };
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
@@ -241,6 +241,29 @@ pub(super) fn pack_plan(files: &[PackFile]) -> Result<(Vec<Entry>, Vec<(usize, u
     Ok((entries, order))
 }
 
+/// Write a new archive of `files` at the end of `out` ([`pack_to`] into a
+/// [`VecTarget`](crate::zengin::vdf::VecTarget): room reserved once for the whole archive,
+/// members copied straight into it); returns the archive's length.
+pub fn pack_to_vec(
+    out: &mut Vec<u8>,
+    files: &[PackFile],
+    opts: &PackOptions,
+    on_piece: &(dyn Fn() + Sync),
+) -> Result<u64, EncodeError> {
+    let members: u64 = files.iter().map(|f| f.source.len()).sum();
+    let expected = usize::try_from(members)
+        .ok()
+        .and_then(|m| m.checked_add(HEADER_SIZE + files.len() * 2 * ENTRY_SIZE))
+        .ok_or_else(|| EncodeError::new("the archive would be larger than 4 GiB"))?;
+    let start = out.len();
+    // Zipped members shrink: reserve for the stored bytes only when they are stored raw.
+    let reserve = if opts.zipped { expected / 2 } else { expected };
+    let mut w = crate::zengin::vdf::VecTarget::for_archive(out, reserve);
+    let n = pack_to(&mut w, files, opts, on_piece)?;
+    debug_assert_eq!(out.len() - start, n as usize);
+    Ok(n)
+}
+
 /// Write a new archive of `files` to `w`.
 pub fn pack_to<W: Write + Seek>(
     w: &mut W,
@@ -274,7 +297,10 @@ pub fn pack_to<W: Write + Seek>(
         sources.push(Some(si));
     }
     let in_memory = files.iter().all(|f| matches!(f.source, Source::Memory(_)));
-    let parallel = !in_memory || opts.zipped || produced_in_parallel(kinds.len());
+    // Members in memory stored raw are only borrowed: producing them is no work, so they are
+    // written in order without threads, however many (a thread pool, a channel and windows
+    // only cost here; the copy into the output is the whole job).
+    let parallel = !in_memory || opts.zipped;
     let produce = |i: usize| -> Result<Produced<'_>, EncodeError> {
         let si = sources[i].ok_or_else(|| EncodeError::new("internal: no source"))?;
         if let (Source::Disk(p), PieceKind::File { zipped: false, .. }) =
@@ -297,8 +323,6 @@ pub fn pack_to<W: Write + Seek>(
         };
         Ok(Produced::bytes(bytes, size))
     };
-    // A few members in memory, stored raw, are only borrowed: producing them is no work, so
-    // they are written in order without threads (small jobs pay for no machinery).
     if parallel {
         write_archive(
             w,
