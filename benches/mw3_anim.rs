@@ -19,7 +19,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use animkit::mw3::gen::{self, Shape};
 use animkit::mw3::Anim;
-use animkit::registry::{Codec, ExportOptions};
+use animkit::registry::{Codec, ExportOptions, ImportOptions};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 
@@ -87,6 +87,30 @@ fn bench_input(c: &mut Criterion, label: &str, data: &[u8]) {
     g.sample_size(10);
     g.bench_function("yaml_export", |b| {
         b.iter(|| Codec::to_yaml(&model, &ExportOptions::default()).map(|s| s.len()))
+    });
+    g.finish();
+    // YAML import (issue 12 item 11), throughput in bytes of YAML read: the document to the
+    // model (the fast reader, then the references resolved), and on to the file's bytes.
+    let yaml = match Codec::to_yaml(&model, &ExportOptions::default()) {
+        Ok(y) => y,
+        Err(e) => panic!("export: {e}"),
+    };
+    let mut g = c.benchmark_group(format!("mw3_anim/{label}"));
+    g.throughput(Throughput::Bytes(yaml.len() as u64));
+    g.sample_size(10);
+    g.bench_function("yaml_import", |b| {
+        b.iter(|| {
+            Anim::from_yaml(black_box(&yaml), &ImportOptions::default()).map(|a| a.anim_defs.len())
+        })
+    });
+    g.bench_function("yaml_import_write", |b| {
+        b.iter(|| {
+            let a = Anim::from_yaml(black_box(&yaml), &ImportOptions::default())
+                .map_err(|e| e.to_string())?;
+            let mut out = Vec::new();
+            Codec::encode(&a, &mut out).map_err(|e| e.to_string())?;
+            Ok::<_, String>(out.len())
+        })
     });
     g.finish();
 }

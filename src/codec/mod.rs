@@ -94,6 +94,10 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn edit_warnings(&self, _edited: &Self) -> Vec<Finding> {
         Vec::new()
     }
+    /// Whether [`Codec::edit_warnings`] can find anything. `false` promises it always returns
+    /// nothing, so a writer need not decode the file it replaces to compare (MW3 `import` of
+    /// a 10 MB file: 25 ms and the old model's memory saved). `true` by default (the safe side).
+    const HAS_EDIT_WARNINGS: bool = true;
     /// `verify`'s binary → YAML → binary step done a cheaper way the format proves equal to
     /// `encode(from_yaml(to_yaml(self)))` (with default options): the bytes that gives, or
     /// `None` (the default, and whenever the cheaper way cannot decide) for the ordinary path.
@@ -116,6 +120,8 @@ pub trait Format: Send + Sync {
     fn container(&self) -> Option<&'static dyn Container>;
     /// See [`Codec::COMPANIONS`].
     fn companions(&self) -> &'static [Companion];
+    /// See [`Codec::HAS_EDIT_WARNINGS`].
+    fn has_edit_warnings(&self) -> bool;
 }
 
 /// A decoded file, as the commands see it.
@@ -226,6 +232,9 @@ impl<T: Codec> Format for Registered<T> {
     }
     fn companions(&self) -> &'static [Companion] {
         T::COMPANIONS
+    }
+    fn has_edit_warnings(&self) -> bool {
+        T::HAS_EDIT_WARNINGS
     }
 }
 

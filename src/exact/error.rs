@@ -7,6 +7,11 @@
 use std::fmt;
 use std::path::PathBuf;
 
+/// The deepest nesting a YAML document may have (block and flow levels together); animkit's
+/// documents nest less than 16 levels. Here, below the YAML layer that enforces it (and
+/// re-exports it as `crate::yaml::MAX_DEPTH`), because the error text names it.
+pub const MAX_DEPTH: usize = 128;
+
 /// One step of a field path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Segment {
@@ -260,7 +265,7 @@ impl From<serde_saphyr::Error> for YamlError {
                 format!(
                     "the document nests deeper than {} levels here (animkit's documents nest \
                      less than 16)",
-                    crate::yaml::MAX_DEPTH
+                    MAX_DEPTH
                 )
             }
             _ => match message {

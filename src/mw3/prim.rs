@@ -91,11 +91,59 @@ impl<const N: usize> Serialize for Bytes<N> {
 
 impl<'de, const N: usize> Deserialize<'de> for Bytes<N> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let blob = Blob::deserialize(d)?;
-        let arr: [u8; N] = blob.0.as_slice().try_into().map_err(|_| {
-            de::Error::custom(format!("expected {N} bytes of hex, got {}", blob.0.len()))
-        })?;
-        Ok(Bytes(arr))
+        struct V<const N: usize>;
+        impl<const N: usize> de::Visitor<'_> for V<N> {
+            type Value = Bytes<N>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                // (the same as Blob's, for the same messages)
+                f.write_str("hex digits, two per byte")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Bytes<N>, E> {
+                // (the usual spelling, `2N` hex digits, straight into the array: no String
+                // and Vec per value as through Blob; anything else goes through Blob)
+                let mut arr = [0u8; N];
+                if v.len() == 2 * N && hex::decode_to_slice(v, &mut arr).is_ok() {
+                    return Ok(Bytes(arr));
+                }
+                let blob = Blob::deserialize(de::value::StrDeserializer::<E>::new(v))?;
+                blob.0.as_slice().try_into().map(Bytes).map_err(|_| {
+                    E::custom(format!("expected {N} bytes of hex, got {}", blob.0.len()))
+                })
+            }
+        }
+        d.deserialize_str(V::<N>)
+    }
+}
+
+/// A map key or list item read as a string without an allocation where the reader lends it
+/// (errors as `String`'s: "expected a string").
+pub struct Key<'de>(pub std::borrow::Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> de::Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(v)))
+            }
+            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Key<'de>, E> {
+                match std::str::from_utf8(v) {
+                    Ok(s) => self.visit_str(s),
+                    Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(v), &self)),
+                }
+            }
+        }
+        d.deserialize_string(V)
     }
 }
 
@@ -200,7 +248,7 @@ macro_rules! flags {
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let v = $crate::mw3::prim::de_flags(d, Self::NAMES.iter().map(|&(b, n)| (b as u64, n)).collect())?;
+                let v = $crate::mw3::prim::de_flags(d, Self::NAMES.iter().map(|&(b, n)| (b as u64, n)))?;
                 <$raw>::try_from(v).map($name).map_err(|_| serde::de::Error::custom("flag value too large"))
             }
         }
@@ -239,25 +287,37 @@ pub fn ser_flags<S: Serializer>(
 
 pub fn de_flags<'de, D: Deserializer<'de>>(
     d: D,
-    names: Vec<(u64, &'static str)>,
+    names: impl Iterator<Item = (u64, &'static str)> + Clone,
 ) -> Result<u64, D::Error> {
-    let items: Vec<String> = Vec::deserialize(d)?;
-    let mut v = 0u64;
-    for it in items {
-        if let Some(&(bit, _)) = names.iter().find(|(_, n)| *n == it) {
-            v |= bit;
-        } else if let Some(x) = crate::exact::blob::parse_u32(&it).filter(|_| it.starts_with("0x"))
-        {
-            v |= x as u64;
-        } else {
-            let known: Vec<&str> = names.iter().map(|(_, n)| *n).collect();
-            return Err(de::Error::custom(format!(
-                "unknown flag `{it}` (known: {}; other bits as 0x...)",
-                known.join(", ")
-            )));
+    // (read as `Vec<String>` would be, with its messages, but without a String per flag)
+    struct V<I>(I);
+    impl<'de, I: Iterator<Item = (u64, &'static str)> + Clone> de::Visitor<'de> for V<I> {
+        type Value = u64;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a sequence")
+        }
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<u64, A::Error> {
+            let mut v = 0u64;
+            while let Some(Key(it)) = seq.next_element::<Key>()? {
+                let it = &*it;
+                if let Some((bit, _)) = self.0.clone().find(|(_, n)| *n == it) {
+                    v |= bit;
+                } else if let Some(x) =
+                    crate::exact::blob::parse_u32(it).filter(|_| it.starts_with("0x"))
+                {
+                    v |= x as u64;
+                } else {
+                    let known: Vec<&str> = self.0.clone().map(|(_, n)| n).collect();
+                    return Err(de::Error::custom(format!(
+                        "unknown flag `{it}` (known: {}; other bits as 0x...)",
+                        known.join(", ")
+                    )));
+                }
+            }
+            Ok(v)
         }
     }
-    Ok(v)
+    d.deserialize_seq(V(names))
 }
 
 pub fn flags_schema(names: &[&str]) -> schemars::schema::Schema {
@@ -307,7 +367,7 @@ macro_rules! named {
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let v = $crate::mw3::prim::de_named(d, Self::NAMES.iter().map(|&(b, n)| (b as i64, n)).collect())?;
+                let v = $crate::mw3::prim::de_named(d, Self::NAMES.iter().map(|&(b, n)| (b as i64, n)))?;
                 <$raw>::try_from(v).map($name).map_err(|_| serde::de::Error::custom("value out of range"))
             }
         }
@@ -326,20 +386,21 @@ pub(crate) use named;
 
 pub fn de_named<'de, D: Deserializer<'de>>(
     d: D,
-    names: Vec<(i64, &'static str)>,
+    names: impl Iterator<Item = (i64, &'static str)> + Clone,
 ) -> Result<i64, D::Error> {
-    struct V(Vec<(i64, &'static str)>);
-    impl de::Visitor<'_> for V {
+    // (the names as an iterator over the type's table: no list built per value)
+    struct V<I>(I);
+    impl<I: Iterator<Item = (i64, &'static str)> + Clone> de::Visitor<'_> for V<I> {
         type Value = i64;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            let known: Vec<&str> = self.0.iter().map(|(_, n)| *n).collect();
+            let known: Vec<&str> = self.0.clone().map(|(_, n)| n).collect();
             write!(f, "one of {} or a number", known.join(", "))
         }
         fn visit_str<E: de::Error>(self, v: &str) -> Result<i64, E> {
             self.0
-                .iter()
+                .clone()
                 .find(|(_, n)| *n == v)
-                .map(|(x, _)| *x)
+                .map(|(x, _)| x)
                 .ok_or_else(|| E::invalid_value(de::Unexpected::Str(v), &self))
         }
         fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {

@@ -246,8 +246,9 @@ impl<'de> Deserialize<'de> for Ref {
                     raw: false,
                 };
                 let mut index_given = false;
-                while let Some(k) = m.next_key::<String>()? {
-                    match k.as_str() {
+                // (a borrowed key: no String per reference field)
+                while let Some(super::prim::Key(k)) = m.next_key()? {
+                    match &*k {
                         "index" => {
                             r.index = m.next_value()?;
                             r.index_missing = false;

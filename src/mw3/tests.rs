@@ -996,3 +996,116 @@ fn references_may_be_given_by_name_or_index_alone() {
     let diff: Vec<usize> = (0..data.len()).filter(|&i| out[i] != data[i]).collect();
     assert_eq!(diff.len(), 2, "{diff:?}");
 }
+
+/// `import` decodes the file it replaces only for formats with edit warnings: MW3 has none
+/// (so a 10 MB anim.zbd is not decoded again), MAN has them.
+#[test]
+fn only_formats_with_edit_warnings_ask_for_the_old_output() {
+    let formats = crate::registry::formats();
+    let mw3 = formats.by_tag("mw3.anim").expect("mw3 registered");
+    assert!(!mw3.has_edit_warnings());
+    let man = formats.by_tag("zengin.man").expect("MAN registered");
+    assert!(man.has_edit_warnings());
+    // (and the promise holds: an edit gives no warning)
+    let data = gen::file(3, &gen::Shape::default()).expect("generates");
+    let a = Anim::read(&data).expect("decodes");
+    let mut b = a.clone();
+    b.info.gravity = F32::new(-1.5);
+    assert!(Codec::edit_warnings(&a, &b).is_empty());
+}
+
+/// The output is reserved once at about its final size: within 10 % of the encoded length of
+/// 300 generated anim defs (both kinds of values).
+#[test]
+fn size_hint_is_about_the_encoded_size() {
+    for realistic in [true, false] {
+        let shape = gen::Shape {
+            defs: 300,
+            max_items: 6,
+            max_sequences: 3,
+            max_events: 16,
+            realistic,
+        };
+        let data = gen::file(11, &shape).expect("generates");
+        let a = Anim::read(&data).expect("decodes");
+        let hint = a.size_hint();
+        assert!(
+            hint.abs_diff(data.len()) * 10 <= data.len(),
+            "hint {hint} for {} bytes",
+            data.len()
+        );
+    }
+}
+
+/// The visitors that read keys, flags, names and hex without allocating keep the values and
+/// messages of the `String`/`Vec<String>`/`Blob` readers they replace.
+#[test]
+fn allocation_free_readers_keep_their_values_and_messages() {
+    use super::anim_def::{Activation, DefFlags};
+    use super::prim::Bytes;
+    use super::refs::Ref;
+    fn json<T: serde::de::DeserializeOwned>(s: &str) -> Result<T, String> {
+        serde_json::from_str(s).map_err(|e| e.to_string())
+    }
+    // hex: 2N digits straight in; spaces and wrong lengths through Blob's rules and messages
+    assert_eq!(json::<Bytes<2>>("\"0a11\"").map(|b| b.0), Ok([0x0a, 0x11]));
+    assert_eq!(json::<Bytes<2>>("\"0A 11\"").map(|b| b.0), Ok([0x0a, 0x11]));
+    let e = json::<Bytes<2>>("\"001122\"").unwrap_err();
+    assert!(e.starts_with("expected 2 bytes of hex, got 3"), "{e}");
+    let e = json::<Bytes<2>>("\"0g11\"").unwrap_err();
+    assert!(e.starts_with("bad hex bytes: "), "{e}");
+    let e = json::<Bytes<2>>("7").unwrap_err();
+    assert!(e.contains("expected hex digits, two per byte"), "{e}");
+    // flags
+    assert_eq!(
+        json::<DefFlags>("[\"has_callbacks\", \"0x1\"]").map(|f| f.0),
+        Ok(0x11)
+    );
+    let e = json::<DefFlags>("[\"bogus\"]").unwrap_err();
+    assert!(
+        e.starts_with("unknown flag `bogus` (known: execution_by_range, execution_by_zone,"),
+        "{e}"
+    );
+    let e = json::<DefFlags>("\"has_callbacks\"").unwrap_err();
+    assert!(e.contains("expected a sequence"), "{e}");
+    let e = json::<DefFlags>("[7]").unwrap_err();
+    assert!(e.contains("expected a string"), "{e}");
+    // named values
+    assert_eq!(json::<Activation>("\"on_call\"").map(|a| a.0), Ok(3));
+    assert_eq!(json::<Activation>("9").map(|a| a.0), Ok(9));
+    let e = json::<Activation>("\"bogus\"").unwrap_err();
+    assert!(
+        e.contains("expected one of weapon_hit, collide_hit, weapon_or_collide_hit, on_call, on_startup or a number"),
+        "{e}"
+    );
+    // keys of references and events
+    let r = json::<Ref>("{\"index\": 2, \"name\": \"n\"}").expect("reads");
+    assert_eq!(
+        (r.index, r.name.map(|n| n.to_string())),
+        (2, Some("n".into()))
+    );
+    let e = json::<Ref>("{\"index\": 1, \"nam\": \"x\"}").unwrap_err();
+    assert!(
+        e.starts_with("unknown field `nam`, expected one of `index`, `name`, `raw_index`"),
+        "{e}"
+    );
+    let e = json::<super::events::Event>("{\"pad\": 1, \"bogus\": {}}").unwrap_err();
+    assert!(
+        e.starts_with("unknown event key `bogus` (start, time, pad, or a type: sound,"),
+        "{e}"
+    );
+    // and the same through both YAML readers
+    let text =
+        "format: mw3.anim\nversion: 1\nanim_defs:\n- name: a\n  flags: [has_callbacks, bogus]\n";
+    for fast in [true, false] {
+        let (r, _) = crate::yaml::read::with_fast_reader(fast, || {
+            Anim::from_yaml(text, &ImportOptions::default())
+        });
+        let e = r.expect_err("an unknown flag").to_string();
+        assert!(
+            e.contains("anim_defs[0].flags: unknown flag `bogus`"),
+            "{e}"
+        );
+        assert!(e.contains("5:"), "{e}");
+    }
+}

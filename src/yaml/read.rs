@@ -14,9 +14,7 @@ use crate::exact::YamlError;
 use serde::de::{DeserializeOwned, DeserializeSeed};
 use serde_saphyr::{Budget, Options};
 
-/// The deepest nesting a document may have (block and flow levels together). animkit's
-/// documents nest less than 16 levels.
-pub const MAX_DEPTH: usize = 128;
+pub use crate::exact::error::MAX_DEPTH;
 
 /// How many aliases (`*name`) a document may use. animkit never writes anchors or aliases;
 /// a person may, to repeat a value, but not thousands of times.

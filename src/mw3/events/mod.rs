@@ -522,8 +522,9 @@ impl<'de> Deserialize<'de> for Event {
                 let mut start_time = F32(0);
                 let mut pad = 0;
                 let mut data = None;
-                while let Some(k) = m.next_key::<String>()? {
-                    match k.as_str() {
+                // (a borrowed key: no String per event)
+                while let Some(super::prim::Key(k)) = m.next_key()? {
+                    match &*k {
                         "start" => start_offset = m.next_value()?,
                         "time" => start_time = m.next_value()?,
                         "pad" => pad = m.next_value()?,

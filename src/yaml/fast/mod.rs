@@ -1,0 +1,140 @@
+//! A fast reader for the YAML subset animkit's own emitter writes, tried before serde-saphyr.
+//!
+//! It is a serde [`Deserializer`] working directly on the document's bytes: no event list, no
+//! tree, strings borrowed from the text where no escape needs decoding. It reads block
+//! mappings and sequences (indentless sequences too), one-line flow mappings and sequences,
+//! plain scalars, one-line single- and double-quoted scalars (the escapes the emitter writes),
+//! and comments. The moment it meets anything else (anchors, aliases, tags, block or
+//! multi-line scalars, directives, tabs, a scalar whose meaning it does not resolve exactly as
+//! serde-saphyr would, a duplicate key, nesting deeper than [`FAST_DEPTH`]) or the target type
+//! refuses a value, it gives up ([`Bail`]) and [`super::read::from_str`] reads the whole document
+//! again through serde-saphyr, so values, error messages (line:col and field path) and budgets
+//! are exactly that reader's. A document this reader accepts is one serde-saphyr accepts with
+//! the same value: the scalar rules below mirror serde-saphyr 2.2's with default options
+//! (`deserialize_str`, `deserialize_any`, integers, floats, null), and the tests compare both
+//! readers on every sample, corpus file and generated document.
+
+mod deser;
+mod scalar;
+mod scan;
+#[cfg(test)]
+mod tests;
+
+use serde::de::{self, DeserializeSeed};
+use std::fmt;
+
+/// The deepest nesting the fast reader follows (below [`super::MAX_DEPTH`], so every
+/// document it reads passes serde-saphyr's depth budget too; deeper ones go to that reader,
+/// which reports its limit).
+pub const FAST_DEPTH: usize = 100;
+
+/// The fast reader gave up: read the document with serde-saphyr.
+#[derive(Debug)]
+pub struct Bail;
+
+impl fmt::Display for Bail {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("outside the fast reader's subset")
+    }
+}
+
+impl std::error::Error for Bail {}
+
+impl de::Error for Bail {
+    #[cold]
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        Bail
+    }
+}
+
+type R<T> = Result<T, Bail>;
+
+/// Read `text` (without a byte order mark) as `T`, or `None` when it is outside the subset
+/// or `T` refuses it.
+pub fn from_str<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
+    from_str_seed(text, std::marker::PhantomData::<T>)
+}
+
+/// [`from_str`] with a seed.
+pub fn from_str_seed<'de, S: DeserializeSeed<'de>>(text: &'de str, seed: S) -> Option<S::Value> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        text,
+        pos: 0,
+        ctx: Ctx::Doc,
+        pending: None,
+        depth: 0,
+        keys: Vec::new(),
+        ignoring: false,
+    };
+    let v = seed.deserialize(&mut p).ok()?;
+    p.end_line().ok()?;
+    match p.next_line() {
+        Ok(None) => Some(v),
+        _ => None,
+    }
+}
+
+/// Where the next node starts.
+#[derive(Clone, Copy)]
+enum Ctx {
+    /// The document's root.
+    Doc,
+    /// Right after the `:` of a block mapping key at this indentation.
+    AfterKey(usize),
+    /// Right after the `-` of a block sequence entry at this column.
+    AfterDash(usize),
+    /// Inside a flow collection (the node starts after spaces).
+    Flow,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Style {
+    Plain,
+    Single,
+    Double,
+}
+
+#[derive(Clone, Copy)]
+struct Scalar<'de> {
+    /// The text between the quotes (or the plain text).
+    raw: &'de str,
+    style: Style,
+    /// A double-quoted text with `\`, or a single-quoted one with `''`.
+    escaped: bool,
+}
+
+enum Node<'de> {
+    /// A block mapping whose keys stand at this indentation; the cursor is at its first key.
+    BlockMap(usize),
+    /// A block sequence whose dashes stand at this column; the cursor is at its first dash.
+    BlockSeq(usize),
+    /// The cursor is after the `{`.
+    FlowMap,
+    /// The cursor is after the `[`.
+    FlowSeq,
+    Scalar(Scalar<'de>),
+    /// No value (`key:` with nothing after it): a null.
+    Empty,
+}
+
+struct Parser<'de> {
+    s: &'de [u8],
+    text: &'de str,
+    pos: usize,
+    ctx: Ctx,
+    /// A node already classified (by `deserialize_option`), for the next request.
+    pending: Option<Node<'de>>,
+    depth: usize,
+    /// The keys of the open mappings (innermost last), to refuse duplicates as serde-saphyr
+    /// does.
+    keys: Vec<(u64, &'de str)>,
+    /// Inside `deserialize_ignored_any` (untyped floats are accepted there, as serde-saphyr
+    /// hands them to the visitor).
+    ignoring: bool,
+}
+
+#[inline]
+fn bail<T>() -> R<T> {
+    Err(Bail)
+}

@@ -1,0 +1,478 @@
+//! The fast reader's scanner: lines, indentation, comments, keys and the three scalar styles.
+
+use super::scalar::{fingerprint, is_null, yaml11_bool};
+use super::{bail, Bail, Ctx, Node, Parser, Scalar, Style, FAST_DEPTH, R};
+
+/// Bytes a plain scalar cannot simply continue with: line breaks, `:`, `#`, flow indicators,
+/// control characters and the first bytes of non-ASCII characters.
+const PLAIN_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = c < 0x20
+            || c >= 0x7f
+            || matches!(c as u8, b':' | b'#' | b',' | b'[' | b']' | b'{' | b'}');
+        c += 1;
+    }
+    t
+};
+
+/// Bytes a double-quoted scalar cannot simply continue with.
+const DOUBLE_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = c < 0x20 || c >= 0x7f || c == b'"' as usize || c == b'\\' as usize;
+        c += 1;
+    }
+    t
+};
+
+/// A byte that ends a plain scalar or key in flow context.
+#[inline]
+pub(super) fn flow_indicator(b: u8) -> bool {
+    matches!(b, b',' | b'[' | b']' | b'{' | b'}')
+}
+
+impl<'de> Parser<'de> {
+    #[inline]
+    pub(super) fn at(&self, i: usize) -> u8 {
+        self.s.get(i).copied().unwrap_or(0)
+    }
+
+    #[inline]
+    pub(super) fn skip_spaces(&mut self) {
+        while self.at(self.pos) == b' ' {
+            self.pos += 1;
+        }
+    }
+
+    /// The byte at `i` ends a line (or the text).
+    #[inline]
+    pub(super) fn eol(&self, i: usize) -> bool {
+        i >= self.s.len() || matches!(self.s[i], b'\n' | b'\r')
+    }
+
+    /// Check the (non-ASCII or control) character at `i` is one YAML allows in a document
+    /// and that can only mean itself; its length.
+    #[cold]
+    pub(super) fn wide_char(&self, i: usize) -> R<usize> {
+        let b = self.s[i];
+        if b < 0x80 {
+            return if b == b'\t' { Ok(1) } else { bail() };
+        }
+        let c = self
+            .text
+            .get(i..)
+            .and_then(|t| t.chars().next())
+            .ok_or(Bail)?;
+        match c {
+            '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}'
+                if !matches!(c, '\u{FEFF}' | '\u{2028}' | '\u{2029}') =>
+            {
+                Ok(c.len_utf8())
+            }
+            _ => bail(),
+        }
+    }
+
+    /// Skip a comment from its `#` to the end of the line (not the line break).
+    pub(super) fn skip_comment(&mut self) -> R<()> {
+        while !self.eol(self.pos) {
+            let b = self.s[self.pos];
+            if (0x20..0x7f).contains(&b) {
+                self.pos += 1;
+            } else {
+                self.pos += self.wide_char(self.pos)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Consume a line break (`\n` or `\r\n`) or the end of the text.
+    #[inline]
+    pub(super) fn line_break(&mut self) -> R<()> {
+        match self.at(self.pos) {
+            b'\n' => self.pos += 1,
+            b'\r' if self.at(self.pos + 1) == b'\n' => self.pos += 2,
+            _ if self.pos >= self.s.len() => {}
+            _ => return bail(),
+        }
+        Ok(())
+    }
+
+    /// After a node on a line: only spaces and a comment may follow; move to the next line.
+    pub(super) fn end_line(&mut self) -> R<()> {
+        if self.pos == 0 || self.s[self.pos - 1] == b'\n' {
+            return Ok(());
+        }
+        self.skip_spaces();
+        if self.at(self.pos) == b'#' {
+            if self.s[self.pos - 1] != b' ' {
+                return bail();
+            }
+            self.skip_comment()?;
+        }
+        self.line_break()
+    }
+
+    /// From a line start: skip blank and comment lines; the indentation of the next line with
+    /// content (the cursor stays at its start), or `None` at the end of the text.
+    pub(super) fn next_line(&mut self) -> R<Option<usize>> {
+        loop {
+            let start = self.pos;
+            let mut i = start;
+            while self.at(i) == b' ' {
+                i += 1;
+            }
+            if i >= self.s.len() {
+                self.pos = i;
+                return Ok(None);
+            }
+            match self.s[i] {
+                b'\n' | b'\r' => {
+                    self.pos = i;
+                    self.line_break()?;
+                }
+                b'#' => {
+                    self.pos = i;
+                    self.skip_comment()?;
+                    self.line_break()?;
+                }
+                b'\t' => return bail(),
+                // directives and document markers
+                b'%' if i == start => return bail(),
+                b'-' | b'.'
+                    if i == start
+                        && self.s[i..].len() >= 3
+                        && self.s[i + 1] == self.s[i]
+                        && self.s[i + 2] == self.s[i]
+                        && (self.eol(i + 3) || matches!(self.at(i + 3), b' ' | b'\t')) =>
+                {
+                    return bail()
+                }
+                _ => return Ok(Some(i - start)),
+            }
+        }
+    }
+
+    /// A `-` entry indicator at `i`.
+    #[inline]
+    pub(super) fn is_dash(&self, i: usize) -> bool {
+        self.at(i) == b'-' && (self.at(i + 1) == b' ' || self.eol(i + 1))
+    }
+
+    /// `:` at `i` ends a block mapping key.
+    #[inline]
+    pub(super) fn key_colon(&self, i: usize) -> bool {
+        self.at(i) == b':' && (self.at(i + 1) == b' ' || self.eol(i + 1))
+    }
+
+    /// The line from `i` starts with a block mapping key (`key:`).
+    pub(super) fn is_key_line(&self, i: usize) -> bool {
+        match self.at(i) {
+            q @ (b'"' | b'\'') => {
+                let mut j = i + 1;
+                while !self.eol(j) {
+                    let b = self.s[j];
+                    if b == b'\\' && q == b'"' {
+                        j += 2;
+                        continue;
+                    }
+                    if b == q {
+                        if q == b'\'' && self.at(j + 1) == b'\'' {
+                            j += 2;
+                            continue;
+                        }
+                        return self.key_colon(j + 1);
+                    }
+                    j += 1;
+                }
+                false
+            }
+            b'{' | b'[' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'%' | b'@' | b'`' => false,
+            _ => {
+                let mut j = i;
+                while !self.eol(j) {
+                    match self.s[j] {
+                        b':' if self.key_colon(j) => return true,
+                        b'#' if j > i && self.s[j - 1] == b' ' => return false,
+                        _ => j += 1,
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    /// The node at the cursor, given where it stands.
+    pub(super) fn node(&mut self) -> R<Node<'de>> {
+        if let Some(n) = self.pending.take() {
+            return Ok(n);
+        }
+        match self.ctx {
+            Ctx::Doc => match self.next_line()? {
+                Some(0) => self.block_node_here(0),
+                _ => bail(),
+            },
+            Ctx::AfterKey(n) => {
+                self.skip_spaces();
+                if self.eol(self.pos) || self.at(self.pos) == b'#' {
+                    self.end_line()?;
+                    return match self.next_line()? {
+                        Some(m) if m > n => {
+                            self.pos += m;
+                            self.block_node_here(m)
+                        }
+                        Some(m) if m == n && self.is_dash(self.pos + m) => {
+                            self.pos += m;
+                            Ok(Node::BlockSeq(n))
+                        }
+                        _ => Ok(Node::Empty),
+                    };
+                }
+                if self.is_dash(self.pos) {
+                    return bail();
+                }
+                self.inline_node(false)
+            }
+            Ctx::AfterDash(n) => {
+                let dash_end = self.pos;
+                self.skip_spaces();
+                if self.eol(self.pos) || self.at(self.pos) == b'#' {
+                    self.end_line()?;
+                    return match self.next_line()? {
+                        Some(m) if m > n => {
+                            self.pos += m;
+                            self.block_node_here(m)
+                        }
+                        _ => Ok(Node::Empty),
+                    };
+                }
+                let col = n + 1 + (self.pos - dash_end);
+                if self.is_dash(self.pos) {
+                    Ok(Node::BlockSeq(col))
+                } else if self.is_key_line(self.pos) {
+                    Ok(Node::BlockMap(col))
+                } else {
+                    self.inline_node(false)
+                }
+            }
+            Ctx::Flow => {
+                self.skip_spaces();
+                self.inline_node(true)
+            }
+        }
+    }
+
+    /// A block collection starting at the cursor (the first thing on its line).
+    pub(super) fn block_node_here(&mut self, indent: usize) -> R<Node<'de>> {
+        if self.is_dash(self.pos) {
+            Ok(Node::BlockSeq(indent))
+        } else if self.is_key_line(self.pos) {
+            Ok(Node::BlockMap(indent))
+        } else {
+            bail()
+        }
+    }
+
+    /// A node on the current line: a flow collection or a scalar.
+    pub(super) fn inline_node(&mut self, flow: bool) -> R<Node<'de>> {
+        match self.at(self.pos) {
+            b'{' => {
+                self.pos += 1;
+                Ok(Node::FlowMap)
+            }
+            b'[' => {
+                self.pos += 1;
+                Ok(Node::FlowSeq)
+            }
+            b'"' => self.double_quoted().map(Node::Scalar),
+            b'\'' => self.single_quoted().map(Node::Scalar),
+            _ => self.plain(flow).map(Node::Scalar),
+        }
+    }
+
+    /// A plain scalar from the cursor. In block context it ends at the line's end, a comment
+    /// or `: `; in flow context also at `,`, `]`, `}`.
+    pub(super) fn plain(&mut self, flow: bool) -> R<Scalar<'de>> {
+        let start = self.pos;
+        let first = self.at(start);
+        match first {
+            b'&' | b'*' | b'!' | b'|' | b'>' | b'%' | b'@' | b'`' | b'#' | b',' | b'[' | b']'
+            | b'{' | b'}' | b'"' | b'\'' | b' ' | b'\t' => return bail(),
+            b'-' | b'?' | b':' => {
+                let next = self.at(start + 1);
+                if next == b' ' || self.eol(start + 1) || (flow && flow_indicator(next)) {
+                    return bail();
+                }
+            }
+            _ if self.eol(start) => return bail(),
+            _ => {}
+        }
+        let s = self.s;
+        let mut i = start;
+        loop {
+            // (the common bytes in a tight loop; the table marks the ones that need a look)
+            while i < s.len() && !PLAIN_STOP[s[i] as usize] {
+                i += 1;
+            }
+            let Some(&b) = s.get(i) else { break };
+            match b {
+                b'\n' | b'\r' => break,
+                b':' => {
+                    let next = self.at(i + 1);
+                    if next == b' ' || self.eol(i + 1) || (flow && flow_indicator(next)) {
+                        break;
+                    }
+                    i += 1;
+                }
+                b'#' if s[i - 1] == b' ' => break,
+                b'#' => i += 1,
+                b',' | b']' | b'}' if flow => break,
+                b'[' | b'{' if flow => return bail(),
+                b',' | b']' | b'}' | b'[' | b'{' => i += 1,
+                _ => {
+                    // (a tab is valid YAML inside a plain scalar, but trimming rules around
+                    // it are not worth mirroring)
+                    if b == b'\t' {
+                        return bail();
+                    }
+                    i += self.wide_char(i)?;
+                }
+            }
+        }
+        let mut end = i;
+        while end > start && self.s[end - 1] == b' ' {
+            end -= 1;
+        }
+        self.pos = i;
+        Ok(Scalar {
+            raw: &self.text[start..end],
+            style: Style::Plain,
+            escaped: false,
+        })
+    }
+
+    /// A double-quoted scalar on one line; the cursor is at the opening quote.
+    pub(super) fn double_quoted(&mut self) -> R<Scalar<'de>> {
+        let start = self.pos + 1;
+        let s = self.s;
+        let mut i = start;
+        let mut escaped = false;
+        loop {
+            while i < s.len() && !DOUBLE_STOP[s[i] as usize] {
+                i += 1;
+            }
+            match self.at(i) {
+                b'"' => break,
+                // (every escape the reader decodes is `\` and one ASCII character or more)
+                b'\\' if (0x20..0x7f).contains(&self.at(i + 1)) => {
+                    escaped = true;
+                    i += 2;
+                }
+                b'\\' => return bail(),
+                _ if self.eol(i) => return bail(),
+                _ => i += self.wide_char(i)?,
+            }
+        }
+        self.pos = i + 1;
+        Ok(Scalar {
+            raw: &self.text[start..i],
+            style: Style::Double,
+            escaped,
+        })
+    }
+
+    /// A single-quoted scalar on one line; the cursor is at the opening quote.
+    pub(super) fn single_quoted(&mut self) -> R<Scalar<'de>> {
+        let start = self.pos + 1;
+        let mut i = start;
+        let mut escaped = false;
+        loop {
+            match self.at(i) {
+                b'\'' if self.at(i + 1) == b'\'' => {
+                    escaped = true;
+                    i += 2;
+                }
+                b'\'' => break,
+                0x20..=0x7e => i += 1,
+                _ if self.eol(i) => return bail(),
+                _ => i += self.wide_char(i)?,
+            }
+        }
+        self.pos = i + 1;
+        Ok(Scalar {
+            raw: &self.text[start..i],
+            style: Style::Single,
+            escaped,
+        })
+    }
+
+    /// A key of a block mapping at the cursor, up to and including its `:`.
+    pub(super) fn block_key(&mut self) -> R<Scalar<'de>> {
+        let key = match self.at(self.pos) {
+            b'"' => self.double_quoted()?,
+            b'\'' => self.single_quoted()?,
+            _ => self.plain(false)?,
+        };
+        if !self.key_colon(self.pos) {
+            return bail();
+        }
+        self.pos += 1;
+        Ok(key)
+    }
+
+    /// A key of a flow mapping at the cursor, up to and including its `: `.
+    pub(super) fn flow_key(&mut self) -> R<Scalar<'de>> {
+        let key = match self.at(self.pos) {
+            b'"' => self.double_quoted()?,
+            b'\'' => self.single_quoted()?,
+            _ => self.plain(true)?,
+        };
+        if self.at(self.pos) != b':' || self.at(self.pos + 1) != b' ' {
+            return bail();
+        }
+        self.pos += 2;
+        Ok(key)
+    }
+
+    /// Record `key` in the innermost open mapping (from `base`); a duplicate, a merge key,
+    /// a null or number-like key, or one that needs decoding gives up.
+    pub(super) fn note_key(&mut self, key: &Scalar<'de>, base: usize) -> R<()> {
+        if key.escaped || key.raw.len() > 1024 || key.raw == "<<" {
+            return bail();
+        }
+        if key.style == Style::Plain {
+            match key.raw.as_bytes().first() {
+                None | Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'~' | b'<') => return bail(),
+                _ => {}
+            }
+            if is_null(key.raw) || yaml11_bool(key.raw).is_some() {
+                return bail();
+            }
+        }
+        let print = fingerprint(key.raw);
+        if self.keys[base..]
+            .iter()
+            .any(|&(p, k)| p == print && k == key.raw)
+        {
+            return bail();
+        }
+        self.keys.push((print, key.raw));
+        Ok(())
+    }
+
+    pub(super) fn enter(&mut self) -> R<usize> {
+        self.depth += 1;
+        if self.depth > FAST_DEPTH {
+            return bail();
+        }
+        Ok(self.keys.len())
+    }
+
+    pub(super) fn leave(&mut self, base: usize) {
+        self.depth -= 1;
+        self.keys.truncate(base);
+    }
+}

@@ -1,0 +1,245 @@
+use super::*;
+use crate::yaml::read::slow_from_str;
+use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
+
+/// Whenever the fast reader reads `text` as `T`, serde-saphyr reads the same value.
+/// Returns whether the fast reader read it.
+fn agrees<T: DeserializeOwned + PartialEq + fmt::Debug>(text: &str) -> bool {
+    match from_str::<T>(text) {
+        Some(fast) => {
+            let slow = slow_from_str::<T>(text)
+                .unwrap_or_else(|e| panic!("fast read {text:?} as {fast:?}, slow: {e}"));
+            assert_eq!(fast, slow, "{text:?}");
+            true
+        }
+        None => false,
+    }
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize)]
+struct S {
+    a: String,
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize)]
+struct Typed {
+    s: Option<String>,
+    u: Option<u32>,
+    i: Option<i16>,
+    f: Option<f32>,
+    b: Option<bool>,
+    #[serde(default)]
+    v: Vec<u8>,
+}
+
+const SPELLINGS: &[&str] = &[
+    "a",
+    "abc def",
+    "0",
+    "7",
+    "-7",
+    "007",
+    "+7",
+    "0x1f",
+    "0X1F",
+    "0o17",
+    "0b101",
+    "1_000",
+    "1.5",
+    "-1.5",
+    "1e5",
+    "1.0e+20",
+    "-0.0",
+    ".5",
+    "5.",
+    ".inf",
+    "-.inf",
+    ".nan",
+    "nan",
+    "inf",
+    "Infinity",
+    "1e999",
+    "null",
+    "Null",
+    "NULL",
+    "~",
+    "true",
+    "True",
+    "TRUE",
+    "yes",
+    "no",
+    "on",
+    "Off",
+    "y",
+    "N",
+    "tRuE",
+    "\"\"",
+    "''",
+    "\"a\\tb\"",
+    "\"\\x41\\u00e9\"",
+    "'it''s'",
+    "\"null\"",
+    "'7'",
+    "a:b",
+    "a #b",
+    "a#b",
+    "-a",
+    "?a",
+    ":a",
+    "..\\\\x",
+    "\"..\\\\data\"",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "256",
+    "65536",
+    "-32769",
+    "äöü",
+    "a\u{85}b",
+    "\u{feff}",
+    "a\tb",
+    "&x a",
+    "*x",
+    "!t a",
+    "|",
+    ">",
+    "@a",
+    "`a",
+    "%a",
+    "\"a\\/b\"",
+    "\"a\\eb\"",
+    "[a, b]",
+    "{a: b}",
+    "[]",
+    "{}",
+    "[a, ]",
+    "",
+];
+
+/// Every scalar spelling into every kind of target: the fast reader either gives up or
+/// reads exactly what serde-saphyr reads.
+#[test]
+fn scalars_read_as_serde_saphyr_reads_them_or_not_at_all() {
+    let mut fast = 0;
+    for sp in SPELLINGS {
+        for key in ["s", "u", "i", "f", "b"] {
+            for text in [
+                format!("{key}: {sp}\n"),
+                format!("x: 1\n{key}: {sp}  # c\n"),
+            ] {
+                fast += usize::from(agrees::<Typed>(&text.replacen("x: 1\n", "", 1)));
+                fast += usize::from(agrees::<serde_json::Value>(&text));
+                fast += usize::from(agrees::<BTreeMap<String, serde::de::IgnoredAny>>(&text));
+            }
+        }
+        for text in [
+            format!("v: [{sp}]\n"),
+            format!("v:\n- {sp}\n"),
+            format!("s: {{a: {sp}}}\n"),
+            format!("list:\n- a: {sp}\n  b: 1\n"),
+        ] {
+            fast += usize::from(agrees::<serde_json::Value>(&text));
+        }
+        fast += usize::from(agrees::<S>(&format!("a: {sp}\n")));
+        fast += usize::from(agrees::<Vec<S>>(&format!("- a: {sp}\n- {{a: {sp}}}\n")));
+    }
+    // (most of them are in the subset)
+    assert!(fast > 500, "{fast}");
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize)]
+struct Doc {
+    format: String,
+    #[serde(default)]
+    list: Vec<BTreeMap<String, serde_json::Value>>,
+    #[serde(default)]
+    nested: Option<serde_json::Value>,
+}
+
+/// Documents outside the subset: the fast reader gives up, and `read::from_str` still
+/// reads them (through serde-saphyr) with the same value.
+#[test]
+fn documents_outside_the_subset_fall_back_and_still_read() {
+    for text in [
+        "format: t\nlist:\n- &x {a: 1}\n- *x\n",
+        "format: !!str t\n",
+        "%YAML 1.2\n---\nformat: t\n",
+        "---\nformat: t\n...\n",
+        "format: t\nnested: |\n  two\n  lines\n",
+        "format: >\n  folded\n",
+        "format: \"two\n  lines\"\n",
+        "format: plain\n  continued\n",
+        "format: t\nlist:\n- {a: 1,\n   b: 2}\n",
+        "format: t\nlist:\n- <<: {a: 1}\n  b: 2\n",
+        "format: t\nnested: {a: 1, a: 2}\n",
+        "format:\tt\n",
+        "format: t\nnested: [a, ]\n",
+        "format: t\nnested: \"\\e\"\n",
+        "? format\n: t\n",
+        "  format: t\n",
+    ] {
+        assert!(from_str::<Doc>(text).is_none(), "fast read {text:?}");
+        let slow = slow_from_str::<Doc>(text);
+        let through = crate::yaml::from_str::<Doc>(text);
+        assert_eq!(format!("{slow:?}"), format!("{through:?}"), "{text:?}");
+    }
+    // (the alias document reads, with the alias replayed)
+    let d: Doc = crate::yaml::from_str("format: t\nlist:\n- &x {a: 1}\n- *x\n").unwrap();
+    assert_eq!(d.list.len(), 2);
+    assert_eq!(d.list[0], d.list[1]);
+}
+
+/// The same document in every layout the subset allows reads the same, fast.
+#[test]
+fn layouts_of_the_subset_read_fast() {
+    let expected = Doc {
+        format: "t".into(),
+        list: vec![BTreeMap::from([
+            ("a".to_string(), serde_json::json!(1)),
+            ("b".to_string(), serde_json::json!(["x", "y z"])),
+        ])],
+        nested: Some(serde_json::json!({"k": [[1, -2], {"q": "it's"}]})),
+    };
+    for text in [
+        "format: t\nlist:\n- a: 1\n  b: [x, y z]\nnested: {k: [[1, -2], {q: \"it's\"}]}\n",
+        "# head\nformat: t  # tag\n\nlist:\n  - a: 1\n    b:\n    - x\n    - 'y z'\n\
+         nested:\n  k:\n  - - 1\n    - -2\n  - q: 'it''s'\n",
+        "format: t\r\nlist:\r\n- {a: 1, b: [x, \"y z\"]}\r\nnested:\r\n  k: [[1, -2], {q: it's}]\r\n",
+    ] {
+        assert_eq!(from_str::<Doc>(text).as_ref(), Some(&expected), "{text:?}");
+        assert!(agrees::<Doc>(text));
+    }
+}
+
+/// Nesting past [`FAST_DEPTH`] is left to serde-saphyr (which refuses it past its own
+/// limit with line:col); a million levels cost the fast reader nothing.
+#[test]
+fn deep_nesting_is_left_to_serde_saphyr() {
+    let deep = |n: usize| {
+        let mut s = String::from("format: t\nnested: ");
+        s.extend(std::iter::repeat_n('[', n));
+        s.extend(std::iter::repeat_n(']', n));
+        s
+    };
+    assert!(from_str::<Doc>(&deep(FAST_DEPTH - 1)).is_some());
+    assert!(from_str::<Doc>(&deep(FAST_DEPTH)).is_none());
+    let t = std::time::Instant::now();
+    assert!(from_str::<Doc>(&deep(1_000_000)).is_none());
+    let mut block = String::from("format: t\nnested:\n");
+    block.extend(std::iter::repeat_n("- ", 1_000_000));
+    block.push_str("x\n");
+    assert!(from_str::<Doc>(&block).is_none());
+    assert!(t.elapsed().as_secs() < 2, "{:?}", t.elapsed());
+    let e = crate::yaml::from_str::<Doc>(&deep(1_000_000)).unwrap_err();
+    assert_eq!(e.line, Some(2), "{e:?}");
+}
+
+/// A type error anywhere gives up, so serde-saphyr reports it with its path and place.
+#[test]
+fn errors_come_from_serde_saphyr() {
+    let text = "format: t\nlist:\n- {a: 1}\n- [x]\n";
+    assert!(from_str::<Doc>(text).is_none());
+    let e = crate::yaml::from_str::<Doc>(text).unwrap_err();
+    assert_eq!(e.line, Some(4), "{e:?}");
+    assert!(e.message.starts_with("list[1]"), "{}", e.message);
+}
