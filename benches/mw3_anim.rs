@@ -17,7 +17,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use animkit::mw3::gen::{self, Shape};
+use animkit::mw3::anim::gen::{self, Shape};
 use animkit::mw3::Anim;
 use animkit::registry::{Codec, ExportOptions, ImportOptions};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

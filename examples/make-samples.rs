@@ -187,9 +187,9 @@ fn main() -> Res<()> {
     files.push(("ANIMS.VDF".into(), cur.into_inner()));
     files.push((
         "ANIM.ZBD".into(),
-        animkit::mw3::gen::file(
+        animkit::mw3::anim::gen::file(
             7,
-            &animkit::mw3::gen::Shape {
+            &animkit::mw3::anim::gen::Shape {
                 realistic: true,
                 ..Default::default()
             },

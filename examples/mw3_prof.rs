@@ -5,7 +5,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use animkit::mw3::{gen, Anim};
+use animkit::mw3::anim::{gen, Anim};
 use animkit::registry::Codec;
 use std::hint::black_box;
 

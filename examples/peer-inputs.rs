@@ -102,7 +102,7 @@ fn script(n: usize) -> Res<String> {
 
 /// A MechWarrior 3 `anim.zbd` of [`MW3_DEFS`] anim defs, each a copy of the one in the
 /// corpus's `synthetic.zbd` (every array kind, 36 event kinds) under its own anim name. Built
-/// from the corpus file, not with `animkit::mw3::gen`: the generator's values are valid for the
+/// from the corpus file, not with `animkit::mw3::anim::gen`: the generator's values are valid for the
 /// format but fail checks of mech3ax's reader (e.g. a zero anim pointer), and the comparison
 /// needs one file both tools read.
 fn mw3_file() -> Res<Vec<u8>> {

@@ -61,7 +61,7 @@ fn replay(target: &str, data: &[u8]) {
         "zengin_vdf" => animkit::zengin::vdf::folder::fuzz_one(data),
         "vdf_extract" => animkit::zengin::vdf::folder::fuzz_extract(data),
         "ue3_package" => animkit::ue3::fuzz_package(data),
-        "mw3_anim" => animkit::mw3::fuzz_round_trip(data).unwrap(),
+        "mw3_anim" => animkit::mw3::anim::fuzz_round_trip(data).unwrap(),
         "yaml_import" => animkit::registry::fuzz_yaml_import(data),
         "ue3_track" if data.len() >= 17 => {
             let offs: Vec<i32> = data[1..17]

@@ -7,7 +7,7 @@
 //!
 //! The tests share the one counter, so they take a lock and run one at a time.
 
-use animkit::mw3::gen::{self, Shape};
+use animkit::mw3::anim::gen::{self, Shape};
 use animkit::mw3::Anim;
 use animkit::registry::{Codec, ExportOptions, ImportOptions};
 use animkit::zengin::man::synth::{synthesize_bytes, Synth};

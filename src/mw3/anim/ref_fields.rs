@@ -119,15 +119,15 @@ impl<T: VisitRefs> VisitRefs for Box<T> {
 /// The reference fields of a record: `visit_refs!(Sound: sound, node);` (none: `visit_refs!(Empty:);`).
 macro_rules! visit_refs {
     ($($t:ty: $($f:ident),*;)*) => {$(
-        impl $crate::mw3::ref_fields::VisitRefs for $t {
+        impl $crate::mw3::anim::ref_fields::VisitRefs for $t {
             #[allow(unused_variables)]
             fn visit_refs(
                 &mut self,
-                v: &mut $crate::mw3::refs::RefVisitor,
+                v: &mut $crate::mw3::anim::refs::RefVisitor,
             ) -> Result<(), $crate::exact::EncodeError> {
                 #[allow(unused_imports)]
                 use $crate::exact::Within;
-                $($crate::mw3::ref_fields::VisitRefs::visit_refs(&mut self.$f, v).within(stringify!($f))?;)*
+                $($crate::mw3::anim::ref_fields::VisitRefs::visit_refs(&mut self.$f, v).within(stringify!($f))?;)*
                 Ok(())
             }
         }

@@ -1,6 +1,6 @@
 //! The flag sets and named values event payloads use.
 
-use crate::mw3::prim::{flags, named};
+use crate::mw3::anim::prim::{flags, named};
 
 named!(/// Where an event's start time counts from.
     StartOffset: u8 { 1 => "animation", 2 => "sequence", 3 => "event" });

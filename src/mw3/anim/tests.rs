@@ -701,7 +701,7 @@ fn a_reference_edit_is_honoured_or_refused() {
     let b = import(&edit(&text, from, raw));
     assert_eq!(sound_node(&b), 9);
     assert!(yaml(&b).contains(raw));
-    assert!(crate::mw3::check::check(&b)
+    assert!(crate::mw3::anim::check::check(&b)
         .iter()
         .any(|f| f.message == "node index 9 does not resolve"));
     // `raw_index` stands alone

@@ -238,17 +238,17 @@ macro_rules! flags {
             }
         }
 
-        $crate::mw3::prim::deku_like_raw!($name, $raw);
+        $crate::mw3::anim::prim::deku_like_raw!($name, $raw);
 
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                $crate::mw3::prim::ser_flags(s, self.0 as u64, Self::NAMES.iter().map(|&(b, n)| (b as u64, n)))
+                $crate::mw3::anim::prim::ser_flags(s, self.0 as u64, Self::NAMES.iter().map(|&(b, n)| (b as u64, n)))
             }
         }
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let v = $crate::mw3::prim::de_flags(d, Self::NAMES.iter().map(|&(b, n)| (b as u64, n)))?;
+                let v = $crate::mw3::anim::prim::de_flags(d, Self::NAMES.iter().map(|&(b, n)| (b as u64, n)))?;
                 <$raw>::try_from(v).map($name).map_err(|_| serde::de::Error::custom("flag value too large"))
             }
         }
@@ -258,7 +258,7 @@ macro_rules! flags {
                 stringify!($name).into()
             }
             fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-                $crate::mw3::prim::flags_schema(&[$($fname),*])
+                $crate::mw3::anim::prim::flags_schema(&[$($fname),*])
             }
         }
     };
@@ -354,12 +354,12 @@ macro_rules! named {
             }
         }
 
-        $crate::mw3::prim::deku_like_raw!($name, $raw);
+        $crate::mw3::anim::prim::deku_like_raw!($name, $raw);
 
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 match self.name() {
-                    Some(n) => serde::Serialize::serialize(&$crate::mw3::prim::RawName(n), s),
+                    Some(n) => serde::Serialize::serialize(&$crate::mw3::anim::prim::RawName(n), s),
                     None => s.serialize_i64(self.0 as i64),
                 }
             }
@@ -367,7 +367,7 @@ macro_rules! named {
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let v = $crate::mw3::prim::de_named(d, Self::NAMES.iter().map(|&(b, n)| (b as i64, n)))?;
+                let v = $crate::mw3::anim::prim::de_named(d, Self::NAMES.iter().map(|&(b, n)| (b as i64, n)))?;
                 <$raw>::try_from(v).map($name).map_err(|_| serde::de::Error::custom("value out of range"))
             }
         }
@@ -377,7 +377,7 @@ macro_rules! named {
                 stringify!($name).into()
             }
             fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-                $crate::mw3::prim::named_schema(&[$($vname),*])
+                $crate::mw3::anim::prim::named_schema(&[$($vname),*])
             }
         }
     };

@@ -4,8 +4,8 @@
 use super::{ItemName, PufferFlags};
 use crate::exact::deku_impls::{read_f32s, Name};
 use crate::exact::F32;
-use crate::mw3::prim::{is_default, Slots, Vec2, Vec3, Z};
-use crate::mw3::ref_fields::{visit_refs, Node32, Puffer32};
+use crate::mw3::anim::prim::{is_default, Slots, Vec2, Vec3, Z};
+use crate::mw3::anim::ref_fields::{visit_refs, Node32, Puffer32};
 use deku::ctx::Endian;
 use deku::{DekuRead, DekuSize, DekuWrite};
 use schemars::JsonSchema;

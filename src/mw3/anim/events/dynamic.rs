@@ -3,8 +3,8 @@
 use super::{Condition, FrameFlags, LoopFlags};
 use crate::exact::deku_impls::{self, Name};
 use crate::exact::{Cursor, DecodeError, EncodeError, Within, F32};
-use crate::mw3::prim::{is_default, Bytes, Vec3};
-use crate::mw3::ref_fields::{visit_refs, Node32};
+use crate::mw3::anim::prim::{is_default, Bytes, Vec3};
+use crate::mw3::anim::ref_fields::{visit_refs, Node32};
 use deku::{DekuError, DekuRead, DekuSize, DekuWrite};
 use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};

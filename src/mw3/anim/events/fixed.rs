@@ -7,8 +7,8 @@ use super::{
 };
 use crate::exact::deku_impls::{read_f32s, read_items, write_items, Name};
 use crate::exact::F32;
-use crate::mw3::prim::{is_default, Vec2, Vec3, Z};
-use crate::mw3::ref_fields::{
+use crate::mw3::anim::prim::{is_default, Vec2, Vec3, Z};
+use crate::mw3::anim::ref_fields::{
     visit_refs, AnimRef16, DynSound32, Light32, Node16, Node32, StaticSound16,
 };
 use deku::ctx::Endian;
@@ -359,7 +359,7 @@ pub struct Bounce {
     #[deku(ctx = "Name(\"sequence\")")]
     pub sequence: Z<32>,
     #[serde(skip_serializing_if = "is_default")]
-    pub sequence_index: crate::mw3::prim::MinusOne16,
+    pub sequence_index: crate::mw3::anim::prim::MinusOne16,
     #[serde(skip_serializing_if = "is_default")]
     #[deku(ctx = "Name(\"sound\")")]
     pub sound: StaticSound16,
@@ -859,7 +859,7 @@ pub struct SequenceRef {
     #[deku(ctx = "Name(\"name\")")]
     pub name: Z<32>,
     #[serde(skip_serializing_if = "is_default")]
-    pub index: crate::mw3::prim::MinusOne32,
+    pub index: crate::mw3::anim::prim::MinusOne32,
 }
 
 const _: () = assert!(SequenceRef::SIZE_BITS == 36 * 8);
