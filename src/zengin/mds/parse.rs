@@ -6,10 +6,11 @@
 //! is line based). Every loop consumes at least one token per turn, so no input can hang it.
 
 use crate::exact::F32;
-use crate::zengin::mds::lex::{tokenize_with, Kind, Token};
+use crate::zengin::mds::lex::{
+    count_newlines, line_col, small_decimal, tokenize_for_parse, Kind, Token,
+};
 use crate::zengin::mds::*;
 use crate::zengin::stext::ShortText as Text;
-use crate::zengin::types::find_newline;
 use std::fmt;
 
 /// A quirk the parser tolerated.
@@ -55,6 +56,9 @@ pub fn engine_float(text: &[u8]) -> Option<f32> {
     }
     if !seen_digit {
         return None;
+    }
+    if let Some(v) = small_decimal(&text[..end]) {
+        return Some(v as f32);
     }
     let s = std::str::from_utf8(&text[..end]).ok()?;
     let s = s.strip_suffix('.').unwrap_or(s);
@@ -127,10 +131,14 @@ struct Parser<'a> {
     /// End offset of the last consumed significant token.
     prev_end: usize,
     warnings: Vec<Warning>,
+    /// Where the line of the token at `p` starts: line and column of a warning are counted from
+    /// here (a line table built on the first warning was 4 % of parsing a 930 KB script).
+    line_start: usize,
     /// Recycled argument buffer (one allocation for all statements).
     arg_buf: Vec<Option<Arg<'a>>>,
-    /// Byte offset where each line starts (built on the first warning or error).
-    line_starts: std::cell::OnceCell<Vec<usize>>,
+    /// Recycled event list: a block's events are collected here and moved into a list of
+    /// exactly their number (no regrowing per block).
+    ev_buf: Vec<Event>,
     /// Lines (from 0, ascending) with `//` after code: the engine skips them entirely.
     slash_lines: Vec<u32>,
 }
@@ -154,6 +162,7 @@ impl<'a> Parser<'a> {
                 Kind::Newline => {
                     self.nl = true;
                     self.line += 1;
+                    self.line_start = t.end as usize;
                 }
                 Kind::Comment | Kind::Space => {}
                 _ => break,
@@ -190,29 +199,41 @@ impl<'a> Parser<'a> {
         }
         None
     }
+    /// `s` (a part of the source) as text: one fixed-size copy of the source from its start
+    /// ([`Text::from_window`]) instead of a copy of its length.
+    fn short(&self, s: &[u8]) -> Text {
+        let at = (s.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize);
+        match self.src.get(at..) {
+            Some(w) if s.len() <= w.len() => Text::from_window(w, s.len()),
+            _ => Text::new(s),
+        }
+    }
     fn text(&self, t: Token) -> &'a [u8] {
         t.text(self.src)
     }
     fn at_offset(&self) -> usize {
         self.peek().map_or(self.src.len(), |s| s.tok.start as usize)
     }
-    /// Line and column (from 1) of `offset`, from the line table (no rescanning).
+    /// Line and column (from 1) of `offset`, counted from the start of the current line
+    /// (warnings are about the current or the previous lines, so this scans a few bytes).
     fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.src.len());
-        let starts = self.line_starts.get_or_init(|| {
-            // Eight bytes a step: built on the first warning, which long real scripts usually
-            // have (byte by byte it was 8 % of parsing a 930 KB script).
-            let mut v = Vec::with_capacity(self.src.len() / 32 + 1);
-            v.push(0);
-            let mut at = 0;
-            while let Some(n) = find_newline(&self.src[at..]) {
-                at += n + 1;
-                v.push(at);
-            }
-            v
-        });
-        let line = starts.partition_point(|&s| s <= offset).max(1);
-        (line, offset - starts[line - 1] + 1)
+        let (src, off, ls) = (self.src, offset.min(self.src.len()), self.line_start);
+        let line = self.line as usize + 1;
+        let (line, last_nl) = if off >= ls {
+            let seg = &src[ls..off];
+            (
+                line + count_newlines(seg),
+                seg.iter().rposition(|&b| b == b'\n').map(|p| ls + p),
+            )
+        } else {
+            let last = src[..off].iter().rposition(|&b| b == b'\n');
+            (line - count_newlines(&src[off..ls]), last)
+        };
+        match last_nl {
+            Some(p) => (line, off - p),
+            None if off >= ls => (line, off - ls + 1),
+            None => (line, off + 1),
+        }
     }
     fn warn(&mut self, offset: usize, message: impl Into<std::borrow::Cow<'static, str>>) {
         let (line, column) = self.line_col(offset);
@@ -223,7 +244,7 @@ impl<'a> Parser<'a> {
         });
     }
     fn error(&self, offset: usize, message: impl Into<String>) -> ParseError {
-        let (line, column) = self.line_col(offset);
+        let (line, column) = line_col(self.src, offset);
         ParseError {
             offset,
             line,
@@ -519,7 +540,7 @@ impl<'a> Parser<'a> {
                 self.skip_line();
                 continue;
             }
-            let Some(&kw) = ANI_KEYWORD_LIST.iter().find(|k| eq_kw(text, k)) else {
+            let Some(kind) = ANI_KEYWORD_LIST.iter().position(|k| eq_kw(text, k)) else {
                 self.warn(
                     off,
                     format!(
@@ -530,10 +551,11 @@ impl<'a> Parser<'a> {
                 self.skip_line();
                 continue;
             };
+            let kw = ANI_KEYWORD_LIST[kind];
             self.bump();
             let args = self.args(kw, off);
             let skipped = self.engine_skips(s.line, off, kw);
-            let mut item = self.ani_item(kw, off, args)?;
+            let mut item = self.ani_item(kind, off, args)?;
             if let AniItem::AniBatch(b) = &mut item {
                 if matches!(self.peek(), Some(s) if s.tok.kind == Kind::LBrace) {
                     self.bump();
@@ -602,7 +624,8 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_event_block(&mut self) -> Result<Vec<Event>, ParseError> {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.ev_buf);
+        out.clear();
         loop {
             self.skip_semicolons();
             let Some(s) = self.peek() else {
@@ -646,7 +669,10 @@ impl<'a> Parser<'a> {
             );
             self.skip_line();
         }
-        Ok(out)
+        let mut events = Vec::with_capacity(out.len());
+        events.append(&mut out);
+        self.ev_buf = out;
+        Ok(events)
     }
 
     /// An event line (the current token is a `*word`). `None` for an unknown event keyword.
@@ -656,7 +682,7 @@ impl<'a> Parser<'a> {
         };
         let off = s.tok.start as usize;
         let text = &self.text(s.tok)[1..];
-        let Some(&kw) = EVENT_KEYWORDS.iter().find(|k| eq_kw(text, k)) else {
+        let Some(kind) = EVENT_KEYWORDS.iter().position(|k| eq_kw(text, k)) else {
             self.warn(
                 off,
                 format!("unknown event `*{}`; line skipped", Text::new(text)),
@@ -664,11 +690,13 @@ impl<'a> Parser<'a> {
             self.skip_line();
             return Ok(None);
         };
+        let kw = EVENT_KEYWORDS[kind];
         self.bump();
         let args = self.args(kw, off);
         let mut r = ArgReader::new(self, kw, off, args);
-        let ev = match kw {
-            "eventSFX" | "eventSFXGrnd" => {
+        // By position in EVENT_KEYWORDS (a number compare, not a string compare per kind).
+        let ev = match kind {
+            0 | 1 => {
                 let frame = r.int("the frame")?;
                 let name = r.string("the sound name")?;
                 let range = r.kv("R");
@@ -685,13 +713,13 @@ impl<'a> Parser<'a> {
                     range,
                     empty_slot,
                 };
-                if kw == "eventSFX" {
+                if kind == 0 {
                     Event::Sfx(e)
                 } else {
                     Event::SfxGrnd(e)
                 }
             }
-            "eventTag" => {
+            2 => {
                 let frame = r.opt_int();
                 if frame.is_none() {
                     r.p.warn(off, "eventTag: no frame number; 0 is used");
@@ -712,7 +740,7 @@ impl<'a> Parser<'a> {
                     attach,
                 })
             }
-            "eventPFX" => {
+            3 => {
                 let frame = r.int("the frame")?;
                 let handle = r.opt_num();
                 let emitter = r.string("the emitter name")?;
@@ -737,23 +765,23 @@ impl<'a> Parser<'a> {
                     attach,
                 })
             }
-            "eventPFXStop" => Event::PfxStop(PfxStop {
+            4 => Event::PfxStop(PfxStop {
                 frame: r.int("the frame")?,
                 handle: r.num("the effect handle")?,
             }),
-            "eventPFXGrnd" => Event::PfxGrnd(PfxGrnd {
+            5 => Event::PfxGrnd(PfxGrnd {
                 frame: r.int("the frame")?,
             }),
-            "eventSetMesh" => Event::SetMesh(SetMesh {
+            6 => Event::SetMesh(SetMesh {
                 frame: r.int("the frame")?,
                 mesh: r.string("the mesh name")?,
             }),
-            "eventSwapMesh" => Event::SwapMesh(SwapMesh {
+            7 => Event::SwapMesh(SwapMesh {
                 frame: r.int("the frame")?,
                 slot1: r.string("the first slot")?,
                 slot2: r.string("the second slot")?,
             }),
-            "eventMMStartAni" => {
+            8 => {
                 let frame = r.int("the frame")?;
                 let ani = r.string("the morph animation name")?;
                 let node = r.opt_string();
@@ -779,18 +807,19 @@ impl<'a> Parser<'a> {
         Ok(Some(ev))
     }
 
+    /// The statement of [`ANI_KEYWORD_LIST`]`[kind]`.
     fn ani_item(
         &mut self,
-        kw: &'static str,
+        kind: usize,
         off: usize,
         args: Vec<Option<Arg<'a>>>,
     ) -> Result<AniItem, ParseError> {
-        let mut r = ArgReader::new(self, kw, off, args);
-        let item = match kw {
-            "aniMaxFps" => AniItem::AniMaxFps(AniMaxFps {
+        let mut r = ArgReader::new(self, ANI_KEYWORD_LIST[kind], off, args);
+        let item = match kind {
+            0 => AniItem::AniMaxFps(AniMaxFps {
                 fps: r.num("the frame rate")?,
             }),
-            "ani" => {
+            1 => {
                 let name = r.string("the animation name")?;
                 let layer = r.int("the layer")?;
                 let next = r.string("the next animation")?;
@@ -821,7 +850,7 @@ impl<'a> Parser<'a> {
                     events: None,
                 })
             }
-            "aniAlias" => {
+            2 => {
                 let name = r.string("the animation name")?;
                 let layer = r.int("the layer")?;
                 let next = r.string("the next animation")?;
@@ -845,7 +874,7 @@ impl<'a> Parser<'a> {
                     events: None,
                 })
             }
-            "aniBlend" => {
+            3 => {
                 let name = r.string("the animation name")?;
                 let layer = r.opt_int();
                 if layer.is_some() {
@@ -863,16 +892,16 @@ impl<'a> Parser<'a> {
                     events: None,
                 })
             }
-            "aniSync" => AniItem::AniSync(AniSync {
+            4 => AniItem::AniSync(AniSync {
                 name: r.string("the animation name")?,
                 next: r.string("the next animation")?,
                 events: None,
             }),
-            "aniBatch" => AniItem::AniBatch(AniBatch {
+            5 => AniItem::AniBatch(AniBatch {
                 name: r.string("the batch name")?,
                 anis: Vec::new(),
             }),
-            "aniComb" => AniItem::AniComb(AniComb {
+            6 => AniItem::AniComb(AniComb {
                 name: r.string("the animation name")?,
                 layer: r.int("the layer")?,
                 next: r.string("the next animation")?,
@@ -883,7 +912,7 @@ impl<'a> Parser<'a> {
                 count: r.int("the number of animations")?,
                 events: None,
             }),
-            "aniDisable" => AniItem::AniDisable(AniDisable {
+            7 => AniItem::AniDisable(AniDisable {
                 name: r.string("the animation name")?,
                 events: None,
             }),
@@ -969,7 +998,7 @@ impl<'p, 'a> ArgReader<'p, 'a> {
         match self.next_pos() {
             Some((k, Arg::Str(s, _))) => {
                 self.take(k);
-                Some(Text::new(s))
+                Some(self.p.short(s))
             }
             _ => None,
         }
@@ -1010,7 +1039,7 @@ impl<'p, 'a> ArgReader<'p, 'a> {
         match self.next_pos() {
             Some((k, Arg::Word(s, _))) => {
                 self.take(k);
-                Some(Text::new(s))
+                Some(self.p.short(s))
             }
             _ => None,
         }
@@ -1066,52 +1095,26 @@ impl<'p, 'a> ArgReader<'p, 'a> {
 
 /// Parse an MDS file.
 pub fn parse(src: &[u8]) -> Result<Mds, ParseError> {
-    let tokens = tokenize_with(src, false);
-    let mut line = 0u32;
-    let mut code = false;
-    let mut single_slash = Vec::new();
-    let mut slash_lines = Vec::new();
-    for t in &tokens {
-        match t.kind {
-            Kind::Newline => {
-                code = false;
-                line += 1;
-            }
-            Kind::Space => {}
-            Kind::Comment => {
-                let text = t.text(src);
-                if !text.starts_with(b"//") {
-                    single_slash.push(t.start as usize);
-                }
-                if code && text.windows(2).any(|w| w == b"//") {
-                    slash_lines.push(line);
-                }
-            }
-            kind => {
-                if kind == Kind::Str && t.text(src).windows(2).any(|w| w == b"//") {
-                    slash_lines.push(line);
-                }
-                code = true;
-            }
-        }
-    }
+    let lexed = tokenize_for_parse(src);
     let mut p = Parser {
         src,
-        toks: tokens,
+        toks: lexed.tokens,
         p: 0,
         nl: true,
         line: 0,
         prev_end: 0,
         warnings: Vec::new(),
+        line_start: 0,
         arg_buf: Vec::new(),
-        line_starts: std::cell::OnceCell::new(),
-        slash_lines,
+        ev_buf: Vec::new(),
+        slash_lines: lexed.slash_lines,
     };
-    for off in single_slash {
-        p.warn(
-            off,
-            "a single `/` starts a comment here (ZenKit also swallows the next byte; the engine ignores the line)",
-        );
+    for (_, line, column) in lexed.single_slash {
+        p.warnings.push(Warning {
+            line,
+            column,
+            message: "a single `/` starts a comment here (ZenKit also swallows the next byte; the engine ignores the line)".into(),
+        });
     }
     p.settle();
     let script = p.parse_script()?;
