@@ -1,6 +1,6 @@
 //! A fast reader for the YAML subset animkit's own emitter writes, tried before serde-saphyr.
 //!
-//! It is a serde [`Deserializer`] working directly on the document's bytes: no event list, no
+//! It is a serde [`Deserializer`](serde::Deserializer) working directly on the document's bytes: no event list, no
 //! tree, strings borrowed from the text where no escape needs decoding. It reads block
 //! mappings and sequences (indentless sequences too), one-line flow mappings and sequences,
 //! plain scalars, one-line single- and double-quoted scalars (the escapes the emitter writes),

@@ -27,7 +27,7 @@ pub enum Args {
 
 impl Args {
     /// The four lines of `window`, line `i` ending (exclusive) at `ends[i]` and each line
-    /// followed by one separator byte: one fixed-size copy when `window` has [`ARGS_INLINE`]
+    /// followed by one separator byte: one fixed-size copy when `window` has `ARGS_INLINE`
     /// bytes (the window's bytes after the last line are copied too and ignored).
     #[inline(always)]
     pub fn from_window(window: &[u8], ends: [usize; 4]) -> Self {
