@@ -31,6 +31,20 @@ pub const EVENT_KEYWORDS: &[&str] = &[
     "eventCamTremor",
 ];
 
+/// Positions in [`EVENT_KEYWORDS`]: what [`Event::index`] gives and the MDS parser dispatches on.
+pub mod event_kind {
+    pub const SFX: usize = 0;
+    pub const SFX_GRND: usize = 1;
+    pub const TAG: usize = 2;
+    pub const PFX: usize = 3;
+    pub const PFX_STOP: usize = 4;
+    pub const PFX_GRND: usize = 5;
+    pub const SET_MESH: usize = 6;
+    pub const SWAP_MESH: usize = 7;
+    pub const MM_START_ANI: usize = 8;
+    pub const CAM_TREMOR: usize = 9;
+}
+
 /// A body type of an event: compared, printed, and read from and written to YAML.
 pub trait Body: Debug + Clone + PartialEq + Serialize + DeserializeOwned + JsonSchema {}
 impl<T: Debug + Clone + PartialEq + Serialize + DeserializeOwned + JsonSchema> Body for T {}
@@ -72,16 +86,16 @@ impl<B: EventBodies> Event<B> {
     /// Position of the kind in [`EVENT_KEYWORDS`].
     pub fn index(&self) -> usize {
         match self {
-            Event::Sfx(_) => 0,
-            Event::SfxGrnd(_) => 1,
-            Event::Tag(_) => 2,
-            Event::Pfx(_) => 3,
-            Event::PfxStop(_) => 4,
-            Event::PfxGrnd(_) => 5,
-            Event::SetMesh(_) => 6,
-            Event::SwapMesh(_) => 7,
-            Event::MmStartAni(_) => 8,
-            Event::CamTremor(_) => 9,
+            Event::Sfx(_) => event_kind::SFX,
+            Event::SfxGrnd(_) => event_kind::SFX_GRND,
+            Event::Tag(_) => event_kind::TAG,
+            Event::Pfx(_) => event_kind::PFX,
+            Event::PfxStop(_) => event_kind::PFX_STOP,
+            Event::PfxGrnd(_) => event_kind::PFX_GRND,
+            Event::SetMesh(_) => event_kind::SET_MESH,
+            Event::SwapMesh(_) => event_kind::SWAP_MESH,
+            Event::MmStartAni(_) => event_kind::MM_START_ANI,
+            Event::CamTremor(_) => event_kind::CAM_TREMOR,
         }
     }
     /// The script keyword (and YAML key): `eventSFX`, …

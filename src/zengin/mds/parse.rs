@@ -695,8 +695,9 @@ impl<'a> Parser<'a> {
         let args = self.args(kw, off);
         let mut r = ArgReader::new(self, kw, off, args);
         // By position in EVENT_KEYWORDS (a number compare, not a string compare per kind).
+        use crate::zengin::script::event_kind;
         let ev = match kind {
-            0 | 1 => {
+            event_kind::SFX | event_kind::SFX_GRND => {
                 let frame = r.int("the frame")?;
                 let name = r.string("the sound name")?;
                 let range = r.kv("R");
@@ -713,13 +714,13 @@ impl<'a> Parser<'a> {
                     range,
                     empty_slot,
                 };
-                if kind == 0 {
+                if kind == event_kind::SFX {
                     Event::Sfx(e)
                 } else {
                     Event::SfxGrnd(e)
                 }
             }
-            2 => {
+            event_kind::TAG => {
                 let frame = r.opt_int();
                 if frame.is_none() {
                     r.p.warn(off, "eventTag: no frame number; 0 is used");
@@ -740,7 +741,7 @@ impl<'a> Parser<'a> {
                     attach,
                 })
             }
-            3 => {
+            event_kind::PFX => {
                 let frame = r.int("the frame")?;
                 let handle = r.opt_num();
                 let emitter = r.string("the emitter name")?;
@@ -765,23 +766,23 @@ impl<'a> Parser<'a> {
                     attach,
                 })
             }
-            4 => Event::PfxStop(PfxStop {
+            event_kind::PFX_STOP => Event::PfxStop(PfxStop {
                 frame: r.int("the frame")?,
                 handle: r.num("the effect handle")?,
             }),
-            5 => Event::PfxGrnd(PfxGrnd {
+            event_kind::PFX_GRND => Event::PfxGrnd(PfxGrnd {
                 frame: r.int("the frame")?,
             }),
-            6 => Event::SetMesh(SetMesh {
+            event_kind::SET_MESH => Event::SetMesh(SetMesh {
                 frame: r.int("the frame")?,
                 mesh: r.string("the mesh name")?,
             }),
-            7 => Event::SwapMesh(SwapMesh {
+            event_kind::SWAP_MESH => Event::SwapMesh(SwapMesh {
                 frame: r.int("the frame")?,
                 slot1: r.string("the first slot")?,
                 slot2: r.string("the second slot")?,
             }),
-            8 => {
+            event_kind::MM_START_ANI => {
                 let frame = r.int("the frame")?;
                 let ani = r.string("the morph animation name")?;
                 let node = r.opt_string();
@@ -795,6 +796,7 @@ impl<'a> Parser<'a> {
                     hold_time,
                 })
             }
+            // event_kind::CAM_TREMOR, the last position `position` can give
             _ => Event::CamTremor(CamTremor {
                 frame: r.int("the frame")?,
                 radius: r.num("the radius")?,
@@ -816,10 +818,10 @@ impl<'a> Parser<'a> {
     ) -> Result<AniItem, ParseError> {
         let mut r = ArgReader::new(self, ANI_KEYWORD_LIST[kind], off, args);
         let item = match kind {
-            0 => AniItem::AniMaxFps(AniMaxFps {
+            ANI_MAX_FPS => AniItem::AniMaxFps(AniMaxFps {
                 fps: r.num("the frame rate")?,
             }),
-            1 => {
+            ANI => {
                 let name = r.string("the animation name")?;
                 let layer = r.int("the layer")?;
                 let next = r.string("the next animation")?;
@@ -850,7 +852,7 @@ impl<'a> Parser<'a> {
                     events: None,
                 })
             }
-            2 => {
+            ANI_ALIAS => {
                 let name = r.string("the animation name")?;
                 let layer = r.int("the layer")?;
                 let next = r.string("the next animation")?;
@@ -874,7 +876,7 @@ impl<'a> Parser<'a> {
                     events: None,
                 })
             }
-            3 => {
+            ANI_BLEND => {
                 let name = r.string("the animation name")?;
                 let layer = r.opt_int();
                 if layer.is_some() {
@@ -892,16 +894,16 @@ impl<'a> Parser<'a> {
                     events: None,
                 })
             }
-            4 => AniItem::AniSync(AniSync {
+            ANI_SYNC => AniItem::AniSync(AniSync {
                 name: r.string("the animation name")?,
                 next: r.string("the next animation")?,
                 events: None,
             }),
-            5 => AniItem::AniBatch(AniBatch {
+            ANI_BATCH => AniItem::AniBatch(AniBatch {
                 name: r.string("the batch name")?,
                 anis: Vec::new(),
             }),
-            6 => AniItem::AniComb(AniComb {
+            ANI_COMB => AniItem::AniComb(AniComb {
                 name: r.string("the animation name")?,
                 layer: r.int("the layer")?,
                 next: r.string("the next animation")?,
@@ -912,10 +914,11 @@ impl<'a> Parser<'a> {
                 count: r.int("the number of animations")?,
                 events: None,
             }),
-            7 => AniItem::AniDisable(AniDisable {
+            ANI_DISABLE => AniItem::AniDisable(AniDisable {
                 name: r.string("the animation name")?,
                 events: None,
             }),
+            // MODEL_TAG, the last position `position` can give
             _ => {
                 let tag = r.string("the tag type (\"DEF_HIT_LIMB\")")?;
                 let mut args = Vec::new();
@@ -930,6 +933,7 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// The statements of an `aniEnum` block; `ani_item` dispatches on the positions below.
 const ANI_KEYWORD_LIST: &[&str] = &[
     "aniMaxFps",
     "ani",
@@ -941,6 +945,53 @@ const ANI_KEYWORD_LIST: &[&str] = &[
     "aniDisable",
     "modelTag",
 ];
+const ANI_MAX_FPS: usize = 0;
+const ANI: usize = 1;
+const ANI_ALIAS: usize = 2;
+const ANI_BLEND: usize = 3;
+const ANI_SYNC: usize = 4;
+const ANI_BATCH: usize = 5;
+const ANI_COMB: usize = 6;
+const ANI_DISABLE: usize = 7;
+// (the `_` arm of ani_item; named for the test below)
+#[cfg_attr(not(test), allow(dead_code))]
+const MODEL_TAG: usize = 8;
+
+#[test]
+fn keyword_positions_name_their_keywords() {
+    use crate::zengin::script::{event_kind as e, EVENT_KEYWORDS as ev};
+    let ani = [
+        (ANI_MAX_FPS, "aniMaxFps"),
+        (ANI, "ani"),
+        (ANI_ALIAS, "aniAlias"),
+        (ANI_BLEND, "aniBlend"),
+        (ANI_SYNC, "aniSync"),
+        (ANI_BATCH, "aniBatch"),
+        (ANI_COMB, "aniComb"),
+        (ANI_DISABLE, "aniDisable"),
+        (MODEL_TAG, "modelTag"),
+    ];
+    for (i, k) in ani {
+        assert_eq!(ANI_KEYWORD_LIST[i], k);
+    }
+    assert_eq!(ANI_KEYWORD_LIST.len(), MODEL_TAG + 1);
+    let events = [
+        (e::SFX, "eventSFX"),
+        (e::SFX_GRND, "eventSFXGrnd"),
+        (e::TAG, "eventTag"),
+        (e::PFX, "eventPFX"),
+        (e::PFX_STOP, "eventPFXStop"),
+        (e::PFX_GRND, "eventPFXGrnd"),
+        (e::SET_MESH, "eventSetMesh"),
+        (e::SWAP_MESH, "eventSwapMesh"),
+        (e::MM_START_ANI, "eventMMStartAni"),
+        (e::CAM_TREMOR, "eventCamTremor"),
+    ];
+    for (i, k) in events {
+        assert_eq!(ev[i], k);
+    }
+    assert_eq!(ev.len(), e::CAM_TREMOR + 1);
+}
 
 /// Reads a statement's arguments in order; `KEY:value` and flag words may appear anywhere
 /// after the positional ones.

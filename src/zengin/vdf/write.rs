@@ -389,7 +389,8 @@ impl<'v> VecTarget<'v> {
     /// For an archive of about `expected` bytes: room reserved once, streaming stores from
     /// [`STREAMING_FROM`] bytes on.
     pub fn for_archive(out: &'v mut Vec<u8>, expected: usize) -> Self {
-        out.reserve(expected);
+        // a hint: a size memory cannot hold is left to grow (and fail) as the writes come
+        let _ = out.try_reserve(expected);
         Self::new(out, expected >= STREAMING_FROM)
     }
 }

@@ -250,11 +250,13 @@ pub fn pack_to_vec(
     opts: &PackOptions,
     on_piece: &(dyn Fn() + Sync),
 ) -> Result<u64, EncodeError> {
-    let members: u64 = files.iter().map(|f| f.source.len()).sum();
+    // A capacity hint only: pack_to refuses what a VDF cannot hold.
+    let members = files
+        .iter()
+        .fold(0u64, |a, f| a.saturating_add(f.source.len()));
     let expected = usize::try_from(members)
-        .ok()
-        .and_then(|m| m.checked_add(HEADER_SIZE + files.len() * 2 * ENTRY_SIZE))
-        .ok_or_else(|| EncodeError::new("the archive would be larger than 4 GiB"))?;
+        .unwrap_or(usize::MAX)
+        .saturating_add(HEADER_SIZE + files.len() * 2 * ENTRY_SIZE);
     let start = out.len();
     // Zipped members shrink: reserve for the stored bytes only when they are stored raw.
     let reserve = if opts.zipped { expected / 2 } else { expected };
