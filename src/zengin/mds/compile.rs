@@ -14,10 +14,15 @@
 //! compile reproduces engine-written MSBs byte for byte. [`decompile`] checks that and reports
 //! anything the script cannot carry (unknown chunks, extra bytes, values outside what a script
 //! can produce).
+//!
+//! Both directions walk the same statement declarations ([`crate::zengin::script::statements`]):
+//! each is one [`Convert`] implementation holding the value rules, text → compiled
+//! (`Compiler`) and compiled → text (`Decompiler`).
 
 use crate::exact::{Blob, F32};
-use crate::zengin::mds::{self, AniItem, Event as MEvent, ModelItem, Script};
-use crate::zengin::msb::{self, Bool32, Entry, Marker, Msb};
+use crate::zengin::mds::{self, AniItem, Event as MEvent, ModelItem, Script, Written};
+use crate::zengin::msb::{self, Bool32, Compiled, Entry, Marker, Msb};
+use crate::zengin::script::{Convert, NotStored, Rule};
 use crate::zengin::stext::ShortText as Text;
 use crate::zengin::types::ZDate;
 
@@ -283,6 +288,41 @@ fn compile_events(ev: Option<&Vec<MEvent>>) -> Option<Vec<msb::Event>> {
         .map(|v| v.iter().map(compile_event).collect())
 }
 
+/// The engine's rules for a statement's values, text → compiled file.
+struct Compiler {
+    /// The last `aniMaxFps` so far.
+    max_fps: Option<F32>,
+}
+
+impl Convert<Written, Compiled> for Compiler {
+    fn text(&mut self, t: &Text) -> Text {
+        upper(t)
+    }
+    fn opt(&mut self, v: &Option<F32>, rule: Rule<f32>) -> F32 {
+        match (rule, v) {
+            (Rule::Clamped { lo, hi, .. }, Some(v)) => f(v.get().clamp(lo, hi)),
+            (_, Some(v)) => *v,
+            (Rule::Default(d) | Rule::Written(d) | Rule::Clamped { default: d, .. }, None) => f(d),
+            (Rule::MaxFps, None) => self.max_fps.unwrap_or(f(25.0)),
+        }
+    }
+    fn opt_text(&mut self, v: &Option<Text>, default: &str) -> Text {
+        v.as_ref().map_or(Text::from(default), upper)
+    }
+    fn text_only(&mut self, _: &Option<i32>) -> NotStored {
+        NotStored
+    }
+    fn trailing(&mut self, _: &NotStored) -> Blob {
+        Blob::default()
+    }
+    fn tag_args(&mut self, v: &Vec<Text>) -> msb::Args {
+        args4(v)
+    }
+    fn events(&mut self, v: Option<&Vec<MEvent>>) -> Option<Vec<msb::Event>> {
+        compile_events(v)
+    }
+}
+
 /// The MSB the engine writes for `script` (whose source text is `src`, for the header).
 pub fn compile(script: &Script, src: &[u8], opts: &CompileOptions) -> Msb {
     let header = read_header(src);
@@ -320,7 +360,7 @@ pub fn compile(script: &Script, src: &[u8], opts: &CompileOptions) -> Msb {
         }));
     }
     e.push(Entry::Model(Marker::default()));
-    let mut max_fps: Option<F32> = None;
+    let mut compiler = Compiler { max_fps: None };
     for item in &script.items {
         match item {
             ModelItem::MeshAndTree(m) => {
@@ -343,82 +383,20 @@ pub fn compile(script: &Script, src: &[u8], opts: &CompileOptions) -> Msb {
             ModelItem::AniEnum(items) => {
                 e.push(Entry::AniEnum(Marker::default()));
                 for a in items {
+                    let c = &mut compiler;
                     let entry = match a {
                         AniItem::AniMaxFps(x) => {
-                            max_fps = Some(x.fps);
-                            Entry::AniMaxFps(msb::AniMaxFps {
-                                fps: x.fps,
-                                trailing: none(),
-                            })
+                            c.max_fps = Some(x.fps);
+                            Entry::AniMaxFps(x.convert(c))
                         }
-                        AniItem::Ani(x) => Entry::Ani(msb::Ani {
-                            name: upper(&x.name),
-                            layer: x.layer,
-                            next: upper(&x.next),
-                            blend_in: x.blend_in,
-                            blend_out: x.blend_out,
-                            flags: upper(&x.flags),
-                            asc: upper(&x.asc),
-                            direction: upper(&x.direction),
-                            first_frame: x.first_frame,
-                            last_frame: x.last_frame,
-                            fps: x.fps.or(max_fps).unwrap_or(f(25.0)),
-                            speed: x.speed.unwrap_or(f(0.0)),
-                            collision_volume_scale: x
-                                .collision_volume_scale
-                                .map_or(f(1.0), |c| f(c.get().clamp(0.0, 10.0))),
-                            trailing: none(),
-                            events: compile_events(x.events.as_ref()),
-                        }),
-                        AniItem::AniAlias(x) => Entry::AniAlias(msb::AniAlias {
-                            name: upper(&x.name),
-                            layer: x.layer,
-                            next: upper(&x.next),
-                            blend_in: x.blend_in,
-                            blend_out: x.blend_out,
-                            flags: upper(&x.flags),
-                            alias_of: upper(&x.alias_of),
-                            direction: x.direction.as_ref().map_or(Text::from("F"), upper),
-                            trailing: none(),
-                            events: compile_events(x.events.as_ref()),
-                        }),
-                        AniItem::AniBlend(x) => Entry::AniBlend(msb::AniBlend {
-                            name: upper(&x.name),
-                            next: upper(&x.next),
-                            blend_in: x.blend_in.unwrap_or(f(0.0)),
-                            blend_out: x.blend_out.unwrap_or(f(0.0)),
-                            trailing: none(),
-                            events: compile_events(x.events.as_ref()),
-                        }),
-                        AniItem::AniSync(x) => Entry::AniSync(msb::AniSync {
-                            name: upper(&x.name),
-                            next: upper(&x.next),
-                            trailing: none(),
-                            events: compile_events(x.events.as_ref()),
-                        }),
+                        AniItem::Ani(x) => Entry::Ani(x.convert(c)),
+                        AniItem::AniAlias(x) => Entry::AniAlias(x.convert(c)),
+                        AniItem::AniBlend(x) => Entry::AniBlend(x.convert(c)),
+                        AniItem::AniSync(x) => Entry::AniSync(x.convert(c)),
                         AniItem::AniBatch(_) => continue,
-                        AniItem::AniComb(x) => Entry::AniComb(msb::AniComb {
-                            name: upper(&x.name),
-                            layer: x.layer,
-                            next: upper(&x.next),
-                            blend_in: x.blend_in,
-                            blend_out: x.blend_out,
-                            flags: upper(&x.flags),
-                            prefix: upper(&x.prefix),
-                            count: x.count,
-                            trailing: none(),
-                            events: compile_events(x.events.as_ref()),
-                        }),
-                        AniItem::AniDisable(x) => Entry::AniDisable(msb::AniDisable {
-                            name: upper(&x.name),
-                            trailing: none(),
-                            events: compile_events(x.events.as_ref()),
-                        }),
-                        AniItem::ModelTag(x) => Entry::ModelTag(msb::ModelTag {
-                            tag: upper(&x.tag),
-                            args: args4(&x.args),
-                            trailing: none(),
-                        }),
+                        AniItem::AniComb(x) => Entry::AniComb(x.convert(c)),
+                        AniItem::AniDisable(x) => Entry::AniDisable(x.convert(c)),
+                        AniItem::ModelTag(x) => Entry::ModelTag(x.convert(c)),
                     };
                     e.push(entry);
                 }
@@ -528,6 +506,42 @@ fn decompile_event(e: &msb::Event) -> MEvent {
     }
 }
 
+/// A compiled statement's values as a script writes them: a value equal to the engine's default
+/// is left out where the rule says so.
+struct Decompiler {
+    /// The block's `aniMaxFps` so far.
+    max_fps: Option<F32>,
+}
+
+impl Convert<Compiled, Written> for Decompiler {
+    fn text(&mut self, t: &Text) -> Text {
+        t.clone()
+    }
+    fn opt(&mut self, v: &F32, rule: Rule<f32>) -> Option<F32> {
+        let default = match rule {
+            Rule::Written(_) => return Some(*v),
+            Rule::Default(d) | Rule::Clamped { default: d, .. } => f(d),
+            Rule::MaxFps => self.max_fps.unwrap_or(f(25.0)),
+        };
+        (*v != default).then_some(*v)
+    }
+    fn opt_text(&mut self, v: &Text, _: &str) -> Option<Text> {
+        Some(v.clone())
+    }
+    fn text_only(&mut self, _: &NotStored) -> Option<i32> {
+        None
+    }
+    fn trailing(&mut self, _: &Blob) -> NotStored {
+        NotStored
+    }
+    fn tag_args(&mut self, v: &msb::Args) -> Vec<Text> {
+        trim_args(v)
+    }
+    fn events(&mut self, v: Option<&Vec<msb::Event>>) -> Option<Vec<MEvent>> {
+        decompile_events(v)
+    }
+}
+
 fn decompile_events(ev: Option<&Vec<msb::Event>>) -> Option<Vec<MEvent>> {
     ev.map(|v| v.iter().map(decompile_event).collect())
 }
@@ -618,70 +632,16 @@ pub fn decompile(m: &Msb) -> Decompiled {
 /// The script statement of an entry of an aniEnum block (`None` for other entries); `max_fps`
 /// is the block's aniMaxFps so far (an animation at that rate leaves its fps out).
 fn ani_item(e: &Entry, max_fps: Option<F32>) -> Option<AniItem> {
+    let c = &mut Decompiler { max_fps };
     Some(match e {
-        Entry::AniMaxFps(x) => AniItem::AniMaxFps(mds::AniMaxFps { fps: x.fps }),
-        Entry::Ani(x) => {
-            let default_fps = max_fps.unwrap_or(F32::new(25.0));
-            AniItem::Ani(mds::Ani {
-                name: x.name.clone(),
-                layer: x.layer,
-                next: x.next.clone(),
-                blend_in: x.blend_in,
-                blend_out: x.blend_out,
-                flags: x.flags.clone(),
-                asc: x.asc.clone(),
-                direction: x.direction.clone(),
-                first_frame: x.first_frame,
-                last_frame: x.last_frame,
-                fps: (x.fps != default_fps).then_some(x.fps),
-                speed: opt_unless(x.speed, 0.0),
-                collision_volume_scale: opt_unless(x.collision_volume_scale, 1.0),
-                events: decompile_events(x.events.as_ref()),
-            })
-        }
-        Entry::AniAlias(x) => AniItem::AniAlias(mds::AniAlias {
-            name: x.name.clone(),
-            layer: x.layer,
-            next: x.next.clone(),
-            blend_in: x.blend_in,
-            blend_out: x.blend_out,
-            flags: x.flags.clone(),
-            alias_of: x.alias_of.clone(),
-            direction: Some(x.direction.clone()),
-            events: decompile_events(x.events.as_ref()),
-        }),
-        Entry::AniBlend(x) => AniItem::AniBlend(mds::AniBlend {
-            name: x.name.clone(),
-            layer: None,
-            next: x.next.clone(),
-            blend_in: Some(x.blend_in),
-            blend_out: Some(x.blend_out),
-            events: decompile_events(x.events.as_ref()),
-        }),
-        Entry::AniSync(x) => AniItem::AniSync(mds::AniSync {
-            name: x.name.clone(),
-            next: x.next.clone(),
-            events: decompile_events(x.events.as_ref()),
-        }),
-        Entry::AniComb(x) => AniItem::AniComb(mds::AniComb {
-            name: x.name.clone(),
-            layer: x.layer,
-            next: x.next.clone(),
-            blend_in: x.blend_in,
-            blend_out: x.blend_out,
-            flags: x.flags.clone(),
-            prefix: x.prefix.clone(),
-            count: x.count,
-            events: decompile_events(x.events.as_ref()),
-        }),
-        Entry::AniDisable(x) => AniItem::AniDisable(mds::AniDisable {
-            name: x.name.clone(),
-            events: decompile_events(x.events.as_ref()),
-        }),
-        Entry::ModelTag(x) => AniItem::ModelTag(mds::ModelTag {
-            tag: x.tag.clone(),
-            args: trim_args(&x.args),
-        }),
+        Entry::AniMaxFps(x) => AniItem::AniMaxFps(x.convert(c)),
+        Entry::Ani(x) => AniItem::Ani(x.convert(c)),
+        Entry::AniAlias(x) => AniItem::AniAlias(x.convert(c)),
+        Entry::AniBlend(x) => AniItem::AniBlend(x.convert(c)),
+        Entry::AniSync(x) => AniItem::AniSync(x.convert(c)),
+        Entry::AniComb(x) => AniItem::AniComb(x.convert(c)),
+        Entry::AniDisable(x) => AniItem::AniDisable(x.convert(c)),
+        Entry::ModelTag(x) => AniItem::ModelTag(x.convert(c)),
         _ => return None,
     })
 }

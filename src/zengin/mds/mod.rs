@@ -20,7 +20,7 @@ pub mod parse;
 
 use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{DecodeError, EncodeError, ImportError, F32};
-use crate::zengin::script::{self, read_events, EventBodies};
+use crate::zengin::script::{self, Encoding, EventBodies, NotStored, Value};
 use crate::zengin::stext::ShortText as Text;
 use crate::zengin::tagged::{read_list, OneOf, Variant};
 use lex::Token;
@@ -127,101 +127,6 @@ enum AniItemDoc {
     ModelTag(ModelTag),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AniMaxFps {
-    pub fps: F32,
-}
-
-/// `ani("name" layer "next" blendIn blendOut FLAGS "asc" F|R first last [FPS:x] [SPD:x] [CVS:x])`
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Ani {
-    pub name: Text,
-    pub layer: i32,
-    pub next: Text,
-    pub blend_in: F32,
-    pub blend_out: F32,
-    /// Flag word as written: M move, R rotate, E queue, F fly, I idle, P in place; `.` = none.
-    pub flags: Text,
-    pub asc: Text,
-    /// `F` forward, `R` reverse.
-    pub direction: Text,
-    pub first_frame: i32,
-    pub last_frame: i32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fps: Option<F32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub speed: Option<F32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub collision_volume_scale: Option<F32>,
-    /// The event block (`{ … }`), in order; absent when there is none.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "read_events"
-    )]
-    #[schemars(with = "Option<Vec<EventDoc>>")]
-    pub events: Option<Vec<Event>>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AniAlias {
-    pub name: Text,
-    pub layer: i32,
-    pub next: Text,
-    pub blend_in: F32,
-    pub blend_out: F32,
-    pub flags: Text,
-    pub alias_of: Text,
-    /// `F` or `R`; `F` when omitted.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub direction: Option<Text>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "read_events"
-    )]
-    #[schemars(with = "Option<Vec<EventDoc>>")]
-    pub events: Option<Vec<Event>>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AniBlend {
-    pub name: Text,
-    /// Not part of the engine's syntax; tolerated (and ignored) like ZenKit does.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub layer: Option<i32>,
-    pub next: Text,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub blend_in: Option<F32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub blend_out: Option<F32>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "read_events"
-    )]
-    #[schemars(with = "Option<Vec<EventDoc>>")]
-    pub events: Option<Vec<Event>>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AniSync {
-    pub name: Text,
-    pub next: Text,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "read_events"
-    )]
-    #[schemars(with = "Option<Vec<EventDoc>>")]
-    pub events: Option<Vec<Event>>,
-}
-
 /// `aniBatch("name") { *aniBatch("sub") … }`: never written to the MSB.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -231,53 +136,30 @@ pub struct AniBatch {
     pub anis: Vec<Text>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AniComb {
-    pub name: Text,
-    pub layer: i32,
-    pub next: Text,
-    pub blend_in: F32,
-    pub blend_out: F32,
-    pub flags: Text,
-    pub prefix: Text,
-    /// Number of combined animations.
-    pub count: i32,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "read_events"
-    )]
-    #[schemars(with = "Option<Vec<EventDoc>>")]
-    pub events: Option<Vec<Event>>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AniDisable {
-    pub name: Text,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "read_events"
-    )]
-    #[schemars(with = "Option<Vec<EventDoc>>")]
-    pub events: Option<Vec<Event>>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ModelTag {
-    pub tag: Text,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub args: Vec<Text>,
-}
-
-/// The text's bodies of the events: what each line wrote (an omitted argument stays omitted).
+/// The text encoding of a script's statements and events: what each line wrote (an omitted
+/// argument stays omitted).
 #[derive(Debug, Clone, PartialEq)]
-pub struct MdsEvents;
+pub struct Written;
 
-impl EventBodies for MdsEvents {
+impl Encoding for Written {
+    type Opt<T: Value> = Option<T>;
+    type TextOnly<T: Value> = Option<T>;
+    type Trailing = NotStored;
+    type TagArgs = Vec<Text>;
+}
+
+/// `aniMaxFps(fps)`.
+pub type AniMaxFps = script::AniMaxFps<Written>;
+/// `ani("name" layer "next" blendIn blendOut FLAGS "asc" F|R first last [FPS:x] [SPD:x] [CVS:x])`
+pub type Ani = script::Ani<Written>;
+pub type AniAlias = script::AniAlias<Written>;
+pub type AniBlend = script::AniBlend<Written>;
+pub type AniSync = script::AniSync<Written>;
+pub type AniComb = script::AniComb<Written>;
+pub type AniDisable = script::AniDisable<Written>;
+pub type ModelTag = script::ModelTag<Written>;
+
+impl EventBodies for Written {
     type Sfx = Sfx;
     type Tag = Tag;
     type Pfx = Pfx;
@@ -292,8 +174,7 @@ impl EventBodies for MdsEvents {
 }
 
 /// An event line of an event block.
-pub type Event = script::Event<MdsEvents>;
-type EventDoc = script::EventDoc<MdsEvents>;
+pub type Event = script::Event<Written>;
 pub use script::EVENT_KEYWORDS;
 
 /// `*eventSFX(frame "name" [R:range] [EMPTY_SLOT])` (also `*eventSFXGrnd`).

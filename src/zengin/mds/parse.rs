@@ -820,6 +820,7 @@ impl<'a> Parser<'a> {
         let item = match kind {
             ANI_MAX_FPS => AniItem::AniMaxFps(AniMaxFps {
                 fps: r.num("the frame rate")?,
+                trailing: NotStored,
             }),
             ANI => {
                 let name = r.string("the animation name")?;
@@ -849,6 +850,7 @@ impl<'a> Parser<'a> {
                     fps,
                     speed,
                     collision_volume_scale,
+                    trailing: NotStored,
                     events: None,
                 })
             }
@@ -873,6 +875,7 @@ impl<'a> Parser<'a> {
                     flags,
                     alias_of,
                     direction,
+                    trailing: NotStored,
                     events: None,
                 })
             }
@@ -891,12 +894,14 @@ impl<'a> Parser<'a> {
                     next,
                     blend_in,
                     blend_out,
+                    trailing: NotStored,
                     events: None,
                 })
             }
             ANI_SYNC => AniItem::AniSync(AniSync {
                 name: r.string("the animation name")?,
                 next: r.string("the next animation")?,
+                trailing: NotStored,
                 events: None,
             }),
             ANI_BATCH => AniItem::AniBatch(AniBatch {
@@ -912,10 +917,12 @@ impl<'a> Parser<'a> {
                 flags: r.word("the flags (e.g. M.)")?,
                 prefix: r.string("the animation name prefix")?,
                 count: r.int("the number of animations")?,
+                trailing: NotStored,
                 events: None,
             }),
             ANI_DISABLE => AniItem::AniDisable(AniDisable {
                 name: r.string("the animation name")?,
+                trailing: NotStored,
                 events: None,
             }),
             // MODEL_TAG, the last position `position` can give
@@ -925,7 +932,11 @@ impl<'a> Parser<'a> {
                 while let Some(s) = r.opt_string() {
                     args.push(s);
                 }
-                AniItem::ModelTag(ModelTag { tag, args })
+                AniItem::ModelTag(ModelTag {
+                    tag,
+                    args,
+                    trailing: NotStored,
+                })
             }
         };
         r.finish();

@@ -137,6 +137,9 @@ impl<'de> Deserialize<'de> for Args {
     }
 }
 
+/// Always written: the engine stores four lines, empty ones empty.
+impl crate::zengin::script::Value for Args {}
+
 impl JsonSchema for Args {
     fn is_referenceable() -> bool {
         <[Text; 4]>::is_referenceable()
@@ -228,3 +231,4 @@ mod tests {
         assert!(!defs.is_some_and(|d| d.keys().any(|k| k.contains("Array"))));
     }
 }
+

@@ -4,11 +4,11 @@
 use super::fields::{Fields, Quick};
 use super::{
     put_args, Ani, AniAlias, AniBlend, AniComb, AniDisable, AniEvents, AniMaxFps, AniSync, Bool32,
-    Entry, Event, Hex16, Marker, MeshAndTree, ModelTag, Msb, Name, Root, Source, Unknown,
-    EVENT_KINDS, ID_ANI, ID_ANI_ALIAS, ID_ANI_BLEND, ID_ANI_COMB, ID_ANI_DISABLE, ID_ANI_ENUM,
-    ID_ANI_ENUM_END, ID_ANI_EVENTS, ID_ANI_EVENTS_END, ID_ANI_MAX_FPS, ID_ANI_SYNC, ID_END,
-    ID_EVENT_CAM_TREMOR, ID_EVENT_SFX, ID_MESH_AND_TREE, ID_MODEL, ID_MODEL_END, ID_MODEL_TAG,
-    ID_REGISTER_MESH, ID_ROOT, ID_SOURCE,
+    Entry, Event, Hex16, Marker, MeshAndTree, ModelTag, Msb, Name, NotStored, Root, Source,
+    Unknown, EVENT_KINDS, ID_ANI, ID_ANI_ALIAS, ID_ANI_BLEND, ID_ANI_COMB, ID_ANI_DISABLE,
+    ID_ANI_ENUM, ID_ANI_ENUM_END, ID_ANI_EVENTS, ID_ANI_EVENTS_END, ID_ANI_MAX_FPS, ID_ANI_SYNC,
+    ID_END, ID_EVENT_CAM_TREMOR, ID_EVENT_SFX, ID_MESH_AND_TREE, ID_MODEL, ID_MODEL_END,
+    ID_MODEL_TAG, ID_REGISTER_MESH, ID_ROOT, ID_SOURCE,
 };
 use crate::exact::{Blob, DecodeError, EncodeError, FieldPath, PutLe, Within};
 use crate::zengin::chunk::{self, put_chunk};
@@ -160,6 +160,7 @@ impl Entry {
             }),
             ID_ANI_BLEND => Entry::AniBlend(AniBlend {
                 name: f.line("name")?,
+                layer: NotStored,
                 next: f.line("next")?,
                 blend_in: f.f32("blend_in")?,
                 blend_out: f.f32("blend_out")?,

@@ -12,12 +12,7 @@ use crate::zengin::stext::ShortText as Text;
 use crate::zengin::types::{put_bytes_line, put_short_line as put_line};
 use serde::{Deserialize, Serialize};
 
-/// The compiled file's bodies of the events: every value as the engine stored it, and the bytes
-/// after the last field.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MsbEvents;
-
-impl EventBodies for MsbEvents {
+impl EventBodies for super::Compiled {
     type Sfx = Sfx;
     type Tag = Tag;
     type Pfx = Pfx;
@@ -33,13 +28,13 @@ impl EventBodies for MsbEvents {
 }
 
 /// One animation event chunk (0xF5A1–0xF5AA).
-pub type Event = script::Event<MsbEvents>;
+pub type Event = script::Event<super::Compiled>;
 
 // At most 128 bytes, so pushing an event onto its list is a few inline moves and not a call to
 // `memmove` (that call was 16 % of MSB parsing when the tag event was 152 bytes).
 const _: () = assert!(std::mem::size_of::<Event>() <= 128);
 /// The schema of an event.
-pub type EventDoc = script::EventDoc<MsbEvents>;
+pub type EventDoc = script::EventDoc<super::Compiled>;
 pub use script::EVENT_KEYWORDS as EVENT_KINDS;
 
 /// `*eventSFX` / `*eventSFXGrnd`.
@@ -152,7 +147,7 @@ pub struct CamTremor {
     pub trailing: Blob,
 }
 
-impl script::Event<MsbEvents> {
+impl script::Event<super::Compiled> {
     /// The chunk id: 0xF5A1 + the kind's position.
     pub fn id(&self) -> u16 {
         ID_EVENT_SFX + self.index() as u16

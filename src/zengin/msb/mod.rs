@@ -9,6 +9,10 @@
 //! byte. Unknown chunks (and the never-written ANIBATCH 0xF560) are kept verbatim, bytes after the
 //! last field of a known chunk are kept as `trailing`, and every float keeps its bits with the
 //! engine's meaning (SFX empty-slot flag, PFX handles and camera-tremor values are `f32`).
+//!
+//! The `aniEnum` statements (`ani`, `aniAlias` …) are the ones the text script declares
+//! ([`crate::zengin::script::statements`]), in the compiled encoding [`Compiled`]: every value
+//! resolved, and the bytes after a chunk's last field.
 
 mod args;
 mod chunks;
@@ -18,15 +22,15 @@ mod fields;
 pub(crate) mod tests;
 pub mod yaml;
 
-use crate::zengin::script::read_events;
+use crate::zengin::script::{self, Encoding, NotStored, Value};
 pub use args::Args;
 use events::put_args;
 pub use events::{
-    CamTremor, Event, EventDoc, FrameOnly, MmStartAni, MsbEvents, Pfx, PfxStop, SetMesh, Sfx,
-    SwapMesh, Tag, EVENT_KINDS,
+    CamTremor, Event, EventDoc, FrameOnly, MmStartAni, Pfx, PfxStop, SetMesh, Sfx, SwapMesh, Tag,
+    EVENT_KINDS,
 };
 
-use crate::exact::{Blob, F32};
+use crate::exact::Blob;
 use crate::zengin::stext::ShortText as Text;
 use crate::zengin::types::ZDate;
 use serde::{Deserialize, Serialize};
@@ -148,173 +152,6 @@ pub struct Name {
     pub trailing: Blob,
 }
 
-/// 0xF510.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AniMaxFps {
-    pub fps: F32,
-    #[serde(default, skip_serializing_if = "Blob::is_empty")]
-    pub trailing: Blob,
-}
-
-/// Fields shared by ani, aniAlias and aniComb.
-macro_rules! events_field {
-    () => {
-        "Events in file order; absent when the animation has no event list."
-    };
-}
-
-/// 0xF520: an animation from an ASC file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Ani {
-    pub name: Text,
-    pub layer: i32,
-    pub next: Text,
-    /// Seconds.
-    pub blend_in: F32,
-    /// Seconds.
-    pub blend_out: F32,
-    /// The flag word as written (`M.`, `MI`, `.`): M move, R rotate, E queue, F fly, I idle,
-    /// P in place.
-    pub flags: Text,
-    pub asc: Text,
-    /// `F` forward or `R` reverse, as written.
-    pub direction: Text,
-    pub first_frame: i32,
-    pub last_frame: i32,
-    /// `FPS:` value, else the last aniMaxFps, else 25.
-    pub fps: F32,
-    /// `SPD:` value, else 0.
-    pub speed: F32,
-    /// `CVS:` value clamped to 0..10, else 1.
-    pub collision_volume_scale: F32,
-    #[serde(default, skip_serializing_if = "Blob::is_empty")]
-    pub trailing: Blob,
-    #[doc = events_field!()]
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "read_events"
-    )]
-    #[schemars(with = "Option<Vec<EventDoc>>")]
-    pub events: Option<Vec<Event>>,
-}
-
-/// 0xF530: another name for an animation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AniAlias {
-    pub name: Text,
-    pub layer: i32,
-    pub next: Text,
-    pub blend_in: F32,
-    pub blend_out: F32,
-    pub flags: Text,
-    pub alias_of: Text,
-    pub direction: Text,
-    #[serde(default, skip_serializing_if = "Blob::is_empty")]
-    pub trailing: Blob,
-    #[doc = events_field!()]
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "read_events"
-    )]
-    #[schemars(with = "Option<Vec<EventDoc>>")]
-    pub events: Option<Vec<Event>>,
-}
-
-/// 0xF540: a blend animation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AniBlend {
-    pub name: Text,
-    pub next: Text,
-    pub blend_in: F32,
-    pub blend_out: F32,
-    #[serde(default, skip_serializing_if = "Blob::is_empty")]
-    pub trailing: Blob,
-    #[doc = events_field!()]
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "read_events"
-    )]
-    #[schemars(with = "Option<Vec<EventDoc>>")]
-    pub events: Option<Vec<Event>>,
-}
-
-/// 0xF550.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AniSync {
-    pub name: Text,
-    pub next: Text,
-    #[serde(default, skip_serializing_if = "Blob::is_empty")]
-    pub trailing: Blob,
-    #[doc = events_field!()]
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "read_events"
-    )]
-    #[schemars(with = "Option<Vec<EventDoc>>")]
-    pub events: Option<Vec<Event>>,
-}
-
-/// 0xF570: combination of `count` animations `prefix1` … `prefixN`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AniComb {
-    pub name: Text,
-    pub layer: i32,
-    pub next: Text,
-    pub blend_in: F32,
-    pub blend_out: F32,
-    pub flags: Text,
-    pub prefix: Text,
-    /// Number of combined animations (ZenKit calls it `last_frame`).
-    pub count: i32,
-    #[serde(default, skip_serializing_if = "Blob::is_empty")]
-    pub trailing: Blob,
-    #[doc = events_field!()]
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "read_events"
-    )]
-    #[schemars(with = "Option<Vec<EventDoc>>")]
-    pub events: Option<Vec<Event>>,
-}
-
-/// 0xF580.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AniDisable {
-    pub name: Text,
-    #[serde(default, skip_serializing_if = "Blob::is_empty")]
-    pub trailing: Blob,
-    #[doc = events_field!()]
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "read_events"
-    )]
-    #[schemars(with = "Option<Vec<EventDoc>>")]
-    pub events: Option<Vec<Event>>,
-}
-
-/// 0xF590: a model tag (engine layout: tag and four argument lines, no frame).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ModelTag {
-    pub tag: Text,
-    pub args: Args,
-    #[serde(default, skip_serializing_if = "Blob::is_empty")]
-    pub trailing: Blob,
-}
-
 /// 0xF5A0 when it is not folded into an animation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -323,6 +160,35 @@ pub struct AniEvents {
     #[serde(default, skip_serializing_if = "Blob::is_empty")]
     pub trailing: Blob,
 }
+
+/// The compiled encoding of a script's statements and events: every value as the engine
+/// stored it, and the bytes after a chunk's last field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compiled;
+
+impl Encoding for Compiled {
+    type Opt<T: Value> = T;
+    type TextOnly<T: Value> = NotStored;
+    type Trailing = Blob;
+    type TagArgs = Args;
+}
+
+/// 0xF510: `aniMaxFps`.
+pub type AniMaxFps = script::AniMaxFps<Compiled>;
+/// 0xF520: an animation from an ASC file.
+pub type Ani = script::Ani<Compiled>;
+/// 0xF530: another name for an animation.
+pub type AniAlias = script::AniAlias<Compiled>;
+/// 0xF540: a blend animation.
+pub type AniBlend = script::AniBlend<Compiled>;
+/// 0xF550.
+pub type AniSync = script::AniSync<Compiled>;
+/// 0xF570: combination of `count` animations `prefix1` … `prefixN`.
+pub type AniComb = script::AniComb<Compiled>;
+/// 0xF580.
+pub type AniDisable = script::AniDisable<Compiled>;
+/// 0xF590: a model tag (engine layout: tag and four argument lines, no frame).
+pub type ModelTag = script::ModelTag<Compiled>;
 
 /// A `u32` that is a yes/no in practice: `true`/`false` for 1/0, else the number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

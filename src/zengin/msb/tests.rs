@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::codec::Codec;
-use crate::exact::{Cursor, PutLe};
+use crate::exact::{Cursor, PutLe, F32};
 use crate::zengin::chunk::put_chunk;
 
 fn t(s: &str) -> Text {
@@ -138,6 +138,7 @@ pub(super) fn table() -> Vec<(Entry, u16, Vec<u8>)> {
         (
             Entry::AniBlend(AniBlend {
                 name: t("BLEND"),
+                layer: NotStored,
                 next: t(""),
                 blend_in: f(0.1),
                 blend_out: f(-0.0),

@@ -1,12 +1,21 @@
 //! What a model script's text (`.MDS`, [`super::mds`]) and compiled (`.MSB`, [`super::msb`])
-//! encodings share, said once: the kinds of animation events, their keywords, their one-key YAML
-//! form (`{eventSFX: {...}}`) in both directions and in the JSON Schema.
+//! encodings share, said once: the `aniEnum` statements ([`statements`]: `ani`, `aniAlias` …,
+//! declared once and instantiated per encoding) and the kinds of animation events, their
+//! keywords, their one-key YAML form (`{eventSFX: {...}}`) in both directions and in the JSON
+//! Schema.
 //!
 //! Each encoding gives every event kind its own body ([`EventBodies`]): the text keeps what the
 //! line wrote (an omitted argument stays omitted, `EMPTY_SLOT` is a yes/no, the tremor radius as
 //! written), the compiled file what the engine stored (every value resolved, the empty-slot flag
 //! and the squared radius as floats, bytes after the last field). The bodies differ because they
 //! hold different facts; the event list around them, its kinds and their spelling do not.
+
+pub mod statements;
+
+pub use statements::{
+    Ani, AniAlias, AniBlend, AniComb, AniDisable, AniMaxFps, AniSync, Convert, Encoding, ModelTag,
+    NotStored, Rule, Value,
+};
 
 use crate::zengin::tagged::{read_list, OneOf, Variant};
 use schemars::gen::SchemaGenerator;
