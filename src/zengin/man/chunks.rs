@@ -10,7 +10,7 @@ use crate::exact::{
 };
 use crate::zengin::chunk::Unknown;
 use crate::zengin::chunk::{self, RawChunk};
-use crate::zengin::types::{put_line, read_f32, read_line, BBox, ZDate};
+use crate::zengin::types::{put_line, read_line, BBox, ZDate};
 use deku::{DekuRead, DekuWrite};
 
 /// The header's fixed-size run between `name` and `next`: one deku declaration, read and
@@ -54,16 +54,9 @@ impl HeaderFixed {
         ("position_scale", 4),
         ("bbox", BBox::SIZE),
     ];
-    pub(super) const SIZE: usize = 52;
 
     fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        if cur.remaining() < Self::SIZE {
-            // Short: the error names the field the input ends in, at that field's offset.
-            for (name, size) in Self::FIELDS {
-                cur.bytes(size).within(name)?;
-            }
-        }
-        cur.record::<Self, { Self::SIZE }>()
+        fixed_run(cur, &Self::FIELDS)
     }
 }
 
@@ -127,43 +120,95 @@ impl Source {
     }
 }
 
+/// An event's fixed run before its lines: the type and the frame.
+#[derive(DekuRead, DekuWrite)]
+#[deku(endian = "little")]
+pub(super) struct EventHead {
+    kind: u32,
+    frame: i32,
+}
+
+impl EventHead {
+    /// Field names and sizes, in order (for the error of a cut-short run).
+    const FIELDS: [(&'static str, usize); 2] = [("type", 4), ("frame", 4)];
+}
+
+/// An event's fixed run after its lines: four values and the probability, each an `f32` kept
+/// bit for bit.
+#[derive(DekuRead, DekuWrite)]
+pub(super) struct EventTail {
+    values: [F32; 4],
+    probability: F32,
+}
+
+impl EventTail {
+    const FIELDS: [(&'static str, usize); 5] = [
+        ("values[0]", 4),
+        ("values[1]", 4),
+        ("values[2]", 4),
+        ("values[3]", 4),
+        ("probability", 4),
+    ];
+}
+
+/// Read a fixed run declared with deku whose fields are `fields` (name, size); when the input
+/// ends inside it, the error names the field it ends in, at that field's offset.
+fn fixed_run<T, const N: usize>(
+    cur: &mut Cursor<'_>,
+    fields: &[(&'static str, usize); N],
+) -> Result<T, DecodeError>
+where
+    T: for<'b> deku::DekuContainerRead<'b>,
+{
+    let size: usize = fields.iter().map(|f| f.1).sum();
+    if cur.remaining() < size {
+        for &(name, n) in fields {
+            cur.bytes(n).within(name)?;
+        }
+    }
+    let start = cur.offset();
+    let bytes = cur.bytes(size)?;
+    T::from_bytes((bytes, 0))
+        .map(|(_, v)| v)
+        .map_err(|e| DecodeError::invalid(start, e.to_string()))
+}
+
 /// The smallest possible event: type, frame, five empty lines, five floats.
 pub(super) const MIN_EVENT_SIZE: usize = 4 + 4 + 5 + 20;
 
 impl Event {
     pub(super) fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        let kind = EventType::from_u32(cur.u32().within("type")?);
-        let frame = cur.i32().within("frame")?;
+        let head: EventHead = fixed_run(cur, &EventHead::FIELDS)?;
         let tag = read_line(cur).within("tag")?;
         let mut content: [Text; 4] = Default::default();
         for (i, c) in content.iter_mut().enumerate() {
             *c = read_line(cur).within_index(i).within("content")?;
         }
-        let mut values = [F32::default(); 4];
-        for (i, v) in values.iter_mut().enumerate() {
-            *v = read_f32(cur).within_index(i).within("values")?;
-        }
-        let probability = read_f32(cur).within("probability")?;
+        let tail: EventTail = fixed_run(cur, &EventTail::FIELDS)?;
         Ok(Event {
-            kind,
-            frame,
+            kind: EventType::from_u32(head.kind),
+            frame: head.frame,
             tag,
             content,
-            values,
-            probability,
+            values: tail.values,
+            probability: tail.probability,
         })
     }
     pub(super) fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        out.put_u32(self.kind.to_u32());
-        out.put_i32(self.frame);
+        let head = EventHead {
+            kind: self.kind.to_u32(),
+            frame: self.frame,
+        };
+        put_record(out, &head);
         put_line(out, &self.tag).within("tag")?;
         for (i, c) in self.content.iter().enumerate() {
             put_line(out, c).within_index(i).within("content")?;
         }
-        for v in self.values {
-            out.put_u32(v.0);
-        }
-        out.put_u32(self.probability.0);
+        let tail = EventTail {
+            values: self.values,
+            probability: self.probability,
+        };
+        put_record(out, &tail);
         Ok(())
     }
 }
@@ -521,5 +566,50 @@ mod tests {
         let mut out = Vec::new();
         s.put(&mut out).unwrap();
         assert_eq!(out, payload);
+    }
+
+    /// An event's two fixed runs are read and written by their deku declarations (the float
+    /// tail kept bit for bit, a NaN payload included), and an event that ends inside one names
+    /// the field it ends in, at that field's offset.
+    #[test]
+    fn event_fixed_runs_read_write_and_name_a_short_field() {
+        let mut payload = Vec::new();
+        payload.extend_from_slice(&1u32.to_le_bytes()); // type 1: tag
+        payload.extend_from_slice(&(-3i32).to_le_bytes());
+        payload.extend_from_slice(b"DEF_HIT\nA\n\n\n\n");
+        for bits in [
+            0.5f32.to_bits(),
+            0x7FA0_0001,
+            2.0f32.to_bits(),
+            0,
+            0.25f32.to_bits(),
+        ] {
+            payload.extend_from_slice(&bits.to_le_bytes());
+        }
+        let e = Event::read(&mut Cursor::new(&payload, 0)).unwrap();
+        assert_eq!((e.kind.to_u32(), e.frame), (1, -3));
+        assert_eq!(e.tag.as_bytes(), b"DEF_HIT");
+        assert_eq!(e.content[0].as_bytes(), b"A");
+        assert_eq!(
+            e.values.map(|v| v.0),
+            [0.5f32.to_bits(), 0x7FA0_0001, 2.0f32.to_bits(), 0]
+        );
+        assert_eq!(e.probability.get(), 0.25);
+        let mut out = Vec::new();
+        e.put(&mut out).unwrap();
+        assert_eq!(out, payload);
+        // 8 + 13 (the five lines) = 21 is where values[0] starts; cut 1 byte into values[2]
+        let err = Event::read(&mut Cursor::new(&payload[..30], 0)).unwrap_err();
+        assert_eq!(
+            (err.offset, err.path.to_string()),
+            (29, "values[2]".into()),
+            "{err}"
+        );
+        let err = Event::read(&mut Cursor::new(&payload[..6], 0)).unwrap_err();
+        assert_eq!(
+            (err.offset, err.path.to_string()),
+            (4, "frame".into()),
+            "{err}"
+        );
     }
 }

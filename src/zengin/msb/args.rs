@@ -231,4 +231,3 @@ mod tests {
         assert!(!defs.is_some_and(|d| d.keys().any(|k| k.contains("Array"))));
     }
 }
-
