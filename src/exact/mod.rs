@@ -13,7 +13,7 @@ pub mod text;
 
 pub use blob::{Blob, Hex32};
 pub use compare::first_difference;
-pub use cursor::{put_record, Cursor, PutLe};
+pub use cursor::{put_record, Cursor, PutLe, Run, WordRun};
 pub use deku_impls::append_record;
 pub use error::{
     DecodeError, DecodeErrorKind, EncodeError, Error, FieldPath, ImportError, Segment, Within,

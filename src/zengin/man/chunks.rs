@@ -6,7 +6,7 @@ use super::{
     ID_HEADER, ID_MARKER, ID_SAMPLES, ID_SOURCE,
 };
 use crate::exact::{
-    put_record, Blob, Cursor, DecodeError, EncodeError, Hex32, PutLe, Text, Within, F32,
+    put_record, Blob, Cursor, DecodeError, EncodeError, Hex32, PutLe, Run, Text, Within, F32,
 };
 use crate::zengin::chunk::Unknown;
 use crate::zengin::chunk::{self, RawChunk};
@@ -42,9 +42,9 @@ pub(super) struct SampleRecord {
     position: [u16; 3],
 }
 
-impl HeaderFixed {
-    /// Field names and sizes, in order (for error paths and `field_at`).
-    pub(super) const FIELDS: [(&'static str, usize); 8] = [
+/// Field names and sizes, in order (for error paths and `field_at`).
+impl Run for HeaderFixed {
+    const FIELDS: &'static [(&'static str, usize)] = &[
         ("layer", 4),
         ("frame_count", 4),
         ("node_count", 4),
@@ -54,17 +54,13 @@ impl HeaderFixed {
         ("position_scale", 4),
         ("bbox", BBox::SIZE),
     ];
-
-    fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        fixed_run(cur, &Self::FIELDS)
-    }
 }
 
 impl Header {
     pub(super) fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
         let version = cur.u16().within("version")?;
         let name = read_line(cur).within("name")?;
-        let f = HeaderFixed::read(cur)?;
+        let f: HeaderFixed = cur.run()?;
         Ok(Header {
             version,
             name,
@@ -128,9 +124,8 @@ pub(super) struct EventHead {
     frame: i32,
 }
 
-impl EventHead {
-    /// Field names and sizes, in order (for the error of a cut-short run).
-    const FIELDS: [(&'static str, usize); 2] = [("type", 4), ("frame", 4)];
+impl Run for EventHead {
+    const FIELDS: &'static [(&'static str, usize)] = &[("type", 4), ("frame", 4)];
 }
 
 /// An event's fixed run after its lines: four values and the probability, each an `f32` kept
@@ -141,8 +136,8 @@ pub(super) struct EventTail {
     probability: F32,
 }
 
-impl EventTail {
-    const FIELDS: [(&'static str, usize); 5] = [
+impl Run for EventTail {
+    const FIELDS: &'static [(&'static str, usize)] = &[
         ("values[0]", 4),
         ("values[1]", 4),
         ("values[2]", 4),
@@ -151,40 +146,18 @@ impl EventTail {
     ];
 }
 
-/// Read a fixed run declared with deku whose fields are `fields` (name, size); when the input
-/// ends inside it, the error names the field it ends in, at that field's offset.
-fn fixed_run<T, const N: usize>(
-    cur: &mut Cursor<'_>,
-    fields: &[(&'static str, usize); N],
-) -> Result<T, DecodeError>
-where
-    T: for<'b> deku::DekuContainerRead<'b>,
-{
-    let size: usize = fields.iter().map(|f| f.1).sum();
-    if cur.remaining() < size {
-        for &(name, n) in fields {
-            cur.bytes(n).within(name)?;
-        }
-    }
-    let start = cur.offset();
-    let bytes = cur.bytes(size)?;
-    T::from_bytes((bytes, 0))
-        .map(|(_, v)| v)
-        .map_err(|e| DecodeError::invalid(start, e.to_string()))
-}
-
 /// The smallest possible event: type, frame, five empty lines, five floats.
 pub(super) const MIN_EVENT_SIZE: usize = 4 + 4 + 5 + 20;
 
 impl Event {
     pub(super) fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        let head: EventHead = fixed_run(cur, &EventHead::FIELDS)?;
+        let head: EventHead = cur.run()?;
         let tag = read_line(cur).within("tag")?;
         let mut content: [Text; 4] = Default::default();
         for (i, c) in content.iter_mut().enumerate() {
             *c = read_line(cur).within_index(i).within("content")?;
         }
-        let tail: EventTail = fixed_run(cur, &EventTail::FIELDS)?;
+        let tail: EventTail = cur.run()?;
         Ok(Event {
             kind: EventType::from_u32(head.kind),
             frame: head.frame,

@@ -69,7 +69,7 @@ impl Man {
 
 pub(super) fn header_field_at(h: &Header, rel: usize, p: FieldPath) -> String {
     let name_end = 2 + h.name.len() + 1;
-    let fixed = super::chunks::HeaderFixed::FIELDS;
+    let fixed = <super::chunks::HeaderFixed as crate::exact::Run>::FIELDS;
     if rel < 2 {
         return p.field("version").to_string();
     }
@@ -77,7 +77,7 @@ pub(super) fn header_field_at(h: &Header, rel: usize, p: FieldPath) -> String {
         return p.field("name").to_string();
     }
     let mut at = name_end;
-    for (name, size) in fixed {
+    for &(name, size) in fixed {
         if rel < at + size {
             return p.field(name).to_string();
         }

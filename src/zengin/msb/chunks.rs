@@ -2,6 +2,7 @@
 //! their animation exactly when the engine would have written them so.
 
 use super::fields::{Fields, Quick};
+use super::runs::{AniFrames, BlendTimes};
 use super::{
     put_args, Ani, AniAlias, AniBlend, AniComb, AniDisable, AniEvents, AniMaxFps, AniSync, Bool32,
     Entry, Event, Hex16, Marker, MeshAndTree, ModelTag, Msb, Name, NotStored, Root, Source,
@@ -10,9 +11,16 @@ use super::{
     ID_END, ID_EVENT_CAM_TREMOR, ID_EVENT_SFX, ID_MESH_AND_TREE, ID_MODEL, ID_MODEL_END,
     ID_MODEL_TAG, ID_REGISTER_MESH, ID_ROOT, ID_SOURCE,
 };
-use crate::exact::{Blob, DecodeError, EncodeError, FieldPath, PutLe, Within};
+use crate::exact::{Blob, DecodeError, EncodeError, FieldPath, PutLe, Within, WordRun, F32};
 use crate::zengin::chunk::{self, put_chunk};
 use crate::zengin::types::put_short_line as put_line;
+
+fn blend(blend_in: F32, blend_out: F32) -> BlendTimes {
+    BlendTimes {
+        blend_in,
+        blend_out,
+    }
+}
 
 impl Entry {
     pub fn id(&self) -> u16 {
@@ -129,62 +137,89 @@ impl Entry {
                 fps: f.f32("fps")?,
                 trailing: f.rest(),
             }),
-            ID_ANI => Entry::Ani(Ani {
-                name: f.line("name")?,
-                layer: f.i32("layer")?,
-                next: f.line("next")?,
-                blend_in: f.f32("blend_in")?,
-                blend_out: f.f32("blend_out")?,
-                flags: f.line("flags")?,
-                asc: f.line("asc")?,
-                direction: f.line("direction")?,
-                first_frame: f.i32("first_frame")?,
-                last_frame: f.i32("last_frame")?,
-                fps: f.f32("fps")?,
-                speed: f.f32("speed")?,
-                collision_volume_scale: f.f32("collision_volume_scale")?,
-                trailing: f.rest(),
-                events: None,
-            }),
-            ID_ANI_ALIAS => Entry::AniAlias(AniAlias {
-                name: f.line("name")?,
-                layer: f.i32("layer")?,
-                next: f.line("next")?,
-                blend_in: f.f32("blend_in")?,
-                blend_out: f.f32("blend_out")?,
-                flags: f.line("flags")?,
-                alias_of: f.line("alias_of")?,
-                direction: f.line("direction")?,
-                trailing: f.rest(),
-                events: None,
-            }),
-            ID_ANI_BLEND => Entry::AniBlend(AniBlend {
-                name: f.line("name")?,
-                layer: NotStored,
-                next: f.line("next")?,
-                blend_in: f.f32("blend_in")?,
-                blend_out: f.f32("blend_out")?,
-                trailing: f.rest(),
-                events: None,
-            }),
+            ID_ANI => {
+                let name = f.line("name")?;
+                let layer = f.i32("layer")?;
+                let next = f.line("next")?;
+                let b: BlendTimes = f.run()?;
+                let flags = f.line("flags")?;
+                let asc = f.line("asc")?;
+                let direction = f.line("direction")?;
+                let r: AniFrames = f.run()?;
+                Entry::Ani(Ani {
+                    name,
+                    layer,
+                    next,
+                    blend_in: b.blend_in,
+                    blend_out: b.blend_out,
+                    flags,
+                    asc,
+                    direction,
+                    first_frame: r.first_frame,
+                    last_frame: r.last_frame,
+                    fps: r.fps,
+                    speed: r.speed,
+                    collision_volume_scale: r.collision_volume_scale,
+                    trailing: f.rest(),
+                    events: None,
+                })
+            }
+            ID_ANI_ALIAS => {
+                let name = f.line("name")?;
+                let layer = f.i32("layer")?;
+                let next = f.line("next")?;
+                let b: BlendTimes = f.run()?;
+                Entry::AniAlias(AniAlias {
+                    name,
+                    layer,
+                    next,
+                    blend_in: b.blend_in,
+                    blend_out: b.blend_out,
+                    flags: f.line("flags")?,
+                    alias_of: f.line("alias_of")?,
+                    direction: f.line("direction")?,
+                    trailing: f.rest(),
+                    events: None,
+                })
+            }
+            ID_ANI_BLEND => {
+                let name = f.line("name")?;
+                let next = f.line("next")?;
+                let b: BlendTimes = f.run()?;
+                Entry::AniBlend(AniBlend {
+                    name,
+                    layer: NotStored,
+                    next,
+                    blend_in: b.blend_in,
+                    blend_out: b.blend_out,
+                    trailing: f.rest(),
+                    events: None,
+                })
+            }
             ID_ANI_SYNC => Entry::AniSync(AniSync {
                 name: f.line("name")?,
                 next: f.line("next")?,
                 trailing: f.rest(),
                 events: None,
             }),
-            ID_ANI_COMB => Entry::AniComb(AniComb {
-                name: f.line("name")?,
-                layer: f.i32("layer")?,
-                next: f.line("next")?,
-                blend_in: f.f32("blend_in")?,
-                blend_out: f.f32("blend_out")?,
-                flags: f.line("flags")?,
-                prefix: f.line("prefix")?,
-                count: f.i32("count")?,
-                trailing: f.rest(),
-                events: None,
-            }),
+            ID_ANI_COMB => {
+                let name = f.line("name")?;
+                let layer = f.i32("layer")?;
+                let next = f.line("next")?;
+                let b: BlendTimes = f.run()?;
+                Entry::AniComb(AniComb {
+                    name,
+                    layer,
+                    next,
+                    blend_in: b.blend_in,
+                    blend_out: b.blend_out,
+                    flags: f.line("flags")?,
+                    prefix: f.line("prefix")?,
+                    count: f.i32("count")?,
+                    trailing: f.rest(),
+                    events: None,
+                })
+            }
             ID_ANI_DISABLE => Entry::AniDisable(AniDisable {
                 name: f.line("name")?,
                 trailing: f.rest(),
@@ -252,24 +287,25 @@ impl Entry {
                 put_line(out, &a.name).within("name")?;
                 out.put_i32(a.layer);
                 put_line(out, &a.next).within("next")?;
-                out.put_u32(a.blend_in.0);
-                out.put_u32(a.blend_out.0);
+                blend(a.blend_in, a.blend_out).put(out);
                 put_line(out, &a.flags).within("flags")?;
                 put_line(out, &a.asc).within("asc")?;
                 put_line(out, &a.direction).within("direction")?;
-                out.put_i32(a.first_frame);
-                out.put_i32(a.last_frame);
-                out.put_u32(a.fps.0);
-                out.put_u32(a.speed.0);
-                out.put_u32(a.collision_volume_scale.0);
+                let frames = AniFrames {
+                    first_frame: a.first_frame,
+                    last_frame: a.last_frame,
+                    fps: a.fps,
+                    speed: a.speed,
+                    collision_volume_scale: a.collision_volume_scale,
+                };
+                frames.put(out);
                 &a.trailing
             }
             Entry::AniAlias(a) => {
                 put_line(out, &a.name).within("name")?;
                 out.put_i32(a.layer);
                 put_line(out, &a.next).within("next")?;
-                out.put_u32(a.blend_in.0);
-                out.put_u32(a.blend_out.0);
+                blend(a.blend_in, a.blend_out).put(out);
                 put_line(out, &a.flags).within("flags")?;
                 put_line(out, &a.alias_of).within("alias_of")?;
                 put_line(out, &a.direction).within("direction")?;
@@ -278,8 +314,7 @@ impl Entry {
             Entry::AniBlend(a) => {
                 put_line(out, &a.name).within("name")?;
                 put_line(out, &a.next).within("next")?;
-                out.put_u32(a.blend_in.0);
-                out.put_u32(a.blend_out.0);
+                blend(a.blend_in, a.blend_out).put(out);
                 &a.trailing
             }
             Entry::AniSync(a) => {
@@ -291,8 +326,7 @@ impl Entry {
                 put_line(out, &a.name).within("name")?;
                 out.put_i32(a.layer);
                 put_line(out, &a.next).within("next")?;
-                out.put_u32(a.blend_in.0);
-                out.put_u32(a.blend_out.0);
+                blend(a.blend_in, a.blend_out).put(out);
                 put_line(out, &a.flags).within("flags")?;
                 put_line(out, &a.prefix).within("prefix")?;
                 out.put_i32(a.count);

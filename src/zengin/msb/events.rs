@@ -2,11 +2,12 @@
 //! written side by side, and their one-key YAML form.
 
 use super::fields::{Fields, Sink};
+use super::runs::{FrameHandle, Intensity, SfxRange, Tremor};
 use super::{
     ID_EVENT_CAM_TREMOR, ID_EVENT_MM_START_ANI, ID_EVENT_PFX, ID_EVENT_PFX_GRND, ID_EVENT_PFX_STOP,
     ID_EVENT_SET_MESH, ID_EVENT_SFX, ID_EVENT_SFX_GRND, ID_EVENT_SWAP_MESH, ID_EVENT_TAG,
 };
-use crate::exact::{Blob, Cursor, DecodeError, EncodeError, PutLe, Within, F32};
+use crate::exact::{Blob, Cursor, DecodeError, EncodeError, PutLe, Within, WordRun, F32};
 use crate::zengin::script::{self, EventBodies};
 use crate::zengin::stext::ShortText as Text;
 use crate::zengin::types::{put_bytes_line, put_short_line as put_line};
@@ -195,11 +196,14 @@ impl script::Event<super::Compiled> {
         // Each arm puts its own variant: a copy of that variant only, not of a whole `Event`.
         match id {
             ID_EVENT_SFX | ID_EVENT_SFX_GRND => {
+                let frame = f.i32("frame")?;
+                let name = f.line("name")?;
+                let r: SfxRange = f.run()?;
                 let e = Sfx {
-                    frame: f.i32("frame")?,
-                    name: f.line("name")?,
-                    range: f.f32("range")?,
-                    empty_slot_flag: f.f32("empty_slot_flag")?,
+                    frame,
+                    name,
+                    range: r.range,
+                    empty_slot_flag: r.empty_slot_flag,
                     trailing: f.rest(),
                 };
                 out.put(if id == ID_EVENT_SFX {
@@ -214,19 +218,25 @@ impl script::Event<super::Compiled> {
                 args: f.args()?,
                 trailing: f.rest(),
             })),
-            ID_EVENT_PFX => out.put(Event::Pfx(Pfx {
-                frame: f.i32("frame")?,
-                handle: f.f32("handle")?,
-                emitter: f.line("emitter")?,
-                node: f.line("node")?,
-                attach: f.f32("attach")?,
-                trailing: f.rest(),
-            })),
-            ID_EVENT_PFX_STOP => out.put(Event::PfxStop(PfxStop {
-                frame: f.i32("frame")?,
-                handle: f.f32("handle")?,
-                trailing: f.rest(),
-            })),
+            ID_EVENT_PFX => {
+                let h: FrameHandle = f.run()?;
+                out.put(Event::Pfx(Pfx {
+                    frame: h.frame,
+                    handle: h.handle,
+                    emitter: f.line("emitter")?,
+                    node: f.line("node")?,
+                    attach: f.f32("attach")?,
+                    trailing: f.rest(),
+                }))
+            }
+            ID_EVENT_PFX_STOP => {
+                let h: FrameHandle = f.run()?;
+                out.put(Event::PfxStop(PfxStop {
+                    frame: h.frame,
+                    handle: h.handle,
+                    trailing: f.rest(),
+                }))
+            }
             ID_EVENT_PFX_GRND => out.put(Event::PfxGrnd(FrameOnly {
                 frame: f.i32("frame")?,
                 trailing: f.rest(),
@@ -242,22 +252,31 @@ impl script::Event<super::Compiled> {
                 slot2: f.line("slot2")?,
                 trailing: f.rest(),
             })),
-            ID_EVENT_MM_START_ANI => out.put(Event::MmStartAni(MmStartAni {
-                frame: f.i32("frame")?,
-                ani: f.line("ani")?,
-                node: f.line("node")?,
-                intensity: f.f32("intensity")?,
-                hold_time: f.f32("hold_time")?,
-                trailing: f.rest(),
-            })),
-            ID_EVENT_CAM_TREMOR => out.put(Event::CamTremor(CamTremor {
-                frame: f.i32("frame")?,
-                radius_squared: f.f32("radius_squared")?,
-                duration_ms: f.f32("duration_ms")?,
-                strength_xz: f.f32("strength_xz")?,
-                strength_y: f.f32("strength_y")?,
-                trailing: f.rest(),
-            })),
+            ID_EVENT_MM_START_ANI => {
+                let frame = f.i32("frame")?;
+                let ani = f.line("ani")?;
+                let node = f.line("node")?;
+                let i: Intensity = f.run()?;
+                out.put(Event::MmStartAni(MmStartAni {
+                    frame,
+                    ani,
+                    node,
+                    intensity: i.intensity,
+                    hold_time: i.hold_time,
+                    trailing: f.rest(),
+                }))
+            }
+            ID_EVENT_CAM_TREMOR => {
+                let t: Tremor = f.run()?;
+                out.put(Event::CamTremor(CamTremor {
+                    frame: t.frame,
+                    radius_squared: t.radius_squared,
+                    duration_ms: t.duration_ms,
+                    strength_xz: t.strength_xz,
+                    strength_y: t.strength_y,
+                    trailing: f.rest(),
+                }))
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -268,8 +287,11 @@ impl script::Event<super::Compiled> {
             Event::Sfx(e) | Event::SfxGrnd(e) => {
                 out.put_i32(e.frame);
                 put_line(out, &e.name).within("name")?;
-                out.put_u32(e.range.0);
-                out.put_u32(e.empty_slot_flag.0);
+                let r = SfxRange {
+                    range: e.range,
+                    empty_slot_flag: e.empty_slot_flag,
+                };
+                r.put(out);
                 &e.trailing
             }
             Event::Tag(e) => {
@@ -279,16 +301,14 @@ impl script::Event<super::Compiled> {
                 &e.trailing
             }
             Event::Pfx(e) => {
-                out.put_i32(e.frame);
-                out.put_u32(e.handle.0);
+                frame_handle(e.frame, e.handle).put(out);
                 put_line(out, &e.emitter).within("emitter")?;
                 put_line(out, &e.node).within("node")?;
                 out.put_u32(e.attach.0);
                 &e.trailing
             }
             Event::PfxStop(e) => {
-                out.put_i32(e.frame);
-                out.put_u32(e.handle.0);
+                frame_handle(e.frame, e.handle).put(out);
                 &e.trailing
             }
             Event::PfxGrnd(e) => {
@@ -310,21 +330,32 @@ impl script::Event<super::Compiled> {
                 out.put_i32(e.frame);
                 put_line(out, &e.ani).within("ani")?;
                 put_line(out, &e.node).within("node")?;
-                out.put_u32(e.intensity.0);
-                out.put_u32(e.hold_time.0);
+                let i = Intensity {
+                    intensity: e.intensity,
+                    hold_time: e.hold_time,
+                };
+                i.put(out);
                 &e.trailing
             }
             Event::CamTremor(e) => {
-                out.put_i32(e.frame);
-                for v in [e.radius_squared, e.duration_ms, e.strength_xz, e.strength_y] {
-                    out.put_u32(v.0);
-                }
+                let t = Tremor {
+                    frame: e.frame,
+                    radius_squared: e.radius_squared,
+                    duration_ms: e.duration_ms,
+                    strength_xz: e.strength_xz,
+                    strength_y: e.strength_y,
+                };
+                t.put(out);
                 &e.trailing
             }
         };
         out.extend_from_slice(trailing.as_bytes());
         Ok(())
     }
+}
+
+fn frame_handle(frame: i32, handle: F32) -> FrameHandle {
+    FrameHandle { frame, handle }
 }
 
 pub(super) fn put_args(out: &mut Vec<u8>, args: &super::Args) -> Result<(), EncodeError> {

@@ -6,7 +6,7 @@
 //!   after [`Quick`] failed on it, so an error reads exactly as before.
 
 use super::Args;
-use crate::exact::{Blob, Cursor, DecodeError, Within, F32};
+use crate::exact::{Blob, Cursor, DecodeError, Within, WordRun, F32};
 use crate::zengin::chunk::{RawChunk, HEADER_SIZE};
 use crate::zengin::stext::ShortText as Text;
 use crate::zengin::types::{find_newline, read_f32, read_short_line, ZDate};
@@ -23,6 +23,8 @@ pub(crate) trait Fields<'a> {
     fn args(&mut self) -> Result<Args, Self::Err>;
     /// The source file's time (`date`).
     fn date(&mut self) -> Result<ZDate, Self::Err>;
+    /// A fixed run of fields declared with deku.
+    fn run<T: WordRun>(&mut self) -> Result<T, Self::Err>;
     /// The bytes after the last field.
     fn rest(&mut self) -> Blob;
 }
@@ -55,6 +57,10 @@ impl<'a> Fields<'a> for Cursor<'a> {
     }
     fn date(&mut self) -> Result<ZDate, DecodeError> {
         ZDate::read(self).within("date")
+    }
+    #[inline(always)]
+    fn run<T: WordRun>(&mut self) -> Result<T, DecodeError> {
+        Cursor::run(self)
     }
     #[inline(always)]
     fn rest(&mut self) -> Blob {
@@ -150,6 +156,14 @@ impl<'a> Fields<'a> for Quick<'a> {
         }
         self.pos = p;
         Ok(Args::from_window(&self.tail[start..], ends))
+    }
+    #[inline(always)]
+    fn run<T: WordRun>(&mut self) -> Result<T, ()> {
+        let bytes = self.tail[..self.len]
+            .get(self.pos..self.pos + T::SIZE)
+            .ok_or(())?;
+        self.pos += T::SIZE;
+        T::from_exact(bytes).ok_or(())
     }
     fn date(&mut self) -> Result<ZDate, ()> {
         let mut cur = Cursor::new(&self.tail[self.pos..self.len], 0);

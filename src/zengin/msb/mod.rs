@@ -18,6 +18,7 @@ mod args;
 mod chunks;
 mod events;
 mod fields;
+pub mod runs;
 #[cfg(test)]
 pub(crate) mod tests;
 pub mod yaml;
