@@ -4,6 +4,7 @@
 //! between the kept tokens.) Never loops without consuming input, so it cannot hang (unlike ZenKit on a comment in
 //! an unterminated last line).
 
+use crate::zengin::script::EVENT_KEYWORDS;
 use crate::zengin::types::find_newline;
 
 /// What a token is.
@@ -133,7 +134,11 @@ pub fn tokenize(src: &[u8]) -> Vec<Token> {
 /// [`tokenize`], leaving out [`Kind::Space`] tokens when `spaces` is false (the whitespace is
 /// then the gaps between tokens; printing them with the gaps still gives every byte back).
 pub fn tokenize_with(src: &[u8], spaces: bool) -> Vec<Token> {
-    lex(src, spaces).tokens
+    if spaces {
+        lex::<true>(src).tokens
+    } else {
+        lex::<false>(src).tokens
+    }
 }
 
 /// The tokens without [`Kind::Space`] runs, and what the parser needs to know about `/` (found
@@ -149,15 +154,36 @@ pub struct Lexed {
 
 /// [`tokenize_with`]`(src, false)` and the `/` facts of [`Lexed`].
 pub fn tokenize_for_parse(src: &[u8]) -> Lexed {
-    lex(src, false)
+    lex::<false>(src)
 }
 
 fn has_double_slash(t: &[u8]) -> bool {
     t.windows(2).any(|w| w == b"//")
 }
 
-fn lex(src: &[u8], spaces: bool) -> Lexed {
-    let mut out = Vec::with_capacity(src.len() / if spaces { 3 } else { 5 });
+/// The whitespace run at `i` (if any): its end, with a [`Kind::Space`] token when `SPACES`.
+/// speed: called right after a line break or a token, where indentation and the gaps between
+/// arguments lie, so a whitespace run costs no turn of the tokenizer's dispatch.
+#[inline(always)]
+fn skip_space<const SPACES: bool>(src: &[u8], i: usize, out: &mut Vec<Token>) -> usize {
+    match src.get(i) {
+        Some(&b) if is(b, SPACE) => {
+            let end = run(src, i + 1, SPACE);
+            if SPACES {
+                out.push(Token {
+                    kind: Kind::Space,
+                    start: i as u32,
+                    end: end as u32,
+                });
+            }
+            end
+        }
+        _ => i,
+    }
+}
+
+fn lex<const SPACES: bool>(src: &[u8]) -> Lexed {
+    let mut out = Vec::with_capacity(src.len() / if SPACES { 3 } else { 5 });
     let mut slash_lines = Vec::new();
     let mut single_slash = Vec::new();
     // The line (from 0) and whether a significant token came before on it.
@@ -180,11 +206,12 @@ fn lex(src: &[u8], spaces: bool) -> Lexed {
                     start: start as u32,
                     end: i as u32,
                 });
+                i = skip_space::<SPACES>(src, i, &mut out);
                 continue;
             }
             b' ' | b'\t' | b'\r' | 0x0B | 0x0C => {
                 i = run(src, i + 1, SPACE);
-                if spaces {
+                if SPACES {
                     out.push(Token {
                         kind: Kind::Space,
                         start: start as u32,
@@ -288,6 +315,7 @@ fn lex(src: &[u8], spaces: bool) -> Lexed {
             start: start as u32,
             end: i as u32,
         });
+        i = skip_space::<SPACES>(src, i, &mut out);
     }
     Lexed {
         tokens: out,
@@ -389,9 +417,156 @@ pub fn small_decimal(text: &[u8]) -> Option<f64> {
     Some(if neg { -v } else { v })
 }
 
+/// `atof` then `float`: the longest prefix that is a decimal number, read as f64 and rounded
+/// to f32. `None` when there is no digit.
+pub fn engine_float(text: &[u8]) -> Option<f32> {
+    let mut end = 0;
+    let mut seen_digit = false;
+    let mut seen_dot = false;
+    for (i, &b) in text.iter().enumerate() {
+        match b {
+            b'-' | b'+' if i == 0 => {}
+            b'0'..=b'9' => seen_digit = true,
+            b'.' if !seen_dot => seen_dot = true,
+            _ => break,
+        }
+        end = i + 1;
+    }
+    if !seen_digit {
+        return None;
+    }
+    if let Some(v) = small_decimal(&text[..end]) {
+        return Some(v as f32);
+    }
+    let s = std::str::from_utf8(&text[..end]).ok()?;
+    let s = s.strip_suffix('.').unwrap_or(s);
+    s.parse::<f64>().ok().map(|v| v as f32)
+}
+
+/// `atoi`: leading sign and digits (saturating).
+pub fn engine_int(text: &[u8]) -> Option<i32> {
+    let (neg, digits) = match text.first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let n = digits.iter().take_while(|b| b.is_ascii_digit()).count();
+    if n == 0 {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &b in &digits[..n] {
+        v = (v * 10 + i64::from(b - b'0')).min(i64::from(i32::MAX) + 1);
+    }
+    let v = if neg { -v } else { v };
+    Some(v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
+}
+
+/// Bit 5 of every byte: set, it makes an ASCII letter lower case (and changes no other letter
+/// into one).
+const CASE: u64 = 0x2020_2020_2020_2020;
+
+/// The first and the last eight bytes of `w` (8 to 16 bytes long) as numbers.
+const fn ends(w: &[u8]) -> (u64, u64) {
+    let n = w.len();
+    let (mut head, mut tail) = (0u64, 0u64);
+    let mut i = 0;
+    while i < 8 {
+        head |= (w[i] as u64) << (8 * i);
+        tail |= (w[n - 8 + i] as u64) << (8 * i);
+        i += 1;
+    }
+    (head, tail)
+}
+
+/// Per event keyword: its length and its first and last eight bytes in lower case.
+const EVENT_ENDS: [(usize, u64, u64); EVENT_KEYWORDS.len()] = {
+    let mut t = [(0, 0, 0); EVENT_KEYWORDS.len()];
+    let mut k = 0;
+    while k < t.len() {
+        let w = EVENT_KEYWORDS[k].as_bytes();
+        // letters only (so setting bit 5 is a case-insensitive compare), 8 to 16 bytes
+        assert!(w.len() >= 8 && w.len() <= 16);
+        let mut i = 0;
+        while i < w.len() {
+            assert!(w[i].is_ascii_alphabetic());
+            i += 1;
+        }
+        let (head, tail) = ends(w);
+        t[k] = (w.len(), head | CASE, tail | CASE);
+        k += 1;
+    }
+    t
+};
+
+/// The position of `text` (an event keyword without its `*`, any case) in [`EVENT_KEYWORDS`].
+/// speed: two eight-byte compares per keyword (the keywords are letters only, so setting bit 5
+/// of every byte compares them ignoring case) instead of a compare per byte, once per event line.
+pub fn event_position(text: &[u8]) -> Option<usize> {
+    if !(8..=16).contains(&text.len()) {
+        return None;
+    }
+    let (head, tail) = ends(text);
+    let (head, tail) = (head | CASE, tail | CASE);
+    EVENT_ENDS
+        .iter()
+        .position(|&(n, h, t)| n == text.len() && h == head && t == tail)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn event_positions_agree_with_a_search_of_the_list() {
+        let linear = |t: &[u8]| {
+            EVENT_KEYWORDS
+                .iter()
+                .position(|k| t.eq_ignore_ascii_case(k.as_bytes()))
+        };
+        let mut words: Vec<Vec<u8>> = Vec::new();
+        for k in EVENT_KEYWORDS {
+            words.push(k.as_bytes().to_vec());
+            words.push(k.to_ascii_uppercase().into_bytes());
+            words.push(k.to_ascii_lowercase().into_bytes());
+            // one letter changed, one cut off, one added
+            let mut w = k.as_bytes().to_vec();
+            let last = w.len() - 1;
+            w[last] ^= 0x01;
+            words.push(w.clone());
+            words.push(k.as_bytes()[..last].to_vec());
+            w[last] ^= 0x01;
+            w.push(b'x');
+            words.push(w);
+        }
+        for w in [
+            &b""[..],
+            b"e",
+            b"eventSFXGrne",
+            b"eventPFXStoq",
+            b"eventSetMesi",
+            b"eventTah",
+            b"eventTag\x00",
+            b"eventT\x01g",
+            b"eventSFX_",
+            b"eventSFX\x7f",
+            b"EVENTCAMTREMOR12",
+        ] {
+            words.push(w.to_vec());
+        }
+        let mut found = 0;
+        for w in &words {
+            assert_eq!(
+                event_position(w),
+                linear(w),
+                "{}",
+                String::from_utf8_lossy(w)
+            );
+            found += usize::from(linear(w).is_some());
+        }
+        assert_eq!(found, 3 * EVENT_KEYWORDS.len());
+        assert_eq!(event_position(b"EVENTcamTREMOR"), Some(9));
+    }
 
     fn kinds(src: &str) -> Vec<(Kind, String)> {
         tokenize(src.as_bytes())

@@ -6,8 +6,9 @@
 //! is line based). Every loop consumes at least one token per turn, so no input can hang it.
 
 use crate::exact::F32;
+pub use crate::zengin::mds::lex::engine_float;
 use crate::zengin::mds::lex::{
-    count_newlines, line_col, small_decimal, tokenize_for_parse, Kind, Token,
+    count_newlines, engine_int, event_position, line_col, tokenize_for_parse, Kind, Token,
 };
 use crate::zengin::mds::*;
 use crate::zengin::stext::ShortText as Text;
@@ -39,50 +40,10 @@ pub struct ParseError {
     pub message: String,
 }
 
-/// `atof` then `float`: the longest prefix that is a decimal number, read as f64 and rounded
-/// to f32. `None` when there is no digit.
-pub fn engine_float(text: &[u8]) -> Option<f32> {
-    let mut end = 0;
-    let mut seen_digit = false;
-    let mut seen_dot = false;
-    for (i, &b) in text.iter().enumerate() {
-        match b {
-            b'-' | b'+' if i == 0 => {}
-            b'0'..=b'9' => seen_digit = true,
-            b'.' if !seen_dot => seen_dot = true,
-            _ => break,
-        }
-        end = i + 1;
-    }
-    if !seen_digit {
-        return None;
-    }
-    if let Some(v) = small_decimal(&text[..end]) {
-        return Some(v as f32);
-    }
-    let s = std::str::from_utf8(&text[..end]).ok()?;
-    let s = s.strip_suffix('.').unwrap_or(s);
-    s.parse::<f64>().ok().map(|v| v as f32)
-}
-
-/// `atoi`: leading sign and digits (saturating).
-fn engine_int(text: &[u8]) -> Option<i32> {
-    let (neg, digits) = match text.first() {
-        Some(b'-') => (true, &text[1..]),
-        Some(b'+') => (false, &text[1..]),
-        _ => (false, text),
-    };
-    let n = digits.iter().take_while(|b| b.is_ascii_digit()).count();
-    if n == 0 {
-        return None;
-    }
-    let mut v: i64 = 0;
-    for &b in &digits[..n] {
-        v = (v * 10 + i64::from(b - b'0')).min(i64::from(i32::MAX) + 1);
-    }
-    let v = if neg { -v } else { v };
-    Some(v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
-}
+/// The parse stopped at the error in [`Parser::failed`]. speed: a zero-sized error keeps the
+/// argument reads' results small (a `Result<i32, ParseError>` is 56 bytes, in memory).
+#[derive(Debug)]
+struct Stop;
 
 /// A significant token and whether a line break precedes it.
 #[derive(Clone, Copy)]
@@ -93,28 +54,58 @@ struct Sig {
     line: u32,
 }
 
-/// One argument of a statement.
-#[derive(Debug, Clone)]
-enum Arg<'a> {
-    Str(&'a [u8], usize),
-    Num(&'a [u8], usize),
-    Word(&'a [u8], usize),
+/// What an argument is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ArgKind {
+    Str,
+    Num,
+    Word,
     /// `KEY:value`.
-    Kv(&'a [u8], &'a [u8], usize),
+    Kv,
+    /// Read already.
+    Taken,
 }
 
-impl Arg<'_> {
-    fn offset(&self) -> usize {
-        match *self {
-            Arg::Str(_, o) | Arg::Num(_, o) | Arg::Word(_, o) | Arg::Kv(_, _, o) => o,
+/// One argument of a statement, as byte ranges of the source. speed: 20 bytes, copied freely
+/// (the form with borrowed slices was 40 bytes in an `Option`).
+#[derive(Debug, Clone, Copy)]
+struct Arg {
+    kind: ArgKind,
+    /// Where the argument starts (its token, or the key of `KEY:value`).
+    off: u32,
+    /// The end of the key of `KEY:value`.
+    key_end: u32,
+    /// The value: a string without its quotes, a number, a word, or the value of `KEY:value`.
+    start: u32,
+    end: u32,
+}
+
+impl Arg {
+    fn new(kind: ArgKind, off: u32, start: u32, end: u32) -> Self {
+        Arg {
+            kind,
+            off,
+            key_end: off,
+            start,
+            end,
         }
     }
-    fn describe(&self) -> String {
-        match self {
-            Arg::Str(s, _) => format!("the string \"{}\"", Text::new(*s)),
-            Arg::Num(s, _) => format!("the number {}", Text::new(*s)),
-            Arg::Word(s, _) => format!("the word {}", Text::new(*s)),
-            Arg::Kv(k, v, _) => format!("{}:{}", Text::new(*k), Text::new(*v)),
+    fn offset(&self) -> usize {
+        self.off as usize
+    }
+    fn value<'a>(&self, src: &'a [u8]) -> &'a [u8] {
+        &src[self.start as usize..self.end as usize]
+    }
+    fn describe(&self, src: &[u8]) -> String {
+        let v = Text::new(self.value(src));
+        match self.kind {
+            ArgKind::Str => format!("the string \"{v}\""),
+            ArgKind::Num => format!("the number {v}"),
+            ArgKind::Word | ArgKind::Taken => format!("the word {v}"),
+            ArgKind::Kv => format!(
+                "{}:{v}",
+                Text::new(&src[self.off as usize..self.key_end as usize])
+            ),
         }
     }
 }
@@ -135,12 +126,14 @@ struct Parser<'a> {
     /// here (a line table built on the first warning was 4 % of parsing a 930 KB script).
     line_start: usize,
     /// Recycled argument buffer (one allocation for all statements).
-    arg_buf: Vec<Option<Arg<'a>>>,
+    arg_buf: Vec<Arg>,
     /// Recycled event list: a block's events are collected here and moved into a list of
     /// exactly their number (no regrowing per block).
     ev_buf: Vec<Event>,
     /// Lines (from 0, ascending) with `//` after code: the engine skips them entirely.
     slash_lines: Vec<u32>,
+    /// The error that stopped the parse (see [`Stop`]).
+    failed: Option<ParseError>,
 }
 
 fn eq_kw(text: &[u8], kw: &str) -> bool {
@@ -199,15 +192,6 @@ impl<'a> Parser<'a> {
         }
         None
     }
-    /// `s` (a part of the source) as text: one fixed-size copy of the source from its start
-    /// ([`Text::from_window`]) instead of a copy of its length.
-    fn short(&self, s: &[u8]) -> Text {
-        let at = (s.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize);
-        match self.src.get(at..) {
-            Some(w) if s.len() <= w.len() => Text::from_window(w, s.len()),
-            _ => Text::new(s),
-        }
-    }
     fn text(&self, t: Token) -> &'a [u8] {
         t.text(self.src)
     }
@@ -242,6 +226,11 @@ impl<'a> Parser<'a> {
             column,
             message: message.into(),
         });
+    }
+    /// Stop the parse with `e`.
+    fn stop(&mut self, e: ParseError) -> Stop {
+        self.failed = Some(e);
+        Stop
     }
     fn error(&self, offset: usize, message: impl Into<String>) -> ParseError {
         let (line, column) = line_col(self.src, offset);
@@ -278,7 +267,7 @@ impl<'a> Parser<'a> {
         }
     }
     /// The arguments after a statement keyword (the keyword is consumed already).
-    fn args(&mut self, keyword: &str, kw_offset: usize) -> Vec<Option<Arg<'a>>> {
+    fn args(&mut self, keyword: &str, kw_offset: usize) -> Vec<Arg> {
         let mut opens = 0;
         while let Some(s) = self.peek() {
             if s.tok.kind == Kind::LParen && (opens == 0 || !s.nl_before) {
@@ -322,9 +311,11 @@ impl<'a> Parser<'a> {
                     if t.unterminated(self.src) {
                         self.warn(off, "string not terminated (it ends at the line end)");
                     }
-                    args.push(Some(Arg::Str(t.str_value(self.src), off)));
+                    // the value without the quotes (an unterminated string has only the first)
+                    let end = t.end - u32::from(!t.unterminated(self.src));
+                    args.push(Arg::new(ArgKind::Str, t.start, t.start + 1, end));
                 }
-                Kind::Number => args.push(Some(Arg::Num(self.text(t), off))),
+                Kind::Number => args.push(Arg::new(ArgKind::Num, t.start, t.start, t.end)),
                 Kind::Word => {
                     // KEY:value
                     if let (Some(c), Some(v)) = (self.peek(), self.peek_second()) {
@@ -335,11 +326,17 @@ impl<'a> Parser<'a> {
                         {
                             self.bump();
                             self.bump();
-                            args.push(Some(Arg::Kv(self.text(t), self.text(v.tok), off)));
+                            args.push(Arg {
+                                kind: ArgKind::Kv,
+                                off: t.start,
+                                key_end: t.end,
+                                start: v.tok.start,
+                                end: v.tok.end,
+                            });
                             continue;
                         }
                     }
-                    args.push(Some(Arg::Word(self.text(t), off)));
+                    args.push(Arg::new(ArgKind::Word, t.start, t.start, t.end));
                 }
                 Kind::Colon => self.warn(off, format!("{keyword}: stray `:` ignored")),
                 Kind::Semicolon => {}
@@ -370,19 +367,19 @@ impl<'a> Parser<'a> {
         args
     }
 
-    fn parse_script(&mut self) -> Result<Script, ParseError> {
+    fn parse_script(&mut self) -> Result<Script, Stop> {
         self.skip_semicolons();
         let Some(s) = self.peek() else {
-            return Err(self.error(
+            return Err(self.stop(self.error(
                 self.src.len(),
                 "expected `Model(\"name\")`, found an empty file",
-            ));
+            )));
         };
         if !(s.tok.kind == Kind::Word && eq_kw(self.text(s.tok), "model")) {
-            return Err(self.error(
+            return Err(self.stop(self.error(
                 s.tok.start as usize,
                 format!("expected `Model(\"name\")`, found {}", self.found()),
-            ));
+            )));
         }
         self.bump();
         let kw_off = s.tok.start as usize;
@@ -486,7 +483,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn parse_ani_enum(&mut self) -> Result<Vec<AniItem>, ParseError> {
+    fn parse_ani_enum(&mut self) -> Result<Vec<AniItem>, Stop> {
         let mut items: Vec<AniItem> = Vec::new();
         loop {
             self.skip_semicolons();
@@ -591,7 +588,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn parse_batch_block(&mut self) -> Result<Vec<Text>, ParseError> {
+    fn parse_batch_block(&mut self) -> Result<Vec<Text>, Stop> {
         let mut out = Vec::new();
         loop {
             let Some(s) = self.peek() else {
@@ -623,7 +620,7 @@ impl<'a> Parser<'a> {
         Ok(out)
     }
 
-    fn parse_event_block(&mut self) -> Result<Vec<Event>, ParseError> {
+    fn parse_event_block(&mut self) -> Result<Vec<Event>, Stop> {
         let mut out = std::mem::take(&mut self.ev_buf);
         out.clear();
         loop {
@@ -676,13 +673,13 @@ impl<'a> Parser<'a> {
     }
 
     /// An event line (the current token is a `*word`). `None` for an unknown event keyword.
-    fn parse_event(&mut self) -> Result<Option<Event>, ParseError> {
+    fn parse_event(&mut self) -> Result<Option<Event>, Stop> {
         let Some(s) = self.peek() else {
             return Ok(None);
         };
         let off = s.tok.start as usize;
         let text = &self.text(s.tok)[1..];
-        let Some(kind) = EVENT_KEYWORDS.iter().position(|k| eq_kw(text, k)) else {
+        let Some(kind) = event_position(text) else {
             self.warn(
                 off,
                 format!("unknown event `*{}`; line skipped", Text::new(text)),
@@ -810,12 +807,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The statement of [`ANI_KEYWORD_LIST`]`[kind]`.
-    fn ani_item(
-        &mut self,
-        kind: usize,
-        off: usize,
-        args: Vec<Option<Arg<'a>>>,
-    ) -> Result<AniItem, ParseError> {
+    fn ani_item(&mut self, kind: usize, off: usize, args: Vec<Arg>) -> Result<AniItem, Stop> {
         let mut r = ArgReader::new(self, ANI_KEYWORD_LIST[kind], off, args);
         let item = match kind {
             ANI_MAX_FPS => AniItem::AniMaxFps(AniMaxFps {
@@ -1010,17 +1002,12 @@ struct ArgReader<'p, 'a> {
     p: &'p mut Parser<'a>,
     kw: &'static str,
     kw_off: usize,
-    args: Vec<Option<Arg<'a>>>,
+    args: Vec<Arg>,
     i: usize,
 }
 
 impl<'p, 'a> ArgReader<'p, 'a> {
-    fn new(
-        p: &'p mut Parser<'a>,
-        kw: &'static str,
-        kw_off: usize,
-        args: Vec<Option<Arg<'a>>>,
-    ) -> Self {
+    fn new(p: &'p mut Parser<'a>, kw: &'static str, kw_off: usize, args: Vec<Arg>) -> Self {
         ArgReader {
             p,
             kw,
@@ -1030,44 +1017,63 @@ impl<'p, 'a> ArgReader<'p, 'a> {
         }
     }
     /// The next positional argument (skipping KEY:value ones, which are looked up by key).
-    fn next_pos(&mut self) -> Option<(usize, Arg<'a>)> {
-        while self.i < self.args.len() {
-            let k = self.i;
-            match &self.args[k] {
-                Some(Arg::Kv(..)) | None => self.i += 1,
-                Some(a) => return Some((k, a.clone())),
+    fn next_pos(&mut self) -> Option<(usize, Arg)> {
+        while let Some(&a) = self.args.get(self.i) {
+            if matches!(a.kind, ArgKind::Kv | ArgKind::Taken) {
+                self.i += 1;
+            } else {
+                return Some((self.i, a));
             }
         }
         None
     }
-    fn missing(&mut self, what: &str) -> ParseError {
+    /// The source text of `a`'s value.
+    fn value(&self, a: Arg) -> &'a [u8] {
+        a.value(self.p.src)
+    }
+    /// `a`'s value as text: one fixed-size copy of the source from its start
+    /// ([`Text::from_window`]) instead of a copy of its length.
+    fn short(&self, a: Arg) -> Text {
+        let src = self.p.src;
+        let (start, end) = (a.start as usize, a.end as usize);
+        match src.get(start..) {
+            Some(w) if end >= start && end - start <= w.len() => Text::from_window(w, end - start),
+            _ => Text::new(a.value(src)),
+        }
+    }
+    fn missing(&mut self, what: &str) -> Stop {
         let found = self.next_pos();
         let (off, found) = match found {
-            Some((_, a)) => (a.offset(), a.describe()),
+            Some((_, a)) => (a.offset(), a.describe(self.p.src)),
             None => (self.kw_off, "the end of the statement".into()),
         };
-        self.p
-            .error(off, format!("{}: expected {what}, found {found}", self.kw))
+        let e = self
+            .p
+            .error(off, format!("{}: expected {what}, found {found}", self.kw));
+        self.p.stop(e)
     }
     fn take(&mut self, k: usize) {
-        self.args[k] = None;
+        if let Some(a) = self.args.get_mut(k) {
+            a.kind = ArgKind::Taken;
+        }
         self.i = k + 1;
     }
-    fn string(&mut self, what: &str) -> Result<Text, ParseError> {
+    fn string(&mut self, what: &str) -> Result<Text, Stop> {
         self.opt_string().ok_or_else(|| self.missing(what))
     }
     fn opt_string(&mut self) -> Option<Text> {
         match self.next_pos() {
-            Some((k, Arg::Str(s, _))) => {
+            Some((k, a)) if a.kind == ArgKind::Str => {
                 self.take(k);
-                Some(self.p.short(s))
+                Some(self.short(a))
             }
             _ => None,
         }
     }
     fn opt_int(&mut self) -> Option<i32> {
         match self.next_pos() {
-            Some((k, Arg::Num(s, off))) => {
+            Some((k, a)) if a.kind == ArgKind::Num => {
+                let (s, off) = (self.value(a), a.offset());
                 let v = engine_int(s)?;
                 if s.contains(&b'.') {
                     self.p.warn(
@@ -1081,63 +1087,61 @@ impl<'p, 'a> ArgReader<'p, 'a> {
             _ => None,
         }
     }
-    fn int(&mut self, what: &str) -> Result<i32, ParseError> {
+    fn int(&mut self, what: &str) -> Result<i32, Stop> {
         self.opt_int().ok_or_else(|| self.missing(what))
     }
     fn opt_num(&mut self) -> Option<F32> {
         match self.next_pos() {
-            Some((k, Arg::Num(s, _))) => {
-                let v = engine_float(s)?;
+            Some((k, a)) if a.kind == ArgKind::Num => {
+                let v = engine_float(self.value(a))?;
                 self.take(k);
                 Some(F32::new(v))
             }
             _ => None,
         }
     }
-    fn num(&mut self, what: &str) -> Result<F32, ParseError> {
+    fn num(&mut self, what: &str) -> Result<F32, Stop> {
         self.opt_num().ok_or_else(|| self.missing(what))
     }
     fn opt_word(&mut self) -> Option<Text> {
         match self.next_pos() {
-            Some((k, Arg::Word(s, _))) => {
+            Some((k, a)) if a.kind == ArgKind::Word => {
                 self.take(k);
-                Some(self.p.short(s))
+                Some(self.short(a))
             }
             _ => None,
         }
     }
-    fn word(&mut self, what: &str) -> Result<Text, ParseError> {
+    fn word(&mut self, what: &str) -> Result<Text, Stop> {
         self.opt_word().ok_or_else(|| self.missing(what))
     }
     /// `KEY:number` anywhere in the arguments.
     fn kv(&mut self, key: &str) -> Option<F32> {
+        let src = self.p.src;
         for k in 0..self.args.len() {
-            if let Some(Arg::Kv(name, v, off)) = self.args[k] {
-                if eq_kw(name, key) {
-                    self.args[k] = None;
-                    match engine_float(v) {
-                        Some(x) => return Some(F32::new(x)),
-                        None => {
-                            self.p.warn(
-                                off,
-                                format!("{}: `{key}:` needs a number; ignored", self.kw),
-                            );
-                            return None;
-                        }
-                    }
+            let a = self.args[k];
+            if a.kind == ArgKind::Kv && eq_kw(&src[a.off as usize..a.key_end as usize], key) {
+                self.args[k].kind = ArgKind::Taken;
+                let v = engine_float(a.value(src));
+                if v.is_none() {
+                    self.p.warn(
+                        a.offset(),
+                        format!("{}: `{key}:` needs a number; ignored", self.kw),
+                    );
                 }
+                return v.map(F32::new);
             }
         }
         None
     }
     /// A flag word (any of `names`, any case) anywhere in the remaining arguments.
     fn flag_word(&mut self, names: &[&str]) -> bool {
+        let src = self.p.src;
         for k in self.i..self.args.len() {
-            if let Some(Arg::Word(w, _)) = self.args[k] {
-                if names.iter().any(|n| eq_kw(w, n)) {
-                    self.args[k] = None;
-                    return true;
-                }
+            let a = self.args[k];
+            if a.kind == ArgKind::Word && names.iter().any(|n| eq_kw(a.value(src), n)) {
+                self.args[k].kind = ArgKind::Taken;
+                return true;
             }
         }
         false
@@ -1147,9 +1151,15 @@ impl<'p, 'a> ArgReader<'p, 'a> {
     }
     /// Warn about arguments nobody read; give the buffer back to the parser.
     fn finish(mut self) {
-        for a in self.args.drain(..).flatten() {
-            let msg = format!("{}: unexpected argument {} ignored", self.kw, a.describe());
-            self.p.warn(a.offset(), msg);
+        for a in self.args.drain(..) {
+            if a.kind != ArgKind::Taken {
+                let msg = format!(
+                    "{}: unexpected argument {} ignored",
+                    self.kw,
+                    a.describe(self.p.src)
+                );
+                self.p.warn(a.offset(), msg);
+            }
         }
         self.p.arg_buf = std::mem::take(&mut self.args);
     }
@@ -1170,6 +1180,7 @@ pub fn parse(src: &[u8]) -> Result<Mds, ParseError> {
         arg_buf: Vec::new(),
         ev_buf: Vec::new(),
         slash_lines: lexed.slash_lines,
+        failed: None,
     };
     for (_, line, column) in lexed.single_slash {
         p.warnings.push(Warning {
@@ -1179,7 +1190,15 @@ pub fn parse(src: &[u8]) -> Result<Mds, ParseError> {
         });
     }
     p.settle();
-    let script = p.parse_script()?;
+    let script = match p.parse_script() {
+        Ok(s) => s,
+        Err(Stop) => {
+            return Err(p
+                .failed
+                .take()
+                .unwrap_or_else(|| p.error(0, "the parse stopped without naming an error")))
+        }
+    };
     let tokens = std::mem::take(&mut p.toks);
     let mut warnings = p.warnings;
     warnings.sort_by_key(|w| (w.line, w.column));
