@@ -12,6 +12,7 @@ mod tests;
 mod verify;
 pub mod yaml;
 pub mod yaml_fast;
+mod yaml_render;
 
 pub use chunks::{governing_header, Dims};
 

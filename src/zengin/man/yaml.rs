@@ -6,6 +6,7 @@ use crate::codec::{check_document_header, Codec, ImportOptions};
 use crate::exact::{Blob, EncodeError, FieldPath, Hex32, ImportError, Within, YamlError, F32};
 use crate::zengin::man::quant;
 pub use crate::zengin::man::yaml_fast::{FramesIn, RotationError, SampleIn};
+use crate::zengin::man::yaml_render::render_frames;
 use crate::zengin::man::{Chunk, Dims, Events, Header, Man, Marker, Samples, Source, Unknown};
 use schemars::JsonSchema;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -16,12 +17,12 @@ use std::fmt;
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-/// The document; with `placeholders`, each samples chunk's `frames` is written as the
-/// [`placeholder`](crate::zengin::man::yaml_fast::placeholder) of its block (for `verify`, see
-/// `zengin::man::verify`).
+/// The document; each samples chunk's `frames` is written as the
+/// [`placeholder`](crate::zengin::man::yaml_fast::placeholder) of its block with
+/// `placeholders` (for `verify`, see `zengin::man::verify`), else as [`FRAMES_MARK`] where
+/// [`to_yaml_with`] puts the rendered block.
 struct DocOut<'a> {
     man: &'a Man,
-    names: Option<&'a [crate::exact::Text]>,
     placeholders: bool,
 }
 
@@ -42,7 +43,7 @@ impl Serialize for ChunksOut<'_> {
         let chunks = &self.0.man.chunks;
         let mut seq = s.serialize_seq(Some(chunks.len()))?;
         let mut blocks = 0;
-        for (i, c) in chunks.iter().enumerate() {
+        for c in chunks {
             match c {
                 Chunk::Marker(m) => seq.serialize_element(&Variant("marker", m))?,
                 Chunk::Header(h) => seq.serialize_element(&Variant("header", h))?,
@@ -50,20 +51,10 @@ impl Serialize for ChunksOut<'_> {
                 Chunk::Events(e) => seq.serialize_element(&Variant("events", e))?,
                 Chunk::Unknown(u) => seq.serialize_element(&Variant("unknown", u))?,
                 Chunk::Samples(x) => {
-                    let header = crate::zengin::man::governing_header(chunks, i, |c| match c {
-                        Chunk::Header(h) => Some(h),
-                        _ => None,
-                    });
-                    let (min, scale) = header.map_or((0.0, 0.0), |h| {
-                        (h.position_min.get(), h.position_scale.get())
-                    });
                     seq.serialize_element(&Variant(
                         "samples",
                         &SamplesOut {
                             samples: x,
-                            min,
-                            scale,
-                            names: self.0.names,
                             placeholder: self.0.placeholders.then_some(blocks),
                         },
                     ))?;
@@ -86,10 +77,6 @@ impl<T: Serialize> Serialize for Variant<'_, T> {
 
 struct SamplesOut<'a> {
     samples: &'a Samples,
-    min: f32,
-    scale: f32,
-    /// Skeleton node names (`export --mdh`), indexed by node index.
-    names: Option<&'a [crate::exact::Text]>,
     /// Write `frames` as the placeholder of block k.
     placeholder: Option<usize>,
 }
@@ -104,7 +91,12 @@ impl Serialize for SamplesOut<'_> {
             Some(k) => {
                 st.serialize_field("frames", &crate::zengin::man::yaml_fast::placeholder(k))?
             }
-            None => st.serialize_field("frames", &FramesOut(self))?,
+            // A block line the emitter indents like the frames' lines (and never writes on
+            // one line), replaced by them in `to_yaml_with`.
+            None if has_frames(x) => {
+                st.serialize_field("frames", &crate::yaml::RawBlock(FRAMES_MARK))?
+            }
+            None => st.serialize_field("frames", &Vec::<u32>::new())?,
         }
         if !x.trailing.is_empty() {
             st.serialize_field("trailing", &x.trailing)?;
@@ -113,241 +105,32 @@ impl Serialize for SamplesOut<'_> {
     }
 }
 
-struct FramesOut<'a>(&'a SamplesOut<'a>);
-
 pub(crate) const RAW_POSITION_NOTE: &str = "position_code: these codes do not survive decoding with this header's position_min/position_scale, so they are kept raw";
 
-/// Texts of the values one 16-bit code component takes (one string, a span per code: all
-/// 65536 codes, or only those an animation uses), and whether each code survives decode →
-/// encode (positions only).
-struct CodeTable {
-    text: String,
-    spans: Vec<(u32, u32)>,
-    exact: Vec<bool>,
+/// Stands for a rendered `frames:` block in the document the emitter writes (U+0001 is
+/// escaped in every string the emitter writes, so only this line holds one).
+const FRAMES_MARK: &str = "\u{1}\n";
+
+/// Whether `x` has a whole frame (else `frames` is written `[]`).
+fn has_frames(x: &Samples) -> bool {
+    let n = x.node_indices.len();
+    n > 0 && x.codes.len() >= n
 }
 
-impl CodeTable {
-    /// The table of `codes` (in increasing order, no repeats); other codes have empty texts.
-    fn build(
-        codes: &[u16],
-        decode: impl Fn(u16) -> f32 + Sync,
-        exact: impl Fn(u16, f32) -> bool + Sync,
-    ) -> Self {
-        use rayon::prelude::*;
-        type Part = (String, Vec<(u16, u32, u32, bool)>);
-        let parts: Vec<Part> = codes
-            .par_chunks(4096)
-            .map(|codes| {
-                let mut text = String::with_capacity(codes.len() * 12);
-                let mut spans = Vec::with_capacity(codes.len());
-                for &c in codes {
-                    let v = decode(c);
-                    let start = text.len();
-                    crate::exact::float::write_f32(&mut text, F32::new(v));
-                    spans.push((c, start as u32, text.len() as u32, exact(c, v)));
-                }
-                (text, spans)
-            })
-            .collect();
-        let mut table = CodeTable {
-            text: String::with_capacity(parts.iter().map(|p| p.0.len()).sum()),
-            spans: vec![(0, 0); 65536],
-            exact: vec![false; 65536],
-        };
-        for (text, spans) in parts {
-            let base = table.text.len() as u32;
-            table.text.push_str(&text);
-            for (c, a, b, ok) in spans {
-                table.spans[c as usize] = (a + base, b + base);
-                table.exact[c as usize] = ok;
+/// The `node: NAME, ` text of each node of `x` (`export --mdh`; import ignores `node`).
+fn node_labels(x: &Samples, names: &[crate::exact::Text]) -> Vec<String> {
+    x.node_indices
+        .iter()
+        .map(|&i| match names.get(i as usize) {
+            Some(name) => {
+                let mut s = String::from("node: ");
+                crate::yaml::write_str(&mut s, &name.to_unicode());
+                s.push_str(", ");
+                s
             }
-        }
-        table
-    }
-    #[inline]
-    fn get(&self, code: u16) -> &str {
-        let (a, b) = self.spans[code as usize];
-        &self.text[a as usize..b as usize]
-    }
-}
-
-/// The texts of every rotation x, y, z code (they do not depend on the file), built once per
-/// process when first needed.
-fn rotation_table() -> &'static CodeTable {
-    static TABLE: std::sync::OnceLock<CodeTable> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let all: Vec<u16> = (0..=u16::MAX).collect();
-        CodeTable::build(
-            &all,
-            |c| (c as f32 - quant::ROT_MID) * quant::ROT_SCALE,
-            |_, _| true,
-        )
-    })
-}
-
-/// Below this many samples, formatting each position directly is cheaper than a table: the
-/// table costs ≈ 280 µs to set up (65,536 entries) and saves ≈ 0.1 µs per sample
-/// (`benches/man.rs`, man_yaml_export_per_sample), so it pays from about 3,000 samples.
-const TABLE_THRESHOLD: usize = 4096;
-
-/// Once a process has rendered this many samples, the rotation table (65536 texts) pays off.
-const ROTATION_TABLE_AFTER: usize = 40_000;
-
-/// Renders samples as flow mappings, formatting each float directly (small animations) or
-/// taking its text from a per-code table (every x, y, z of a rotation and every position
-/// component comes from a 16-bit code, so each distinct value is formatted once: rotations'
-/// once per process, positions' for the codes this animation uses).
-struct SampleRenderer {
-    min: f32,
-    scale: f32,
-    rot: Option<&'static CodeTable>,
-    pos: Option<CodeTable>,
-}
-
-impl SampleRenderer {
-    fn new(min: f32, scale: f32, codes: &[[u16; 6]]) -> Self {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static RENDERED: AtomicUsize = AtomicUsize::new(0);
-        let seen = RENDERED.fetch_add(codes.len(), Ordering::Relaxed) + codes.len();
-        let rot = (seen >= ROTATION_TABLE_AFTER).then(rotation_table);
-        let pos = (codes.len() >= TABLE_THRESHOLD).then(|| {
-            let mut used = vec![false; 65536];
-            for c in codes {
-                used[c[3] as usize] = true;
-                used[c[4] as usize] = true;
-                used[c[5] as usize] = true;
-            }
-            let used: Vec<u16> = (0..=u16::MAX).filter(|&c| used[c as usize]).collect();
-            CodeTable::build(
-                &used,
-                |c| quant::unpack_position(c, min, scale),
-                |c, v| quant::exact_position_code(v, min, scale) == Some(c),
-            )
-        });
-        SampleRenderer {
-            min,
-            scale,
-            rot,
-            pos,
-        }
-    }
-
-    /// Append one sample as a flow mapping. Rotations never need their raw codes (every code
-    /// survives unpack → pack, proved exhaustively in `quant`); positions do when the header's
-    /// min/scale are degenerate, and then carry a comment saying why.
-    fn render(&self, out: &mut String, c: &[u16; 6], node: Option<&crate::exact::Text>) {
-        let mut buf = ryu::Buffer::new();
-        let mut float = |out: &mut String, v: f32| {
-            if v.is_finite() {
-                crate::exact::float::push_finite(out, buf.format_finite(v));
-            } else {
-                crate::exact::float::write_f32(out, F32::new(v));
-            }
-        };
-        let rotation = quant::unpack_rotation([c[0], c[1], c[2]]);
-        out.push('{');
-        if let Some(name) = node {
-            // The skeleton node's name (`export --mdh`); import ignores `node`.
-            out.push_str("node: ");
-            crate::yaml::write_str(out, &name.to_unicode());
-            out.push_str(", ");
-        }
-        out.push_str("rotation: [");
-        match self.rot {
-            Some(rot) => {
-                for &code in &c[..3] {
-                    out.push_str(rot.get(code));
-                    out.push_str(", ");
-                }
-                float(out, rotation[3]);
-            }
-            None => {
-                for (i, v) in rotation.into_iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    float(out, v);
-                }
-            }
-        }
-        let pos_code = [c[3], c[4], c[5]];
-        let exact = match &self.pos {
-            Some(pos) => pos_code.iter().all(|&p| pos.exact[p as usize]),
-            None => pos_code.iter().all(|&p| {
-                let v = quant::unpack_position(p, self.min, self.scale);
-                quant::exact_position_code(v, self.min, self.scale) == Some(p)
-            }),
-        };
-        if exact {
-            out.push_str("], position: [");
-            for (i, &p) in pos_code.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                match &self.pos {
-                    Some(pos) => out.push_str(pos.get(p)),
-                    None => float(out, quant::unpack_position(p, self.min, self.scale)),
-                }
-            }
-            out.push_str("]}");
-        } else {
-            use std::fmt::Write;
-            let _ = write!(
-                out,
-                "], position_code: [{}, {}, {}]}}  # {RAW_POSITION_NOTE}",
-                pos_code[0], pos_code[1], pos_code[2]
-            );
-        }
-    }
-}
-
-/// From this many samples on, frames are rendered on all cores.
-const PARALLEL_RENDER_AFTER: usize = 8192;
-
-/// One frame's samples rendered as block lines (`- {rotation: ...}\n`).
-struct RenderedFrame(String);
-
-impl Serialize for RenderedFrame {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        crate::yaml::RawBlock(&self.0).serialize(s)
-    }
-}
-
-impl Serialize for FramesOut<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use rayon::prelude::*;
-        let x = self.0.samples;
-        let n = x.node_indices.len();
-        let renderer = SampleRenderer::new(self.0.min, self.0.scale, &x.codes);
-        let names = self.0.names;
-        let node_name = |k: usize| {
-            names.and_then(|names| x.node_indices.get(k).and_then(|&i| names.get(i as usize)))
-        };
-        let render_frame = |frame: &[[u16; 6]]| {
-            let mut text = String::with_capacity(frame.len() * 125);
-            for (k, c) in frame.iter().enumerate() {
-                text.push_str("- ");
-                renderer.render(&mut text, c, node_name(k));
-                text.push('\n');
-            }
-            RenderedFrame(text)
-        };
-        // Render on all cores, a frame per task, when there is enough to share; the emitter
-        // then only copies text. A small animation is rendered on this thread: handing its few
-        // frames to the pool costs more than rendering them.
-        let frames: Vec<RenderedFrame> = if n == 0 {
-            Vec::new()
-        } else if x.codes.len() < PARALLEL_RENDER_AFTER {
-            x.codes.chunks_exact(n).map(render_frame).collect()
-        } else {
-            x.codes.par_chunks_exact(n).map(render_frame).collect()
-        };
-        let mut seq = s.serialize_seq(Some(frames.len()))?;
-        for f in &frames {
-            seq.serialize_element(f)?;
-        }
-        seq.end()
-    }
+            None => String::new(),
+        })
+        .collect()
 }
 
 pub fn to_yaml(man: &Man) -> Result<String, EncodeError> {
@@ -360,13 +143,52 @@ pub fn to_yaml_with(
     man: &Man,
     node_names: Option<&[crate::exact::Text]>,
 ) -> Result<String, EncodeError> {
-    let hint = man.samples().map_or(0, |s| s.codes.len() * 125) + 4096;
+    // The emitter writes everything but the samples (a few hundred bytes); the frames are
+    // rendered straight into the output where their marks are.
     let doc = DocOut {
         man,
-        names: node_names,
         placeholders: false,
     };
-    crate::yaml::to_string_with_capacity(&doc, hint).map_err(|e| EncodeError::new(e.to_string()))
+    let skeleton = crate::yaml::to_string_with_capacity(&doc, 4096)
+        .map_err(|e| EncodeError::new(e.to_string()))?;
+    let samples = |c: &Chunk| match c {
+        Chunk::Samples(x) => x.codes.len(),
+        _ => 0,
+    };
+    let mut out =
+        String::with_capacity(skeleton.len() + man.chunks.iter().map(samples).sum::<usize>() * 128);
+    let mut rest = skeleton.as_str();
+    for (i, c) in man.chunks.iter().enumerate() {
+        let Chunk::Samples(x) = c else { continue };
+        if !has_frames(x) {
+            continue;
+        }
+        let at = rest
+            .find(FRAMES_MARK)
+            .ok_or_else(|| EncodeError::new("internal: a frames block is not in the document"))?;
+        let line = rest[..at].rfind('\n').map_or(0, |p| p + 1);
+        out.push_str(&rest[..line]);
+        let header = crate::zengin::man::governing_header(&man.chunks, i, |c| match c {
+            Chunk::Header(h) => Some(h),
+            _ => None,
+        });
+        let range = header.map_or((0.0, 0.0), |h| {
+            (h.position_min.get(), h.position_scale.get())
+        });
+        let labels = node_names.map(|names| node_labels(x, names));
+        let nodes = x.node_indices.len();
+        render_frames(
+            &mut out,
+            &x.codes,
+            nodes,
+            range,
+            labels.as_deref(),
+            at - line,
+        );
+        rest = &rest[at + FRAMES_MARK.len()..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// The document of [`to_yaml`] with each samples chunk's `frames` written as the placeholder
@@ -374,7 +196,6 @@ pub fn to_yaml_with(
 pub(crate) fn to_yaml_placeholders(man: &Man) -> Result<String, EncodeError> {
     let doc = DocOut {
         man,
-        names: None,
         placeholders: true,
     };
     crate::yaml::to_string_with_capacity(&doc, 4096).map_err(|e| EncodeError::new(e.to_string()))
@@ -993,11 +814,87 @@ impl From<YamlError> for EncodeError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exact::float::write_f32;
+    use crate::zengin::man::synth::{synthesize, Synth};
+    use crate::zengin::man::yaml_render::{Memos, SampleRenderer};
 
-    /// Samples rendered from the per-code tables read exactly as samples formatted directly,
-    /// for every rotation code and for positions under ordinary and degenerate headers.
+    /// One sample as the plain formatter writes it: every value through `write_f32`.
+    fn direct(out: &mut String, c: &[u16; 6], min: f32, scale: f32, node: &str) {
+        let push = |out: &mut String, v: &[f32]| {
+            for (i, &v) in v.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_f32(out, F32::new(v));
+            }
+        };
+        out.push('{');
+        out.push_str(node);
+        out.push_str("rotation: [");
+        push(out, &quant::unpack_rotation([c[0], c[1], c[2]]));
+        let p = [c[3], c[4], c[5]];
+        let exact = p.iter().all(|&p| {
+            let v = quant::unpack_position(p, min, scale);
+            quant::exact_position_code(v, min, scale) == Some(p)
+        });
+        if exact {
+            out.push_str("], position: [");
+            push(out, &p.map(|p| quant::unpack_position(p, min, scale)));
+            out.push_str("]}");
+        } else {
+            out.push_str(&format!(
+                "], position_code: [{}, {}, {}]}}  # {RAW_POSITION_NOTE}",
+                p[0], p[1], p[2]
+            ));
+        }
+    }
+
+    /// The document as the plain formatter writes it: the emitter's document with
+    /// placeholders, each replaced by its frames formatted value by value.
+    fn plain_document(man: &Man, names: Option<&[crate::exact::Text]>) -> String {
+        let mut text = to_yaml_placeholders(man).unwrap();
+        let mut block = 0;
+        for (i, c) in man.chunks.iter().enumerate() {
+            let Chunk::Samples(x) = c else { continue };
+            let mark = format!(
+                "    frames: {}\n",
+                crate::zengin::man::yaml_fast::placeholder(block)
+            );
+            block += 1;
+            let n = x.node_indices.len();
+            let mut lines = String::from("    frames:");
+            if n == 0 || x.codes.len() < n {
+                lines.push_str(" []\n");
+            } else {
+                lines.push('\n');
+                let h = crate::zengin::man::governing_header(&man.chunks, i, |c| match c {
+                    Chunk::Header(h) => Some(h),
+                    _ => None,
+                });
+                let (min, scale) = h.map_or((0.0, 0.0), |h| {
+                    (h.position_min.get(), h.position_scale.get())
+                });
+                let labels = names.map(|names| node_labels(x, names));
+                for frame in x.codes.chunks_exact(n) {
+                    for (k, c) in frame.iter().enumerate() {
+                        lines.push_str(if k == 0 { "    - - " } else { "      - " });
+                        let node = labels.as_ref().map_or("", |l| l[k].as_str());
+                        direct(&mut lines, c, min, scale, node);
+                        lines.push('\n');
+                    }
+                }
+            }
+            assert_eq!(text.matches(&mark).count(), 1, "{mark}");
+            text = text.replacen(&mark, &lines, 1);
+        }
+        text
+    }
+
+    /// Samples rendered through the memos, and from the per-code tables, read exactly as
+    /// samples formatted directly, for every rotation code and for positions under ordinary and
+    /// degenerate headers; a memo too small for the codes (collisions) changes nothing.
     #[test]
-    fn tables_render_exactly_what_direct_formatting_does() {
+    fn memos_and_tables_render_exactly_what_direct_formatting_does() {
         let codes: Vec<[u16; 6]> = (0..=u16::MAX)
             .step_by(7)
             .map(|c| {
@@ -1016,33 +913,74 @@ mod tests {
             ])
             .collect();
         for (min, scale) in [(-1.5f32, 0.001f32), (0.0, 0.0), (1e30, 1e30)] {
-            let direct = SampleRenderer {
-                min,
-                scale,
-                rot: None,
-                pos: None,
-            };
-            let tabled = SampleRenderer::new(min, scale, &codes);
-            let tabled = SampleRenderer {
-                rot: Some(rotation_table()),
-                ..tabled
-            };
-            assert!(tabled.pos.is_some());
-            for c in &codes {
-                let (mut a, mut b) = (String::new(), String::new());
-                direct.render(&mut a, c, None);
-                tabled.render(&mut b, c, None);
-                assert_eq!(a, b, "codes {c:?}, min {min}, scale {scale}");
+            let memoed = SampleRenderer::untabled(min, scale);
+            let tabled = SampleRenderer::new(min, scale, &codes).with_rotation_table();
+            assert!(tabled.has_position_table());
+            let (mut small, mut large) = (Memos::for_samples(1), Memos::for_samples(codes.len()));
+            // Twice: the second round reads the memos' texts.
+            for c in codes.iter().chain(&codes) {
+                let (mut want, mut a, mut b) = (String::new(), String::new(), String::new());
+                direct(&mut want, c, min, scale, "node: X, ");
+                memoed.render(&mut small, &mut a, c, "node: X, ");
+                tabled.render(&mut large, &mut b, c, "node: X, ");
+                assert_eq!(a, want, "codes {c:?}, min {min}, scale {scale}");
+                assert_eq!(b, want, "codes {c:?}, min {min}, scale {scale}");
             }
         }
         // A known row: the rotation code 32767 is 0.0, and w follows from x, y, z; a position
         // is min + code × scale in f32 (0.001 is not exact: 1500 × it lands past 1.5).
         let mut s = String::new();
         let r = SampleRenderer::new(-1.5, 0.001, &codes[..1]);
-        r.render(&mut s, &[32767, 32767, 32767, 0, 1000, 1500], None);
+        let mut memos = Memos::for_samples(1);
+        r.render(
+            &mut memos,
+            &mut s,
+            &[32767, 32767, 32767, 0, 1000, 1500],
+            "",
+        );
         assert_eq!(
             s,
             "{rotation: [0.0, 0.0, 0.0, 1.0], position: [-1.5, -0.5, 1.1920929e-7]}"
         );
+    }
+
+    /// Whole documents, small (rendered on this thread, through memos) and large (position
+    /// table, all cores), with and without node names, with an empty samples chunk and a
+    /// second block: byte for byte what the plain formatter writes.
+    #[test]
+    fn documents_are_byte_for_byte_the_plain_formatting() {
+        let names: Vec<crate::exact::Text> = (0..70)
+            .map(|i| crate::exact::Text::from(format!("BIP01 NODE {i}").as_str()))
+            .collect();
+        for (nodes, frames) in [(40, 12), (60, 150)] {
+            let man = synthesize(&Synth {
+                events: 3,
+                ..Synth::new("S_DOC", nodes, frames)
+            });
+            let text = to_yaml(&man).unwrap();
+            assert_eq!(text, plain_document(&man, None), "{nodes} x {frames}");
+            let named = to_yaml_with(&man, Some(&names[..50])).unwrap();
+            assert_eq!(named, plain_document(&man, Some(&names[..50])));
+            assert!(named.contains("\n    - - {node: BIP01 NODE 0, rotation: ["));
+            assert!(text.contains("\n    frames:\n    - - {rotation: ["));
+            // A second samples chunk, and an empty one (written `[]`).
+            let mut two = man.clone();
+            let Some(Chunk::Samples(x)) =
+                man.chunks.iter().find(|c| matches!(c, Chunk::Samples(_)))
+            else {
+                panic!("no samples chunk")
+            };
+            let mut empty = x.clone();
+            empty.codes.clear();
+            two.chunks.push(Chunk::Samples(x.clone()));
+            two.chunks.push(Chunk::Samples(empty));
+            let text = to_yaml(&two).unwrap();
+            assert_eq!(text, plain_document(&two, None));
+            assert!(
+                text.ends_with("\n    frames: []\n"),
+                "{}",
+                &text[text.len() - 40..]
+            );
+        }
     }
 }
