@@ -983,4 +983,40 @@ mod tests {
             );
         }
     }
+
+    /// A string holding U+0001 (the frames block's stand-in) in every text field the document
+    /// has before, between and after the samples is written escaped, so the frames land where
+    /// they belong and the file reads back byte for byte.
+    #[test]
+    fn a_control_character_in_a_name_does_not_move_the_frames() {
+        let mut man = synthesize(&Synth {
+            events: 2,
+            ..Synth::new("S_\u{1}CTL", 5, 4)
+        });
+        for c in &mut man.chunks {
+            match c {
+                Chunk::Header(h) => h.next = crate::exact::Text::from("\u{1}X\u{1}"),
+                Chunk::Events(e) => {
+                    for ev in &mut e.events {
+                        ev.tag = crate::exact::Text::from("\u{1}");
+                    }
+                }
+                _ => {}
+            }
+        }
+        let text = to_yaml(&man).unwrap();
+        assert!(!text.contains('\u{1}'), "a raw U+0001 in the document");
+        assert!(text.contains("\n    name: \"S_\\x01CTL\"\n"), "{text}");
+        assert!(text.contains("\n    frames:\n    - - {rotation: [0.0, 0.0, 0.0, 1.0], "));
+        assert_eq!(text.matches("\n    - - {").count(), 4, "four frames");
+        let back = from_yaml(&text, &ImportOptions::default()).unwrap();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        back.write(&mut a).unwrap();
+        man.write(&mut b).unwrap();
+        assert_eq!(a, b);
+        assert!(
+            b.windows(3).any(|w| w == b"S_\x01"),
+            "the name is in the file"
+        );
+    }
 }
