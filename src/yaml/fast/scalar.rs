@@ -8,12 +8,13 @@ use std::borrow::Cow;
 /// A key's length and first bytes, to compare keys without a call.
 #[inline]
 pub(super) fn fingerprint(k: &str) -> u64 {
+    // (built in a register: a copy into a byte array called memcpy and stalled the load)
     let b = k.as_bytes();
-    let mut head = [0u8; 8];
-    let n = b.len().min(7);
-    head[..n].copy_from_slice(&b[..n]);
-    head[7] = b.len() as u8;
-    u64::from_le_bytes(head)
+    let head = match b.first_chunk::<8>() {
+        Some(h) => u64::from_le_bytes(*h) & 0x00ff_ffff_ffff_ffff,
+        None => b.iter().rev().fold(0u64, |h, &c| (h << 8) | u64::from(c)),
+    };
+    head | (b.len() as u64 & 0xff) << 56
 }
 
 /// `null` as serde-saphyr reads a plain scalar.
