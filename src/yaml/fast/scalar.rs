@@ -106,12 +106,19 @@ pub(super) fn simple_float(s: &str) -> bool {
 
 impl<'de> Scalar<'de> {
     /// The scalar's text, escapes decoded.
+    #[inline]
     pub(super) fn value(&self) -> R<Cow<'de, str>> {
+        // (the usual case inline: this runs for every key and string)
         if !self.escaped {
             return Ok(Cow::Borrowed(self.raw));
         }
+        self.unescape().map(Cow::Owned)
+    }
+
+    #[inline(never)]
+    fn unescape(&self) -> R<String> {
         if self.style == Style::Single {
-            return Ok(Cow::Owned(self.raw.replace("''", "'")));
+            return Ok(self.raw.replace("''", "'"));
         }
         let mut out = String::with_capacity(self.raw.len());
         let mut chars = self.raw.chars();
@@ -139,7 +146,7 @@ impl<'de> Scalar<'de> {
                 _ => return bail(),
             });
         }
-        Ok(Cow::Owned(out))
+        Ok(out)
     }
 
     #[inline]

@@ -526,7 +526,7 @@ impl<'de> Parser<'de> {
                 _ => {}
             }
         }
-        let print = fingerprint(key.raw);
+        let print = self.key_print(key.raw);
         if self.keys[base..]
             .iter()
             .any(|&(p, k)| p == print && k == key.raw)
@@ -535,6 +535,26 @@ impl<'de> Parser<'de> {
         }
         self.keys.push((print, key.raw));
         Ok(())
+    }
+
+    /// [`fingerprint`] of a key that lies in the text, from one 8-byte load where the text
+    /// has 8 bytes from the key on (always but at its very end).
+    #[inline]
+    pub(super) fn key_print(&self, key: &str) -> u64 {
+        let len = key.len();
+        let at = (key.as_ptr() as usize).wrapping_sub(self.s.as_ptr() as usize);
+        match at.checked_add(8).and_then(|end| self.s.get(at..end)) {
+            Some(head) if at + len <= self.s.len() => {
+                let head = u64::from_le_bytes(head.try_into().unwrap_or_default());
+                let mask = if len >= 7 {
+                    0x00ff_ffff_ffff_ffff
+                } else {
+                    (1u64 << (8 * len)) - 1
+                };
+                (head & mask) | (len as u64 & 0xff) << 56
+            }
+            _ => fingerprint(key),
+        }
     }
 
     pub(super) fn enter(&mut self) -> R<usize> {

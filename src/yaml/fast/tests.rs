@@ -293,3 +293,36 @@ fn key_fingerprints() {
     assert_ne!(fingerprint("abcdefg"), fingerprint("abcdefgh"));
     assert_ne!(fingerprint("name"), fingerprint("node"));
 }
+
+/// A key's print from the text is its [`scalar::fingerprint`], wherever it stands (the
+/// text's last bytes too).
+#[test]
+fn key_prints_from_the_text_are_the_fingerprints() {
+    let text = "a: 1\nname: x\nabcdefg: 2\nabcdefghij: 3\nzz";
+    let p = Parser {
+        s: text.as_bytes(),
+        text,
+        pos: 0,
+        ctx: Ctx::Doc,
+        pending: None,
+        depth: 0,
+        keys: Vec::new(),
+        ignoring: false,
+    };
+    for (at, len) in [
+        (0, 1),
+        (5, 4),
+        (13, 7),
+        (24, 10),
+        (38, 2),
+        (39, 1),
+        (40, 0),
+        (0, 40),
+    ] {
+        let key = &text[at..at + len];
+        assert_eq!(p.key_print(key), scalar::fingerprint(key), "{key:?}");
+    }
+    // a key that is not in the text (decoded) gets the same print too
+    let owned = String::from("name");
+    assert_eq!(p.key_print(&owned), scalar::fingerprint("name"));
+}
