@@ -47,6 +47,12 @@ impl<'de> Deserialize<'de> for Blob {
                 f.write_str("hex digits, two per byte")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Blob, E> {
+                // (the usual spelling, hex digits only, without the whitespace-free copy)
+                if v.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    if let Ok(bytes) = hex::decode(v) {
+                        return Ok(Blob(bytes));
+                    }
+                }
                 let compact: String = v.chars().filter(|c| !c.is_whitespace()).collect();
                 hex::decode(&compact)
                     .map(Blob)

@@ -8,12 +8,13 @@ use std::borrow::Cow;
 /// A key's length and first bytes, to compare keys without a call.
 #[inline]
 pub(super) fn fingerprint(k: &str) -> u64 {
+    // (built in a register: a copy into a byte array called memcpy and stalled the load)
     let b = k.as_bytes();
-    let mut head = [0u8; 8];
-    let n = b.len().min(7);
-    head[..n].copy_from_slice(&b[..n]);
-    head[7] = b.len() as u8;
-    u64::from_le_bytes(head)
+    let head = match b.first_chunk::<8>() {
+        Some(h) => u64::from_le_bytes(*h) & 0x00ff_ffff_ffff_ffff,
+        None => b.iter().rev().fold(0u64, |h, &c| (h << 8) | u64::from(c)),
+    };
+    head | (b.len() as u64 & 0xff) << 56
 }
 
 /// `null` as serde-saphyr reads a plain scalar.
@@ -105,12 +106,19 @@ pub(super) fn simple_float(s: &str) -> bool {
 
 impl<'de> Scalar<'de> {
     /// The scalar's text, escapes decoded.
+    #[inline]
     pub(super) fn value(&self) -> R<Cow<'de, str>> {
+        // (the usual case inline: this runs for every key and string)
         if !self.escaped {
             return Ok(Cow::Borrowed(self.raw));
         }
+        self.unescape().map(Cow::Owned)
+    }
+
+    #[inline(never)]
+    fn unescape(&self) -> R<String> {
         if self.style == Style::Single {
-            return Ok(Cow::Owned(self.raw.replace("''", "'")));
+            return Ok(self.raw.replace("''", "'"));
         }
         let mut out = String::with_capacity(self.raw.len());
         let mut chars = self.raw.chars();
@@ -138,7 +146,7 @@ impl<'de> Scalar<'de> {
                 _ => return bail(),
             });
         }
-        Ok(Cow::Owned(out))
+        Ok(out)
     }
 
     #[inline]

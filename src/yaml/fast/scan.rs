@@ -5,7 +5,7 @@ use super::{bail, Bail, Ctx, Node, Parser, Scalar, Style, FAST_DEPTH, R};
 
 /// Bytes a plain scalar cannot simply continue with: line breaks, `:`, `#`, flow indicators,
 /// control characters and the first bytes of non-ASCII characters.
-const PLAIN_STOP: [bool; 256] = {
+pub(super) const PLAIN_STOP: [bool; 256] = {
     let mut t = [false; 256];
     let mut c = 0;
     while c < 256 {
@@ -16,6 +16,68 @@ const PLAIN_STOP: [bool; 256] = {
     }
     t
 };
+
+/// The first byte at or after `i` that [`PLAIN_STOP`] marks (or `s.len()`). Hand-written
+/// 16-byte steps (SSE2) because this scan is the fast reader's hottest loop (hex digits,
+/// names, numbers); `plain_run_matches_the_table` ties it to the table.
+#[inline]
+pub(super) fn plain_run(s: &[u8], i: usize) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    // SAFETY: SSE2 is enabled for the whole build (checked by the `cfg` above; every x86-64
+    // has it), which is all `plain_run_sse2` requires.
+    let i = unsafe { plain_run_sse2(s, i) };
+    plain_run_bytes(s, i)
+}
+
+#[inline]
+fn plain_run_bytes(s: &[u8], mut i: usize) -> usize {
+    while i < s.len() && !PLAIN_STOP[s[i] as usize] {
+        i += 1;
+    }
+    i
+}
+
+/// The 16-byte steps of [`plain_run`]: the first stop byte of the first 16-byte block that
+/// holds one, else the start of the last, shorter block (for the byte loop).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+fn plain_run_sse2(s: &[u8], mut i: usize) -> usize {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_set_epi64x,
+    };
+    while let Some(chunk) = s.get(i..i + 16) {
+        let (lo, hi) = chunk.split_at(8);
+        let lo = u64::from_le_bytes(lo.try_into().unwrap_or_default());
+        let hi = u64::from_le_bytes(hi.try_into().unwrap_or_default());
+        let v = _mm_set_epi64x(hi as i64, lo as i64);
+        // (signed: below 0x20 is the control bytes and every byte from 0x80)
+        let low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+        // (`[` and `{`, `]` and `}` differ only in bit 0x20)
+        let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+        let brackets = _mm_or_si128(
+            _mm_cmpeq_epi8(lower, _mm_set1_epi8(b'{' as i8)),
+            _mm_cmpeq_epi8(lower, _mm_set1_epi8(b'}' as i8)),
+        );
+        let punct = _mm_or_si128(
+            _mm_or_si128(
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(b':' as i8)),
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'#' as i8)),
+            ),
+            _mm_or_si128(
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(b',' as i8)),
+                _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)),
+            ),
+        );
+        let stop = _mm_or_si128(_mm_or_si128(low, brackets), punct);
+        let mask = _mm_movemask_epi8(stop) as u32;
+        if mask != 0 {
+            return i + mask.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    i
+}
 
 /// Bytes a double-quoted scalar cannot simply continue with.
 const DOUBLE_STOP: [bool; 256] = {
@@ -38,6 +100,16 @@ impl<'de> Parser<'de> {
     #[inline]
     pub(super) fn at(&self, i: usize) -> u8 {
         self.s.get(i).copied().unwrap_or(0)
+    }
+
+    /// The text from `start` to `end` (scanned bytes: both are character boundaries). Through
+    /// `split_at_checked`, whose checks inline: `&text[start..end]` was a call per scalar.
+    #[inline]
+    fn slice(&self, start: usize, end: usize) -> R<&'de str> {
+        let text: &'de str = self.text;
+        let (head, _) = text.split_at_checked(end).ok_or(Bail)?;
+        let (_, part) = head.split_at_checked(start).ok_or(Bail)?;
+        Ok(part)
     }
 
     #[inline]
@@ -314,9 +386,7 @@ impl<'de> Parser<'de> {
         let mut i = start;
         loop {
             // (the common bytes in a tight loop; the table marks the ones that need a look)
-            while i < s.len() && !PLAIN_STOP[s[i] as usize] {
-                i += 1;
-            }
+            i = plain_run(s, i);
             let Some(&b) = s.get(i) else { break };
             match b {
                 b'\n' | b'\r' => break,
@@ -348,7 +418,7 @@ impl<'de> Parser<'de> {
         }
         self.pos = i;
         Ok(Scalar {
-            raw: &self.text[start..end],
+            raw: self.slice(start, end)?,
             style: Style::Plain,
             escaped: false,
         })
@@ -378,7 +448,7 @@ impl<'de> Parser<'de> {
         }
         self.pos = i + 1;
         Ok(Scalar {
-            raw: &self.text[start..i],
+            raw: self.slice(start, i)?,
             style: Style::Double,
             escaped,
         })
@@ -403,7 +473,7 @@ impl<'de> Parser<'de> {
         }
         self.pos = i + 1;
         Ok(Scalar {
-            raw: &self.text[start..i],
+            raw: self.slice(start, i)?,
             style: Style::Single,
             escaped,
         })
@@ -446,13 +516,17 @@ impl<'de> Parser<'de> {
         if key.style == Style::Plain {
             match key.raw.as_bytes().first() {
                 None | Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'~' | b'<') => return bail(),
+                // (`null` and the YAML 1.1 booleans, whose first letters these are in any case)
+                Some(&c)
+                    if matches!(c | 0x20, b'n' | b'y' | b'o' | b't' | b'f')
+                        && (is_null(key.raw) || yaml11_bool(key.raw).is_some()) =>
+                {
+                    return bail()
+                }
                 _ => {}
             }
-            if is_null(key.raw) || yaml11_bool(key.raw).is_some() {
-                return bail();
-            }
         }
-        let print = fingerprint(key.raw);
+        let print = self.key_print(key.raw);
         if self.keys[base..]
             .iter()
             .any(|&(p, k)| p == print && k == key.raw)
@@ -461,6 +535,26 @@ impl<'de> Parser<'de> {
         }
         self.keys.push((print, key.raw));
         Ok(())
+    }
+
+    /// [`fingerprint`] of a key that lies in the text, from one 8-byte load where the text
+    /// has 8 bytes from the key on (always but at its very end).
+    #[inline]
+    pub(super) fn key_print(&self, key: &str) -> u64 {
+        let len = key.len();
+        let at = (key.as_ptr() as usize).wrapping_sub(self.s.as_ptr() as usize);
+        match at.checked_add(8).and_then(|end| self.s.get(at..end)) {
+            Some(head) if at + len <= self.s.len() => {
+                let head = u64::from_le_bytes(head.try_into().unwrap_or_default());
+                let mask = if len >= 7 {
+                    0x00ff_ffff_ffff_ffff
+                } else {
+                    (1u64 << (8 * len)) - 1
+                };
+                (head & mask) | (len as u64 & 0xff) << 56
+            }
+            _ => fingerprint(key),
+        }
     }
 
     pub(super) fn enter(&mut self) -> R<usize> {

@@ -243,3 +243,86 @@ fn errors_come_from_serde_saphyr() {
     assert_eq!(e.line, Some(4), "{e:?}");
     assert!(e.message.starts_with("list[1]"), "{}", e.message);
 }
+
+/// The 16-byte scan stops exactly where the byte table says: every byte value at every
+/// position of a 16-byte step (and in the byte-wise tail), after runs of plain bytes.
+#[test]
+fn plain_run_matches_the_table() {
+    let table = |s: &[u8], mut i: usize| {
+        while i < s.len() && !scan::PLAIN_STOP[s[i] as usize] {
+            i += 1;
+        }
+        i
+    };
+    let mut stops = 0;
+    for b in 0..=255u8 {
+        for len in [0usize, 1, 7, 15, 16, 17, 31, 40] {
+            let mut s = vec![b'a'; len];
+            s.push(b);
+            s.extend_from_slice(b"zzzzzzzzzzzzzzzzzzzz");
+            for start in [0usize, 1, 3] {
+                let want = table(&s, start.min(s.len()));
+                assert_eq!(
+                    scan::plain_run(&s, start.min(s.len())),
+                    want,
+                    "byte {b:#04x}, len {len}"
+                );
+                if start == 0 && want == len {
+                    stops += 1;
+                }
+            }
+        }
+    }
+    // (0x00-0x1f, 0x7f-0xff and `:#,[]{}`: 168 byte values stop the scan)
+    assert_eq!(stops, 168 * 8);
+    // no stop byte at all: the end of the text
+    let s = [b'x'; 50];
+    assert_eq!(scan::plain_run(&s, 0), 50);
+    assert_eq!(scan::plain_run(&s, 50), 50);
+    assert_eq!(scan::plain_run(b"0123456789abcdef:", 0), 16);
+}
+
+/// Keys' prints: length and first seven bytes, so different short keys never share one.
+#[test]
+fn key_fingerprints() {
+    use super::scalar::fingerprint;
+    assert_eq!(fingerprint(""), 0);
+    assert_eq!(fingerprint("ab"), 0x0200_0000_0000_6261);
+    assert_eq!(fingerprint("abcdefgh"), 0x0867_6665_6463_6261);
+    assert_eq!(fingerprint("abcdefgX"), fingerprint("abcdefgh"));
+    assert_ne!(fingerprint("abcdefg"), fingerprint("abcdefgh"));
+    assert_ne!(fingerprint("name"), fingerprint("node"));
+}
+
+/// A key's print from the text is its [`scalar::fingerprint`], wherever it stands (the
+/// text's last bytes too).
+#[test]
+fn key_prints_from_the_text_are_the_fingerprints() {
+    let text = "a: 1\nname: x\nabcdefg: 2\nabcdefghij: 3\nzz";
+    let p = Parser {
+        s: text.as_bytes(),
+        text,
+        pos: 0,
+        ctx: Ctx::Doc,
+        pending: None,
+        depth: 0,
+        keys: Vec::new(),
+        ignoring: false,
+    };
+    for (at, len) in [
+        (0, 1),
+        (5, 4),
+        (13, 7),
+        (24, 10),
+        (38, 2),
+        (39, 1),
+        (40, 0),
+        (0, 40),
+    ] {
+        let key = &text[at..at + len];
+        assert_eq!(p.key_print(key), scalar::fingerprint(key), "{key:?}");
+    }
+    // a key that is not in the text (decoded) gets the same print too
+    let owned = String::from("name");
+    assert_eq!(p.key_print(&owned), scalar::fingerprint("name"));
+}
