@@ -298,23 +298,52 @@ fn axis_angle(axis: [f32; 3], angle: f32) -> Quat {
 /// and more keys than frames (lerp, slerp with a negative dot and with nearly equal keys),
 /// 23 keys for 23 frames (where `t / 23 · 23` rounds below `t`), one frame and a RateScale.
 pub fn formulas() -> Vec<u8> {
-    let seq = |name: &str, format, frames: i32, tracks: Vec<(Vec<Vec3>, Vec<Quat>)>| SeqSpec {
+    let mut seqs = format_sequences();
+    seqs.extend(sampling_sequences());
+    let mut scaled = seq(
+        "ratescale",
+        RotFormat::Fixed48NoW,
+        5,
+        vec![
+            (line(5), rots(5, &|f| axis_angle([0.0, 1.0, 0.0], 0.1 * f))),
+            (vec![], rots(5, &|f| axis_angle([0.5, 0.0, 0.5], 0.2 * f))),
+            (vec![], rots(5, &|f| axis_angle([0.0, 0.3, 1.0], 0.15 * f))),
+        ],
+    );
+    scaled.length = 0.2;
+    scaled.rate_scale = Some(1.5);
+    seqs.push(scaled);
+    // Cannot fail: finite unit quaternions in every format's range.
+    package("Formulas", &["root", "pelvis", LONG_BONE], &seqs).unwrap_or_default()
+}
+
+/// A sequence of `frames` frames at 30 per second.
+fn seq(name: &str, format: RotFormat, frames: i32, tracks: Vec<(Vec<Vec3>, Vec<Quat>)>) -> SeqSpec {
+    SeqSpec {
         name: name.into(),
         format,
         frames,
         length: frames as f32 / 30.0,
         rate_scale: None,
         tracks,
-    };
-    let rots = |n: usize, f: &dyn Fn(f32) -> Quat| (0..n).map(|i| f(i as f32)).collect::<Vec<_>>();
-    let line = |n: usize| {
-        (0..n)
-            .map(|i| [i as f32, 2.0 * i as f32 - 1.0, 0.5])
-            .collect::<Vec<Vec3>>()
-    };
-    let near = axis_angle([0.0, 1.0, 0.0], 1.0);
-    let near2 = axis_angle([0.0, 1.0, 0.0], 1.0001);
-    let mut seqs = vec![
+    }
+}
+
+/// `n` rotations `f(0)`, `f(1)` ….
+fn rots(n: usize, f: &dyn Fn(f32) -> Quat) -> Vec<Quat> {
+    (0..n).map(|i| f(i as f32)).collect()
+}
+
+/// `n` positions on a line.
+fn line(n: usize) -> Vec<Vec3> {
+    (0..n)
+        .map(|i| [i as f32, 2.0 * i as f32 - 1.0, 0.5])
+        .collect()
+}
+
+/// [`formulas`]' sequences for each rotation format's decoding.
+fn format_sequences() -> Vec<SeqSpec> {
+    vec![
         seq(
             "fixed32",
             RotFormat::Fixed32NoW,
@@ -386,6 +415,15 @@ pub fn formulas() -> Vec<u8> {
                 (vec![], vec![[0.0, 0.0, 0.0, 1.0]; 3]),
             ],
         ),
+    ]
+}
+
+/// [`formulas`]' sequences for the sampling cases: sparse keys (lerp, slerp with a negative dot
+/// and nearly equal keys), 23 keys for 23 frames, ZOnlyRLE, one frame, more keys than frames.
+fn sampling_sequences() -> Vec<SeqSpec> {
+    let near = axis_angle([0.0, 1.0, 0.0], 1.0);
+    let near2 = axis_angle([0.0, 1.0, 0.0], 1.0001);
+    vec![
         seq(
             "sparse",
             RotFormat::Float96NoW,
@@ -474,22 +512,7 @@ pub fn formulas() -> Vec<u8> {
                 (vec![], rots(7, &|f| axis_angle([1.0, 0.0, 0.2], 0.2 * f))),
             ],
         ),
-    ];
-    let mut scaled = seq(
-        "ratescale",
-        RotFormat::Fixed48NoW,
-        5,
-        vec![
-            (line(5), rots(5, &|f| axis_angle([0.0, 1.0, 0.0], 0.1 * f))),
-            (vec![], rots(5, &|f| axis_angle([0.5, 0.0, 0.5], 0.2 * f))),
-            (vec![], rots(5, &|f| axis_angle([0.0, 0.3, 1.0], 0.15 * f))),
-        ],
-    );
-    scaled.length = 0.2;
-    scaled.rate_scale = Some(1.5);
-    seqs.push(scaled);
-    // Cannot fail: finite unit quaternions in every format's range.
-    package("Formulas", &["root", "pelvis", LONG_BONE], &seqs).unwrap_or_default()
+    ]
 }
 
 /// Lay out a package of `objects` (the AnimSet first, then its sequences) with the name table
