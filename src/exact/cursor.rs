@@ -1,8 +1,8 @@
 //! A bounds-checked little-endian reader over a byte slice that knows its absolute offset,
 //! and the mirror-image writer helpers.
 
-use super::error::{DecodeError, DecodeErrorKind, Within};
-use deku::{DekuContainerRead, DekuContainerWrite};
+use super::error::{DecodeError, DecodeErrorKind};
+use deku::{DekuContainerRead, DekuContainerWrite, DekuReader, DekuSize};
 
 /// Reads little-endian values from a slice. Every read is bounds-checked and returns a
 /// [`DecodeError`] carrying the absolute offset of the failure.
@@ -144,18 +144,11 @@ impl<'a> Cursor<'a> {
             .map_err(|e| DecodeError::invalid(start, e.to_string()))
     }
     /// Read a fixed run of fields declared with deku ([`Run`]); when the input ends inside it,
-    /// the error names the field it ends in, at that field's offset.
+    /// the error names the field it ends in, at that field's offset
+    /// ([`super::deku_impls::read_fields`]).
+    #[inline]
     pub fn run<T: Run>(&mut self) -> Result<T, DecodeError> {
-        if self.remaining() < T::SIZE {
-            for &(name, n) in T::FIELDS {
-                self.bytes(n).within(name)?;
-            }
-        }
-        let start = self.offset();
-        let bytes = self.bytes(T::SIZE)?;
-        T::from_bytes((bytes, 0))
-            .map(|(_, v)| v)
-            .map_err(|e| DecodeError::invalid(start, e.to_string()))
+        super::deku_impls::read_fields(self, T::FIELDS)
     }
     le_reader!(u8, u8);
     le_reader!(u16, u16);
@@ -167,7 +160,11 @@ impl<'a> Cursor<'a> {
 
 /// A fixed run of fields between a record's variable parts (lines, counted lists), declared
 /// with deku: its fields' names and sizes, in order, name the field a cut-short run ends in.
-pub trait Run: for<'b> DekuContainerRead<'b> + DekuContainerWrite {
+/// A test per run checks `FIELDS` against the declaration
+/// ([`super::deku_impls::fields_cover`]).
+pub trait Run:
+    for<'b> DekuContainerRead<'b> + DekuContainerWrite + for<'r> DekuReader<'r, ()> + DekuSize
+{
     /// (name, size in bytes) of each field, in order.
     const FIELDS: &'static [(&'static str, usize)];
     /// The run's size: the sum of `FIELDS`' sizes.

@@ -2,7 +2,7 @@
 //! bounding boxes and vectors.
 
 use crate::exact::{put_record, Cursor, DecodeError, EncodeError, Text, Within, F32};
-use deku::{DekuRead, DekuWrite};
+use deku::{DekuRead, DekuSize, DekuWrite};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -183,6 +183,7 @@ pub type Vec3 = [F32; 3];
     Eq,
     DekuRead,
     DekuWrite,
+    DekuSize,
     Serialize,
     Deserialize,
     JsonSchema,

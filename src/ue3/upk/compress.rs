@@ -5,6 +5,7 @@
 //! `lzokay-native` decoder used before indexed out of bounds on such blocks).
 
 use super::crypt;
+use crate::exact::Run;
 use crate::exact::{append_record, deku_impls, Cursor, DecodeError};
 use deku::{DekuRead, DekuSize, DekuWrite};
 
@@ -26,15 +27,18 @@ pub struct ChunkRecord {
     pub compressed_size: i32,
 }
 
-impl ChunkRecord {
-    pub(crate) const FIELDS: &[(&str, usize)] = &[
+impl Run for ChunkRecord {
+    const FIELDS: &'static [(&'static str, usize)] = &[
         ("uncompressed_offset", 4),
         ("uncompressed_size", 4),
         ("compressed_offset", 4),
         ("compressed_size", 4),
     ];
+}
+
+impl ChunkRecord {
     pub fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-        deku_impls::read_fields(c, Self::FIELDS)
+        c.run()
     }
     pub fn write(&self, out: &mut Vec<u8>) {
         append_record(out, self);

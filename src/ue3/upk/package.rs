@@ -5,10 +5,8 @@
 use super::compress::{self, ChunkRecord, PACKAGE_TAG};
 use super::crypt::{self, PointerCodes, FLAG_OBFUSCATED};
 use super::props::{FName, FStr, Names, Properties};
-use crate::exact::deku_impls::{
-    read_byte_array, read_counted, read_fields, refuse, write_byte_array, Name,
-};
-use crate::exact::{append_record, Cursor, DecodeError, EncodeError, PutLe, Within};
+use crate::exact::deku_impls::{read_byte_array, read_counted, refuse, write_byte_array, Name};
+use crate::exact::{append_record, Cursor, DecodeError, EncodeError, PutLe, Run, Within};
 use deku::ctx::Endian;
 use deku::no_std_io::{Read, Seek, Write};
 use deku::reader::Reader;
@@ -56,8 +54,8 @@ struct SummaryHead {
     headers_size: i32,
 }
 
-impl SummaryHead {
-    const FIELDS: &[(&str, usize)] = &[
+impl Run for SummaryHead {
+    const FIELDS: &'static [(&'static str, usize)] = &[
         ("tag", 4),
         ("file_version", 2),
         ("licensee_version", 2),
@@ -84,8 +82,8 @@ struct SummaryTables {
     guid: [u8; 16],
 }
 
-impl SummaryTables {
-    const FIELDS: &[(&str, usize)] = &[
+impl Run for SummaryTables {
+    const FIELDS: &'static [(&'static str, usize)] = &[
         ("package_flags", 4),
         ("name_count", 4),
         ("name_offset", 4),
@@ -107,8 +105,8 @@ struct Generation {
     net_object_count: i32,
 }
 
-impl Generation {
-    const FIELDS: &[(&str, usize)] = &[
+impl Run for Generation {
+    const FIELDS: &'static [(&'static str, usize)] = &[
         ("export_count", 4),
         ("name_count", 4),
         ("net_object_count", 4),
@@ -124,8 +122,8 @@ struct SummaryVersions {
     compression_flags: u32,
 }
 
-impl SummaryVersions {
-    const FIELDS: &[(&str, usize)] = &[
+impl Run for SummaryVersions {
+    const FIELDS: &'static [(&'static str, usize)] = &[
         ("engine_version", 4),
         ("cooker_version", 4),
         ("compression_flags", 4),
@@ -147,7 +145,7 @@ impl Summary {
             ))
             .within("tag");
         }
-        let head: SummaryHead = read_fields(c, SummaryHead::FIELDS)?;
+        let head: SummaryHead = c.run()?;
         let file_version = head.file_version;
         if !(543..577).contains(&file_version) {
             return Err(DecodeError::invalid(
@@ -157,16 +155,14 @@ impl Summary {
             .within("file_version");
         }
         let folder_name = FStr::read(c).within("folder_name")?;
-        let t: SummaryTables = read_fields(c, SummaryTables::FIELDS)?;
+        let t: SummaryTables = c.run()?;
         let gcount = count(c, 12).within("generations")?;
         let mut generations = Vec::with_capacity(gcount);
         for i in 0..gcount {
-            let g: Generation = read_fields(c, Generation::FIELDS)
-                .within_index(i)
-                .within("generations")?;
+            let g: Generation = c.run().within_index(i).within("generations")?;
             generations.push([g.export_count, g.name_count, g.net_object_count]);
         }
-        let v: SummaryVersions = read_fields(c, SummaryVersions::FIELDS)?;
+        let v: SummaryVersions = c.run()?;
         let ccount = count(c, 16).within("chunks")?;
         let mut chunks = Vec::with_capacity(ccount);
         for i in 0..ccount {

@@ -11,11 +11,11 @@ use crate::exact::{
 use crate::zengin::chunk::Unknown;
 use crate::zengin::chunk::{self, RawChunk};
 use crate::zengin::types::{put_line, read_line, BBox, ZDate};
-use deku::{DekuRead, DekuWrite};
+use deku::{DekuRead, DekuSize, DekuWrite};
 
 /// The header's fixed-size run between `name` and `next`: one deku declaration, read and
 /// written by deku (the lines around it end at their NUL/newline, so they stay hand-read).
-#[derive(DekuRead, DekuWrite)]
+#[derive(DekuRead, DekuWrite, DekuSize)]
 pub(super) struct HeaderFixed {
     #[deku(endian = "little")]
     layer: u32,
@@ -117,7 +117,7 @@ impl Source {
 }
 
 /// An event's fixed run before its lines: the type and the frame.
-#[derive(DekuRead, DekuWrite)]
+#[derive(DekuRead, DekuWrite, DekuSize)]
 #[deku(endian = "little")]
 pub(super) struct EventHead {
     kind: u32,
@@ -130,7 +130,7 @@ impl Run for EventHead {
 
 /// An event's fixed run after its lines: four values and the probability, each an `f32` kept
 /// bit for bit.
-#[derive(DekuRead, DekuWrite)]
+#[derive(DekuRead, DekuWrite, DekuSize)]
 pub(super) struct EventTail {
     values: [F32; 4],
     probability: F32,
@@ -584,5 +584,15 @@ mod tests {
             (4, "frame".into()),
             "{err}"
         );
+    }
+
+    /// Each fixed run's field list (for naming a cut-short field) covers its declaration.
+    #[test]
+    fn run_field_lists_cover_their_declarations() {
+        use crate::exact::deku_impls::fields_cover;
+        assert!(fields_cover::<HeaderFixed>(HeaderFixed::FIELDS));
+        assert!(fields_cover::<EventHead>(EventHead::FIELDS));
+        assert!(fields_cover::<EventTail>(EventTail::FIELDS));
+        assert_eq!((HeaderFixed::SIZE, EventHead::SIZE, EventTail::SIZE), (52, 8, 20));
     }
 }

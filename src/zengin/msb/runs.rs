@@ -4,10 +4,12 @@
 //! Single numbers between lines (a layer, a count, a frame) are read and written as themselves.
 
 use crate::exact::{Run, WordRun, F32};
-use deku::{DekuRead, DekuWrite};
+use deku::{DekuRead, DekuSize, DekuWrite};
 
 /// `blend_in`, `blend_out` (seconds): ani, aniAlias, aniBlend, aniComb.
-#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite, bytemuck::Pod, bytemuck::Zeroable)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite, DekuSize, bytemuck::Pod, bytemuck::Zeroable,
+)]
 #[repr(C)]
 pub struct BlendTimes {
     pub blend_in: F32,
@@ -19,7 +21,9 @@ impl Run for BlendTimes {
 }
 
 /// What follows an ani's direction line.
-#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite, bytemuck::Pod, bytemuck::Zeroable)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite, DekuSize, bytemuck::Pod, bytemuck::Zeroable,
+)]
 #[repr(C)]
 #[deku(endian = "little")]
 pub struct AniFrames {
@@ -41,7 +45,9 @@ impl Run for AniFrames {
 }
 
 /// What follows an SFX event's name.
-#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite, bytemuck::Pod, bytemuck::Zeroable)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite, DekuSize, bytemuck::Pod, bytemuck::Zeroable,
+)]
 #[repr(C)]
 pub struct SfxRange {
     pub range: F32,
@@ -53,7 +59,9 @@ impl Run for SfxRange {
 }
 
 /// The start of a PFX and a PFXStop event.
-#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite, bytemuck::Pod, bytemuck::Zeroable)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite, DekuSize, bytemuck::Pod, bytemuck::Zeroable,
+)]
 #[repr(C)]
 #[deku(endian = "little")]
 pub struct FrameHandle {
@@ -66,7 +74,9 @@ impl Run for FrameHandle {
 }
 
 /// What follows an MMStartAni event's node.
-#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite, bytemuck::Pod, bytemuck::Zeroable)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite, DekuSize, bytemuck::Pod, bytemuck::Zeroable,
+)]
 #[repr(C)]
 pub struct Intensity {
     pub intensity: F32,
@@ -78,7 +88,9 @@ impl Run for Intensity {
 }
 
 /// A camera-tremor event's body.
-#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite, bytemuck::Pod, bytemuck::Zeroable)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite, DekuSize, bytemuck::Pod, bytemuck::Zeroable,
+)]
 #[repr(C)]
 #[deku(endian = "little")]
 pub struct Tremor {
@@ -112,6 +124,7 @@ mod tests {
     fn same<T: WordRun + std::fmt::Debug + PartialEq>(bytes: &[u8]) {
         let b = &bytes[..T::SIZE];
         assert_eq!(std::mem::size_of::<T>(), T::SIZE);
+        assert!(crate::exact::deku_impls::fields_cover::<T>(T::FIELDS));
         let by_deku = T::from_bytes((b, 0)).unwrap().1;
         assert_eq!(T::from_exact(b), Some(by_deku));
         assert_eq!(T::from_exact(&bytes[..T::SIZE - 1]), None);
