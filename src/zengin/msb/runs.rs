@@ -1,6 +1,7 @@
 //! The fixed runs of fields between an MSB chunk's lines, each one deku declaration: the
-//! [`Cursor`](crate::exact::Cursor) source and the writer go through deku; the fast source
-//! ([`super::fields::Quick`]) loads the same `#[repr(C)]` struct in one read ([`WordRun`]).
+//! checking source ([`Cursor`](crate::exact::Cursor), used to report an error) reads them
+//! through deku; the fast source (`fields::Quick`) and the writer load or copy the same
+//! `#[repr(C)]` struct in one step ([`WordRun`]), tied to deku by a test.
 //! Single numbers between lines (a layer, a count, a frame) are read and written as themselves.
 
 use crate::exact::{Run, WordRun, F32};
