@@ -593,6 +593,9 @@ mod tests {
         assert!(fields_cover::<HeaderFixed>(HeaderFixed::FIELDS));
         assert!(fields_cover::<EventHead>(EventHead::FIELDS));
         assert!(fields_cover::<EventTail>(EventTail::FIELDS));
-        assert_eq!((HeaderFixed::SIZE, EventHead::SIZE, EventTail::SIZE), (52, 8, 20));
+        assert_eq!(
+            (HeaderFixed::SIZE, EventHead::SIZE, EventTail::SIZE),
+            (52, 8, 20)
+        );
     }
 }
