@@ -337,7 +337,7 @@ mod tests {
                 p[0],
                 p[1],
                 p[2],
-                super::super::yaml::RAW_POSITION_NOTE
+                super::super::yaml_render::RAW_POSITION_NOTE
             )
         }
     }

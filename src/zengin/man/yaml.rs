@@ -105,8 +105,6 @@ impl Serialize for SamplesOut<'_> {
     }
 }
 
-pub(crate) const RAW_POSITION_NOTE: &str = "position_code: these codes do not survive decoding with this header's position_min/position_scale, so they are kept raw";
-
 /// Stands for a rendered `frames:` block in the document the emitter writes (U+0001 is
 /// escaped in every string the emitter writes, so only this line holds one).
 const FRAMES_MARK: &str = "\u{1}\n";
@@ -816,7 +814,7 @@ mod tests {
     use super::*;
     use crate::exact::float::write_f32;
     use crate::zengin::man::synth::{synthesize, Synth};
-    use crate::zengin::man::yaml_render::{Memos, SampleRenderer};
+    use crate::zengin::man::yaml_render::{Memos, SampleRenderer, RAW_POSITION_NOTE};
 
     /// One sample as the plain formatter writes it: every value through `write_f32`.
     fn direct(out: &mut String, c: &[u16; 6], min: f32, scale: f32, node: &str) {

@@ -9,7 +9,9 @@
 
 use crate::exact::F32;
 use crate::zengin::man::quant;
-use crate::zengin::man::yaml::RAW_POSITION_NOTE;
+
+/// The comment on a sample whose position codes are kept raw.
+pub(crate) const RAW_POSITION_NOTE: &str = "position_code: these codes do not survive decoding with this header's position_min/position_scale, so they are kept raw";
 
 /// Texts of the values one 16-bit code component takes (one string, a span per code: all
 /// 65536 codes, or only those an animation uses), and whether each code survives decode →
