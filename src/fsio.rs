@@ -19,17 +19,96 @@ pub fn write_file_with(path: &Path, data: &[u8], overwrite: bool, sync: bool) ->
             "already exists; pass --force to overwrite it",
         ));
     }
-    let mut tmp = temp_beside(path)?;
-    tmp.write_all(data).map_err(|e| Error::io(path, e))?;
-    if sync {
-        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    let mut file = PendingFile::create(path)?;
+    file.append(data).map_err(|e| Error::io(path, e))?;
+    file.finish_with(overwrite, sync)
+}
+
+/// A file being written beside `path` that becomes `path` in one rename
+/// ([`PendingFile::finish`]); dropped unfinished (an error, a panic), it is removed. So the
+/// output is the old file, no file, or the whole new one, never part of it.
+pub struct PendingFile {
+    tmp: tempfile::NamedTempFile,
+    path: std::path::PathBuf,
+    len: u64,
+}
+
+impl PendingFile {
+    pub fn create(path: &Path) -> Result<PendingFile, Error> {
+        Ok(PendingFile {
+            tmp: temp_beside(path)?,
+            path: path.to_path_buf(),
+            len: 0,
+        })
     }
-    let result = if overwrite {
-        tmp.persist(path).map(|_| ())
-    } else {
-        tmp.persist_noclobber(path).map(|_| ())
-    };
-    result.map_err(|e| Error::io(path, e.error))
+    /// The file it becomes.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+    /// How many bytes it holds.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Append bytes.
+    pub fn append(&mut self, data: &[u8]) -> std::io::Result<()> {
+        self.tmp.write_all(data)?;
+        self.len += data.len() as u64;
+        Ok(())
+    }
+    /// Overwrite bytes written before, from `offset`.
+    pub fn patch(&mut self, offset: u64, data: &[u8]) -> std::io::Result<()> {
+        use std::io::{Seek, SeekFrom};
+        if offset + data.len() as u64 > self.len {
+            return Err(std::io::Error::other("patch past the end of the file"));
+        }
+        let f = self.tmp.as_file_mut();
+        f.seek(SeekFrom::Start(offset))?;
+        f.write_all(data)?;
+        f.seek(SeekFrom::Start(self.len))?;
+        Ok(())
+    }
+    /// Force the bytes written so far to the disk (so less is left for [`finish`](Self::finish)).
+    pub fn settle(&mut self) -> std::io::Result<()> {
+        self.tmp.as_file().sync_data()
+    }
+    /// Forget everything written.
+    pub fn restart(&mut self) -> std::io::Result<()> {
+        use std::io::{Seek, SeekFrom};
+        let f = self.tmp.as_file_mut();
+        f.set_len(0)?;
+        f.seek(SeekFrom::Start(0))?;
+        self.len = 0;
+        Ok(())
+    }
+    /// Force it to disk and rename it into place; without `overwrite`, an existing file there
+    /// is an error (and stays as it was).
+    pub fn finish(self, overwrite: bool) -> Result<(), Error> {
+        self.finish_with(overwrite, true)
+    }
+    fn finish_with(self, overwrite: bool, sync: bool) -> Result<(), Error> {
+        let path = self.path;
+        if !overwrite && path.exists() {
+            return Err(Error::other(
+                &path,
+                "already exists; pass --force to overwrite it",
+            ));
+        }
+        if sync {
+            self.tmp
+                .as_file()
+                .sync_all()
+                .map_err(|e| Error::io(&path, e))?;
+        }
+        let result = if overwrite {
+            self.tmp.persist(&path).map(|_| ())
+        } else {
+            self.tmp.persist_noclobber(&path).map(|_| ())
+        };
+        result.map_err(|e| Error::io(&path, e.error))
+    }
 }
 
 /// The temporary file that becomes `path` when renamed: in the same folder, with the

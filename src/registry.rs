@@ -8,6 +8,7 @@
 pub use crate::codec::{
     check_document_header, Archive, Asset, CheckContext, Codec, Companion, Container,
     ExportOptions, Finding, Format, Formats, ImportOptions, InfoLine, Member, Registered, Severity,
+    Sink,
 };
 use crate::exact::Error;
 use std::path::{Path, PathBuf};

@@ -39,13 +39,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
     let opts = ImportOptions {
         requantize: args.requantize,
     };
-    let asset = format
-        .read_yaml(&text, &opts)
-        .map_err(|e| import_error(&args.file, e))?;
-    // (the text is done with: its memory is reused for the output, a lower peak)
-    drop(text);
     let tag = format.tag();
-    let data = asset.encode().map_err(Error::encoding(&args.file))?;
     let output = match args.out.output {
         Some(o) => o,
         None => {
@@ -59,6 +53,30 @@ pub fn run(args: Args) -> Result<Status, Error> {
             args.file.with_extension("")
         }
     };
+    if !format.has_edit_warnings() {
+        // (no edit warnings to print, so no model is needed: the format writes the output as
+        // it reads the document, into a file that becomes the output only when complete)
+        let mut sink = FileSink {
+            file: crate::fsio::PendingFile::create(&output)?,
+            error: None,
+        };
+        format
+            .import_into(&text, &opts, &mut sink)
+            .map_err(|e| import_error(&args.file, e))?;
+        if let Some(e) = sink.error {
+            return Err(Error::io(&output, e));
+        }
+        let len = sink.file.len();
+        sink.file.finish(args.out.force)?;
+        eprintln!("wrote {} ({len} bytes, {tag})", output.display());
+        return Ok(Status::Ok);
+    }
+    let asset = format
+        .read_yaml(&text, &opts)
+        .map_err(|e| import_error(&args.file, e))?;
+    // (the text is done with: its memory is reused for the output, a lower peak)
+    drop(text);
+    let data = asset.encode().map_err(Error::encoding(&args.file))?;
     warn_against_existing(&output, format, asset.as_ref());
     // (the process ends here: the operating system takes the model back faster than dropping
     // it piece by piece, e.g. 90,000 MW3 events)
@@ -66,6 +84,39 @@ pub fn run(args: Args) -> Result<Status, Error> {
     crate::fsio::write_file(&output, &data, args.out.force)?;
     eprintln!("wrote {} ({} bytes, {})", output.display(), data.len(), tag);
     Ok(Status::Ok)
+}
+
+/// The output file as a format's [`Sink`](crate::registry::Sink): the first write error is
+/// kept (and reported once the format is done), later writes are skipped.
+struct FileSink {
+    file: crate::fsio::PendingFile,
+    error: Option<std::io::Error>,
+}
+
+impl FileSink {
+    fn run(&mut self, f: impl FnOnce(&mut crate::fsio::PendingFile) -> std::io::Result<()>) {
+        if self.error.is_none() {
+            if let Err(e) = f(&mut self.file) {
+                self.error = Some(e);
+            }
+        }
+    }
+}
+
+impl crate::registry::Sink for FileSink {
+    fn append(&mut self, bytes: &[u8]) {
+        self.run(|f| f.append(bytes));
+    }
+    fn patch(&mut self, offset: usize, bytes: &[u8]) {
+        self.run(|f| f.patch(offset as u64, bytes));
+    }
+    fn settle(&mut self) {
+        self.run(|f| f.settle());
+    }
+    fn restart(&mut self) {
+        self.error = None;
+        self.run(|f| f.restart());
+    }
 }
 
 /// Print what an edit from `old` to `new` left stale ([`crate::codec::Codec::edit_warnings`]),

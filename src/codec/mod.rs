@@ -40,6 +40,33 @@ pub struct ImportOptions {
     pub requantize: bool,
 }
 
+/// Where a writer puts a file's bytes as a format makes them ([`Codec::import_into`]): the
+/// output file being written (which reports its own write errors when it is finished), or a
+/// `Vec<u8>`.
+pub trait Sink {
+    /// Append bytes after those appended so far.
+    fn append(&mut self, bytes: &[u8]);
+    /// Overwrite bytes appended before, from `offset` (a count known only at the end).
+    fn patch(&mut self, offset: usize, bytes: &[u8]);
+    /// The bytes appended so far may start on their way to the disk (called while the format
+    /// waits for more of its work to finish; nothing by default).
+    fn settle(&mut self) {}
+    /// Forget everything appended (the format starts again another way).
+    fn restart(&mut self);
+}
+
+impl Sink for Vec<u8> {
+    fn append(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+    fn patch(&mut self, offset: usize, bytes: &[u8]) {
+        self[offset..offset + bytes.len()].copy_from_slice(bytes);
+    }
+    fn restart(&mut self) {
+        self.clear();
+    }
+}
+
 /// One line of `info`: a label and a value.
 pub type InfoLine = (&'static str, String);
 
@@ -98,6 +125,22 @@ pub trait Codec: Sized + Send + Sync + 'static {
     /// nothing, so a writer need not decode the file it replaces to compare (MW3 `import` of
     /// a 10 MB file: 25 ms and the old model's memory saved). `true` by default (the safe side).
     const HAS_EDIT_WARNINGS: bool = true;
+    /// A YAML document straight to the file's bytes in `sink`, for writers that need no
+    /// model (no [`Codec::edit_warnings`] to print). The default reads the model and encodes
+    /// it; a format may instead encode a large document piece by piece as it reads it and
+    /// hand each piece to the sink at once (less memory, every core, the output written while
+    /// the rest is read), but the result, bytes or error, must be the default's. On an error
+    /// the sink holds anything; the caller discards it.
+    fn import_into(
+        text: &str,
+        opts: &ImportOptions,
+        sink: &mut dyn Sink,
+    ) -> Result<(), ImportError> {
+        let mut out = Vec::new();
+        Self::from_yaml(text, opts)?.encode(&mut out)?;
+        sink.append(&out);
+        Ok(())
+    }
     /// `verify`'s binary → YAML → binary step done a cheaper way the format proves equal to
     /// `encode(from_yaml(to_yaml(self)))` (with default options): the bytes that gives, or
     /// `None` (the default, and whenever the cheaper way cannot decide) for the ordinary path.
@@ -115,6 +158,13 @@ pub trait Format: Send + Sync {
     fn detect(&self, data: &[u8]) -> bool;
     fn decode(&self, data: &[u8]) -> Result<Box<dyn Asset>, DecodeError>;
     fn read_yaml(&self, text: &str, opts: &ImportOptions) -> Result<Box<dyn Asset>, ImportError>;
+    /// See [`Codec::import_into`].
+    fn import_into(
+        &self,
+        text: &str,
+        opts: &ImportOptions,
+        sink: &mut dyn Sink,
+    ) -> Result<(), ImportError>;
     fn schema(&self) -> RootSchema;
     /// See [`Codec::CONTAINER`].
     fn container(&self) -> Option<&'static dyn Container>;
@@ -223,6 +273,14 @@ impl<T: Codec> Format for Registered<T> {
     fn read_yaml(&self, text: &str, opts: &ImportOptions) -> Result<Box<dyn Asset>, ImportError> {
         // A BOM (Notepad, PowerShell) is not part of the document.
         Ok(Box::new(T::from_yaml(crate::yaml::strip_bom(text), opts)?))
+    }
+    fn import_into(
+        &self,
+        text: &str,
+        opts: &ImportOptions,
+        sink: &mut dyn Sink,
+    ) -> Result<(), ImportError> {
+        T::import_into(crate::yaml::strip_bom(text), opts, sink)
     }
     fn schema(&self) -> RootSchema {
         crate::exact::with_integer_ranges(T::schema())

@@ -8,6 +8,7 @@
 mod emit;
 pub mod fast;
 pub mod read;
+pub mod split;
 
 pub use read::{from_str, from_str_seed, options, MAX_DEPTH};
 

@@ -52,9 +52,9 @@ pub fn options(len: usize) -> Options {
 /// not read exactly as serde-saphyr would (or any error) is read by serde-saphyr.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
     let text = super::strip_bom(text);
-    if FAST.with(|f| f.get().0) {
+    if fast_reader_on() {
         if let Some(v) = super::fast::from_str(text) {
-            FAST.with(|f| f.set((true, f.get().1 + 1)));
+            count_fast_read();
             return Ok(v);
         }
     }
@@ -65,6 +65,16 @@ thread_local! {
     /// Whether [`from_str`] tries the fast reader on this thread, and how many documents it
     /// read (for the tests that compare both readers).
     static FAST: std::cell::Cell<(bool, u64)> = const { std::cell::Cell::new((true, 0)) };
+}
+
+/// Whether the fast reader is on for this thread (see [`with_fast_reader`]).
+pub(crate) fn fast_reader_on() -> bool {
+    FAST.with(|f| f.get().0)
+}
+
+/// Count a document the fast reader read (see [`with_fast_reader`]).
+pub(crate) fn count_fast_read() {
+    FAST.with(|f| f.set((f.get().0, f.get().1 + 1)));
 }
 
 /// Run `f` with the fast reader on or off on this thread (tests compare both readers

@@ -678,6 +678,33 @@ impl AnimDef {
         self.write_states(out, embedded_at, &mut mark)
     }
 
+    /// About the encoded size (exact without SI scripts or stored extras); only a hint.
+    pub fn size_hint(&self) -> usize {
+        use super::arrays::*;
+        fn items<T: DekuSize>(n: usize) -> usize {
+            n.saturating_mul(T::SIZE_BYTES.unwrap_or(0))
+        }
+        let stream: usize = std::iter::once(&self.reset_state)
+            .chain(&self.sequences)
+            .flat_map(|s| &s.events)
+            .map(|e| {
+                let payload = super::events::EventData::fixed_size(e.data.code()).flatten();
+                super::events::EVENT_HEADER_SIZE + payload.unwrap_or(64)
+            })
+            .sum();
+        ANIM_DEF_SIZE
+            + SEQ_DEF_SIZE * (1 + self.sequences.len())
+            + items::<ObjectRef>(self.objects.len() + 1)
+            + items::<NodeRef>(self.nodes.len() + 1)
+            + items::<LightRef>(self.lights.len() + 1)
+            + items::<PufferRef>(self.puffers.len() + 1)
+            + items::<DynamicSoundRef>(self.dynamic_sounds.len() + 1)
+            + items::<StaticSoundRef>(self.static_sounds.len() + 1)
+            + items::<ActivPrereq>(self.activ_prereqs.len())
+            + items::<AnimRef>(self.anim_refs.len())
+            + stream
+    }
+
     /// The fixed part to write (the derived values derived), and the counts of the zero-item
     /// arrays.
     fn record(&self) -> Result<(AnimDefRecord, [u8; 6]), EncodeError> {

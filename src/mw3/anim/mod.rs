@@ -22,7 +22,7 @@ pub mod ref_fields;
 pub mod refs;
 pub mod seq_def;
 
-use crate::codec::{check_document_header, Codec, ExportOptions, Finding, ImportOptions};
+use crate::codec::{check_document_header, Codec, ExportOptions, Finding, ImportOptions, Sink};
 use crate::exact::deku_impls;
 use crate::exact::{Blob, Cursor, DecodeError, EncodeError, ImportError, Within, YamlError};
 use anim_def::{AnimDef, ANIM_DEF_SIZE};
@@ -32,6 +32,13 @@ use prim::{is_default, Bytes};
 use schemars::JsonSchema;
 use seq_def::SEQ_DEF_SIZE;
 use serde::{Deserialize, Serialize};
+
+/// From this many anim defs on, references are resolved and defs encoded on every core.
+const PARALLEL_DEFS: usize = 256;
+
+/// A streamed import lets the output start on its way to the disk after each this many
+/// bytes, while later pieces are still being read (so little is left to flush at the end).
+const SETTLE_EVERY: usize = 2 << 20;
 
 /// Size of block 0, the "zero anim def".
 pub const ZERO_DEF_SIZE: usize = ANIM_DEF_SIZE + SEQ_DEF_SIZE;
@@ -203,6 +210,29 @@ impl Anim {
         out: &mut Vec<u8>,
         mut marks: Option<&mut Vec<(usize, String)>>,
     ) -> Result<(), EncodeError> {
+        self.write_head(out, self.anim_defs.len(), marks.as_deref_mut())?;
+        if marks.is_none() && self.anim_defs.len() >= PARALLEL_DEFS {
+            self.write_defs_parallel(out)?;
+        } else {
+            self.write_defs(out, marks.as_deref_mut())?;
+        }
+        if !self.trailing.is_empty() {
+            if let Some(m) = marks {
+                m.push((out.len(), "trailing".to_string()));
+            }
+            out.extend_from_slice(self.trailing.as_bytes());
+        }
+        Ok(())
+    }
+
+    /// What comes before the anim defs (header, anim list, info, zero def), for `defs` of
+    /// them.
+    fn write_head(
+        &self,
+        out: &mut Vec<u8>,
+        defs: usize,
+        mut marks: Option<&mut Vec<(usize, String)>>,
+    ) -> Result<(), EncodeError> {
         macro_rules! mark {
             ($what:expr) => {
                 if let Some(m) = marks.as_deref_mut() {
@@ -227,15 +257,23 @@ impl Anim {
                 .within("anim_list")?;
         }
         mark!("info".to_string());
-        let def_count = u16::try_from(self.anim_defs.len() + 1)
+        let def_count = u16::try_from(defs + 1)
             .map_err(|_| EncodeError::new("at most 65534 anim defs"))
             .within("anim_defs")?;
         self.info.write(out, def_count).within("info")?;
         mark!("zero_def".to_string());
         out.extend_from_slice(&self.zero_def.map_or_else(zero_def_bytes, |b| b.0));
+        Ok(())
+    }
+
+    /// The anim defs, one after the other.
+    fn write_defs(
+        &self,
+        out: &mut Vec<u8>,
+        mut marks: Option<&mut Vec<(usize, String)>>,
+    ) -> Result<(), EncodeError> {
         for (i, d) in self.anim_defs.iter().enumerate() {
             let mut local = Vec::new();
-            let base = out.len();
             d.write(out, marks.is_some().then_some(&mut local))
                 .within_index(i)
                 .within("anim_defs")?;
@@ -246,11 +284,35 @@ impl Anim {
                         .map(|(o, p)| (o, format!("anim_defs[{i}]{p}"))),
                 );
             }
-            let _ = base;
         }
-        if !self.trailing.is_empty() {
-            mark!("trailing".to_string());
-            out.extend_from_slice(self.trailing.as_bytes());
+        Ok(())
+    }
+
+    /// The anim defs encoded in runs on every core, then joined in order (an anim def's bytes
+    /// do not depend on where it stands in the file).
+    fn write_defs_parallel(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        use rayon::prelude::*;
+        let run = self
+            .anim_defs
+            .len()
+            .div_ceil(rayon::current_num_threads() * 4)
+            .max(1);
+        let parts: Vec<Result<Vec<u8>, EncodeError>> = self
+            .anim_defs
+            .par_chunks(run)
+            .enumerate()
+            .map(|(k, defs)| {
+                let mut part = Vec::new();
+                for (j, d) in defs.iter().enumerate() {
+                    d.write(&mut part, None)
+                        .within_index(k * run + j)
+                        .within("anim_defs")?;
+                }
+                Ok(part)
+            })
+            .collect();
+        for p in parts {
+            out.extend_from_slice(&p?);
         }
         Ok(())
     }
@@ -258,37 +320,9 @@ impl Anim {
     /// About the encoded size (exact for files without SI scripts or stored extras), to
     /// reserve the output once; only a hint.
     pub fn size_hint(&self) -> usize {
-        fn items<T: DekuSize>(n: usize) -> usize {
-            n.saturating_mul(T::SIZE_BYTES.unwrap_or(0))
-        }
-        let defs: usize = self
-            .anim_defs
-            .iter()
-            .map(|d| {
-                use arrays::*;
-                let stream: usize = std::iter::once(&d.reset_state)
-                    .chain(&d.sequences)
-                    .flat_map(|s| &s.events)
-                    .map(|e| {
-                        let payload = events::EventData::fixed_size(e.data.code()).flatten();
-                        events::EVENT_HEADER_SIZE + payload.unwrap_or(64)
-                    })
-                    .sum();
-                ANIM_DEF_SIZE
-                    + SEQ_DEF_SIZE * (1 + d.sequences.len())
-                    + items::<ObjectRef>(d.objects.len() + 1)
-                    + items::<NodeRef>(d.nodes.len() + 1)
-                    + items::<LightRef>(d.lights.len() + 1)
-                    + items::<PufferRef>(d.puffers.len() + 1)
-                    + items::<DynamicSoundRef>(d.dynamic_sounds.len() + 1)
-                    + items::<StaticSoundRef>(d.static_sounds.len() + 1)
-                    + items::<ActivPrereq>(d.activ_prereqs.len())
-                    + items::<AnimRef>(d.anim_refs.len())
-                    + stream
-            })
-            .sum();
+        let defs: usize = self.anim_defs.iter().map(AnimDef::size_hint).sum();
         HEADER_SIZE
-            + items::<ListEntry>(self.anim_list.len())
+            + ListEntry::SIZE_BYTES.unwrap_or(0) * self.anim_list.len()
             + 64
             + ZERO_DEF_SIZE
             + defs
@@ -297,14 +331,89 @@ impl Anim {
 
     /// Resolve the references of a document read from YAML.
     pub fn resolve_refs(&mut self) -> Result<(), EncodeError> {
-        for (i, d) in self.anim_defs.iter_mut().enumerate() {
-            d.resolve_refs().within_index(i).within("anim_defs")?;
+        let one = |(i, d): (usize, &mut AnimDef)| d.resolve_refs().within_index(i);
+        if self.anim_defs.len() < PARALLEL_DEFS {
+            self.anim_defs.iter_mut().enumerate().try_for_each(one)
+        } else {
+            use rayon::prelude::*;
+            // (the first failing def by index, as the sequential loop reports)
+            let errors: Vec<EncodeError> = self
+                .anim_defs
+                .par_iter_mut()
+                .enumerate()
+                .filter_map(|x| one(x).err())
+                .collect();
+            errors.into_iter().next().map_or(Ok(()), Err)
         }
-        Ok(())
+        .within("anim_defs")
+    }
+
+    /// A large document straight into `sink`: the anim defs are read, resolved and encoded
+    /// piece by piece on every core ([`crate::yaml::split::read_pieces`]), so only a few
+    /// pieces' defs are held at a time, and each piece's bytes go to the sink as soon as
+    /// those before it are there (the output is written while the rest is read). `None` when
+    /// the document is small, outside the fast reader's subset, or anything fails: then
+    /// [`Codec::import_into`]'s ordinary path reads it again and reports the error as it does.
+    fn stream_into(text: &str, sink: &mut dyn Sink) -> Option<()> {
+        let encode = |mut defs: Vec<AnimDef>| {
+            let mut part = Vec::with_capacity(defs.iter().map(AnimDef::size_hint).sum());
+            for d in &mut defs {
+                d.resolve_refs().ok()?;
+                d.write(&mut part, None).ok()?;
+            }
+            Some((defs.len(), part))
+        };
+        let head_of = |doc: &AnimDocument, defs: usize| {
+            check_document_header(&doc.format, doc.version, Self::TAG, Self::YAML_VERSION).ok()?;
+            let a = Anim {
+                anim_list: doc.anim_list.clone(),
+                info: doc.info.clone(),
+                zero_def: doc.zero_def,
+                ..Anim::default()
+            };
+            let mut head = Vec::new();
+            a.write_head(&mut head, defs, None).ok()?;
+            Some(head)
+        };
+        let (mut head_len, mut defs, mut written) = (None, 0, 0);
+        let consume = |before: &AnimDocument, (n, part): (usize, Vec<u8>)| {
+            if head_len.is_none() {
+                // (the head as far as it is known: the count of defs is patched in at the end)
+                let head = head_of(before, 0)?;
+                sink.append(&head);
+                head_len = Some(head.len());
+            }
+            sink.append(&part);
+            defs += n;
+            written += part.len();
+            if written >= SETTLE_EVERY {
+                sink.settle();
+                written = 0;
+            }
+            Some(())
+        };
+        let doc = crate::yaml::split::read_pieces(
+            text,
+            "anim_defs",
+            |d: &mut AnimDocument| &mut d.anim_defs,
+            encode,
+            consume,
+        )?;
+        let head = head_of(&doc, defs)?;
+        if Some(head.len()) != head_len {
+            return None;
+        }
+        sink.patch(0, &head);
+        sink.append(doc.trailing.as_bytes());
+        Some(())
     }
 
     pub fn from_document(text: &str) -> Result<Self, ImportError> {
-        let doc: AnimDocument = crate::yaml::from_str(text)?;
+        // (a large document's anim defs are read in parallel pieces)
+        let doc: AnimDocument =
+            crate::yaml::split::from_str_split(text, "anim_defs", |d: &mut AnimDocument| {
+                &mut d.anim_defs
+            })?;
         check_document_header(&doc.format, doc.version, Self::TAG, Self::YAML_VERSION).map_err(
             |m| YamlError {
                 line: None,
@@ -347,6 +456,20 @@ impl Codec for Anim {
     }
     fn to_yaml(&self, _: &ExportOptions) -> Result<String, EncodeError> {
         crate::yaml::to_string(&DocOut(self)).map_err(|e| EncodeError::new(e.to_string()))
+    }
+    fn import_into(
+        text: &str,
+        opts: &ImportOptions,
+        sink: &mut dyn Sink,
+    ) -> Result<(), ImportError> {
+        if Self::stream_into(text, sink).is_some() {
+            return Ok(());
+        }
+        sink.restart();
+        let mut out = Vec::new();
+        Self::from_yaml(text, opts)?.encode(&mut out)?;
+        sink.append(&out);
+        Ok(())
     }
     fn from_yaml(text: &str, _: &ImportOptions) -> Result<Self, ImportError> {
         Anim::from_document(text)

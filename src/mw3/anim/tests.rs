@@ -1109,3 +1109,78 @@ fn allocation_free_readers_keep_their_values_and_messages() {
         assert!(e.contains("5:"), "{e}");
     }
 }
+
+/// `import`'s streamed path (a large document read, resolved and encoded piece by piece on
+/// every core) gives the ordinary path's bytes, and for a broken document its very error.
+#[test]
+fn a_large_document_streams_to_the_same_bytes_and_the_same_errors() {
+    let shape = gen::Shape {
+        defs: 400,
+        max_items: 6,
+        max_sequences: 3,
+        max_events: 16,
+        realistic: true,
+    };
+    let bytes = gen::file(5, &shape).expect("generates");
+    let yaml = Anim::read(&bytes)
+        .unwrap()
+        .to_yaml(&ExportOptions::default())
+        .unwrap();
+    assert!(yaml.len() > crate::yaml::split::SPLIT_MIN, "{}", yaml.len());
+    let opts = ImportOptions::default();
+    // (the streamed path needs two threads; the test pool may have one)
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let import = |text: &str| {
+            let mut out = Vec::new();
+            Anim::import_into(text, &opts, &mut out).map(|()| out)
+        };
+        let mut streamed = Vec::new();
+        Anim::stream_into(&yaml, &mut streamed).expect("the streamed path reads it");
+        assert_eq!(streamed, bytes);
+        assert_eq!(import(&yaml).unwrap(), bytes);
+        // with a byte order mark and CRLF line ends too (as `import` hands it over)
+        let crlf = format!("\u{feff}{}", yaml.replace('\n', "\r\n"));
+        let mut out = Vec::new();
+        crate::registry::formats()
+            .by_tag("mw3.anim")
+            .unwrap()
+            .import_into(&crlf, &opts, &mut out)
+            .unwrap();
+        assert_eq!(out, bytes);
+
+        let ordinary = |text: &str| -> Result<Vec<u8>, String> {
+            let mut out = Vec::new();
+            let a = Anim::from_yaml(text, &opts).map_err(|e| e.to_string())?;
+            a.encode(&mut out).map_err(|e| e.to_string())?;
+            Ok(out)
+        };
+        // a wrong value late in the document (a YAML error), a reference to a name no array
+        // holds (an error of resolving), an unknown key
+        let last = yaml.rfind("activation: ").unwrap();
+        let wrong_value = format!("{}activation: sometimes{}", &yaml[..last], {
+            let rest = &yaml[last..];
+            &rest[rest.find('\n').unwrap()..]
+        });
+        let last = yaml.rfind(", name: ").unwrap();
+        let wrong_name = format!(
+            "{}, name: no_such_thing_{}",
+            &yaml[..last],
+            &yaml[last + 8..]
+        );
+        let unknown_key = yaml.replacen("\n  health: ", "\n  wealth: ", 1);
+        for (what, text) in [
+            ("value", &wrong_value),
+            ("name", &wrong_name),
+            ("key", &unknown_key),
+        ] {
+            assert_ne!(text, &yaml, "{what}");
+            assert!(Anim::stream_into(text, &mut Vec::new()).is_none(), "{what}");
+            let want = ordinary(text).expect_err(what);
+            assert_eq!(import(text).map_err(|e| e.to_string()), Err(want), "{what}");
+        }
+    });
+}

@@ -14,6 +14,7 @@ impl<'de> Parser<'de> {
                     p: self,
                     indent,
                     base,
+                    seen: 0,
                     first: true,
                     done: false,
                 };
@@ -27,6 +28,7 @@ impl<'de> Parser<'de> {
                 let mut m = FlowMap {
                     p: self,
                     base,
+                    seen: 0,
                     first: true,
                     done: false,
                 };
@@ -308,6 +310,8 @@ struct BlockMap<'a, 'de> {
     p: &'a mut Parser<'de>,
     indent: usize,
     base: usize,
+    /// The fingerprint filter of its keys ([`Parser::note_key`]).
+    seen: u64,
     first: bool,
     done: bool,
 }
@@ -336,7 +340,7 @@ impl<'de> MapAccess<'de> for BlockMap<'_, 'de> {
             }
         }
         let key = p.block_key()?;
-        p.note_key(&key, self.base)?;
+        p.note_key(&key, self.base, &mut self.seen)?;
         seed.deserialize(KeyDe(key)).map(Some)
     }
 
@@ -349,6 +353,8 @@ impl<'de> MapAccess<'de> for BlockMap<'_, 'de> {
 struct FlowMap<'a, 'de> {
     p: &'a mut Parser<'de>,
     base: usize,
+    /// The fingerprint filter of its keys ([`Parser::note_key`]).
+    seen: u64,
     first: bool,
     done: bool,
 }
@@ -384,7 +390,7 @@ impl<'de> MapAccess<'de> for FlowMap<'_, 'de> {
             }
         }
         let key = p.flow_key()?;
-        p.note_key(&key, self.base)?;
+        p.note_key(&key, self.base, &mut self.seen)?;
         seed.deserialize(KeyDe(key)).map(Some)
     }
 

@@ -75,6 +75,39 @@ pub fn from_str_seed<'de, S: DeserializeSeed<'de>>(text: &'de str, seed: S) -> O
     }
 }
 
+/// Read `text`, a piece of a larger document that is a root block sequence there nested
+/// `depth` collections deep (so the depth limit counts as in the whole document), as `T`.
+/// With `to_end` the piece must hold the sequence and nothing else; without, the sequence may
+/// be followed by more of the document, whose offset is returned (the start of the first
+/// line after the sequence that is not blank or a comment, or the text's length).
+pub fn read_piece<'de, T: de::Deserialize<'de>>(
+    text: &'de str,
+    depth: usize,
+    to_end: bool,
+) -> Option<(T, usize)> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        text,
+        pos: 0,
+        ctx: Ctx::Doc,
+        pending: None,
+        depth,
+        keys: Vec::new(),
+        ignoring: false,
+    };
+    // (the root must be a block sequence at column 0: the pieces are cut at its entries)
+    if !p.is_dash(0) {
+        return None;
+    }
+    let v = T::deserialize(&mut p).ok()?;
+    p.end_line().ok()?;
+    match p.next_line() {
+        Ok(None) => Some((v, text.len())),
+        Ok(Some(0)) if !to_end => Some((v, p.pos)),
+        _ => None,
+    }
+}
+
 /// Where the next node starts.
 #[derive(Clone, Copy)]
 enum Ctx {

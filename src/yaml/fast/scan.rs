@@ -1,6 +1,6 @@
 //! The fast reader's scanner: lines, indentation, comments, keys and the three scalar styles.
 
-use super::scalar::{fingerprint, is_null, yaml11_bool};
+use super::scalar::fingerprint;
 use super::{bail, Bail, Ctx, Node, Parser, Scalar, Style, FAST_DEPTH, R};
 
 /// Bytes a plain scalar cannot simply continue with: line breaks, `:`, `#`, flow indicators,
@@ -43,14 +43,12 @@ fn plain_run_bytes(s: &[u8], mut i: usize) -> usize {
 #[target_feature(enable = "sse2")]
 fn plain_run_sse2(s: &[u8], mut i: usize) -> usize {
     use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-        _mm_set_epi64x,
+        __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
     };
     while let Some(chunk) = s.get(i..i + 16) {
-        let (lo, hi) = chunk.split_at(8);
-        let lo = u64::from_le_bytes(lo.try_into().unwrap_or_default());
-        let hi = u64::from_le_bytes(hi.try_into().unwrap_or_default());
-        let v = _mm_set_epi64x(hi as i64, lo as i64);
+        // SAFETY: `chunk` is 16 readable bytes, and `loadu` needs no alignment.
+        let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>()) };
         // (signed: below 0x20 is the control bytes and every byte from 0x80)
         let low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
         // (`[` and `{`, `]` and `}` differ only in bit 0x20)
@@ -90,6 +88,41 @@ const DOUBLE_STOP: [bool; 256] = {
     t
 };
 
+/// Whether a key with this [`key_print`](Parser::key_print) is, in any case, `null` or a
+/// YAML 1.1 boolean (`true`, `false`, `yes`, `no`, `on`, `off`, `y`, `n`), which a plain key
+/// does not mean as text: compared as one number, with every byte in lower case and the
+/// bytes after the word as spaces. (Bails on `nULL` too, which serde-saphyr reads as text:
+/// giving up is always allowed.)
+#[inline(always)]
+fn special_word(print: u64) -> bool {
+    const fn word(w: &[u8]) -> u64 {
+        let mut b = [0x20u8; 8];
+        let mut i = 0;
+        while i < w.len() {
+            b[i] = w[i];
+            i += 1;
+        }
+        b[7] = w.len() as u8;
+        u64::from_le_bytes(b)
+    }
+    const WORDS: [u64; 9] = [
+        word(b"null"),
+        word(b"true"),
+        word(b"false"),
+        word(b"yes"),
+        word(b"no"),
+        word(b"on"),
+        word(b"off"),
+        word(b"y"),
+        word(b"n"),
+    ];
+    let lower = print | 0x0020_2020_2020_2020;
+    // (only words of five letters or fewer, starting with one of these letters, can match)
+    print >> 56 <= 5
+        && matches!(lower as u8, b'n' | b't' | b'f' | b'y' | b'o')
+        && WORDS.contains(&lower)
+}
+
 /// A byte that ends a plain scalar or key in flow context.
 #[inline]
 pub(super) fn flow_indicator(b: u8) -> bool {
@@ -107,9 +140,15 @@ impl<'de> Parser<'de> {
     #[inline]
     fn slice(&self, start: usize, end: usize) -> R<&'de str> {
         let text: &'de str = self.text;
-        let (head, _) = text.split_at_checked(end).ok_or(Bail)?;
-        let (_, part) = head.split_at_checked(start).ok_or(Bail)?;
-        Ok(part)
+        if start > end || end > text.len() {
+            return bail();
+        }
+        debug_assert!(text.is_char_boundary(start) && text.is_char_boundary(end));
+        // SAFETY: in bounds (checked above), and both are character boundaries: the scanner
+        // moves over ASCII bytes or whole characters (`wide_char`) only, so every offset it
+        // stops at is one. Unchecked because the two boundary checks were a tenth of the
+        // plain-scalar scan, the fast reader's hottest function.
+        Ok(unsafe { text.get_unchecked(start..end) })
     }
 
     #[inline]
@@ -413,8 +452,11 @@ impl<'de> Parser<'de> {
             }
         }
         let mut end = i;
-        while end > start && self.s[end - 1] == b' ' {
-            end -= 1;
+        // (a scalar does not start with a space, so `start` stops this)
+        if s.get(end.wrapping_sub(1)) == Some(&b' ') {
+            while s.get(end.wrapping_sub(1)) == Some(&b' ') {
+                end -= 1;
+            }
         }
         self.pos = i;
         Ok(Scalar {
@@ -507,32 +549,33 @@ impl<'de> Parser<'de> {
         Ok(key)
     }
 
-    /// Record `key` in the innermost open mapping (from `base`); a duplicate, a merge key,
-    /// a null or number-like key, or one that needs decoding gives up.
-    pub(super) fn note_key(&mut self, key: &Scalar<'de>, base: usize) -> R<()> {
+    /// Record `key` in the innermost open mapping (from `base`; `seen` is that mapping's
+    /// filter of the fingerprints it holds); a duplicate, a merge key, a null or number-like
+    /// key, or one that needs decoding gives up.
+    pub(super) fn note_key(&mut self, key: &Scalar<'de>, base: usize, seen: &mut u64) -> R<()> {
         if key.escaped || key.raw.len() > 1024 || key.raw == "<<" {
             return bail();
         }
+        let print = self.key_print(key.raw);
         if key.style == Style::Plain {
             match key.raw.as_bytes().first() {
                 None | Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'~' | b'<') => return bail(),
-                // (`null` and the YAML 1.1 booleans, whose first letters these are in any case)
-                Some(&c)
-                    if matches!(c | 0x20, b'n' | b'y' | b'o' | b't' | b'f')
-                        && (is_null(key.raw) || yaml11_bool(key.raw).is_some()) =>
-                {
-                    return bail()
-                }
+                // (`null` and the YAML 1.1 booleans)
+                _ if special_word(print) => return bail(),
                 _ => {}
             }
         }
-        let print = self.key_print(key.raw);
-        if self.keys[base..]
-            .iter()
-            .any(|&(p, k)| p == print && k == key.raw)
+        // (one bit of 64 per fingerprint: only a key whose bit is already set is compared
+        // with the mapping's keys)
+        let bit = 1u64 << (print.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58);
+        if *seen & bit != 0
+            && self.keys[base..]
+                .iter()
+                .any(|&(p, k)| p == print && k == key.raw)
         {
             return bail();
         }
+        *seen |= bit;
         self.keys.push((print, key.raw));
         Ok(())
     }

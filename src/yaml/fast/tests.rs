@@ -326,3 +326,59 @@ fn key_prints_from_the_text_are_the_fingerprints() {
     let owned = String::from("name");
     assert_eq!(p.key_print(&owned), scalar::fingerprint("name"));
 }
+
+/// A plain key that is `null` or a YAML 1.1 boolean in any case is left to serde-saphyr;
+/// keys that only start like one read fast.
+#[test]
+fn special_keys_are_left_to_serde_saphyr() {
+    for k in [
+        "null", "Null", "NULL", "nULL", "true", "True", "TRUE", "false", "FALSE", "yes", "Yes",
+        "no", "NO", "on", "On", "off", "OFF", "y", "Y", "n", "N", "~",
+    ] {
+        let text = format!("a: 1\n{k}: 2\n");
+        assert!(
+            !agrees::<BTreeMap<String, u8>>(&text),
+            "{k}: the fast reader read it"
+        );
+    }
+    for k in [
+        "name", "node", "nope", "offset", "trueish", "yess", "o", "t", "f", "nulls", "type",
+        "time", "flags", "on_call", "y_axis", "n1", "of", "tru", "fals",
+    ] {
+        let text = format!("a: 1\n{k}: 2\n");
+        assert!(agrees::<BTreeMap<String, u8>>(&text), "{k}: not read fast");
+        let text = format!("m: {{a: 1, {k}: 2}}\n");
+        assert!(
+            agrees::<BTreeMap<String, BTreeMap<String, u8>>>(&text),
+            "{k}: not read fast"
+        );
+    }
+}
+
+/// A mapping with many keys: every duplicate is found, whatever the fingerprint filter says.
+#[test]
+fn duplicates_among_many_keys_are_found() {
+    let keys: Vec<String> = (0..200).map(|i| format!("key_{i}")).collect();
+    let all = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| format!("{k}: {i}\n"))
+        .collect::<String>();
+    assert!(agrees::<BTreeMap<String, u32>>(&all));
+    for dup in [0, 1, 63, 64, 150, 199] {
+        let text = format!("{all}{}: 7\n", keys[dup]);
+        assert!(from_str::<BTreeMap<String, u32>>(&text).is_none(), "{dup}");
+        let flow = format!(
+            "m: {{{}, {}: 7}}\n",
+            keys.iter()
+                .map(|k| format!("{k}: 1"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            keys[dup]
+        );
+        assert!(
+            from_str::<BTreeMap<String, BTreeMap<String, u32>>>(&flow).is_none(),
+            "{dup}"
+        );
+    }
+}

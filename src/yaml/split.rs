@@ -1,0 +1,323 @@
+//! Reading a large document on every core: the long block sequence under one top-level key is
+//! cut at its entries, and the fast reader ([`super::fast`]) reads the pieces in parallel.
+//!
+//! The pieces are the sequence's own lines: each is a document holding a block sequence at
+//! column 0 (an entry starts at a line `- ...` at column 0, the only lines at column 0 inside
+//! such a sequence besides comments). The rest of the document is read with the key's value
+//! written as `[]`. Every piece is read with the nesting it has in the whole document, and a
+//! piece is accepted only when it is exactly a sequence of whole entries, so the value is the
+//! one the whole document gives. If any piece is outside the fast reader's subset, the whole
+//! document is read the usual way ([`super::read::from_str`]): values, errors and budgets are
+//! then that path's.
+
+use crate::exact::YamlError;
+use rayon::prelude::*;
+use serde::de::DeserializeOwned;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Documents shorter than this are read in one piece (a thread pool costs more than it saves).
+pub const SPLIT_MIN: usize = 1 << 20;
+
+/// Pieces shorter than this are not cut further.
+const PIECE_MIN: usize = 256 << 10;
+
+/// The usual length of a piece of a long document.
+const PIECE_SIZE: usize = 512 << 10;
+
+/// Read `text` as `D`, reading the block sequence of `Item`s under the top-level `key` in
+/// parallel pieces when the document is large; `items` gives `D`'s field that holds it.
+pub fn from_str_split<D, Item>(
+    text: &str,
+    key: &str,
+    items: fn(&mut D) -> &mut Vec<Item>,
+) -> Result<D, YamlError>
+where
+    D: DeserializeOwned,
+    Item: DeserializeOwned + Send,
+{
+    let mut parts = Vec::new();
+    let read = read_pieces(text, key, items, Some, |_: &D, p| {
+        parts.push(p);
+        Some(())
+    });
+    if let Some(mut d) = read {
+        let all = items(&mut d);
+        all.reserve_exact(parts.iter().map(Vec::len).sum());
+        for mut p in parts {
+            all.append(&mut p);
+        }
+        return Ok(d);
+    }
+    super::read::from_str(text)
+}
+
+/// Read a large document in pieces (see the module): `each` gets each piece's items on the
+/// thread that read them; `consume` gets, on the calling thread, the document before the
+/// sequence (read as `D` with the key's value `[]`) and each result of `each` in the
+/// sequence's order, as soon as it and those before it are done (so the caller can write
+/// them out while later pieces are read). Returns the document without the sequence (`D`,
+/// its `items` empty), or `None` (read the document the usual way) when the document is
+/// small, the fast reader is off, the document is not in that shape, a piece is outside the
+/// fast reader's subset, or `each` or `consume` gives `None` (then `consume` may have had
+/// some pieces: the caller discards what it made of them).
+pub fn read_pieces<D, Item, R>(
+    text: &str,
+    key: &str,
+    items: fn(&mut D) -> &mut Vec<Item>,
+    each: impl Fn(Vec<Item>) -> Option<R> + Sync,
+    consume: impl FnMut(&D, R) -> Option<()>,
+) -> Option<D>
+where
+    D: DeserializeOwned,
+    Item: DeserializeOwned + Send,
+    R: Send,
+{
+    let text = super::strip_bom(text);
+    let threads = rayon::current_num_threads();
+    if text.len() < SPLIT_MIN || threads < 2 || !super::read::fast_reader_on() {
+        return None;
+    }
+    // (pieces of about PIECE_SIZE: each thread holds the items of one piece at a time)
+    let pieces = (threads * 2).max(text.len() / PIECE_SIZE);
+    read_in_pieces(text, key, items, each, consume, pieces)
+}
+
+/// [`read_pieces`] of a document without a byte order mark, in at most `pieces` pieces.
+fn read_in_pieces<D, Item, R>(
+    text: &str,
+    key: &str,
+    items: fn(&mut D) -> &mut Vec<Item>,
+    each: impl Fn(Vec<Item>) -> Option<R> + Sync,
+    mut consume: impl FnMut(&D, R) -> Option<()>,
+    pieces: usize,
+) -> Option<D>
+where
+    D: DeserializeOwned,
+    Item: DeserializeOwned + Send,
+    R: Send,
+{
+    let (key_line, body) = key_line(text, key)?;
+    let rest_of = |after: &str| {
+        let mut rest = String::with_capacity(key_line + key.len() + 5 + after.len());
+        rest.push_str(text.get(..key_line)?);
+        rest.push_str(key);
+        rest.push_str(": []\n");
+        rest.push_str(after);
+        let mut d: D = super::fast::from_str(&rest)?;
+        // (a non-empty value: the rest named the key twice, a duplicate the usual read reports)
+        items(&mut d).is_empty().then_some(d)
+    };
+    let before = rest_of("")?;
+    let cuts = cuts(text, body, pieces);
+    // (the last piece runs to the end of the text; the sequence's real end is where the fast
+    // reader finds it, and the rest of the document follows from there)
+    let mut ranges: Vec<(usize, usize)> = cuts.windows(2).map(|w| (w[0], w[1])).collect();
+    ranges.push((*cuts.last()?, text.len()));
+    let last = ranges.len() - 1;
+    let failed = AtomicBool::new(false);
+    let read_one = |i: usize, (a, b): (usize, usize)| {
+        if failed.load(Ordering::Relaxed) {
+            return None;
+        }
+        // (the sequence stands inside the root mapping: one level deep)
+        let (v, end) = super::fast::read_piece::<Vec<Item>>(text.get(a..b)?, 1, i != last)?;
+        Some((each(v)?, a + end))
+    };
+    let mut seq_end = body;
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let ranges = &ranges;
+        let read_one = &read_one;
+        // (the pieces are read on the pool while this thread hands the results on in order)
+        scope.spawn(move || {
+            ranges
+                .par_iter()
+                .enumerate()
+                .for_each_with(tx, |tx, (i, &r)| {
+                    // (a closed channel: this thread gave up already)
+                    let _ = tx.send((i, read_one(i, r)));
+                })
+        });
+        let mut waiting: Vec<Option<(R, usize)>> = (0..ranges.len()).map(|_| None).collect();
+        let mut next = 0;
+        for (i, r) in rx {
+            if failed.load(Ordering::Relaxed) {
+                continue;
+            }
+            let Some(r) = r else {
+                failed.store(true, Ordering::Relaxed);
+                continue;
+            };
+            waiting[i] = Some(r);
+            while let Some((v, end)) = waiting.get_mut(next).and_then(Option::take) {
+                seq_end = end;
+                next += 1;
+                if consume(&before, v).is_none() {
+                    failed.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+    });
+    if failed.load(Ordering::Relaxed) {
+        return None;
+    }
+    let d = rest_of(text.get(seq_end..)?)?;
+    super::read::count_fast_read();
+    Some(d)
+}
+
+/// The offset of the line `key:` at column 0 (nothing else on it) and of the line after it.
+fn key_line(text: &str, key: &str) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut from = 0;
+    loop {
+        let at = from + memchr::memmem::find(&b[from..], key.as_bytes())?;
+        let after = at + key.len();
+        let line_start = at == 0 || b[at - 1] == b'\n';
+        if line_start && b.get(after) == Some(&b':') {
+            return match (b.get(after + 1), b.get(after + 2)) {
+                (Some(b'\n'), _) => Some((at, after + 2)),
+                (Some(b'\r'), Some(b'\n')) => Some((at, after + 3)),
+                _ => None,
+            };
+        }
+        from = after;
+    }
+}
+
+/// Where to cut the sequence that starts at `body`: `body` itself, then at most `pieces - 1`
+/// entry starts (`- ` at column 0), evenly spread by length.
+fn cuts(text: &str, body: usize, pieces: usize) -> Vec<usize> {
+    let b = text.as_bytes();
+    let len = b.len() - body;
+    let pieces = pieces.min(len / PIECE_MIN).max(1);
+    let mut cuts = vec![body];
+    let finder = memchr::memmem::Finder::new(b"\n- ");
+    for j in 1..pieces {
+        let from = body + len * j / pieces;
+        let Some(at) = finder.find(&b[from..]) else {
+            break;
+        };
+        let cut = from + at + 1;
+        if cut > *cuts.last().unwrap_or(&0) {
+            cuts.push(cut);
+        }
+    }
+    cuts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Doc {
+        format: String,
+        #[serde(default)]
+        list: Vec<Item>,
+        #[serde(default)]
+        after: Option<u32>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Item {
+        name: String,
+        value: u16,
+        #[serde(default)]
+        tags: Vec<String>,
+    }
+
+    fn doc(n: usize, tail: &str) -> String {
+        let mut s = String::from("format: t\nlist:\n");
+        for i in 0..n {
+            if i % 3 == 0 {
+                s += &format!("- name: n{i}\n  value: {}\n  tags: [a, b]\n", i % 60000);
+            } else {
+                s += &format!("- {{name: n{i}, value: {}}}\n# between\n", i % 60000);
+            }
+        }
+        s + tail
+    }
+
+    fn split(text: &str, pieces: usize) -> Option<Doc> {
+        let mut parts = Vec::new();
+        let consume = |before: &Doc, p: Vec<Item>| {
+            assert_eq!((before.format.as_str(), before.list.len()), ("t", 0));
+            parts.push(p);
+            Some(())
+        };
+        let mut d = read_in_pieces(
+            text,
+            "list",
+            |d: &mut Doc| &mut d.list,
+            Some,
+            consume,
+            pieces,
+        )?;
+        d.list = parts.into_iter().flatten().collect();
+        Some(d)
+    }
+
+    #[test]
+    fn the_pieces_give_the_whole_documents_value() {
+        for tail in ["", "after: 7\n", "# end\n\nafter: 8\n"] {
+            let text = doc(60_000, tail);
+            let whole: Doc = crate::yaml::from_str(&text).unwrap();
+            assert_eq!(whole.list.len(), 60_000);
+            assert_eq!(whole.list[59_999].name, "n59999");
+            for pieces in [1, 2, 3, 8] {
+                let cuts = cuts(&text, text.find("- ").unwrap(), pieces);
+                assert_eq!(cuts.len(), pieces.min(text.len() / PIECE_MIN), "{pieces}");
+                assert_eq!(
+                    split(&text, pieces).as_ref(),
+                    Some(&whole),
+                    "{pieces} {tail:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_document_outside_the_shape_is_left_to_the_whole_read() {
+        let text = doc(60_000, "");
+        // an entry the fast reader does not read (an anchor), in the second half
+        let odd = text.replacen("- name: n49998\n", "- name: &a n49998\n", 1);
+        assert_ne!(odd, text);
+        assert!(split(&odd, 4).is_none());
+        // the key twice
+        let twice = text.clone() + "list: []\n";
+        assert!(split(&twice, 4).is_none());
+        let e = from_str_split(&twice, "list", |d: &mut Doc| &mut d.list).unwrap_err();
+        assert!(e.message.contains("duplicate"), "{e:?}");
+        // an entry that does not fit `Item`: the whole read names it
+        let bad = text.replacen("value: 29997\n", "value: 70000\n", 1);
+        assert_ne!(bad, text);
+        assert!(split(&bad, 4).is_none());
+        let e = from_str_split(&bad, "list", |d: &mut Doc| &mut d.list).unwrap_err();
+        assert!(e.message.starts_with("list[29997].value: "), "{e:?}");
+        // an indented sequence or a key with a comment: not cut
+        assert!(key_line("format: t\nlist: # c\n- a\n", "list").is_none());
+        assert!(key_line("format: t\nmylist:\n- a\n", "list").is_none());
+        assert_eq!(key_line("list:\r\n- a\n", "list"), Some((0, 7)));
+        // nesting counts as in the whole document
+        let deep = format!(
+            "format: t\nlist:\n- name: a\n  value: 1\n  tags: {}a{}\n",
+            "[".repeat(98),
+            "]".repeat(98)
+        );
+        assert!(crate::yaml::fast::from_str::<serde::de::IgnoredAny>(&deep).is_none());
+        let body = deep.find("- ").unwrap();
+        assert!(
+            crate::yaml::fast::read_piece::<serde::de::IgnoredAny>(&deep[body..], 1, true)
+                .is_none()
+        );
+        assert!(
+            crate::yaml::fast::read_piece::<serde::de::IgnoredAny>(&deep[body..], 0, true)
+                .is_some()
+        );
+    }
+}
