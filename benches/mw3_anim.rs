@@ -112,6 +112,15 @@ fn bench_input(c: &mut Criterion, label: &str, data: &[u8]) {
             Ok::<_, String>(out.len())
         })
     });
+    // `import`'s path: the anim defs read, resolved and encoded piece by piece on every core
+    // into the output (a large document; a small one takes the path above)
+    g.bench_function("yaml_import_streamed", |b| {
+        b.iter(|| {
+            let mut out = Vec::new();
+            Anim::import_into(black_box(&yaml), &ImportOptions::default(), &mut out)
+                .map(|()| out.len())
+        })
+    });
     g.finish();
 }
 
