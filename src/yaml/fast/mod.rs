@@ -57,22 +57,9 @@ pub fn from_str<'de, T: de::Deserialize<'de>>(text: &'de str) -> Option<T> {
 
 /// [`from_str`] with a seed.
 pub fn from_str_seed<'de, S: DeserializeSeed<'de>>(text: &'de str, seed: S) -> Option<S::Value> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        text,
-        pos: 0,
-        ctx: Ctx::Doc,
-        pending: None,
-        depth: 0,
-        keys: Vec::new(),
-        ignoring: false,
-    };
+    let mut p = Parser::new(text, 0);
     let v = seed.deserialize(&mut p).ok()?;
-    p.end_line().ok()?;
-    match p.next_line() {
-        Ok(None) => Some(v),
-        _ => None,
-    }
+    p.rest(true).map(|_| v)
 }
 
 /// Read `text`, a piece of a larger document that is a root block sequence there nested
@@ -85,27 +72,13 @@ pub fn read_piece<'de, T: de::Deserialize<'de>>(
     depth: usize,
     to_end: bool,
 ) -> Option<(T, usize)> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        text,
-        pos: 0,
-        ctx: Ctx::Doc,
-        pending: None,
-        depth,
-        keys: Vec::new(),
-        ignoring: false,
-    };
+    let mut p = Parser::new(text, depth);
     // (the root must be a block sequence at column 0: the pieces are cut at its entries)
     if !p.is_dash(0) {
         return None;
     }
     let v = T::deserialize(&mut p).ok()?;
-    p.end_line().ok()?;
-    match p.next_line() {
-        Ok(None) => Some((v, text.len())),
-        Ok(Some(0)) if !to_end => Some((v, p.pos)),
-        _ => None,
-    }
+    p.rest(to_end).map(|end| (v, end))
 }
 
 /// Where the next node starts.
@@ -165,6 +138,34 @@ struct Parser<'de> {
     /// Inside `deserialize_ignored_any` (untyped floats are accepted there, as serde-saphyr
     /// hands them to the visitor).
     ignoring: bool,
+}
+
+impl<'de> Parser<'de> {
+    /// A reader at the start of `text`, a document's root standing `depth` collections deep.
+    fn new(text: &'de str, depth: usize) -> Self {
+        Parser {
+            s: text.as_bytes(),
+            text,
+            pos: 0,
+            ctx: Ctx::Doc,
+            pending: None,
+            depth,
+            keys: Vec::new(),
+            ignoring: false,
+        }
+    }
+
+    /// After the root node: where the rest of the text starts (its length when only blank
+    /// and comment lines follow); with `to_end`, `None` unless that is the end. Without, a
+    /// line at column 0 may follow (the document goes on after the piece read).
+    fn rest(&mut self, to_end: bool) -> Option<usize> {
+        self.end_line().ok()?;
+        match self.next_line() {
+            Ok(None) => Some(self.s.len()),
+            Ok(Some(0)) if !to_end => Some(self.pos),
+            _ => None,
+        }
+    }
 }
 
 #[inline]

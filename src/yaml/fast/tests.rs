@@ -299,16 +299,7 @@ fn key_fingerprints() {
 #[test]
 fn key_prints_from_the_text_are_the_fingerprints() {
     let text = "a: 1\nname: x\nabcdefg: 2\nabcdefghij: 3\nzz";
-    let p = Parser {
-        s: text.as_bytes(),
-        text,
-        pos: 0,
-        ctx: Ctx::Doc,
-        pending: None,
-        depth: 0,
-        keys: Vec::new(),
-        ignoring: false,
-    };
+    let p = Parser::new(text, 0);
     for (at, len) in [
         (0, 1),
         (5, 4),
