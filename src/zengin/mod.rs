@@ -1,8 +1,9 @@
 //! ZenGin (Gothic 1 and 2) formats. Shared building blocks live in [`chunk`] (the binary
 //! chunked container) and [`types`] (line strings, zDATE, bounding boxes); each format is one
-//! folder: [`man`], [`mdh`], [`mds`], [`msb`], [`vdf`].
+//! folder: [`asc`], [`man`], [`mdh`], [`mds`], [`msb`], [`vdf`].
 
 pub mod anirefs;
+pub mod asc;
 pub mod chunk;
 pub mod gltf;
 pub mod man;

@@ -1,0 +1,251 @@
+use super::*;
+use crate::testing::{corpus, corpus_file};
+use std::path::PathBuf;
+
+const BODIES: &str = "realworld/asc-pairs/CarnageMarkus+gothic-animations-decompiled/bodies";
+
+/// Every `.ASC` under the corpus (any case of the extension).
+pub(crate) fn corpus_ascs() -> Option<Vec<PathBuf>> {
+    let root = corpus()?;
+    let mut v: Vec<PathBuf> = walkdir::WalkDir::new(&root)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_type().is_file()
+                && e.path()
+                    .extension()
+                    .is_some_and(|x| x.eq_ignore_ascii_case("asc"))
+        })
+        .map(|e| e.into_path())
+        .collect();
+    v.sort();
+    assert!(v.len() >= 56, "the corpus holds 56 ASC files, found {}", v.len());
+    Some(v)
+}
+
+fn crlf(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() + data.len() / 20);
+    for &b in data {
+        if b == b'\n' {
+            out.push(b'\r');
+        }
+        out.push(b);
+    }
+    out
+}
+
+#[test]
+fn every_corpus_asc_prints_back_byte_exact_lf_and_crlf() {
+    let Some(files) = corpus_ascs() else { return };
+    for f in &files {
+        let data = std::fs::read(f).unwrap();
+        let asc = Asc::parse(&data).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        assert_eq!(asc.print(), data, "{}", f.display());
+        assert_eq!(asc.eol(), Eol::Lf);
+        let c = crlf(&data);
+        let asc2 = Asc::parse(&c).unwrap_or_else(|e| panic!("{} (CRLF): {e}", f.display()));
+        assert_eq!(asc2.print(), c, "{} (CRLF)", f.display());
+        assert_eq!(asc2.eol(), Eol::CrLf);
+        assert_eq!(asc2.model, asc.model);
+        // With a BOM and without a final newline.
+        let mut b = b"\xEF\xBB\xBF".to_vec();
+        b.extend_from_slice(&data[..data.len() - 1]);
+        assert_eq!(Asc::parse(&b).unwrap().print(), b);
+    }
+}
+
+#[test]
+fn every_gs_file_is_printed_again_by_print_gs_byte_exact() {
+    // GothicSourcer's layout and numbers: the typed model printed in GS layout gives the
+    // file's bytes (except the material list and the bodies' meshes, which print_gs does not
+    // hold in the model: those are checked on the animation files only).
+    let Some(files) = corpus_ascs() else { return };
+    let mut checked = 0;
+    for f in &files {
+        let data = std::fs::read(f).unwrap();
+        let asc = Asc::parse(&data).unwrap();
+        if asc.model.objects.iter().any(|o| o.mesh.is_some()) {
+            continue;
+        }
+        let text = print_gs(&asc.model, Eol::Lf);
+        assert!(
+            text.as_bytes() == data.as_slice(),
+            "{}: first difference at byte {}",
+            f.display(),
+            text.bytes()
+                .zip(data.iter())
+                .position(|(a, b)| a != *b)
+                .unwrap_or(text.len().min(data.len()))
+        );
+        checked += 1;
+    }
+    assert!(checked >= 53, "{checked}");
+}
+
+#[test]
+fn hum_body_naked0_decodes_as_the_spec_says() {
+    let Some(data) = corpus_file(&format!("{BODIES}/HUM_BODY_NAKED0.ASC")) else {
+        return;
+    };
+    let asc = Asc::parse(&data).unwrap();
+    let m = &asc.model;
+    assert_eq!(m.export_version, 110);
+    // 34 skeleton nodes (Bip01*/ZS_*), 4 Dummy helpers, zm_Skin: 39 objects.
+    assert_eq!(m.objects.len(), 39);
+    let skel = m
+        .objects
+        .iter()
+        .filter(|o| {
+            let n = o.name.to_ascii_uppercase();
+            n.starts_with("BIP01") || n.starts_with("ZS_")
+        })
+        .count();
+    assert_eq!(skel, 34);
+    assert_eq!(
+        m.objects
+            .iter()
+            .filter(|o| o.name.starts_with("Dummy"))
+            .count(),
+        4
+    );
+    let root = &m.objects[0];
+    assert_eq!(root.name, "Bip01");
+    assert_eq!(root.parent, None);
+    // spec §5: root TM_ROW3 (0, −7.37745, 99.9496).
+    assert_eq!(root.tm.rows[3], [0.0, -7.37745, 99.9496]);
+    let skin = m.objects.iter().find(|o| o.name == "zm_Skin").unwrap();
+    assert_eq!(skin.kind, ObjectKind::Geom);
+    let mesh = skin.mesh.as_ref().unwrap();
+    assert!(mesh.softskin);
+    assert_eq!(mesh.vertices.len(), 296);
+    assert_eq!(mesh.faces.len(), 568);
+    assert_eq!(mesh.tverts.len(), 322);
+    assert_eq!(mesh.vertices[0], [0.04018, -21.9167, 115.335]);
+    assert_eq!(mesh.faces[0].v, [137, 190, 50]);
+    assert_eq!(mesh.faces[0].smoothing, "1");
+    assert_eq!(mesh.faces[0].mtlid, Some(0));
+    assert_eq!(m.softskins.len(), 1);
+    assert_eq!(m.softskins[0].mesh, "zm_Skin");
+    assert_eq!(m.softskins[0].verts.len(), 296);
+    assert_eq!(
+        m.softskins[0].verts[0],
+        vec![
+            ("Bip01 Spine".to_string(), 0.5),
+            ("Bip01 Spine1".to_string(), 0.5)
+        ]
+    );
+}
+
+#[test]
+fn an_animation_file_decodes_world_samples() {
+    let Some(data) = corpus_file(
+        "realworld/asc-pairs/CarnageMarkus+gothic-animations-decompiled/Gothic_2/ORC/ORC/ORC_DRUMNOMOVE_JUE02.ASC",
+    ) else {
+        return;
+    };
+    let m = Asc::parse(&data).unwrap().model;
+    assert_eq!(m.comment.as_deref(), Some("[ GothicSourcer v3.10 ] - August 2006"));
+    assert_eq!(m.scene.filename, "ORC_DRUMNOMOVE_JUE02.MAX");
+    assert_eq!((m.scene.first_frame, m.scene.last_frame), (30, 164));
+    assert_eq!(m.scene.frame_speed, 25.0);
+    assert_eq!(m.scene.ticks_per_frame, 192);
+    let a = m.objects[0].anim.as_ref().unwrap();
+    assert_eq!(a.pos.len(), 135);
+    assert_eq!(a.rot.len(), 135);
+    // GS's tick bug: FIRST + i·TPF.
+    assert_eq!(a.pos[1].tick, 222);
+    assert_eq!(a.pos[0].pos, [6.81896, -63.4837, 19.2789]);
+    assert_eq!(a.rot[0].axis, [0.276895, 0.276895, 0.92014]);
+    assert_eq!(a.rot[0].angle, 1.65399);
+    assert_eq!(a.scale.len(), 1);
+    assert_eq!(a.scale[0].scale, [1.0, 1.0, 1.0]);
+}
+
+fn err(text: &str) -> AscError {
+    Asc::parse(text.as_bytes()).expect_err("must fail")
+}
+
+const SMALL: &str = "*3DSMAX_ASCIIEXPORT\t110\n*SCENE {\n\t*SCENE_FIRSTFRAME 0\n\t*SCENE_LASTFRAME 1\n}\n*HELPEROBJECT {\n\t*NODE_NAME \"Bip01\"\n\t*TM_ANIMATION {\n\t\t*NODE_NAME  \"Bip01\"\n\t\t*CONTROL_POS_TRACK {\n\t\t\t*CONTROL_POS_SAMPLE 0\t1\t2\t3\n\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\n\t\t}\n\t}\n}\n";
+
+#[test]
+fn small_file_parses() {
+    let a = Asc::parse(SMALL.as_bytes()).unwrap();
+    assert_eq!(a.model.objects[0].anim.as_ref().unwrap().pos.len(), 2);
+    assert_eq!(a.print(), SMALL.as_bytes());
+}
+
+#[test]
+fn bad_input_names_line_column_and_block() {
+    // A sample count that disagrees with the scene range.
+    let e = err(&SMALL.replace("\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\n", ""));
+    assert_eq!((e.line, e.column), (10, 1), "{e}");
+    assert_eq!(
+        e.path,
+        "*HELPEROBJECT \"Bip01\"/*TM_ANIMATION/*CONTROL_POS_TRACK"
+    );
+    assert!(e.message.contains("1 samples"), "{e}");
+    // Text that is not a number.
+    let e = err(&SMALL.replace("192\t1\t2\t3", "192\t1\tx2\t3"));
+    assert_eq!((e.line, e.column), (12, 30), "{e}");
+    assert!(e.message.contains("`x2` is not a number"), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "12:30: in *HELPEROBJECT \"Bip01\"/*TM_ANIMATION/*CONTROL_POS_TRACK: `*CONTROL_POS_SAMPLE`: value `x2` is not a number"
+    );
+    // A truncated file.
+    let e = err(&SMALL[..SMALL.len() - 8]);
+    assert!(e.message.contains("the file ends inside"), "{e}");
+    assert!(e.message.contains("(a `}` is missing)"), "{e}");
+    // A missing brace: the track's `}` is gone, the next line is not a sample.
+    let e = err(&SMALL.replace("\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\n\t\t}\n", "\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\n"));
+    assert_eq!(e.line, 13, "{e}");
+    assert!(
+        e.message
+            .contains("this `}` closes `*CONTROL_POS_TRACK` of line 10 but is not indented like it"),
+        "{e}"
+    );
+    // A missing value.
+    let e = err(&SMALL.replace("192\t1\t2\t3", "192\t1\t2"));
+    assert!(e.message.contains("lacks its value"), "{e}");
+    // An unclosed quote.
+    let e = err(&SMALL.replace("\"Bip01\"\n\t*TM", "\"Bip01\n\t*TM"));
+    assert_eq!((e.line, e.column), (7, 13), "{e}");
+    // Not an ASC.
+    let e = err("*SCENE {\n}\n");
+    assert!(e.message.contains("starts with `*3DSMAX_ASCIIEXPORT`"), "{e}");
+}
+
+#[test]
+fn detects_by_content() {
+    assert!(parse::detect(b"*3DSMAX_ASCIIEXPORT\t110\n"));
+    assert!(parse::detect(b"\xEF\xBB\xBF\r\n  *3dsmax_asciiexport 110\r\n"));
+    assert!(!parse::detect(b"*3DSMAX_ASCIIEXPORTX 110\n"));
+    assert!(!parse::detect(b"Model(\"x\") {}"));
+}
+
+#[test]
+fn numbers_parse_exactly() {
+    for s in [
+        "0", "-0", "1", "6.27438e-006", "1e-005", "0.8803620338439941", "-63.4837", "100.39",
+        "1.5e+010", "123456789012345678901234", "3.4028234663852886e+38", ".5", "5.",
+    ] {
+        let want: f64 = s.parse().unwrap();
+        let got = model::parse_f64(s.as_bytes()).unwrap();
+        assert_eq!(got.to_bits(), want.to_bits(), "{s}");
+    }
+    for s in ["", "-", "e5", "1e", "1x", "1.2.3", "--1", "nan", "inf"] {
+        assert_eq!(model::parse_f64(s.as_bytes()), None, "{s}");
+    }
+}
+
+#[test]
+fn kerrax_layout_round_trips() {
+    // KrxImpExp's Blender build: Python repr numbers, spaces in the scale sample, one space
+    // before the TM_ANIMATION name, correct ticks.
+    let text = "*3DSMAX_ASCIIEXPORT\t110\n*COMMENT \"[ Kerrax ASCII Model Exporter ] - Jan  1 2010\"\n*SCENE {\n\t*SCENE_FILENAME \"x.max\"\n\t*SCENE_FIRSTFRAME 0\n\t*SCENE_LASTFRAME 0\n\t*SCENE_FRAMESPEED 25\n\t*SCENE_TICKSPERFRAME 192\n}\n*HELPEROBJECT {\n\t*NODE_NAME \"Bip01\"\n\t*NODE_TM {\n\t\t*NODE_NAME \"Bip01\"\n\t\t*TM_ROW0 0.8803620338439941\t-1.0\t0.0\n\t}\n\t*TM_ANIMATION {\n\t\t*NODE_NAME \"Bip01\"\n\t\t*CONTROL_ROT_TRACK {\n\t\t\t*CONTROL_ROT_SAMPLE 0\t0.0\t0.0\t1.0\t1.5707963267948966\n\t\t}\n\t\t*CONTROL_SCALE_TRACK {\n\t\t\t*CONTROL_SCALE_SAMPLE 0 1 1 1 0 0 0 0\n\t\t}\n\t}\n}\n";
+    let a = Asc::parse(text.as_bytes()).unwrap();
+    assert_eq!(a.print(), text.as_bytes());
+    assert_eq!(a.model.objects[0].tm.rows[0], [0.8803620338439941, -1.0, 0.0]);
+    let an = a.model.objects[0].anim.as_ref().unwrap();
+    assert_eq!(an.rot[0].angle, std::f64::consts::FRAC_PI_2);
+}
