@@ -3,6 +3,7 @@
 //! folder: [`man`], [`mdh`], [`mds`], [`msb`], [`vdf`].
 
 pub mod anirefs;
+pub mod asc;
 pub mod chunk;
 pub mod gltf;
 pub mod man;
