@@ -13,7 +13,9 @@
 pub mod model;
 pub mod num;
 pub mod parse;
+pub mod pose;
 pub mod print;
+// ascx: `pub mod from_man;` goes here.
 
 pub use model::{
     Anim, Face, Mesh, Model, NodeTm, Object, ObjectKind, PosKey, RotKey, ScaleKey, Scene,
