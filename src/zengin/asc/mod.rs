@@ -18,8 +18,8 @@ pub mod print;
 // ascx: `pub mod from_man;` goes here.
 
 pub use model::{
-    Anim, Face, Mesh, Model, NodeTm, Object, ObjectKind, PosKey, RotKey, ScaleKey, Scene,
-    SoftSkin,
+    Anim, Extra, Face, Mesh, Model, NodeTm, Object, ObjectKind, PosKey, Raw, RotKey, ScaleKey,
+    Scene, SoftSkin,
 };
 pub use parse::{AscError, Doc, Eol};
 pub use print::{print_gs, GsWriter, Val};
@@ -46,12 +46,7 @@ impl Asc {
 
     /// The line end most lines use (for new text in the same style).
     pub fn eol(&self) -> Eol {
-        let crlf = self
-            .doc
-            .lines
-            .iter()
-            .filter(|l| l.eol == Eol::CrLf)
-            .count();
+        let crlf = self.doc.lines.iter().filter(|l| l.eol == Eol::CrLf).count();
         if crlf * 2 > self.doc.lines.len() {
             Eol::CrLf
         } else {

@@ -23,6 +23,25 @@ pub struct Model {
     pub objects: Vec<Object>,
     /// `*MESH_SOFTSKINVERTS` blocks.
     pub softskins: Vec<SoftSkin>,
+    /// Top-level lines and blocks the typed view does not interpret (`*MATERIAL_LIST`), as
+    /// token texts, each with the number of objects before it.
+    pub extra: Vec<Extra>,
+}
+
+/// A top-level line or block kept as token texts (see [`Model::extra`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extra {
+    /// How many objects come before it in the file.
+    pub before_object: usize,
+    pub raw: Raw,
+}
+
+/// A line as its token texts (quoted strings with their quotes), with its block's lines when
+/// it opens one (the `{` is not among the tokens).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Raw {
+    pub toks: Vec<String>,
+    pub children: Option<Vec<Raw>>,
 }
 
 /// `*SCENE { … }`.
@@ -238,8 +257,8 @@ pub fn parse_f64(s: &[u8]) -> Option<f64> {
     }
     let e = exp - frac_digits;
     const POW10: [f64; 23] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ];
     if mant < (1u64 << 53) && (-22..=22).contains(&e) {
         let m = mant as f64;
@@ -551,8 +570,12 @@ impl Model {
             } else if key_is(k, "*MESH_SOFTSKINVERTS") {
                 r.expect_open(l)?;
                 m.softskins.push(read_softskin(&mut r, l)?);
-            } else if r.opens(l) {
-                r.skip_block(l)?;
+            } else {
+                let raw = read_raw(&mut r, l)?;
+                m.extra.push(Extra {
+                    before_object: m.objects.len(),
+                    raw,
+                });
             }
         }
         if !have_version {
@@ -568,15 +591,33 @@ impl Model {
 
     /// The object named `name` (exact case first, then case-insensitively).
     pub fn object(&self, name: &str) -> Option<&Object> {
-        self.objects
-            .iter()
-            .find(|o| o.name == name)
-            .or_else(|| {
-                self.objects
-                    .iter()
-                    .find(|o| o.name.eq_ignore_ascii_case(name))
-            })
+        self.objects.iter().find(|o| o.name == name).or_else(|| {
+            self.objects
+                .iter()
+                .find(|o| o.name.eq_ignore_ascii_case(name))
+        })
     }
+}
+
+fn read_raw(r: &mut Reader<'_>, l: usize) -> R<Raw> {
+    let toks = r.toks(l);
+    let opens = r.opens(l);
+    let n = if opens { toks.len() - 1 } else { toks.len() };
+    let texts = toks[..n].iter().map(|t| latin1(r.doc.tok(t))).collect();
+    let children = if opens {
+        r.enter(l, latin1(r.key(l)));
+        let mut c = Vec::new();
+        while let Some(k) = r.child()? {
+            c.push(read_raw(r, k)?);
+        }
+        Some(c)
+    } else {
+        None
+    };
+    Ok(Raw {
+        toks: texts,
+        children,
+    })
 }
 
 fn read_scene(r: &mut Reader<'_>, open: usize) -> R<Scene> {
@@ -760,7 +801,11 @@ fn read_anim(r: &mut Reader<'_>, open: usize, scene: &Scene) -> R<Anim> {
         r.expect_open(l)?;
         let label = latin1(k);
         r.enter(l, label.clone());
-        let sample = ["*CONTROL_POS_SAMPLE", "*CONTROL_ROT_SAMPLE", "*CONTROL_SCALE_SAMPLE"][which];
+        let sample = [
+            "*CONTROL_POS_SAMPLE",
+            "*CONTROL_ROT_SAMPLE",
+            "*CONTROL_SCALE_SAMPLE",
+        ][which];
         let mut count = 0i64;
         while let Some(s) = r.child()? {
             if !key_is(r.key(s), sample) {
@@ -874,7 +919,12 @@ fn read_mesh(r: &mut Reader<'_>, open: usize) -> R<Mesh> {
             r.skip_block(l)?;
         }
     }
-    let have = [m.vertices.len(), m.faces.len(), m.tverts.len(), m.tfaces.len()];
+    let have = [
+        m.vertices.len(),
+        m.faces.len(),
+        m.tverts.len(),
+        m.tfaces.len(),
+    ];
     let names = [
         "*MESH_NUMVERTEX",
         "*MESH_NUMFACES",
@@ -920,11 +970,7 @@ fn read_face(r: &Reader<'_>, l: usize) -> R<Face> {
         let got = r.arg(l, at, want)?;
         if !got.eq_ignore_ascii_case(want.as_bytes()) {
             let t = toks[at];
-            return Err(r.err_tok(
-                l,
-                &t,
-                format!("expected `{want}`, found `{}`", latin1(got)),
-            ));
+            return Err(r.err_tok(l, &t, format!("expected `{want}`, found `{}`", latin1(got))));
         }
         vals[j] = r.index(l, at + 1, want)?;
     }
