@@ -15,6 +15,7 @@ pub mod num;
 pub mod parse;
 pub mod pose;
 pub mod print;
+pub mod to_man;
 pub mod yaml;
 // ascx: `pub mod from_man;` goes here.
 
@@ -195,3 +196,5 @@ impl Codec for Asc {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod to_man_tests;
