@@ -11,6 +11,7 @@ macro_rules! print {
     ($($arg:tt)*) => { $crate::cli::out::write(format_args!($($arg)*)) };
 }
 
+mod asc;
 mod check;
 mod checksum;
 mod compile;
@@ -80,6 +81,8 @@ enum Command {
     Unpack(unpack::Args),
     Repack(repack::Args),
     Gltf(gltf::Args),
+    /// The 3ds Max ASCII (.ASC) pipeline: `asc import` (ASC → MAN).
+    Asc(asc::Args),
     Completions(completions::Args),
 }
 
@@ -144,6 +147,7 @@ fn dispatch(command: Command) -> Result<Status, Error> {
         Command::Unpack(a) => unpack::run(a),
         Command::Repack(a) => repack::run(a),
         Command::Gltf(a) => gltf::run(a),
+        Command::Asc(a) => asc::run(a),
         Command::Completions(a) => completions::run(a),
     }
 }

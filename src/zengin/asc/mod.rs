@@ -11,6 +11,7 @@
 //! animation ASC into a MAN the way the engine compiles it.
 
 pub mod model;
+pub mod model_compile;
 pub mod num;
 pub mod parse;
 pub mod pose;
