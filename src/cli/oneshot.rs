@@ -279,7 +279,42 @@ fn unpack(input: &Input) -> Result<Done, Error> {
     })
 }
 
+/// The one `.MDS` directly in `dir` (any case), if there is exactly one.
+fn single_model_script(dir: &Path) -> Option<PathBuf> {
+    let mut found = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && has_extension(p, &["mds"]));
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
+}
+
+/// A folder holding a model script and its ASCs: compile the model into `DIR/_compiled/`, as
+/// the engine does (files there are replaced).
+fn compile_model(dir: &Path, mds: &Path) -> Result<Done, Error> {
+    let out = dir.join("_compiled");
+    let args = [
+        OsStr::new("compile"),
+        mds.as_os_str(),
+        OsStr::new("--asc"),
+        dir.as_os_str(),
+        OsStr::new("-o"),
+        out.as_os_str(),
+        OsStr::new("--force"),
+    ];
+    subcommand(&args)?;
+    Ok(Done {
+        what: format!("model compiled into {}", out.display()),
+    })
+}
+
 fn folder(dir: &Path) -> Result<Done, Error> {
+    if strip_suffix(dir, UNPACKED).is_none() {
+        if let Some(mds) = single_model_script(dir) {
+            return compile_model(dir, &mds);
+        }
+    }
     let Some(archive) = strip_suffix(dir, UNPACKED) else {
         return Err(Error::other(
             dir,

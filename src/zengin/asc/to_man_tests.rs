@@ -193,3 +193,39 @@ fn class_a_pairs_with_nearest_rounding() {
     assert!(share(t.rot) >= 0.9999, "{}", share(t.rot));
     assert!(share(t.pos) >= 0.99, "{}", share(t.pos));
 }
+
+#[test]
+fn mdh_from_the_mesh_and_tree_asc_matches_the_engines() {
+    // asc.md §5: HUM_BODY_NAKED0.ASC against a real HUMANS hierarchy (checksum 0xc63488c2).
+    let Some(asc) = crate::testing::corpus_file(
+        "realworld/asc-pairs/CarnageMarkus+gothic-animations-decompiled/bodies/HUM_BODY_NAKED0.ASC",
+    ) else {
+        return;
+    };
+    let real = crate::testing::corpus_file(
+        "realworld/asc-pairs/PiotrDrozdz96+Gothic/Anims/_compiled/HUMANS_1HST1.MDH",
+    )
+    .unwrap();
+    let asc = Asc::parse(&asc).unwrap();
+    let ours = super::model_compile::mdh_from_asc(&asc.model, "HUM_BODY_NAKED0.ASC").unwrap();
+    let real = Mdh::read(&real).unwrap();
+    let (a, b) = (ours.hierarchy().unwrap(), real.hierarchy().unwrap());
+    assert_eq!(a.checksum.0, 0xc634_88c2);
+    assert_eq!(a.checksum, b.checksum);
+    assert_eq!(a.nodes.len(), 34);
+    for (x, y) in a.nodes.iter().zip(&b.nodes) {
+        assert_eq!(x.name, y.name);
+        assert_eq!(x.parent, y.parent);
+        for r in 0..3 {
+            for c in 0..4 {
+                let d = (x.transform.0[r][c].get() - y.transform.0[r][c].get()).abs();
+                let tol = if c < 3 { 1e-4 } else { 1e-3 };
+                assert!(d <= tol, "{:?} [{r}][{c}] off by {d}", x.name);
+            }
+        }
+    }
+    for k in 0..3 {
+        assert!((a.root_translation[k].get() - b.root_translation[k].get()).abs() <= 1e-3);
+    }
+    assert_eq!(a.root_translation[1].get(), 99.9496);
+}
