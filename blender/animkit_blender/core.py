@@ -55,7 +55,11 @@ def run(exe, args, ok_codes=(0,)):
     out = proc.stdout.decode("utf-8", "replace")
     err = proc.stderr.decode("utf-8", "replace")
     if proc.returncode not in ok_codes:
-        message = err.strip() or out.strip() or f"exit code {proc.returncode}"
+        # animkit's error lines (its progress lines before them are not the message)
+        errors = [line for line in err.splitlines() if ": error: " in line or
+                  line.startswith("animkit: error")]
+        message = "\n".join(errors) or err.strip() or out.strip() or \
+            f"exit code {proc.returncode}"
         raise AnimkitError(message)
     return proc.returncode, out, err
 
@@ -342,7 +346,7 @@ def write_back(exe, origin, glb):
     if kind == "mans":
         return _into_mans(exe, origin, glb)
     if kind == "folder":
-        return _into_folder(exe, origin["path"], glb)
+        return _into_folder(exe, origin["path"], glb, True)
     if kind == "archive":
         return _into_archive(exe, origin["path"], glb)
     raise AnimkitError(f"unknown origin {kind!r} on the armature")
@@ -392,7 +396,7 @@ def _mans_under(folder):
     return found
 
 
-def _into_folder(exe, folder, glb):
+def _into_folder(exe, folder, glb, show_diff):
     with tempfile.TemporaryDirectory(prefix="animkit-blender-") as snap:
         before = {}
         for rel, path in _mans_under(folder).items():
@@ -407,7 +411,7 @@ def _into_folder(exe, folder, glb):
                 lines.append(f"{rel}: new")
                 continue
             with open(old, "rb") as a, open(path, "rb") as b:
-                if a.read() == b.read():
+                if a.read() == b.read() or not show_diff:
                     continue
             _, diff = _diff_lines(exe, old, path)
             lines.append(f"{rel}: changed")
@@ -419,7 +423,7 @@ def _into_archive(exe, archive, glb):
     with tempfile.TemporaryDirectory(prefix="animkit-blender-") as work:
         unpacked = os.path.join(work, "unpacked")
         run(exe, ["unpack", archive, "-o", unpacked, "--no-yaml"])
-        lines = _into_folder(exe, unpacked, glb)
+        lines = _into_folder(exe, unpacked, glb, False)
         new = os.path.join(os.path.dirname(archive), f".animkit-{os.path.basename(archive)}.new")
         try:
             run(exe, ["repack", unpacked, "-o", new, "--force"])
