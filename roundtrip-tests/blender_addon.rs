@@ -138,7 +138,10 @@ fn addon_imports_mans_and_writes_one_keyed_bone_back() {
         std::fs::read(sample("HUMAN-S_WALKL.MAN")).unwrap()
     );
     assert_eq!(
-        changed_samples(&std::fs::read(&bak).unwrap(), &std::fs::read(&walk).unwrap()),
+        changed_samples(
+            &std::fs::read(&bak).unwrap(),
+            &std::fs::read(&walk).unwrap()
+        ),
         vec![(10, 9)]
     );
     let (code, diff, _) = run(&work, &["diff", s(&bak), s(&walk)]);
@@ -153,7 +156,10 @@ fn addon_imports_mans_and_writes_one_keyed_bone_back() {
         stdout.contains("Info:   samples node 9 (index 9): 1 of 32 frames changed"),
         "{stdout}"
     );
-    assert!(stdout.contains("Info: HUMAN-S_RUNL.MAN: unchanged"), "{stdout}");
+    assert!(
+        stdout.contains("Info: HUMAN-S_RUNL.MAN: unchanged"),
+        "{stdout}"
+    );
     // Everything else: byte-identical, no backup written.
     for name in ["HUMAN-S_RUNL.MAN", "WALK.MAN", "HUMAN.MDH"] {
         assert_eq!(
@@ -189,7 +195,12 @@ fn addon_imports_a_mixed_rate_model_from_an_archive_and_writes_it_back() {
     .unwrap();
     ok(
         d,
-        &["import", "run10.yaml", "-o", s(&pack.join("HUMAN-S_RUNL.MAN"))],
+        &[
+            "import",
+            "run10.yaml",
+            "-o",
+            s(&pack.join("HUMAN-S_RUNL.MAN")),
+        ],
     );
     let archive = d.join("Änims Mod.vdf");
     ok(d, &["vdf", "pack", "pack", "-o", s(&archive)]);

@@ -20,10 +20,17 @@ fn windows_exe() -> Option<PathBuf> {
         return Some(PathBuf::from(p));
     }
     // CARGO_BIN_EXE_animkit is TARGET/PROFILE/animkit.
-    let target = Path::new(env!("CARGO_BIN_EXE_animkit")).parent()?.parent()?;
+    let target = Path::new(env!("CARGO_BIN_EXE_animkit"))
+        .parent()?
+        .parent()?;
     let newest = ["debug", "release"]
         .iter()
-        .map(|p| target.join("x86_64-pc-windows-gnu").join(p).join("animkit.exe"))
+        .map(|p| {
+            target
+                .join("x86_64-pc-windows-gnu")
+                .join(p)
+                .join("animkit.exe")
+        })
         .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
         .max();
     match newest {
@@ -121,10 +128,16 @@ fn windows_exe_info_export_import_and_unpack_repack_under_wine() {
     let (code, _, err) = wine(&d, &["export", "WALK.MAN", "-o", "WALK.MAN.yaml"]);
     assert_eq!(code, 0, "{err}");
     let (_, native, _) = run(&d, &["export", "WALK.MAN"]);
-    assert_eq!(std::fs::read_to_string(d.join("WALK.MAN.yaml")).unwrap(), native);
+    assert_eq!(
+        std::fs::read_to_string(d.join("WALK.MAN.yaml")).unwrap(),
+        native
+    );
     let (code, _, err) = wine(&d, &["import", "WALK.MAN.yaml", "-o", "BACK.MAN"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(std::fs::read(d.join("BACK.MAN")).unwrap(), sample("WALK.MAN"));
+    assert_eq!(
+        std::fs::read(d.join("BACK.MAN")).unwrap(),
+        sample("WALK.MAN")
+    );
 
     // unpack → repack: the identical archive.
     let (code, _, err) = wine(&d, &["unpack", "ANIMS.VDF", "-o", "u"]);
@@ -174,7 +187,11 @@ fn windows_exe_converts_a_non_ascii_name_given_by_a_backslash_path_in_one_step()
     );
     let (code, out, _) = run(
         &d,
-        &["diff", "Mods Übung/Gehen Ä.MAN.bak", "Mods Übung/Gehen Ä.MAN"],
+        &[
+            "diff",
+            "Mods Übung/Gehen Ä.MAN.bak",
+            "Mods Übung/Gehen Ä.MAN",
+        ],
     );
     assert_eq!(code, 1);
     assert_eq!(out.trim(), "header.fps: 25.0 → 30.0");
@@ -186,7 +203,11 @@ fn collect(mut from: impl Read + Send + 'static) -> std::sync::mpsc::Receiver<St
     std::thread::spawn(move || {
         let mut buf = [0u8; 4096];
         while let Ok(n) = from.read(&mut buf) {
-            if n == 0 || tx.send(String::from_utf8_lossy(&buf[..n]).into_owned()).is_err() {
+            if n == 0
+                || tx
+                    .send(String::from_utf8_lossy(&buf[..n]).into_owned())
+                    .is_err()
+            {
                 break;
             }
         }
@@ -241,7 +262,10 @@ fn windows_exe_started_without_arguments_explains_and_waits_for_enter() {
             Err(_) => panic!("no prompt within a minute: {seen:?}"),
         }
     }
-    assert!(seen.contains("drop files or folders on animkit.exe"), "{seen:?}");
+    assert!(
+        seen.contains("drop files or folders on animkit.exe"),
+        "{seen:?}"
+    );
     // Still open: it waits for the key.
     std::thread::sleep(std::time::Duration::from_secs(2));
     assert!(child.try_wait().unwrap().is_none(), "closed without a key");
@@ -251,7 +275,10 @@ fn windows_exe_started_without_arguments_explains_and_waits_for_enter() {
     // Without a terminal (a script, a pipe): the same text, no wait, exit code 2.
     let (code, _, err) = wine(&d, &[]);
     assert_eq!(code, 2);
-    assert!(err.contains("drop files or folders on animkit.exe"), "{err}");
+    assert!(
+        err.contains("drop files or folders on animkit.exe"),
+        "{err}"
+    );
     assert!(!err.contains("Press Enter"), "{err}");
 }
 

@@ -327,10 +327,13 @@ def scene_rate(rates):
 def _keep_once(path):
     """Keep the original once as PATH.bak (as animkit's one-step use does): never overwritten."""
     bak = path + ".bak"
-    if not os.path.exists(bak):
-        shutil.copy2(path, bak)
-        return bak
-    return None
+    if os.path.exists(bak):
+        return None
+    # copied to a temporary file and renamed: a .bak is never half-written
+    tmp = os.path.join(os.path.dirname(path), f".animkit-{os.path.basename(path)}.bak.tmp")
+    shutil.copy2(path, tmp)
+    os.replace(tmp, bak)
+    return bak
 
 
 def _replace(new, target):

@@ -103,7 +103,10 @@ prompt.
 /// the same and exits with 2 at once.
 pub fn no_arguments() -> ExitCode {
     use std::io::IsTerminal;
-    eprint!("animkit {}: no files given.\n\n{HOW_TO_USE}", env!("CARGO_PKG_VERSION"));
+    eprint!(
+        "animkit {}: no files given.\n\n{HOW_TO_USE}",
+        env!("CARGO_PKG_VERSION")
+    );
     if should_wait(own_console(), std::io::stdin().is_terminal()) {
         eprintln!("\nPress Enter to close this window.");
         let mut line = String::new();
@@ -126,7 +129,10 @@ fn own_console() -> bool {
     // SAFETY: the buffer holds 2 ids and its length is passed; the call writes at most that
     // many and returns how many processes are attached (0 on failure: no console).
     let n = unsafe {
-        windows_sys::Win32::System::Console::GetConsoleProcessList(ids.as_mut_ptr(), ids.len() as u32)
+        windows_sys::Win32::System::Console::GetConsoleProcessList(
+            ids.as_mut_ptr(),
+            ids.len() as u32,
+        )
     };
     n == 1
 }
