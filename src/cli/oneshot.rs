@@ -100,14 +100,19 @@ prompt.
 /// `animkit` without arguments. Started by a double click (on Windows: a console window of
 /// its own, nobody else attached to it) it explains how to use it and waits for Enter, so the
 /// window does not flash and vanish; anywhere else (a shell, a script, no terminal) it prints
-/// the same and exits with 2 at once.
+/// the command-line help (stdout) and the same explanation (stderr) and exits with 2 at once.
 pub fn no_arguments() -> ExitCode {
     use std::io::IsTerminal;
+    let wait = should_wait(own_console(), std::io::stdin().is_terminal());
+    if !wait {
+        let _ = <super::Cli as clap::CommandFactory>::command().print_help();
+        eprintln!();
+    }
     eprint!(
         "animkit {}: no files given.\n\n{HOW_TO_USE}",
         env!("CARGO_PKG_VERSION")
     );
-    if should_wait(own_console(), std::io::stdin().is_terminal()) {
+    if wait {
         eprintln!("\nPress Enter to close this window.");
         let mut line = String::new();
         let _ = std::io::stdin().read_line(&mut line);
