@@ -84,6 +84,12 @@ fn setup() -> Option<(tempfile::TempDir, PathBuf)> {
     );
     let work = tmp.path().join("work");
     std::fs::create_dir(&work).unwrap();
+    // A new wine prefix is made by the first start: once, before the tests run in parallel.
+    static PREFIX: std::sync::Once = std::sync::Once::new();
+    PREFIX.call_once(|| {
+        let (code, out, err) = wine(&work, &["--version"]);
+        assert_eq!(code, 0, "{out}{err}");
+    });
     Some((tmp, work))
 }
 
