@@ -10,16 +10,15 @@
 //! [`print::print_gs`] prints a model in GothicSourcer's layout (new files); [`to_man`] turns an
 //! animation ASC into a MAN the way the engine compiles it.
 
+pub mod from_man;
 pub mod model;
 pub mod num;
 pub mod parse;
 pub mod pose;
 pub mod print;
-// ascx: `pub mod from_man;` goes here.
 
 pub use model::{
-    Anim, Face, Mesh, Model, NodeTm, Object, ObjectKind, PosKey, RotKey, ScaleKey, Scene,
-    SoftSkin,
+    Anim, Face, Mesh, Model, NodeTm, Object, ObjectKind, PosKey, RotKey, ScaleKey, Scene, SoftSkin,
 };
 pub use parse::{AscError, Doc, Eol};
 pub use print::{print_gs, GsWriter, Val};
@@ -46,12 +45,7 @@ impl Asc {
 
     /// The line end most lines use (for new text in the same style).
     pub fn eol(&self) -> Eol {
-        let crlf = self
-            .doc
-            .lines
-            .iter()
-            .filter(|l| l.eol == Eol::CrLf)
-            .count();
+        let crlf = self.doc.lines.iter().filter(|l| l.eol == Eol::CrLf).count();
         if crlf * 2 > self.doc.lines.len() {
             Eol::CrLf
         } else {

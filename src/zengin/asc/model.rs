@@ -238,8 +238,8 @@ pub fn parse_f64(s: &[u8]) -> Option<f64> {
     }
     let e = exp - frac_digits;
     const POW10: [f64; 23] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ];
     if mant < (1u64 << 53) && (-22..=22).contains(&e) {
         let m = mant as f64;
@@ -568,14 +568,11 @@ impl Model {
 
     /// The object named `name` (exact case first, then case-insensitively).
     pub fn object(&self, name: &str) -> Option<&Object> {
-        self.objects
-            .iter()
-            .find(|o| o.name == name)
-            .or_else(|| {
-                self.objects
-                    .iter()
-                    .find(|o| o.name.eq_ignore_ascii_case(name))
-            })
+        self.objects.iter().find(|o| o.name == name).or_else(|| {
+            self.objects
+                .iter()
+                .find(|o| o.name.eq_ignore_ascii_case(name))
+        })
     }
 }
 
@@ -760,7 +757,11 @@ fn read_anim(r: &mut Reader<'_>, open: usize, scene: &Scene) -> R<Anim> {
         r.expect_open(l)?;
         let label = latin1(k);
         r.enter(l, label.clone());
-        let sample = ["*CONTROL_POS_SAMPLE", "*CONTROL_ROT_SAMPLE", "*CONTROL_SCALE_SAMPLE"][which];
+        let sample = [
+            "*CONTROL_POS_SAMPLE",
+            "*CONTROL_ROT_SAMPLE",
+            "*CONTROL_SCALE_SAMPLE",
+        ][which];
         let mut count = 0i64;
         while let Some(s) = r.child()? {
             if !key_is(r.key(s), sample) {
@@ -874,7 +875,12 @@ fn read_mesh(r: &mut Reader<'_>, open: usize) -> R<Mesh> {
             r.skip_block(l)?;
         }
     }
-    let have = [m.vertices.len(), m.faces.len(), m.tverts.len(), m.tfaces.len()];
+    let have = [
+        m.vertices.len(),
+        m.faces.len(),
+        m.tverts.len(),
+        m.tfaces.len(),
+    ];
     let names = [
         "*MESH_NUMVERTEX",
         "*MESH_NUMFACES",
@@ -920,11 +926,7 @@ fn read_face(r: &Reader<'_>, l: usize) -> R<Face> {
         let got = r.arg(l, at, want)?;
         if !got.eq_ignore_ascii_case(want.as_bytes()) {
             let t = toks[at];
-            return Err(r.err_tok(
-                l,
-                &t,
-                format!("expected `{want}`, found `{}`", latin1(got)),
-            ));
+            return Err(r.err_tok(l, &t, format!("expected `{want}`, found `{}`", latin1(got))));
         }
         vals[j] = r.index(l, at + 1, want)?;
     }

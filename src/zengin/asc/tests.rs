@@ -19,7 +19,11 @@ pub(crate) fn corpus_ascs() -> Option<Vec<PathBuf>> {
         .map(|e| e.into_path())
         .collect();
     v.sort();
-    assert!(v.len() >= 56, "the corpus holds 56 ASC files, found {}", v.len());
+    assert!(
+        v.len() >= 56,
+        "the corpus holds 56 ASC files, found {}",
+        v.len()
+    );
     Some(v)
 }
 
@@ -144,7 +148,10 @@ fn an_animation_file_decodes_world_samples() {
         return;
     };
     let m = Asc::parse(&data).unwrap().model;
-    assert_eq!(m.comment.as_deref(), Some("[ GothicSourcer v3.10 ] - August 2006"));
+    assert_eq!(
+        m.comment.as_deref(),
+        Some("[ GothicSourcer v3.10 ] - August 2006")
+    );
     assert_eq!(m.scene.filename, "ORC_DRUMNOMOVE_JUE02.MAX");
     assert_eq!((m.scene.first_frame, m.scene.last_frame), (30, 164));
     assert_eq!(m.scene.frame_speed, 25.0);
@@ -197,11 +204,15 @@ fn bad_input_names_line_column_and_block() {
     assert!(e.message.contains("the file ends inside"), "{e}");
     assert!(e.message.contains("(a `}` is missing)"), "{e}");
     // A missing brace: the track's `}` is gone, the next line is not a sample.
-    let e = err(&SMALL.replace("\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\n\t\t}\n", "\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\n"));
+    let e = err(&SMALL.replace(
+        "\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\n\t\t}\n",
+        "\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\n",
+    ));
     assert_eq!(e.line, 13, "{e}");
     assert!(
-        e.message
-            .contains("this `}` closes `*CONTROL_POS_TRACK` of line 10 but is not indented like it"),
+        e.message.contains(
+            "this `}` closes `*CONTROL_POS_TRACK` of line 10 but is not indented like it"
+        ),
         "{e}"
     );
     // A missing value.
@@ -212,13 +223,18 @@ fn bad_input_names_line_column_and_block() {
     assert_eq!((e.line, e.column), (7, 13), "{e}");
     // Not an ASC.
     let e = err("*SCENE {\n}\n");
-    assert!(e.message.contains("starts with `*3DSMAX_ASCIIEXPORT`"), "{e}");
+    assert!(
+        e.message.contains("starts with `*3DSMAX_ASCIIEXPORT`"),
+        "{e}"
+    );
 }
 
 #[test]
 fn detects_by_content() {
     assert!(parse::detect(b"*3DSMAX_ASCIIEXPORT\t110\n"));
-    assert!(parse::detect(b"\xEF\xBB\xBF\r\n  *3dsmax_asciiexport 110\r\n"));
+    assert!(parse::detect(
+        b"\xEF\xBB\xBF\r\n  *3dsmax_asciiexport 110\r\n"
+    ));
     assert!(!parse::detect(b"*3DSMAX_ASCIIEXPORTX 110\n"));
     assert!(!parse::detect(b"Model(\"x\") {}"));
 }
@@ -226,8 +242,19 @@ fn detects_by_content() {
 #[test]
 fn numbers_parse_exactly() {
     for s in [
-        "0", "-0", "1", "6.27438e-006", "1e-005", "0.8803620338439941", "-63.4837", "100.39",
-        "1.5e+010", "123456789012345678901234", "3.4028234663852886e+38", ".5", "5.",
+        "0",
+        "-0",
+        "1",
+        "6.27438e-006",
+        "1e-005",
+        "0.8803620338439941",
+        "-63.4837",
+        "100.39",
+        "1.5e+010",
+        "123456789012345678901234",
+        "3.4028234663852886e+38",
+        ".5",
+        "5.",
     ] {
         let want: f64 = s.parse().unwrap();
         let got = model::parse_f64(s.as_bytes()).unwrap();
@@ -245,7 +272,10 @@ fn kerrax_layout_round_trips() {
     let text = "*3DSMAX_ASCIIEXPORT\t110\n*COMMENT \"[ Kerrax ASCII Model Exporter ] - Jan  1 2010\"\n*SCENE {\n\t*SCENE_FILENAME \"x.max\"\n\t*SCENE_FIRSTFRAME 0\n\t*SCENE_LASTFRAME 0\n\t*SCENE_FRAMESPEED 25\n\t*SCENE_TICKSPERFRAME 192\n}\n*HELPEROBJECT {\n\t*NODE_NAME \"Bip01\"\n\t*NODE_TM {\n\t\t*NODE_NAME \"Bip01\"\n\t\t*TM_ROW0 0.8803620338439941\t-1.0\t0.0\n\t}\n\t*TM_ANIMATION {\n\t\t*NODE_NAME \"Bip01\"\n\t\t*CONTROL_ROT_TRACK {\n\t\t\t*CONTROL_ROT_SAMPLE 0\t0.0\t0.0\t1.0\t1.5707963267948966\n\t\t}\n\t\t*CONTROL_SCALE_TRACK {\n\t\t\t*CONTROL_SCALE_SAMPLE 0 1 1 1 0 0 0 0\n\t\t}\n\t}\n}\n";
     let a = Asc::parse(text.as_bytes()).unwrap();
     assert_eq!(a.print(), text.as_bytes());
-    assert_eq!(a.model.objects[0].tm.rows[0], [0.8803620338439941, -1.0, 0.0]);
+    assert_eq!(
+        a.model.objects[0].tm.rows[0],
+        [0.8803620338439941, -1.0, 0.0]
+    );
     let an = a.model.objects[0].anim.as_ref().unwrap();
     assert_eq!(an.rot[0].angle, std::f64::consts::FRAC_PI_2);
 }
