@@ -241,6 +241,7 @@ pub fn skeleton(rig: &Rig, asc_file: &str) -> Model {
         scene: scene(asc_file, 0, 100, 25.0),
         objects: objects(rig),
         softskins: Vec::new(),
+        extra: Vec::new(),
     }
 }
 
@@ -500,6 +501,7 @@ pub fn animation(
             scene: scene(asc_file, first, last, speed),
             objects,
             softskins: Vec::new(),
+            extra: Vec::new(),
         },
         coverage,
     ))

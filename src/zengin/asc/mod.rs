@@ -18,7 +18,8 @@ pub mod pose;
 pub mod print;
 
 pub use model::{
-    Anim, Face, Mesh, Model, NodeTm, Object, ObjectKind, PosKey, RotKey, ScaleKey, Scene, SoftSkin,
+    Anim, Extra, Face, Mesh, Model, NodeTm, Object, ObjectKind, PosKey, Raw, RotKey, ScaleKey,
+    Scene, SoftSkin,
 };
 pub use parse::{AscError, Doc, Eol};
 pub use print::{print_gs, GsWriter, Val};

@@ -23,6 +23,25 @@ pub struct Model {
     pub objects: Vec<Object>,
     /// `*MESH_SOFTSKINVERTS` blocks.
     pub softskins: Vec<SoftSkin>,
+    /// Top-level lines and blocks the typed view does not interpret (`*MATERIAL_LIST`), as
+    /// token texts, each with the number of objects before it.
+    pub extra: Vec<Extra>,
+}
+
+/// A top-level line or block kept as token texts (see [`Model::extra`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extra {
+    /// How many objects come before it in the file.
+    pub before_object: usize,
+    pub raw: Raw,
+}
+
+/// A line as its token texts (quoted strings with their quotes), with its block's lines when
+/// it opens one (the `{` is not among the tokens).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Raw {
+    pub toks: Vec<String>,
+    pub children: Option<Vec<Raw>>,
 }
 
 /// `*SCENE { … }`.
@@ -551,8 +570,12 @@ impl Model {
             } else if key_is(k, "*MESH_SOFTSKINVERTS") {
                 r.expect_open(l)?;
                 m.softskins.push(read_softskin(&mut r, l)?);
-            } else if r.opens(l) {
-                r.skip_block(l)?;
+            } else {
+                let raw = read_raw(&mut r, l)?;
+                m.extra.push(Extra {
+                    before_object: m.objects.len(),
+                    raw,
+                });
             }
         }
         if !have_version {
@@ -574,6 +597,27 @@ impl Model {
                 .find(|o| o.name.eq_ignore_ascii_case(name))
         })
     }
+}
+
+fn read_raw(r: &mut Reader<'_>, l: usize) -> R<Raw> {
+    let toks = r.toks(l);
+    let opens = r.opens(l);
+    let n = if opens { toks.len() - 1 } else { toks.len() };
+    let texts = toks[..n].iter().map(|t| latin1(r.doc.tok(t))).collect();
+    let children = if opens {
+        r.enter(l, latin1(r.key(l)));
+        let mut c = Vec::new();
+        while let Some(k) = r.child()? {
+            c.push(read_raw(r, k)?);
+        }
+        Some(c)
+    } else {
+        None
+    };
+    Ok(Raw {
+        toks: texts,
+        children,
+    })
 }
 
 fn read_scene(r: &mut Reader<'_>, open: usize) -> R<Scene> {

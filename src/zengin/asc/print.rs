@@ -5,7 +5,7 @@
 //! An unedited parsed file is printed by [`super::parse::Doc::print`] instead (its own bytes);
 //! this module is for new files (`asc export`) and for documents without a source layout.
 
-use super::model::{Mesh, Model, Object, ObjectKind};
+use super::model::{Mesh, Model, Object, ObjectKind, Raw};
 use super::num::push_exact;
 use super::parse::Eol;
 
@@ -110,9 +110,9 @@ fn v3(v: &[f64; 3]) -> [Val<'static>; 3] {
     [Val::Num(v[0]), Val::Num(v[1]), Val::Num(v[2])]
 }
 
-/// `model` in GothicSourcer's layout (header, scene, objects with NODE_TM, TM_ANIMATION and
-/// meshes, soft-skin blocks). Not printed, because the model does not hold them: a material
-/// list and unknown blocks of a parsed file.
+/// `model` in GothicSourcer's layout (header, scene, kept top-level blocks such as the
+/// material list, objects with NODE_TM, TM_ANIMATION and meshes, soft-skin blocks). Unknown
+/// lines inside objects are not in the model and so not printed.
 pub fn print_gs(model: &Model, eol: Eol) -> String {
     let mut w = GsWriter::new(eol);
     w.line_sep(
@@ -133,8 +133,15 @@ pub fn print_gs(model: &Model, eol: Eol) -> String {
     w.line("*SCENE_BACKGROUND_STATIC", &v3(&s.background));
     w.line("*SCENE_AMBIENT_STATIC", &v3(&s.ambient));
     w.close();
-    for o in &model.objects {
+    let mut extra = model.extra.iter().peekable();
+    for (i, o) in model.objects.iter().enumerate() {
+        while let Some(e) = extra.next_if(|e| e.before_object <= i) {
+            print_raw(&mut w, &e.raw);
+        }
         print_object(&mut w, o);
+    }
+    for e in extra {
+        print_raw(&mut w, &e.raw);
     }
     for sk in &model.softskins {
         w.open("*MESH_SOFTSKINVERTS");
@@ -156,6 +163,29 @@ pub fn print_gs(model: &Model, eol: Eol) -> String {
         w.close();
     }
     w.out
+}
+
+/// A kept line: `key first\tsecond…`, and ` {` + its lines + `}` when it opens a block.
+pub fn print_raw(w: &mut GsWriter, raw: &Raw) {
+    let mut line = String::new();
+    for (i, t) in raw.toks.iter().enumerate() {
+        if i == 1 {
+            line.push(' ');
+        } else if i > 1 {
+            line.push('\t');
+        }
+        line.push_str(t);
+    }
+    match &raw.children {
+        None => w.raw(&line),
+        Some(c) => {
+            w.open(&line);
+            for r in c {
+                print_raw(w, r);
+            }
+            w.close();
+        }
+    }
 }
 
 fn print_object(w: &mut GsWriter, o: &Object) {
