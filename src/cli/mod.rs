@@ -11,6 +11,8 @@ macro_rules! print {
     ($($arg:tt)*) => { $crate::cli::out::write(format_args!($($arg)*)) };
 }
 
+mod asc;
+mod asc_export;
 mod check;
 mod checksum;
 mod compile;
@@ -81,6 +83,7 @@ enum Command {
     Repack(repack::Args),
     Gltf(gltf::Args),
     Completions(completions::Args),
+    Asc(asc::Args),
 }
 
 /// What a command reports.
@@ -145,6 +148,7 @@ fn dispatch(command: Command) -> Result<Status, Error> {
         Command::Repack(a) => repack::run(a),
         Command::Gltf(a) => gltf::run(a),
         Command::Completions(a) => completions::run(a),
+        Command::Asc(a) => asc::run(a),
     }
 }
 
