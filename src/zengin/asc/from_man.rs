@@ -165,14 +165,13 @@ impl Rig {
         self.names.is_empty()
     }
 
-    /// The world poses of one frame: `local[k]` for animated nodes, the rest `*NODE_TM` for
-    /// the others (a node without a track stands still, asc.md §3).
+    /// The world poses of one frame as the engine (and 3ds Max, KrxImpExp) poses the model:
+    /// `local[k]` for animated nodes, the rest local transform under the parent's pose for the
+    /// others.
     pub fn world(&self, local: &[Option<Local>], out: &mut [World]) {
         for &k in &self.order {
-            out[k] = match local[k] {
-                Some(l) => pose::world_from_local(self.parents[k].map(|p| out[p]), l),
-                None => self.rest_world[k],
-            };
+            let l = local[k].unwrap_or(self.rest[k]);
+            out[k] = pose::world_from_local(self.parents[k].map(|p| out[p]), l);
         }
     }
 }
@@ -484,7 +483,8 @@ pub fn animation(
                 continue;
             };
             let parent = rig.parents[k].map(|p| (exact[p], printed[p]));
-            let (w, p, pos, axis, angle) = sample(parent, &t[i]);
+            let before = (i > 0).then(|| exact[k].rot);
+            let (w, p, pos, axis, angle) = sample(parent, &t[i], before);
             exact[k] = w;
             printed[k] = p;
             a.pos.push(PosKey { tick, pos });
@@ -536,8 +536,17 @@ const GOOD_ENOUGH: f64 = 0.35;
 /// more than [`GOOD_ENOUGH`] from the MAN's code centres, the spellings one or two steps of the
 /// last digit away are tried and the one landing nearest is taken: 6 digits of a world
 /// position are worth up to ±0.6 of a position code, and the parent's rounding adds to it.
-fn sample(parent: Option<(World, World)>, key: &Key) -> (World, World, [f64; 3], [f64; 3], f64) {
-    let w = pose::world_from_local(parent.map(|p| p.0), key.local);
+fn sample(
+    parent: Option<(World, World)>,
+    key: &Key,
+    before: Option<glam::DQuat>,
+) -> (World, World, [f64; 3], [f64; 3], f64) {
+    let mut w = pose::world_from_local(parent.map(|p| p.0), key.local);
+    // The sign of the rotation continues the previous frame's (q and −q are the same
+    // rotation; KrxImpExp's keys jump where consecutive samples flip).
+    if before.is_some_and(|b| b.dot(w.rot) < 0.0) {
+        w.rot = -w.rot;
+    }
     let parent = parent.map(|p| p.1);
     let spell = |w: World, digits: usize| {
         let (axis, angle) = pose::angaxis_from_quat(w.rot);
@@ -585,7 +594,10 @@ fn sample(parent: Option<(World, World)>, key: &Key) -> (World, World, [f64; 3],
                 // The value that compiles back exactly against the printed parent, and its
                 // neighbouring spellings; with a 7th (8th, …) digit where 6 cannot land
                 // within the code's cell.
-                let exact = pose::world_from_local(parent, key.local);
+                let mut exact = pose::world_from_local(parent, key.local);
+                if exact.rot.dot(w.rot) < 0.0 {
+                    exact.rot = -exact.rot;
+                }
                 if !pos_ok {
                     for digits in num::PRECISION..=9 {
                         let (p, dev) = search(&spell(exact, digits).0, pos_dev);
