@@ -1,5 +1,6 @@
 //! `animkit asc …`: the 3ds Max ASCII (.ASC) pipeline. `asc import`: one animation ASC → MAN,
-//! the way the engine compiles an MDS `ani` (see `compile --asc` for a whole model).
+//! the way the engine compiles an MDS `ani` (see `compile --asc` for a whole model); `asc
+//! export` (src/cli/asc_export.rs): MAN → ASC.
 
 use super::Status;
 use crate::codec::Codec;
@@ -12,7 +13,8 @@ use std::path::{Path, PathBuf};
 pub enum Command {
     /// Compile one animation ASC into a MAN (the engine's ASC → MAN for one `ani`).
     Import(ImportArgs),
-    // ascx: `Export(super::asc_export::Args),` goes here (and its arm in `run`).
+    /// MAN(s) + MDH → ASC in GothicSourcer's layout (see `asc export --help`).
+    Export(super::asc_export::Args),
 }
 
 /// `asc` subcommands.
@@ -54,6 +56,7 @@ pub struct ImportArgs {
 pub fn run(args: Args) -> Result<Status, Error> {
     match args.command {
         Command::Import(a) => import(a),
+        Command::Export(a) => super::asc_export::run(a),
     }
 }
 

@@ -87,19 +87,19 @@ pub fn run(args: Args) -> Result<Status, Error> {
 }
 
 /// A MAN or MDH found in an archive or folder.
-struct Found {
+pub(super) struct Found {
     /// Path inside the archive or folder, `/`-separated.
-    name: String,
-    bytes: Vec<u8>,
+    pub(super) name: String,
+    pub(super) bytes: Vec<u8>,
 }
 
-fn ext_is(name: &str, ext: &str) -> bool {
+pub(super) fn ext_is(name: &str, ext: &str) -> bool {
     name.rsplit_once('.')
         .is_some_and(|(_, e)| e.eq_ignore_ascii_case(ext))
 }
 
 /// Every .MAN and .MDH member of an archive, or file of a folder (recursively).
-fn collect(source: &Path) -> Result<Vec<Found>, Error> {
+pub(super) fn collect(source: &Path) -> Result<Vec<Found>, Error> {
     let mut out = Vec::new();
     if source.is_dir() {
         for e in walkdir::WalkDir::new(source).sort_by_file_name() {
@@ -148,12 +148,12 @@ fn collect(source: &Path) -> Result<Vec<Found>, Error> {
     Ok(out)
 }
 
-fn read_mdh(path: &Path) -> Result<Mdh, Error> {
+pub(super) fn read_mdh(path: &Path) -> Result<Mdh, Error> {
     let data = crate::fsio::read_file(path)?;
     decode_mdh(path, &data)
 }
 
-fn decode_mdh(path: &Path, data: &[u8]) -> Result<Mdh, Error> {
+pub(super) fn decode_mdh(path: &Path, data: &[u8]) -> Result<Mdh, Error> {
     if !Mdh::detect(data) {
         return Err(Error::other(path, "not a ZenGin model hierarchy (.MDH)"));
     }
@@ -163,7 +163,7 @@ fn decode_mdh(path: &Path, data: &[u8]) -> Result<Mdh, Error> {
     })
 }
 
-fn decode_man(path: &Path, data: &[u8]) -> Result<Man, Error> {
+pub(super) fn decode_man(path: &Path, data: &[u8]) -> Result<Man, Error> {
     if !Man::detect(data) {
         return Err(Error::other(path, "not a ZenGin model animation (.MAN)"));
     }
@@ -215,7 +215,7 @@ fn skeleton(path: &Path, mdh: &Mdh) -> Result<Skeleton, Error> {
 
 /// Refuse a MAN that does not belong to the MDH (as `check --mdh` reports it) unless forced;
 /// node indices outside the MDH are refused always.
-fn check_pair(label: &Path, man: &Man, mdh: &Mdh, force: bool) -> Result<(), Error> {
+pub(super) fn check_pair(label: &Path, man: &Man, mdh: &Mdh, force: bool) -> Result<(), Error> {
     let problems = crate::zengin::mdh::check_man(man, mdh);
     let (index, other): (Vec<String>, Vec<String>) = problems
         .into_iter()
@@ -247,9 +247,9 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
             || crate::fsio::map_file(&a.inputs[0])
                 .is_ok_and(|d| registry::detect(&d).is_some_and(|f| f.container().is_some())));
     let (mdh_label, mdh, mans) = if single_source {
-        model_in(&a, &a.inputs[0])?
+        model_in(a.mdh.as_deref(), a.model.as_deref(), &a.inputs[0])?
     } else {
-        mans_and_mdh(&a)?
+        mans_and_mdh(&a.inputs, a.mdh.as_deref())?
     };
     for (label, man) in &mans {
         check_pair(label, man, &mdh, a.force)?;
@@ -290,15 +290,19 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
 }
 
 /// A model's MDH and MANs (with their labels).
-type Model = (PathBuf, Mdh, Vec<(PathBuf, Man)>);
+pub(super) type Model = (PathBuf, Mdh, Vec<(PathBuf, Man)>);
 
 /// `--model` (or `--mdh`) in an archive or folder: the MDH, and every MAN there with its
 /// checksum.
-fn model_in(a: &ExportArgs, source: &Path) -> Result<Model, Error> {
+pub(super) fn model_in(
+    mdh: Option<&Path>,
+    model: Option<&str>,
+    source: &Path,
+) -> Result<Model, Error> {
     let found = collect(source)?;
     let mdhs: Vec<&Found> = found.iter().filter(|f| ext_is(&f.name, "mdh")).collect();
-    let (label, mdh) = match (&a.mdh, &a.model) {
-        (Some(p), _) => (p.clone(), read_mdh(p)?),
+    let (label, mdh) = match (mdh, model) {
+        (Some(p), _) => (p.to_path_buf(), read_mdh(p)?),
         (None, Some(model)) => {
             let want = format!("{model}.MDH");
             let hit = mdhs.iter().find(|f| {
@@ -365,13 +369,13 @@ fn model_in(a: &ExportArgs, source: &Path) -> Result<Model, Error> {
 
 /// MAN files named on the command line and the `--mdh` given (without one: an error naming
 /// the MDH files beside the first MAN that fit).
-fn mans_and_mdh(a: &ExportArgs) -> Result<Model, Error> {
+pub(super) fn mans_and_mdh(inputs: &[PathBuf], mdh: Option<&Path>) -> Result<Model, Error> {
     let mut mans = Vec::new();
-    for p in &a.inputs {
+    for p in inputs {
         let data = crate::fsio::map_file(p)?;
         mans.push((p.clone(), decode_man(p, &data)?));
     }
-    let Some(mdh_path) = &a.mdh else {
+    let Some(mdh_path) = mdh else {
         let (p, man) = &mans[0];
         let sum = man_checksum(man);
         let beside = sum
@@ -404,7 +408,7 @@ fn mans_and_mdh(a: &ExportArgs) -> Result<Model, Error> {
             ),
         ));
     };
-    Ok((mdh_path.clone(), read_mdh(mdh_path)?, mans))
+    Ok((mdh_path.to_path_buf(), read_mdh(mdh_path)?, mans))
 }
 
 fn list_or_none(items: impl Iterator<Item = String>) -> String {

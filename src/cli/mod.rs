@@ -12,6 +12,7 @@ macro_rules! print {
 }
 
 mod asc;
+mod asc_export;
 mod check;
 mod checksum;
 mod compile;
@@ -84,6 +85,7 @@ enum Command {
     /// The 3ds Max ASCII (.ASC) pipeline: `asc import` (ASC → MAN).
     Asc(asc::Args),
     Completions(completions::Args),
+    Asc(asc::Args),
 }
 
 /// What a command reports.
@@ -146,6 +148,7 @@ fn dispatch(command: Command) -> Result<Status, Error> {
         Command::Gltf(a) => gltf::run(a),
         Command::Asc(a) => asc::run(a),
         Command::Completions(a) => completions::run(a),
+        Command::Asc(a) => asc::run(a),
     }
 }
 

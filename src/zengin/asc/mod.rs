@@ -10,6 +10,7 @@
 //! [`print::print_gs`] prints a model in GothicSourcer's layout (new files); [`to_man`] turns an
 //! animation ASC into a MAN the way the engine compiles it.
 
+pub mod from_man;
 pub mod model;
 pub mod model_compile;
 pub mod num;
@@ -18,7 +19,6 @@ pub mod pose;
 pub mod print;
 pub mod to_man;
 pub mod yaml;
-// ascx: `pub mod from_man;` goes here.
 
 pub use model::{
     Anim, Extra, Face, Mesh, Model, NodeTm, Object, ObjectKind, PosKey, Raw, RotKey, ScaleKey,

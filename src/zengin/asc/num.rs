@@ -16,7 +16,31 @@ use std::fmt::Write;
 pub const PRECISION: usize = 6;
 
 /// Append `v` as `%g` with MSVC exponents to `out`.
+#[inline]
 pub fn push_g(out: &mut String, v: f64) {
+    push_g_digits(out, v, PRECISION);
+}
+
+/// The shortest of `%.6g`, `%.7g`, … `%.17g` (MSVC exponents) that reads back as exactly `v`:
+/// `%g` for every value that is a 6-digit decimal (all of GothicSourcer's), more digits only
+/// where a writer chose a value 6 digits cannot hold.
+pub fn push_exact(out: &mut String, v: f64) {
+    let start = out.len();
+    for digits in PRECISION..=17 {
+        out.truncate(start);
+        push_g_digits(out, v, digits);
+        if !v.is_finite()
+            || out[start..]
+                .parse::<f64>()
+                .is_ok_and(|r| r.to_bits() == v.to_bits())
+        {
+            return;
+        }
+    }
+}
+
+/// Append `v` as `%.{digits}g` with MSVC exponents to `out`.
+pub fn push_g_digits(out: &mut String, v: f64, digits: usize) {
     if v == 0.0 {
         out.push_str(if v.is_sign_negative() { "-0" } else { "0" });
         return;
@@ -33,14 +57,14 @@ pub fn push_g(out: &mut String, v: f64) {
         return;
     }
     // `{:.5e}` rounds to 6 significant digits and tells the exponent after rounding.
-    let mut buf = String::with_capacity(16);
-    let _ = write!(buf, "{:.*e}", PRECISION - 1, v);
+    let mut buf = String::with_capacity(24);
+    let _ = write!(buf, "{:.*e}", digits - 1, v);
     let (mantissa, exp) = match buf.split_once('e') {
         Some((m, e)) => (m, e.parse::<i32>().unwrap_or(0)),
         None => (buf.as_str(), 0),
     };
-    if (-4..PRECISION as i32).contains(&exp) {
-        let decimals = (PRECISION as i32 - 1 - exp) as usize;
+    if (-4..digits as i32).contains(&exp) {
+        let decimals = (digits as i32 - 1 - exp) as usize;
         let start = out.len();
         let _ = write!(out, "{:.*}", decimals, v);
         trim_zeros(out, start);
@@ -59,6 +83,56 @@ pub fn g(v: f64) -> String {
     let mut s = String::new();
     push_g(&mut s, v);
     s
+}
+
+/// The decimal `%g` prints for a finite, non-zero `v`: `(m, e)` with `v ≈ m·10^e` and
+/// `100000 ≤ |m| ≤ 999999`. `(0, 0)` for zero.
+#[inline]
+pub fn decimal6(v: f64) -> (i64, i32) {
+    decimal(v, PRECISION)
+}
+
+/// Like [`decimal6`] with `digits` significant digits (6..=17).
+pub fn decimal(v: f64, digits: usize) -> (i64, i32) {
+    if v == 0.0 || !v.is_finite() {
+        return (0, 0);
+    }
+    let mut buf = String::with_capacity(24);
+    let _ = write!(buf, "{:.*e}", digits - 1, v);
+    let Some((mantissa, exp)) = buf.split_once('e') else {
+        return (0, 0);
+    };
+    let exp = exp.parse::<i32>().unwrap_or(0);
+    let text: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+    let m = text.parse::<i64>().unwrap_or(0);
+    (if v < 0.0 { -m } else { m }, exp - (digits as i32 - 1))
+}
+
+/// The `f64` a correctly rounding reader gives for the decimal `m·10^e` (one exact operation
+/// while `|m| < 2^53` and `|e| ≤ 22`, the standard parser beyond).
+pub fn from_decimal(m: i64, e: i32) -> f64 {
+    const POW10: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
+    if m.unsigned_abs() < (1u64 << 53) && e.unsigned_abs() <= 22 {
+        let x = m as f64;
+        return if e >= 0 {
+            x * POW10[e as usize]
+        } else {
+            x / POW10[(-e) as usize]
+        };
+    }
+    format!("{m}e{e}").parse().unwrap_or(f64::NAN)
+}
+
+/// `v` as a reader gets it back from its `%g` text (`-0` stays `-0`).
+pub fn round6(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return v;
+    }
+    let (m, e) = decimal6(v);
+    from_decimal(m, e)
 }
 
 /// Remove trailing zeros after a decimal point in `out[start..]`, and the point if nothing
@@ -140,6 +214,50 @@ mod tests {
         s.push('\t');
         push_g(&mut s, -1.0);
         assert_eq!(s, "*TM_ROW0 6.27438e-006\t-1");
+    }
+
+    /// `round6` is what the text says: its `%g` is the text of `v`, and parsing that text gives
+    /// it exactly.
+    #[test]
+    fn decimal_and_round6_agree_with_the_text() {
+        assert_eq!(decimal6(6.27438e-6), (627438, -11));
+        assert_eq!(decimal6(-111.908), (-111908, -3));
+        assert_eq!(decimal6(1.0), (100000, -5));
+        assert_eq!(from_decimal(627439, -11), 6.27439e-6);
+        for v in [
+            6.27438e-6f64,
+            -111.9078,
+            99.94956,
+            1.5707964,
+            1e-5,
+            -0.0,
+            123456.5,
+            7.0,
+        ] {
+            let r = round6(v);
+            assert_eq!(g(r), g(v), "{v}");
+            assert_eq!(g(v).parse::<f64>().unwrap().to_bits(), r.to_bits(), "{v}");
+        }
+        // One step of the last digit either way.
+        let (m, e) = decimal6(-7.37745);
+        assert_eq!(g(from_decimal(m + 1, e)), "-7.37744");
+        assert_eq!(g(from_decimal(m - 1, e)), "-7.37746");
+    }
+
+    #[test]
+    fn exact_is_g_for_six_digit_values_and_longer_only_when_needed() {
+        let s = |v: f64| {
+            let mut t = String::new();
+            push_exact(&mut t, v);
+            t
+        };
+        assert_eq!(s(6.27438e-6), "6.27438e-006");
+        assert_eq!(s(146.199), "146.199");
+        assert_eq!(s(-0.0), "-0");
+        assert_eq!(s(from_decimal(1461987, -4)), "146.1987");
+        assert_eq!(s(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(s(1.0 / 3.0), "0.3333333333333333");
+        assert_eq!(decimal(146.19873, 7), (1461987, -4));
     }
 
     #[test]

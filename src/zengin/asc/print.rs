@@ -6,13 +6,14 @@
 //! this module is for new files (`asc export`) and for documents without a source layout.
 
 use super::model::{Mesh, Model, Object, ObjectKind, Raw};
-use super::num::push_g;
+use super::num::push_exact;
 use super::parse::Eol;
 
 /// A value on a line.
 #[derive(Debug, Clone, Copy)]
 pub enum Val<'a> {
-    /// Printed with `%g` (MSVC exponents).
+    /// Printed with `%g` (MSVC exponents); with more digits only when 6 do not read back as
+    /// the value (`num::push_exact`), so a writer can choose values 6 digits cannot hold.
     Num(f64),
     /// Printed as a whole number.
     Int(i64),
@@ -49,7 +50,7 @@ impl GsWriter {
 
     fn val(&mut self, v: Val<'_>) {
         match v {
-            Val::Num(x) => push_g(&mut self.out, x),
+            Val::Num(x) => push_exact(&mut self.out, x),
             Val::Int(i) => {
                 use std::fmt::Write;
                 let _ = write!(self.out, "{i}");
@@ -154,7 +155,7 @@ pub fn print_gs(model: &Model, eol: Eol) -> String {
                 line.push_str("\t\"");
                 line.push_str(bone);
                 line.push_str("\"\t");
-                push_g(&mut line, *weight);
+                push_exact(&mut line, *weight);
             }
             w.raw(&line);
         }
