@@ -50,7 +50,9 @@ fn bench(c: &mut Criterion) {
     });
     let largest = files.iter().max_by_key(|f| f.len()).unwrap();
     g.throughput(Throughput::Bytes(largest.len() as u64));
-    g.bench_function("largest", |b| b.iter(|| black_box(Asc::parse(largest).unwrap())));
+    g.bench_function("largest", |b| {
+        b.iter(|| black_box(Asc::parse(largest).unwrap()))
+    });
     g.finish();
 }
 

@@ -148,10 +148,7 @@ pub(super) fn compile_model(
         .filter_map(|e| e.ok())
         .filter(|e| e.file_type().is_file())
         .map(|e| e.into_path())
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|x| x.eq_ignore_ascii_case("asc"))
-        })
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("asc")))
         .collect();
     all.sort();
     for p in all {
@@ -187,7 +184,8 @@ pub(super) fn compile_model(
     });
     let (nodes, checksum) = match &args.mdh {
         Some(p) => {
-            let dummy = Asc::parse(b"*3DSMAX_ASCIIEXPORT\t110\n").map_err(|e| Error::other(p, e.to_string()))?;
+            let dummy = Asc::parse(b"*3DSMAX_ASCIIEXPORT\t110\n")
+                .map_err(|e| Error::other(p, e.to_string()))?;
             skeleton(Some(p), &dummy)?
         }
         None => {
@@ -200,7 +198,10 @@ pub(super) fn compile_model(
             let Some(path) = found.get(&name.to_ascii_uppercase()) else {
                 return Err(Error::other(
                     &args.input,
-                    format!("the meshAndTree ASC `{name}` is not under {}: pass --mdh or add it", dir.display()),
+                    format!(
+                        "the meshAndTree ASC `{name}` is not under {}: pass --mdh or add it",
+                        dir.display()
+                    ),
                 ));
             };
             let asc = read_asc(path)?;
@@ -278,5 +279,9 @@ pub(super) fn compile_model(
         missing,
         failed
     );
-    Ok(if failed == 0 { Status::Ok } else { Status::Failed })
+    Ok(if failed == 0 {
+        Status::Ok
+    } else {
+        Status::Failed
+    })
 }

@@ -82,10 +82,9 @@ enum Command {
     Unpack(unpack::Args),
     Repack(repack::Args),
     Gltf(gltf::Args),
-    /// The 3ds Max ASCII (.ASC) pipeline: `asc import` (ASC → MAN).
+    /// The 3ds Max ASCII (.ASC) pipeline: `asc import` (ASC → MAN), `asc export` (MAN → ASC).
     Asc(asc::Args),
     Completions(completions::Args),
-    Asc(asc::Args),
 }
 
 /// What a command reports.
@@ -148,7 +147,6 @@ fn dispatch(command: Command) -> Result<Status, Error> {
         Command::Gltf(a) => gltf::run(a),
         Command::Asc(a) => asc::run(a),
         Command::Completions(a) => completions::run(a),
-        Command::Asc(a) => asc::run(a),
     }
 }
 

@@ -40,10 +40,10 @@ pub fn mdh_from_asc(asc: &Model, asc_path: &str) -> Result<Mdh, String> {
             .parent
             .as_deref()
             .and_then(|p| asc.objects.iter().find(|q| q.name == p));
-        let parent_idx = o.parent.as_deref().and_then(|p| {
-            objs.iter()
-                .position(|q| q.name.eq_ignore_ascii_case(p))
-        });
+        let parent_idx = o
+            .parent
+            .as_deref()
+            .and_then(|p| objs.iter().position(|q| q.name.eq_ignore_ascii_case(p)));
         let (rows, root) = mdh_from_tm(parent_obj.map(world), world(o));
         if let Some(t) = root {
             if parent_idx.is_none() && nodes.is_empty() {
@@ -105,9 +105,7 @@ pub fn ani_jobs(mds: &Mds) -> Vec<AniJob> {
     let text = super::model::latin1(&mds.src);
     let mut lines = text.split('\n').filter(|l| {
         let t = l.trim_start();
-        t.len() >= 3
-            && t[..3].eq_ignore_ascii_case("ani")
-            && t[3..].trim_start().starts_with('(')
+        t.len() >= 3 && t[..3].eq_ignore_ascii_case("ani") && t[3..].trim_start().starts_with('(')
     });
     anis.into_iter()
         .map(|ani| AniJob {
