@@ -131,6 +131,9 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
     Ok(Status::Ok)
 }
 
+/// A compiled MAN: its path, bytes and notes.
+type Written = (PathBuf, Vec<u8>, Vec<String>);
+
 /// `compile MODEL.MDS --asc DIR`: MSB (already compiled: `msb`), MDH and one MAN per `ani`.
 pub(super) fn compile_model(
     args: &super::compile::Args,
@@ -220,7 +223,7 @@ pub(super) fn compile_model(
     let jobs = ani_jobs(mds);
     let rounding = rounding(args.rounding);
     // One ani per task on all cores; each reads its own ASC (memory: one ASC per core).
-    let results: Vec<Result<Option<(PathBuf, Vec<u8>, Vec<String>)>, Error>> = jobs
+    let results: Vec<Result<Option<Written>, Error>> = jobs
         .par_iter()
         .map(|job| {
             let asc_name = job.ani.asc.to_string();

@@ -168,6 +168,7 @@ fn part<'a>(label: &Path, man: &'a Man) -> Part<'a> {
 }
 
 /// `MANs --mdh`: one ASC per animation, named after the MAN.
+#[allow(clippy::type_complexity)] // (ascx: a type alias would do)
 fn animations(a: &Args, eol: Eol) -> Result<Status, Error> {
     let (mdh_label, mdh, mans) = mans_and_mdh(&a.inputs, a.mdh.as_deref())?;
     for (label, man) in &mans {
@@ -210,6 +211,7 @@ fn animations(a: &Args, eol: Eol) -> Result<Status, Error> {
 
 /// Write every file that could be made (as one: all or none), then report each; an
 /// animation that could not be written is reported and makes the status failed.
+#[allow(clippy::type_complexity)]
 fn write_all(
     a: &Args,
     results: Vec<Result<(PathBuf, String, Vec<Coverage>), Error>>,
@@ -280,6 +282,7 @@ fn describe(out: &Path, bytes: usize, cov: &[Coverage]) -> String {
 
 /// `ARCHIVE|DIR --model NAME`: every MAN of the model, grouped by the ASC its MDS line names,
 /// and the skeleton.
+#[allow(clippy::type_complexity)]
 fn whole_model(a: &Args, source: &Path, eol: Eol) -> Result<Status, Error> {
     if is_asc_file(&a.output) {
         return Err(Error::other(
