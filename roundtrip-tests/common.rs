@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 // The corpus-or-fail-in-CI rule, shared with the library's unit tests (one copy).
 #[path = "../src/testing.rs"]
 mod testing;
-pub use testing::{corpus, corpus_file, missing_tool};
+pub use testing::{corpus, corpus_file, corpus_path, missing_tool};
 
 /// The project root.
 pub fn root() -> PathBuf {

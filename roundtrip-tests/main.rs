@@ -12,6 +12,7 @@ mod man_edit;
 mod man_props;
 mod oneshot;
 mod readme;
+mod realworld;
 mod report;
 mod schemas;
 mod ue3;

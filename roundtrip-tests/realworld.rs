@@ -1,0 +1,384 @@
+//! The real files of `../shared/corpus/realworld/` (issue 27): `compile` gives the engine's
+//! bytes, damaged files are named for what they are, and the reports fit real data.
+
+use crate::common::{corpus_path, run};
+use animkit::registry::Codec;
+use animkit::zengin::mds::compile::{compile, decompile, CompileOptions};
+use animkit::zengin::msb::{Entry, Msb};
+use std::path::{Path, PathBuf};
+
+/// A realworld folder's files (recursively), sorted.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn ext_is(p: &Path, ext: &str) -> bool {
+    p.extension()
+        .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case(ext))
+}
+
+/// `NAME@abcdef1.EXT` → `NAME` (one of several stored versions of a path), upper case.
+fn base_name(p: &Path) -> String {
+    let stem = p
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .to_ascii_uppercase();
+    stem.split('@').next().unwrap().to_string()
+}
+
+/// The repository folder (`owner+repo`) a realworld file comes from.
+fn repo_of(p: &Path, folder: &Path) -> String {
+    let rel = p.strip_prefix(folder).unwrap();
+    rel.components()
+        .next()
+        .unwrap()
+        .as_os_str()
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn msb_bytes(m: &Msb) -> Vec<u8> {
+    let mut out = Vec::new();
+    m.write(&mut out).unwrap();
+    out
+}
+
+/// Compile `mds` with the root and source chunks of the engine's `msb` (the engine takes them
+/// from the file's place and time; a script holds them only as the `animkit-msb` header).
+fn compile_like(mds_src: &[u8], msb: &Msb) -> Vec<u8> {
+    let header: Vec<u8> = decompile(msb)
+        .text
+        .split(|&b| b == b'\n')
+        .filter(|l| l.starts_with(b"// animkit-msb:"))
+        .flat_map(|l| [l, b"\n"].concat())
+        .collect();
+    let src = [header.as_slice(), mds_src].concat();
+    let parsed = animkit::zengin::mds::parse(&src).expect("the script parses");
+    msb_bytes(&compile(&parsed.script, &src, &CompileOptions::default()))
+}
+
+/// MDS/MSB pairs of the corpus whose script is the one the engine compiled: `(MSB, MDS)`,
+/// paths inside `realworld/`.
+const ENGINE_PAIRS: &[(&str, &str)] = &[
+    (
+        "msb/PiotrDrozdz96+Gothic/Anims/_compiled/KEILER.MSB",
+        "mds/PiotrDrozdz96+Gothic/Anims/KEILER.MDS",
+    ),
+    (
+        "msb/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/GOBBO@cf37282.MSB",
+        "mds/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/asc_gobbo/GOBBO@13e2aee.MDS",
+    ),
+    (
+        "msb/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/GOBBO_BERSERK@34aa8ed.MSB",
+        "mds/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/asc_gobbo_berserk/GOBBO_BERSERK@cf74b61.MDS",
+    ),
+    (
+        "msb/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/GOBBO_BERSERK@7d3ec7c.MSB",
+        "mds/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/asc_gobbo_berserk/GOBBO_BERSERK@cf74b61.MDS",
+    ),
+    (
+        "msb/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/GOBBO_BERSERK@f9fd9b5.MSB",
+        "mds/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/asc_gobbo_berserk/GOBBO_BERSERK@a93842f.MDS",
+    ),
+    (
+        "msb/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/HUMANS@402a39a.MSB",
+        "mds/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/HumanS.mds",
+    ),
+];
+
+/// MSBs with a same-named script in the same repository that is not the script compiled (no
+/// stored version of the script gives the MSB), and why.
+const NOT_THE_COMPILED_SCRIPT: &[(&str, &str)] = &[
+    ("HUMANS_RUN.MSB", "script edited after compiling: the MSB has T_RUN_2_RUNL/S_RUNL where the script has T_WALK_2_WALKL/S_WALKL"),
+    ("HUMANS_ACROBATIC.MSB", "script edited after compiling: the MSB's S_JUMP has fps 10 and an alias T_2HRUNSTRAFEL the script no longer has"),
+    ("SWAMPRAT.MSB", "script edited after compiling: it registers BAGIENNYRAT_BODY.ASC, the MSB has no such registerMesh"),
+    ("CHESTBIG_ORCMUMMY.MSB", "the MSB stops after meshAndTree (no aniEnum, modelEnd, end) where the script has an aniEnum"),
+    ("GOBBO@54994da.MSB", "compiled from a version not stored: no stored GOBBO.MDS registers GOBBO_SKELETON_BODY.ASC's neighbours as the MSB does, and its S_FISTRUN has fps 15"),
+    ("GOBBO_BERSERK@9d08314.MSB", "compiled from a version not stored: the MSB's mesh is GOB_BODY, every stored script's HGOB_BODY"),
+    ("GOBBO@bfdd00f.MSB", "damaged: a name lengthened without fixing its chunk's length (see `repair`)"),
+    ("HUMANS@5736635.MSB", "compiled from a version not stored: the MSB registers HUM_BODY_NAKED3500.ASC, ARMOR_PAL_L.ASC …, which HumanS.mds does not"),
+];
+
+#[test]
+fn every_engine_compiled_pair_compiles_to_the_engines_msb_byte_for_byte() {
+    let Some(rw) = corpus_path("realworld") else {
+        return;
+    };
+    for (msb_rel, mds_rel) in ENGINE_PAIRS {
+        let msb_data = std::fs::read(rw.join(msb_rel)).unwrap();
+        let msb = Msb::decode(&msb_data).unwrap();
+        let src = std::fs::read(rw.join(mds_rel)).unwrap();
+        let ours = compile_like(&src, &msb);
+        assert!(
+            ours == msb_data,
+            "{mds_rel} → {msb_rel}: first difference at byte {:?}",
+            animkit::exact::first_difference(&ours, &msb_data)
+        );
+    }
+    // Every same-named MDS/MSB pair of one repository is listed: verified above, or excluded
+    // with its reason (and then truly no stored script version gives the MSB).
+    let (msb_dir, mds_dir) = (rw.join("msb"), rw.join("mds"));
+    let scripts: Vec<PathBuf> = files(&mds_dir)
+        .into_iter()
+        .filter(|p| ext_is(p, "mds"))
+        .collect();
+    let mut pairs = 0;
+    for m in files(&msb_dir).into_iter().filter(|p| ext_is(p, "msb")) {
+        let repo = repo_of(&m, &msb_dir);
+        let candidates: Vec<&PathBuf> = scripts
+            .iter()
+            .filter(|s| repo_of(s, &mds_dir) == repo && base_name(s) == base_name(&m))
+            .collect();
+        if candidates.is_empty() {
+            continue;
+        }
+        pairs += 1;
+        let rel = m
+            .strip_prefix(&rw)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let name = m.file_name().unwrap().to_string_lossy().into_owned();
+        let listed = ENGINE_PAIRS.iter().any(|(p, _)| *p == rel);
+        let excluded = NOT_THE_COMPILED_SCRIPT.iter().any(|(n, _)| *n == name);
+        assert!(
+            listed != excluded,
+            "{rel}: list it in ENGINE_PAIRS or NOT_THE_COMPILED_SCRIPT (exactly one)"
+        );
+        if excluded {
+            let data = std::fs::read(&m).unwrap();
+            let Ok(msb) = Msb::decode(&data) else {
+                assert!(name == "GOBBO@bfdd00f.MSB", "{rel} does not decode");
+                continue;
+            };
+            for c in candidates {
+                let ours = compile_like(&std::fs::read(c).unwrap(), &msb);
+                assert!(
+                    ours != data,
+                    "{rel} is excluded but {} gives it",
+                    c.display()
+                );
+            }
+        }
+    }
+    assert_eq!(pairs, ENGINE_PAIRS.len() + NOT_THE_COMPILED_SCRIPT.len());
+}
+
+/// The engine's MSBs that decode (all but the damaged GOBBO@bfdd00f.MSB): decompiled, each
+/// compiles back to the same bytes, with no "cannot produce" warning.
+#[test]
+fn every_corpus_msb_decompiles_to_a_script_that_compiles_back_to_it() {
+    let Some(dir) = corpus_path("realworld/msb") else {
+        return;
+    };
+    let mut n = 0;
+    for m in files(&dir).into_iter().filter(|p| ext_is(p, "msb")) {
+        let data = std::fs::read(&m).unwrap();
+        let Ok(msb) = Msb::decode(&data) else {
+            assert!(m.ends_with("GOBBO@bfdd00f.MSB"), "{} fails", m.display());
+            continue;
+        };
+        let d = decompile(&msb);
+        assert!(d.losses.is_empty(), "{}: {:?}", m.display(), d.losses);
+        let parsed = animkit::zengin::mds::parse(&d.text).unwrap();
+        let again = msb_bytes(&compile(
+            &parsed.script,
+            &d.text,
+            &CompileOptions::default(),
+        ));
+        assert!(again == data, "{}", m.display());
+        n += 1;
+    }
+    assert_eq!(n, 54);
+}
+
+fn rw_file(rel: &str) -> Option<(PathBuf, Vec<u8>)> {
+    let p = corpus_path(&format!("realworld/{rel}"))?;
+    let data = std::fs::read(&p).unwrap();
+    Some((p, data))
+}
+
+#[test]
+fn an_alias_without_a_direction_is_an_empty_direction_as_the_engine_stores_it() {
+    let Some((_, data)) = rw_file("msb/PiotrDrozdz96+Gothic/Anims/_compiled/KEILER.MSB") else {
+        return;
+    };
+    let msb = Msb::decode(&data).unwrap();
+    let alias = msb.entries.iter().find_map(|e| match e {
+        Entry::AniAlias(a) if a.name.to_string() == "T_FISTJUMPB" => Some(a),
+        _ => None,
+    });
+    assert_eq!(
+        alias.map(|a| (a.alias_of.to_string(), a.direction.to_string())),
+        Some(("T_STUMBLEB".into(), String::new()))
+    );
+    let text = String::from_utf8(decompile(&msb).text).unwrap();
+    assert!(
+        text.contains("aniAlias (\"T_FISTJUMPB\" 1 \"S_FISTRUN\" 0 0 M. \"T_STUMBLEB\")\r\n"),
+        "{text}"
+    );
+    // the original script's line `aniAlias ("t_FistJumpB" … "t_StumbleB")` compiles to it
+    let Some((_, src)) = rw_file("mds/PiotrDrozdz96+Gothic/Anims/KEILER.MDS") else {
+        return;
+    };
+    let parsed = animkit::zengin::mds::parse(&src).unwrap();
+    assert!(
+        !parsed
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("direction")),
+        "{:?}",
+        parsed.warnings
+    );
+    let ours = compile(&parsed.script, &src, &CompileOptions::default());
+    let a = ours.entries.iter().find_map(|e| match e {
+        Entry::AniAlias(a) if a.name.to_string() == "T_FISTJUMPB" => Some(a),
+        _ => None,
+    });
+    assert_eq!(a.map(|a| a.direction.to_string()), Some(String::new()));
+}
+
+#[test]
+fn decompile_of_an_engine_msb_gives_no_cannot_produce_warning() {
+    let Some(dir) = corpus_path("realworld/msb") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, rel) in [
+        ("KEILER", "PiotrDrozdz96+Gothic/Anims/_compiled/KEILER.MSB"),
+        ("SWAMPRAT", "PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT.MSB"),
+        (
+            "ORC",
+            "NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/ORC.MSB",
+        ),
+        (
+            "CHESTBIG_ORCMUMMY",
+            "NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/CHESTBIG_ORCMUMMY.MSB",
+        ),
+    ] {
+        let input = dir.join(rel);
+        let mds = tmp.path().join(format!("{name}.MDS"));
+        let msb = tmp.path().join(format!("{name}.MSB"));
+        let (code, out, err) = run(
+            tmp.path(),
+            &[
+                "decompile",
+                input.to_str().unwrap(),
+                "-o",
+                mds.to_str().unwrap(),
+            ],
+        );
+        assert_eq!((code, err.as_str()), (0, ""), "{name}");
+        assert!(out.ends_with("; compiles back to the same MSB\n"), "{out}");
+        let (code, _, err) = run(
+            tmp.path(),
+            &["compile", mds.to_str().unwrap(), "-o", msb.to_str().unwrap()],
+        );
+        assert_eq!((code, err.as_str()), (0, ""), "{name}");
+        assert!(
+            std::fs::read(&msb).unwrap() == std::fs::read(&input).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn flag_text_is_stored_as_written() {
+    // SWAMPRAT.MSB holds the flag word `M:` (`:` for "not set"), as its script wrote it
+    let Some((_, data)) = rw_file("msb/PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT.MSB") else {
+        return;
+    };
+    let msb = Msb::decode(&data).unwrap();
+    let flags: Vec<String> = msb
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::AniAlias(a) if a.name.to_string() == "T_FISTWALKBL_2_FISTWALK" => {
+                Some(a.flags.to_string())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(flags, ["M:"]);
+    let src = b"Model(\"M\") {\n aniEnum {\n  aniAlias(\"A\" 1 \"B\" 0 0 M: \"C\" R)\n }\n}\n";
+    let parsed = animkit::zengin::mds::parse(src).unwrap();
+    assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+    let m = compile(&parsed.script, src, &CompileOptions::default());
+    let a = m.entries.iter().find_map(|e| match e {
+        Entry::AniAlias(a) => Some(a),
+        _ => None,
+    });
+    assert_eq!(
+        a.map(|a| (a.flags.to_string(), a.alias_of.to_string())),
+        Some(("M:".into(), "C".into()))
+    );
+}
+
+#[test]
+fn an_msb_without_closing_chunks_decompiles_to_a_script_that_keeps_that() {
+    let Some((_, data)) = rw_file(
+        "msb/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/CHESTBIG_ORCMUMMY.MSB",
+    ) else {
+        return;
+    };
+    let msb = Msb::decode(&data).unwrap();
+    let kinds: Vec<&str> = msb.entries.iter().map(Entry::kind).collect();
+    assert_eq!(kinds, ["root", "source", "model", "meshAndTree"]);
+    let d = decompile(&msb);
+    assert!(d.losses.is_empty(), "{:?}", d.losses);
+    let text = String::from_utf8(d.text.clone()).unwrap();
+    assert!(
+        text.contains("// animkit-msb: ends modelEnd=0 end=0\r\n"),
+        "{text}"
+    );
+    let parsed = animkit::zengin::mds::parse(&d.text).unwrap();
+    let again = msb_bytes(&compile(
+        &parsed.script,
+        &d.text,
+        &CompileOptions::default(),
+    ));
+    assert!(again == data);
+}
+
+#[test]
+fn a_string_broken_across_two_lines_is_an_unterminated_string_at_its_quote() {
+    // GOLEM.MDS line 79: `ani ("t_FistWalkL_2_FistWalk" 1 "s_FistWalk" 0.0 0.0 M. "` and the
+    // name's rest `.asc" F 50 64)` on line 80. The engine's reader (as ZenKit reads it) ends a
+    // string at the line end and then fails on `.asc` where F or R must stand: it refuses the
+    // script too.
+    let Some(p) = corpus_path(
+        "realworld/mds/CarnageMarkus+gothic-animations-decompiled/Gothic_2/MONSTER/GOLEM/GOLEM.MDS",
+    ) else {
+        return;
+    };
+    let src = std::fs::read(&p).unwrap();
+    let e = animkit::zengin::mds::parse(&src).unwrap_err();
+    assert_eq!(
+        (e.line, e.column, e.message.as_str()),
+        (
+            79,
+            64,
+            "ani: unterminated string: this `\"` has no closing quote on its line (a name cannot continue on the next line), so the direction F or R is missing"
+        )
+    );
+    let (code, out, _) = run(p.parent().unwrap(), &["verify", "GOLEM.MDS"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("GOLEM.MDS:79:64: error: ani: unterminated string"),
+        "{out}"
+    );
+}
