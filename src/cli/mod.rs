@@ -28,6 +28,7 @@ mod out;
 mod progress;
 mod psa;
 mod repack;
+mod repair;
 pub mod schema;
 mod tree;
 mod unpack;
@@ -79,6 +80,7 @@ enum Command {
     Vdf(vdf::Args),
     Unpack(unpack::Args),
     Repack(repack::Args),
+    Repair(repair::Args),
     Gltf(gltf::Args),
     Completions(completions::Args),
 }
@@ -143,6 +145,7 @@ fn dispatch(command: Command) -> Result<Status, Error> {
         Command::Vdf(a) => vdf::run(a),
         Command::Unpack(a) => unpack::run(a),
         Command::Repack(a) => repack::run(a),
+        Command::Repair(a) => repair::run(a),
         Command::Gltf(a) => gltf::run(a),
         Command::Completions(a) => completions::run(a),
     }

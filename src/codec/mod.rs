@@ -147,6 +147,21 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn yaml_round_trip(&self) -> Option<Vec<u8>> {
         None
     }
+    /// A damaged file made readable by changes the format can name (`animkit repair`), e.g.
+    /// chunk lengths made to agree with their content after a name was lengthened by hand:
+    /// the repaired bytes and one line per change. `None`: the format knows no repair for
+    /// `data` (the default).
+    fn repair(_data: &[u8]) -> Option<Repaired> {
+        None
+    }
+}
+
+/// The result of [`Codec::repair`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Repaired {
+    pub bytes: Vec<u8>,
+    /// What changed, one line each (field path, offset, old → new).
+    pub changes: Vec<String>,
 }
 
 /// A format, as the commands see it.
@@ -172,6 +187,8 @@ pub trait Format: Send + Sync {
     fn companions(&self) -> &'static [Companion];
     /// See [`Codec::HAS_EDIT_WARNINGS`].
     fn has_edit_warnings(&self) -> bool;
+    /// See [`Codec::repair`].
+    fn repair(&self, data: &[u8]) -> Option<Repaired>;
 }
 
 /// A decoded file, as the commands see it.
@@ -293,6 +310,9 @@ impl<T: Codec> Format for Registered<T> {
     }
     fn has_edit_warnings(&self) -> bool {
         T::HAS_EDIT_WARNINGS
+    }
+    fn repair(&self, data: &[u8]) -> Option<Repaired> {
+        T::repair(data)
     }
 }
 

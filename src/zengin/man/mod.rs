@@ -255,6 +255,9 @@ pub use crate::zengin::chunk::{Hex16, Unknown};
 // Registration
 
 impl Codec for Man {
+    fn repair(data: &[u8]) -> Option<crate::codec::Repaired> {
+        crate::zengin::chunk::repair_lengths(data)
+    }
     const TAG: &'static str = "zengin.man";
     const DESCRIPTION: &'static str = "ZenGin model animation (.MAN)";
     const EXTENSIONS: &'static [&'static str] = &["man"];

@@ -191,6 +191,9 @@ pub fn from_yaml(text: &str) -> Result<Msb, ImportError> {
 }
 
 impl Codec for Msb {
+    fn repair(data: &[u8]) -> Option<crate::codec::Repaired> {
+        crate::zengin::chunk::repair_lengths(data)
+    }
     const TAG: &'static str = "zengin.msb";
     const DESCRIPTION: &'static str = "ZenGin compiled model script (.MSB)";
     const EXTENSIONS: &'static [&'static str] = &["msb"];
