@@ -475,3 +475,110 @@ fn repair_refuses_a_sound_file_and_damage_it_cannot_name() {
     );
     assert!(!tmp.path().join("out.MSB").exists());
 }
+
+#[test]
+fn info_and_check_take_folders_like_verify() {
+    let Some(dir) = corpus_path("realworld/msb/PiotrDrozdz96+Gothic/Anims/_compiled") else {
+        return;
+    };
+    let (code, out, err) = run(&dir, &["info", "."]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    // the folder's four MSBs, each with its summary
+    let heads: Vec<&str> = out.lines().filter(|l| !l.starts_with("  ")).collect();
+    assert_eq!(heads.len(), 4, "{out}");
+    assert!(
+        heads
+            .iter()
+            .any(|l| l.starts_with("./KEILER.MSB: zengin.msb (")),
+        "{out}"
+    );
+    let (code, out, err) = run(&dir, &["check", "--json", "."]);
+    assert!(code == 0 || code == 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["files"].as_array().map(Vec::len), Some(4), "{out}");
+}
+
+#[test]
+fn an_empty_file_and_a_missing_output_folder_are_said_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("EMPTY.MAN"), b"").unwrap();
+    for cmd in ["info", "export", "import", "check"] {
+        let (code, out, err) = run(tmp.path(), &[cmd, "EMPTY.MAN"]);
+        assert!(code != 0, "{cmd}");
+        assert!(
+            err.contains("EMPTY.MAN: empty file") || out.contains("EMPTY.MAN: empty file"),
+            "{cmd}: {out}{err}"
+        );
+    }
+    let walk = crate::common::root().join("samples/WALK.MAN");
+    let (code, _, err) = run(
+        tmp.path(),
+        &["export", walk.to_str().unwrap(), "-o", "nodir/WALK.yaml"],
+    );
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            "animkit: error: nodir/WALK.yaml: the output folder nodir does not exist\n"
+        )
+    );
+}
+
+#[test]
+fn a_document_whose_keys_were_sorted_is_read() {
+    // PyYAML's default dump sorts the keys: `format:` comes after `entries:`
+    let Some(msb) = corpus_path("realworld/msb/PiotrDrozdz96+Gothic/Anims/_compiled/KEILER.MSB")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, yaml, _) = run(tmp.path(), &["export", msb.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let mut lines: Vec<&str> = yaml.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with("format:")).unwrap();
+    let format = lines.remove(at);
+    lines.push(format);
+    std::fs::write(tmp.path().join("sorted.yaml"), lines.join("\n") + "\n").unwrap();
+    let (code, _, err) = run(tmp.path(), &["import", "sorted.yaml", "-o", "K.MSB"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (0, "wrote K.MSB (10710 bytes, zengin.msb)\n")
+    );
+    assert!(std::fs::read(tmp.path().join("K.MSB")).unwrap() == std::fs::read(&msb).unwrap());
+}
+
+#[test]
+fn values_that_make_no_sense_are_findings_and_import_warnings() {
+    let Some(man) =
+        corpus_path("realworld/man/PiotrDrozdz96+Gothic/Anims/_compiled/GIANT_BUG-S_DEAD.MAN")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, yaml, _) = run(tmp.path(), &["export", man.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let edited = yaml
+        .replace("    fps: 25.0\n", "    fps: 0.0\n")
+        .replace("node_indices: [0, 1, 2,", "node_indices: [0, 1, 1,");
+    assert_ne!(edited, yaml);
+    std::fs::write(tmp.path().join("BUG.MAN.yaml"), edited).unwrap();
+    let (code, _, err) = run(tmp.path(), &["import", "BUG.MAN.yaml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: BUG.MAN.yaml: header.fps: fps 0: the playback rate must be a finite number above 0\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "warning: BUG.MAN.yaml: samples.node_indices[2]: 1: the same node as node_indices[1]\n"
+        ),
+        "{err}"
+    );
+    let (code, out, _) = run(tmp.path(), &["check", "BUG.MAN"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("header.fps"), "{out}");
+    assert!(out.contains("samples.node_indices[2]"), "{out}");
+    // the original has none
+    let (code, out, _) = run(tmp.path(), &["check", man.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+}

@@ -163,6 +163,24 @@ pub fn report(e: &Error) {
 
 /// Run `f` for every file; with several files, a file's error is printed and the others still
 /// run (status failed), with one file it is the command's error.
+/// The files named, with each folder replaced by the recognised files inside it (recursively,
+/// sorted by name, as `verify` walks folders); files named directly are kept as they are.
+pub fn expand_folders(paths: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>, Error> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            for f in crate::verify::collect_files(std::slice::from_ref(p))? {
+                if Input::read(&f).is_ok() {
+                    out.push(f);
+                }
+            }
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
 pub fn each_file(
     files: &[std::path::PathBuf],
     mut f: impl FnMut(&Path) -> Result<Status, Error>,

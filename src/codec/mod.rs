@@ -110,6 +110,11 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn export_warnings(&self) -> Vec<Finding> {
         Vec::new()
     }
+    /// Values that make no sense on their own (a frame rate of 0, a node index no skeleton
+    /// has): `check` reports them and `import` warns. Nothing by default.
+    fn value_findings(&self) -> Vec<Finding> {
+        Vec::new()
+    }
     /// The key that ties this file to its companions: a companion belongs to the file when
     /// their keys are equal (ZenGin: the CRC-32 of the skeleton's node names in MAN and MDH).
     fn companion_key(&self) -> Option<u32> {
@@ -204,6 +209,8 @@ pub trait Asset: Send + Sync {
     fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding>;
     /// See [`Codec::export_warnings`].
     fn export_warnings(&self) -> Vec<Finding>;
+    /// See [`Codec::value_findings`].
+    fn value_findings(&self) -> Vec<Finding>;
     /// See [`Codec::companion_key`].
     fn companion_key(&self) -> Option<u32>;
     /// See [`Codec::edit_warnings`]; empty when `edited` is another format.
@@ -242,6 +249,9 @@ impl<T: Codec> Asset for T {
     }
     fn export_warnings(&self) -> Vec<Finding> {
         Codec::export_warnings(self)
+    }
+    fn value_findings(&self) -> Vec<Finding> {
+        Codec::value_findings(self)
     }
     fn companion_key(&self) -> Option<u32> {
         Codec::companion_key(self)

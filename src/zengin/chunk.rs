@@ -209,7 +209,8 @@ fn overrun_plan(data: &[u8], prev: usize, bad: usize, budget: u32) -> Option<Vec
     let h = data.get(prev..prev + HEADER_SIZE)?;
     let id = u16::from_le_bytes([h[0], h[1]]);
     let old_length = u32::from_le_bytes([h[2], h[3], h[4], h[5]]);
-    let max = MAX_OVERRUN.min(data.len().saturating_sub(bad));
+    // (a chunk header must follow: a chunk that swallows the rest of the file is no fix)
+    let max = MAX_OVERRUN.min(data.len().saturating_sub(bad + HEADER_SIZE));
     for after_newline in [true, false] {
         for k in 1..=max {
             if (data[bad + k - 1] == b'\n') != after_newline {
