@@ -582,3 +582,42 @@ fn values_that_make_no_sense_are_findings_and_import_warnings() {
     let (code, out, _) = run(tmp.path(), &["check", man.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
 }
+
+#[test]
+fn gltf_export_takes_the_model_as_a_path_inside_the_folder() {
+    let Some(rw) = corpus_path("realworld") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("mod/ANIMS/_COMPILED");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (from, name) in [
+        (
+            "mdh/PiotrDrozdz96+Gothic/Anims/_compiled/GIANT_BUG.MDH",
+            "GIANT_BUG.MDH",
+        ),
+        (
+            "man/PiotrDrozdz96+Gothic/Anims/_compiled/GIANT_BUG-S_DEAD.MAN",
+            "GIANT_BUG-S_DEAD.MAN",
+        ),
+    ] {
+        std::fs::copy(rw.join(from), dir.join(name)).unwrap();
+    }
+    for model in [
+        "ANIMS/_COMPILED/GIANT_BUG.MDH",
+        "anims\\_compiled\\giant_bug",
+        "GIANT_BUG",
+    ] {
+        let (code, out, err) = run(
+            tmp.path(),
+            &[
+                "gltf", "export", "mod", "--model", model, "-o", "bug.glb", "--force",
+            ],
+        );
+        assert_eq!(code, 0, "{model}: {err}");
+        assert!(
+            format!("{out}{err}").contains("33 nodes, 1 animation (S_DEAD)"),
+            "{model}: {out}{err}"
+        );
+    }
+}

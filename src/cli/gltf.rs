@@ -301,9 +301,18 @@ fn model_in(a: &ExportArgs, source: &Path) -> Result<Model, Error> {
         (Some(p), _) => (p.clone(), read_mdh(p)?),
         (None, Some(model)) => {
             let want = format!("{model}.MDH");
+            // NAME, NAME.MDH, or the member's path (`ANIMS/_COMPILED/WARAN.MDH`, any case,
+            // either slash)
+            let path = model.replace('\\', "/").to_ascii_uppercase();
             let hit = mdhs.iter().find(|f| {
                 let base = f.name.rsplit('/').next().unwrap_or(&f.name);
-                base.eq_ignore_ascii_case(&want) || base.eq_ignore_ascii_case(model)
+                let name = f.name.replace('\\', "/").to_ascii_uppercase();
+                base.eq_ignore_ascii_case(&want)
+                    || base.eq_ignore_ascii_case(model)
+                    || (path.contains('/')
+                        && (name == path
+                            || name.ends_with(&format!("/{path}"))
+                            || name == format!("{path}.MDH")))
             });
             let Some(hit) = hit else {
                 return Err(Error::other(
