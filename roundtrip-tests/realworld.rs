@@ -621,3 +621,22 @@ fn gltf_export_takes_the_model_as_a_path_inside_the_folder() {
         );
     }
 }
+
+#[test]
+fn diff_of_two_msbs_names_the_statement() {
+    let Some(msb) = corpus_path("realworld/msb/PiotrDrozdz96+Gothic/Anims/_compiled/KEILER.MSB")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, yaml, _) = run(tmp.path(), &["export", msb.to_str().unwrap()]);
+    let edited = yaml.replacen("    fps: 25.0\n", "    fps: 12.5\n", 1);
+    std::fs::write(tmp.path().join("K.yaml"), edited).unwrap();
+    let (code, _, err) = run(tmp.path(), &["import", "K.yaml", "-o", "K.MSB"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = run(tmp.path(), &["diff", msb.to_str().unwrap(), "K.MSB"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (1, "entries[7] ani \"S_FISTRUN\": fps 25.0 → 12.5\n")
+    );
+}
