@@ -640,3 +640,30 @@ fn diff_of_two_msbs_names_the_statement() {
         (1, "entries[7] ani \"S_FISTRUN\": fps 25.0 → 12.5\n")
     );
 }
+
+#[test]
+fn info_json_carries_numbers_as_numbers() {
+    let Some(man) =
+        corpus_path("realworld/man/PiotrDrozdz96+Gothic/Anims/_compiled/GIANT_BUG-S_DEAD.MAN")
+    else {
+        return;
+    };
+    let (code, out, _) = run(
+        man.parent().unwrap(),
+        &["info", "--json", "GIANT_BUG-S_DEAD.MAN"],
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let summary = v["files"][0]["summary"].as_array().unwrap();
+    let number = |label: &str| {
+        summary
+            .iter()
+            .find(|l| l["label"] == label)
+            .map(|l| l["number"].clone())
+    };
+    assert_eq!(number("frames"), Some(serde_json::json!(1)));
+    assert_eq!(number("nodes"), Some(serde_json::json!(33)));
+    assert_eq!(number("fps"), Some(serde_json::json!(25.0)));
+    // text stays text only
+    assert_eq!(number("name"), Some(serde_json::Value::Null));
+}

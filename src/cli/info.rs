@@ -45,10 +45,7 @@ pub fn run(mut args: Args) -> Result<Status, Error> {
                     f.summary = opened
                         .info()
                         .into_iter()
-                        .map(|(label, value)| json::Line {
-                            label: label.into(),
-                            value,
-                        })
+                        .map(|(label, value)| json::Line::new(label.into(), value))
                         .collect();
                     Ok(())
                 });
