@@ -249,3 +249,6 @@ pub fn in_chunk(e: DecodeError, i: usize) -> DecodeError {
         Ok(()) => unreachable!("an error stays an error"),
     }
 }
+
+#[cfg(test)]
+mod tests;
