@@ -59,7 +59,7 @@ pub fn chunk_kind(id: u16) -> &'static str {
 pub struct Weight {
     pub weight: f32,
     pub position: [f32; 3],
-    /// Index into the soft-skin's node list.
+    /// Index of the bone in the model hierarchy (the MDH's node list).
     pub node: u8,
 }
 pub const WEIGHT_SIZE: usize = 17;
@@ -69,7 +69,7 @@ pub const WEIGHT_SIZE: usize = 17;
 pub struct SoftSkin {
     pub mesh: Mrm,
     pub weights: Vec<Vec<Weight>>,
-    /// Hierarchy node index of each of the mesh's nodes.
+    /// The hierarchy nodes the mesh has bounding boxes for (stored after the weights).
     pub nodes: Vec<i32>,
 }
 
