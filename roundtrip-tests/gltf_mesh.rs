@@ -175,3 +175,82 @@ fn a_real_character_deforms_with_its_bones_in_blender() {
     // the run moves the body: the check compares moved vertices, not the rest pose
     assert!(moved > 0.05, "largest movement {moved} m");
 }
+
+/// The JSON of a GLB file.
+fn glb_json(path: &Path) -> Value {
+    let b = std::fs::read(path).unwrap();
+    assert_eq!(&b[..4], b"glTF");
+    let n = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&b[20..20 + n]).unwrap()
+}
+
+/// `--model` in a folder with the mesh and head named, and a body with its textures: every
+/// part where it belongs, the textures embedded as PNG, the validator content.
+#[test]
+fn meshes_by_name_in_a_model_folder_and_textures_as_png() {
+    let (Some(mdh), Some(mdm), Some(run), Some(head), Some(human), Some(armor)) = (
+        file("mdh", "SWAMPRAT.MDH"),
+        file("mesh", "SWAMPRAT_BODY.MDM"),
+        file("man", "SWAMPRAT-S_FISTRUN.MAN"),
+        file("mesh", "ORCSTONE_HEAD.MMB"),
+        file("mdh", "HUMANS_RUN.MDH"),
+        file("mesh", "HUM_DHTS_ARMOR.MDM"),
+    ) else {
+        return;
+    };
+    let textures = corpus().unwrap().join("realworld/mesh/PiotrDrozdz96+Gothic/Textures");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let model = d.join("model");
+    std::fs::create_dir(&model).unwrap();
+    for p in [&mdh, &mdm, &run, &head] {
+        std::fs::copy(p, model.join(p.file_name().unwrap())).unwrap();
+    }
+    let err = ok(
+        d,
+        &[
+            "gltf", "export", "model", "--model", "SWAMPRAT", "--mesh", "swamprat_body",
+            "--head", "ORCSTONE_HEAD", "-o", "rat.glb",
+        ],
+    );
+    assert!(err.contains("2 meshes, 1 animation"), "{err}");
+    let j = glb_json(&d.join("rat.glb"));
+    let nodes = j["nodes"].as_array().unwrap();
+    let head_node = nodes.iter().position(|n| n["name"] == "BIP01 HEAD").unwrap();
+    let head_mesh = nodes.iter().position(|n| n["name"] == "ORCSTONE_HEAD").unwrap();
+    assert!(nodes[head_node]["children"]
+        .as_array()
+        .unwrap()
+        .contains(&serde_json::json!(head_mesh)));
+    let body = nodes.iter().find(|n| n["name"] == "SWAMPRAT_BODY").unwrap();
+    assert_eq!(body["skin"], 0);
+    // the head is rigid: no joints
+    let head_prim = &j["meshes"][nodes[head_mesh]["mesh"].as_u64().unwrap() as usize]["primitives"][0];
+    assert!(head_prim["attributes"].get("JOINTS_0").is_none());
+
+    // a human armour with its texture from the textures folder (no animations)
+    let err = ok(
+        d,
+        &[
+            "gltf", "export", "--mdh", s(&human), "--mesh", s(&armor), "--textures",
+            s(&textures), "-o", "human.glb",
+        ],
+    );
+    assert!(err.contains("0 animations"), "{err}");
+    let j = glb_json(&d.join("human.glb"));
+    let images: Vec<&str> = j["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(images, ["HUM_BODY_POSSESSED_V0_C0.TGA"]);
+    assert_eq!(j["images"][0]["mimeType"], "image/png");
+    if let Some(v) = validator() {
+        let r = validate(&v, &[d.join("rat.glb"), d.join("human.glb")]);
+        for x in r {
+            assert!(!x["messages"].to_string().contains("UNUSED_OBJECT"), "{x}");
+            assert_eq!(x["infos"], 0, "{x}");
+        }
+    }
+}

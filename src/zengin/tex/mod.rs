@@ -229,6 +229,20 @@ impl Tex {
             .checked_mul(ht as usize)
             .filter(|n| *n <= 1 << 26)
             .ok_or("the texture is too large to decode")?;
+        let levels = self.mip_levels();
+        let want = mip_size(h.pixel_format, w, ht, 0).unwrap_or(u64::MAX);
+        if data.len() as u64 != want || levels as usize != self.mips.len() {
+            return Err(format!(
+                "the full-size level has {} bytes, {}x{} {} takes {want}",
+                data.len(),
+                w,
+                ht,
+                format_name(h.pixel_format)
+            ));
+        }
+        if h.pixel_format == FORMAT_P8 && self.palette.len() != PALETTE_SIZE {
+            return Err("a P8 texture needs its 256-entry palette".into());
+        }
         let mut out = vec![0u8; n * 4];
         let px = |i: usize, k: usize| data[i * k..i * k + k].to_vec();
         match h.pixel_format {
@@ -238,6 +252,12 @@ impl Tex {
                     11 | 12 => texpresso::Format::Bc2,
                     _ => texpresso::Format::Bc3,
                 };
+                let bs = if h.pixel_format == 10 { 8 } else { 16 };
+                if (w.div_ceil(4) as usize) * (ht.div_ceil(4) as usize) * bs != data.len() {
+                    return Err(format!(
+                        "{w}x{ht} is not stored as whole 4x4 blocks; this texture cannot be decoded"
+                    ));
+                }
                 if w % 4 != 0 || ht % 4 != 0 {
                     // texpresso decodes whole blocks: decode padded, then crop
                     let (pw, ph) = (w.div_ceil(4) * 4, ht.div_ceil(4) * 4);
@@ -431,9 +451,49 @@ impl Codec for Tex {
         "trailing".into()
     }
     fn diff(&self, other: &Self) -> Vec<String> {
-        match (self.to_yaml(&ExportOptions::default()), other.to_yaml(&ExportOptions::default())) {
-            (Ok(a), Ok(b)) => crate::zengin::tagged::diff_yaml(&a, &b),
-            _ => vec!["cannot compare: a file does not convert to YAML".into()],
+        let mut out = Vec::new();
+        let (a, b) = (&self.header, &other.header);
+        let fields: [(&str, u32, u32); 7] = [
+            ("version", a.version, b.version),
+            ("pixel_format", a.pixel_format, b.pixel_format),
+            ("width", a.width, b.width),
+            ("height", a.height, b.height),
+            ("mip_count", a.mip_count, b.mip_count),
+            ("reference_width", a.reference_width, b.reference_width),
+            ("reference_height", a.reference_height, b.reference_height),
+        ];
+        if a.signature != b.signature {
+            out.push("header.signature changed".into());
         }
+        for (name, x, y) in fields {
+            if x != y {
+                out.push(format!("header.{name}: {x} → {y}"));
+            }
+        }
+        if a.average_color != b.average_color {
+            out.push(format!(
+                "header.average_color: {} → {}",
+                a.average_color, b.average_color
+            ));
+        }
+        let blobs = |what: &str, x: &Blob, y: &Blob, out: &mut Vec<String>| {
+            if x != y {
+                let changed = x.0.iter().zip(&y.0).filter(|(p, q)| p != q).count();
+                out.push(format!(
+                    "{what}: {} → {} bytes, {changed} bytes differ",
+                    x.len(),
+                    y.len()
+                ));
+            }
+        };
+        blobs("palette", &self.palette, &other.palette, &mut out);
+        for i in 0..self.mips.len().max(other.mips.len()) {
+            let empty = Blob::default();
+            let x = self.mips.get(i).unwrap_or(&empty);
+            let y = other.mips.get(i).unwrap_or(&empty);
+            blobs(&format!("mips[{i}]"), x, y, &mut out);
+        }
+        blobs("trailing", &self.trailing, &other.trailing, &mut out);
+        out
     }
 }

@@ -73,3 +73,23 @@ fn bad_input_and_bad_edits_are_named() {
     assert_eq!(e.path.to_string(), "mips[0]");
     assert!(e.to_string().contains("takes 32 bytes"), "{e}");
 }
+
+/// `diff` names the header fields and levels that changed, not whole hex lines.
+#[test]
+fn diff_names_fields_and_levels() {
+    let Some(data) = corpus_file("realworld/mesh/GothicKit+ZenKit/tests/samples/erz.tex") else {
+        return;
+    };
+    let a = Tex::decode(&data).unwrap();
+    let mut b = a.clone();
+    b.header.average_color = Hex32(0xff00_0000);
+    b.mips[2].0[5] ^= 0xff;
+    assert_eq!(
+        Codec::diff(&a, &b),
+        [
+            "header.average_color: 0xff443a3c → 0xff000000".to_string(),
+            "mips[2]: 512 → 512 bytes, 1 bytes differ".to_string()
+        ]
+    );
+    assert!(Codec::diff(&a, &a).is_empty());
+}
