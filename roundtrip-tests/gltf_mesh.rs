@@ -5,11 +5,11 @@
 
 use crate::common::corpus;
 use crate::gltf::{missing_tool, ok, s, validate, validator};
+use animkit::registry::Codec;
 use animkit::zengin::gltf::coords::{position_to_gltf, rotation_to_gltf};
 use animkit::zengin::gltf::Skeleton;
 use animkit::zengin::man::Man;
 use animkit::zengin::mdh::Mdh;
-use animkit::registry::Codec;
 use animkit::zengin::mdm::Mdm;
 use glam::{DMat4, DQuat, DVec3};
 use serde_json::Value;
@@ -66,7 +66,12 @@ fn to_blender(v: DVec3) -> DVec3 {
 }
 
 fn vec3(v: &Value) -> DVec3 {
-    let a: Vec<f64> = v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let a: Vec<f64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
     DVec3::new(a[0], a[1], a[2])
 }
 
@@ -106,7 +111,15 @@ fn a_real_character_deforms_with_its_bones_in_blender() {
     let err = ok(
         d,
         &[
-            "gltf", "export", s(&run), s(&surprise), "--mdh", s(&mdh), "--mesh", s(&mdm), "-o",
+            "gltf",
+            "export",
+            s(&run),
+            s(&surprise),
+            "--mdh",
+            s(&mdh),
+            "--mesh",
+            s(&mdm),
+            "-o",
             "rat.glb",
         ],
     );
@@ -126,7 +139,10 @@ fn a_real_character_deforms_with_its_bones_in_blender() {
     assert_eq!(fps, 12.5);
     // MAN frames 0, 15, 30 are Blender frames 0, 30, 60 at the scene's 25 fps
     let man_frames = [0usize, 15, 30];
-    let frames: Vec<u32> = man_frames.iter().map(|&k| (k as f32 * 25.0 / fps) as u32).collect();
+    let frames: Vec<u32> = man_frames
+        .iter()
+        .map(|&k| (k as f32 * 25.0 / fps) as u32)
+        .collect();
     let report = run_blender(&exe, &d.join("rat.glb"), "S_FISTRUN", &frames);
 
     let meshes = report["meshes"].as_array().unwrap();
@@ -154,7 +170,10 @@ fn a_real_character_deforms_with_its_bones_in_blender() {
             .map(|(i, r)| (i, r.distance(bind)))
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .unwrap();
-        assert!(dist < 1e-5, "no Blender vertex at the rest position {bind} (nearest {dist} m)");
+        assert!(
+            dist < 1e-5,
+            "no Blender vertex at the rest position {bind} (nearest {dist} m)"
+        );
         let groups = &b["groups"][bi];
         assert_eq!(groups.as_array().unwrap().len(), 1, "{groups}");
         assert_eq!(groups[0][0], sk.names[node].as_str());
@@ -171,7 +190,10 @@ fn a_real_character_deforms_with_its_bones_in_blender() {
         }
         checked += 1;
     }
-    assert!(checked > 100, "only {checked} vertices with one full weight");
+    assert!(
+        checked > 100,
+        "only {checked} vertices with one full weight"
+    );
     // the run moves the body: the check compares moved vertices, not the rest pose
     assert!(moved > 0.05, "largest movement {moved} m");
 }
@@ -198,7 +220,9 @@ fn meshes_by_name_in_a_model_folder_and_textures_as_png() {
     ) else {
         return;
     };
-    let textures = corpus().unwrap().join("realworld/mesh/PiotrDrozdz96+Gothic/Textures");
+    let textures = corpus()
+        .unwrap()
+        .join("realworld/mesh/PiotrDrozdz96+Gothic/Textures");
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let model = d.join("model");
@@ -209,15 +233,30 @@ fn meshes_by_name_in_a_model_folder_and_textures_as_png() {
     let err = ok(
         d,
         &[
-            "gltf", "export", "model", "--model", "SWAMPRAT", "--mesh", "swamprat_body",
-            "--head", "ORCSTONE_HEAD", "-o", "rat.glb",
+            "gltf",
+            "export",
+            "model",
+            "--model",
+            "SWAMPRAT",
+            "--mesh",
+            "swamprat_body",
+            "--head",
+            "ORCSTONE_HEAD",
+            "-o",
+            "rat.glb",
         ],
     );
     assert!(err.contains("2 meshes, 1 animation"), "{err}");
     let j = glb_json(&d.join("rat.glb"));
     let nodes = j["nodes"].as_array().unwrap();
-    let head_node = nodes.iter().position(|n| n["name"] == "BIP01 HEAD").unwrap();
-    let head_mesh = nodes.iter().position(|n| n["name"] == "ORCSTONE_HEAD").unwrap();
+    let head_node = nodes
+        .iter()
+        .position(|n| n["name"] == "BIP01 HEAD")
+        .unwrap();
+    let head_mesh = nodes
+        .iter()
+        .position(|n| n["name"] == "ORCSTONE_HEAD")
+        .unwrap();
     assert!(nodes[head_node]["children"]
         .as_array()
         .unwrap()
@@ -225,15 +264,24 @@ fn meshes_by_name_in_a_model_folder_and_textures_as_png() {
     let body = nodes.iter().find(|n| n["name"] == "SWAMPRAT_BODY").unwrap();
     assert_eq!(body["skin"], 0);
     // the head is rigid: no joints
-    let head_prim = &j["meshes"][nodes[head_mesh]["mesh"].as_u64().unwrap() as usize]["primitives"][0];
+    let head_prim =
+        &j["meshes"][nodes[head_mesh]["mesh"].as_u64().unwrap() as usize]["primitives"][0];
     assert!(head_prim["attributes"].get("JOINTS_0").is_none());
 
     // a human armour with its texture from the textures folder (no animations)
     let err = ok(
         d,
         &[
-            "gltf", "export", "--mdh", s(&human), "--mesh", s(&armor), "--textures",
-            s(&textures), "-o", "human.glb",
+            "gltf",
+            "export",
+            "--mdh",
+            s(&human),
+            "--mesh",
+            s(&armor),
+            "--textures",
+            s(&textures),
+            "-o",
+            "human.glb",
         ],
     );
     assert!(err.contains("0 animations"), "{err}");

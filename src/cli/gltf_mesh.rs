@@ -68,7 +68,10 @@ fn find_in(source: &Path, want: &dyn Fn(&str) -> bool) -> Result<Vec<(String, Ve
     }
     let data = crate::fsio::map_file(source)?;
     let Some(container) = registry::detect(&data).and_then(|f| f.container()) else {
-        return Err(Error::other(source, "not a folder or an archive (such as a .VDF)"));
+        return Err(Error::other(
+            source,
+            "not a folder or an archive (such as a .VDF)",
+        ));
     };
     let archive = container.open(&data).map_err(Error::decoding(source))?;
     let mut members = archive.members().map_err(Error::decoding(source))?;
@@ -116,24 +119,32 @@ fn locate(
 fn decode_body(label: &str, data: &[u8]) -> Result<ModelMesh, Error> {
     let path = Path::new(label);
     if Mdm::detect(data) {
-        return Mdm::decode(data).map(|m| m.mesh).map_err(Error::decoding(path));
+        return Mdm::decode(data)
+            .map(|m| m.mesh)
+            .map_err(Error::decoding(path));
     }
     if Mdl::detect(data) {
-        return Mdl::decode(data).map(|m| m.mesh).map_err(Error::decoding(path));
+        return Mdl::decode(data)
+            .map(|m| m.mesh)
+            .map_err(Error::decoding(path));
     }
-    Err(Error::other(path, "not a ZenGin model mesh (.MDM) or model (.MDL)"))
+    Err(Error::other(
+        path,
+        "not a ZenGin model mesh (.MDM) or model (.MDL)",
+    ))
 }
 
 /// Read what the flags name. `source` is the archive or folder given as input, `model` the
 /// `--model` name.
-pub fn load(a: &MeshArgs, source: Option<&Path>, model: Option<&str>) -> Result<Option<Loaded>, Error> {
+pub fn load(
+    a: &MeshArgs,
+    source: Option<&Path>,
+    model: Option<&str>,
+) -> Result<Option<Loaded>, Error> {
     let body = match (&a.mesh, model, source) {
         (Some(m), _, _) => {
             let (label, data) = locate("mesh", m, &["MDM", "MDL"], source)?.ok_or_else(|| {
-                Error::other(
-                    source.unwrap_or(Path::new(m)),
-                    format!("no {m}.MDM in it"),
-                )
+                Error::other(source.unwrap_or(Path::new(m)), format!("no {m}.MDM in it"))
             })?;
             Some((label.clone(), decode_body(&label, &data)?))
         }
@@ -196,9 +207,7 @@ pub fn load(a: &MeshArgs, source: Option<&Path>, model: Option<&str>) -> Result<
                 continue;
             }
             let tex = Tex::decode(&data).map_err(Error::decoding(Path::new(&label)))?;
-            let png = tex
-                .png()
-                .map_err(|e| Error::other(Path::new(&label), e))?;
+            let png = tex.png().map_err(|e| Error::other(Path::new(&label), e))?;
             textures.insert(key.clone(), png);
         }
     }

@@ -407,9 +407,9 @@ fn material(
                     extras: Default::default(),
                 });
             }
-            None => {
-                warnings.push(format!("texture {upper}: not found; the material has no image"))
-            }
+            None => warnings.push(format!(
+                "texture {upper}: not found; the material has no image"
+            )),
         }
     }
     root.materials.push(json::Material {
@@ -419,5 +419,11 @@ fn material(
     });
     let m = (root.materials.len() - 1) as u32;
     materials.insert(key, m);
-    (m, root.materials[m as usize].pbr_metallic_roughness.base_color_texture.is_some())
+    (
+        m,
+        root.materials[m as usize]
+            .pbr_metallic_roughness
+            .base_color_texture
+            .is_some(),
+    )
 }

@@ -1,7 +1,8 @@
 use super::*;
 use crate::testing::corpus_file;
 
-const DIR: &str = "realworld/mdl/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled";
+const DIR: &str =
+    "realworld/mdl/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled";
 
 /// An MDL is its hierarchy (as an MDH reads it) and its mesh.
 #[test]
@@ -31,5 +32,10 @@ fn an_mdl_is_a_hierarchy_and_a_mesh() {
     back.encode(&mut out).unwrap();
     assert_eq!(out.len(), data.len());
     assert!(out != data);
-    assert_eq!(Codec::diff(&m, &back).len(), 2, "{:?}", Codec::diff(&m, &back));
+    assert_eq!(
+        Codec::diff(&m, &back).len(),
+        2,
+        "{:?}",
+        Codec::diff(&m, &back)
+    );
 }

@@ -60,12 +60,19 @@ fn a_real_body_reads_its_skin_attachments_and_texture() {
     assert_eq!(m.mesh.softskins.len(), 1);
     let sk = &m.mesh.softskins[0];
     assert_eq!(
-        (sk.mesh.positions.len(), sk.mesh.triangle_count(), sk.nodes.len()),
+        (
+            sk.mesh.positions.len(),
+            sk.mesh.triangle_count(),
+            sk.nodes.len()
+        ),
         (171, 316, 15)
     );
     assert_eq!(m.mesh.attachments.len(), 16);
     assert_eq!(m.mesh.attachments[0].0, "BIP01 L CLAW");
-    assert_eq!(sk.mesh.submeshes[0].texture.as_deref(), Some("CRQ_DS_V0.TGA"));
+    assert_eq!(
+        sk.mesh.submeshes[0].texture.as_deref(),
+        Some("CRQ_DS_V0.TGA")
+    );
     // the weights of every vertex sum to 1
     for (v, w) in sk.weights.iter().enumerate() {
         let s: f32 = w.iter().map(|w| w.weight).sum();
@@ -93,7 +100,13 @@ fn a_huge_weight_count_is_an_error_with_offset_and_path() {
     let e = Mdm::decode(&data).unwrap_err();
     assert_eq!(e.offset, at as u64 + 4);
     assert_eq!(e.path.to_string(), format!("chunks[{i}].weights[0]"));
-    assert!(matches!(e.kind, DecodeErrorKind::CountTooLarge { count: 0x4000_0000, .. }));
+    assert!(matches!(
+        e.kind,
+        DecodeErrorKind::CountTooLarge {
+            count: 0x4000_0000,
+            ..
+        }
+    ));
     // the file itself still verifies: a damaged view is an error, never a panic
     let cut = &data[..data.len() / 2];
     let _ = Mdm::decode(cut);

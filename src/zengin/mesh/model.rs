@@ -127,7 +127,9 @@ fn read_weights(
         weights.push(w);
     }
     let normals = cur.u32().within("wedge_normal_count")?;
-    let n = cur.check_count(u64::from(normals), 16).within("wedge_normal_count")?;
+    let n = cur
+        .check_count(u64::from(normals), 16)
+        .within("wedge_normal_count")?;
     cur.bytes(n * 16)?;
     let count = cur.u16().within("node_count")?;
     let count = cur.check_count(u64::from(count), 4).within("node_count")?;
@@ -155,7 +157,8 @@ impl ModelMesh {
                         let count = cur.u16().within("node_count")?;
                         let count = cur.check_count(u64::from(count), 1).within("node_count")?;
                         for k in 0..count {
-                            m.node_names.push(line(&mut cur).within_index(k).within("names")?);
+                            m.node_names
+                                .push(line(&mut cur).within_index(k).within("names")?);
                         }
                     }
                     MDM_SOFTSKINS => {
@@ -198,7 +201,10 @@ impl ModelMesh {
     }
 
     pub fn vertex_count(&self) -> usize {
-        self.softskins.iter().map(|s| s.mesh.positions.len()).sum::<usize>()
+        self.softskins
+            .iter()
+            .map(|s| s.mesh.positions.len())
+            .sum::<usize>()
             + self
                 .attachments
                 .iter()
@@ -313,9 +319,16 @@ impl MorphMesh {
                         let count = cur.u16().within("count")?;
                         let count = cur.check_count(u64::from(count), 17).within("count")?;
                         for k in 0..count {
-                            cur.bytes(16).within("date").within_index(k).within("sources")?;
-                            m.sources
-                                .push(line(&mut cur).within("file").within_index(k).within("sources")?);
+                            cur.bytes(16)
+                                .within("date")
+                                .within_index(k)
+                                .within("sources")?;
+                            m.sources.push(
+                                line(&mut cur)
+                                    .within("file")
+                                    .within_index(k)
+                                    .within("sources")?,
+                            );
                         }
                     }
                     MMB_ANIMATIONS => {
@@ -353,7 +366,10 @@ fn read_morph_animation(cur: &mut Cursor<'_>) -> Result<MorphAnimation, DecodeEr
         vertices.push(cur.u32().within_index(k).within("vertices")?);
     }
     let ns = cur
-        .check_count(u64::from(head.vertex_count) * u64::from(head.frame_count), 12)
+        .check_count(
+            u64::from(head.vertex_count) * u64::from(head.frame_count),
+            12,
+        )
         .within("frame_count")?;
     let mut samples = Vec::with_capacity(ns);
     for k in 0..ns {

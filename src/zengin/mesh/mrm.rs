@@ -123,7 +123,9 @@ where
         .within("offset");
     };
     let mut cur = Cursor::new(bytes, base + start as u64);
-    let n = cur.check_count(u64::from(section.count), SIZE).within("count")?;
+    let n = cur
+        .check_count(u64::from(section.count), SIZE)
+        .within("count")?;
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         out.push(cur.record::<T, SIZE>().within_index(i)?);

@@ -7,17 +7,30 @@ use crate::zengin::{mdl::Mdl, mdm::Mdm, mmb::Mmb, tex::Tex};
 use std::path::Path;
 
 fn round_trip<C: Codec>(path: &Path, data: &[u8]) {
-    assert!(C::detect(data), "{}: not detected as {}", path.display(), C::TAG);
+    assert!(
+        C::detect(data),
+        "{}: not detected as {}",
+        path.display(),
+        C::TAG
+    );
     let m = C::decode(data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut out = Vec::new();
     m.encode(&mut out).unwrap();
-    assert!(out == data, "{}: binary → model → binary differs", path.display());
+    assert!(
+        out == data,
+        "{}: binary → model → binary differs",
+        path.display()
+    );
     let yaml = m.to_yaml(&ExportOptions::default()).unwrap();
     let back = C::from_yaml(&yaml, &ImportOptions::default())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut again = Vec::new();
     back.encode(&mut again).unwrap();
-    assert!(again == data, "{}: binary → YAML → binary differs", path.display());
+    assert!(
+        again == data,
+        "{}: binary → YAML → binary differs",
+        path.display()
+    );
     assert!(C::diff(&m, &back).is_empty());
 }
 

@@ -35,7 +35,11 @@ impl Codec for Mmb {
     const EXTENSIONS: &'static [&'static str] = &["mmb"];
 
     fn detect(data: &[u8]) -> bool {
-        data.len() >= 6 && matches!(u16::from_le_bytes([data[0], data[1]]), MMB_START | MMB_HEADER)
+        data.len() >= 6
+            && matches!(
+                u16::from_le_bytes([data[0], data[1]]),
+                MMB_START | MMB_HEADER
+            )
     }
     fn decode(data: &[u8]) -> Result<Self, DecodeError> {
         let file = ChunkFile::read(data);

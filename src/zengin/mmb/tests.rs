@@ -4,8 +4,7 @@ use crate::testing::corpus_file;
 /// ZenKit's `MorphMesh.load` expectations for its `morph0.mmb` sample.
 #[test]
 fn morph0_is_zenkits_small_bow() {
-    let Some(data) = corpus_file("realworld/mesh/GothicKit+ZenKit/tests/samples/morph0.mmb")
-    else {
+    let Some(data) = corpus_file("realworld/mesh/GothicKit+ZenKit/tests/samples/morph0.mmb") else {
         return;
     };
     let m = Mmb::decode(&data).unwrap().morph;
@@ -48,7 +47,13 @@ fn a_real_head() {
     let names: Vec<&str> = m.animations.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(
         names,
-        ["S_NEUTRAL", "S_ANGRY", "S_FRIENDLY", "S_FRIGHTENED", "VISEME"]
+        [
+            "S_NEUTRAL",
+            "S_ANGRY",
+            "S_FRIENDLY",
+            "S_FRIGHTENED",
+            "VISEME"
+        ]
     );
     assert_eq!(m.animations[4].head.frame_count, 15);
 }

@@ -9,7 +9,9 @@
 mod tests;
 
 use crate::codec::{check_document_header, Codec, ExportOptions, ImportOptions, InfoLine};
-use crate::exact::{put_record, Blob, Cursor, DecodeError, EncodeError, Hex32, ImportError, Within};
+use crate::exact::{
+    put_record, Blob, Cursor, DecodeError, EncodeError, Hex32, ImportError, Within,
+};
 use deku::{DekuRead, DekuWrite};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -21,7 +23,9 @@ pub const PALETTE_SIZE: usize = 256 * 4;
 pub const FORMAT_P8: u32 = 9;
 
 /// The file header: the one declaration of its layout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite, Serialize, Deserialize, JsonSchema,
+)]
 #[deku(endian = "little")]
 #[serde(deny_unknown_fields)]
 pub struct Header {
@@ -143,13 +147,18 @@ impl Tex {
         if mip_size(header.pixel_format, 1, 1, 0).is_some() {
             let levels = header.mip_count.max(1);
             // every level takes at least one byte: the count is checked before the list grows
-            cur.check_count(u64::from(levels), 1).within("header").within("mip_count")?;
+            cur.check_count(u64::from(levels), 1)
+                .within("header")
+                .within("mip_count")?;
             mips.reserve(levels as usize);
             for i in 0..levels {
                 let level = levels - 1 - i;
-                let size = mip_size(header.pixel_format, header.width, header.height, level)
-                    .unwrap_or(0);
-                let n = cur.check_count(size, 1).within_index(i as usize).within("mips")?;
+                let size =
+                    mip_size(header.pixel_format, header.width, header.height, level).unwrap_or(0);
+                let n = cur
+                    .check_count(size, 1)
+                    .within_index(i as usize)
+                    .within("mips")?;
                 mips.push(Blob::new(cur.bytes(n)?));
             }
         }
@@ -422,9 +431,15 @@ impl Codec for Tex {
     fn info(&self) -> Vec<InfoLine> {
         let h = &self.header;
         let mut v = vec![
-            ("pixel format", format!("{} ({})", format_name(h.pixel_format), h.pixel_format)),
+            (
+                "pixel format",
+                format!("{} ({})", format_name(h.pixel_format), h.pixel_format),
+            ),
             ("size", format!("{}x{}", h.width, h.height)),
-            ("reference size", format!("{}x{}", h.reference_width, h.reference_height)),
+            (
+                "reference size",
+                format!("{}x{}", h.reference_width, h.reference_height),
+            ),
             ("mip levels", self.mip_levels().to_string()),
             ("average color", h.average_color.to_string()),
         ];

@@ -24,12 +24,15 @@ fn erz_is_zenkits_dxt1_texture() {
     // the decoded pixels average to the stored average colour (0xAARRGGBB)
     let (w, ht, rgba) = t.rgba().unwrap();
     assert_eq!((w, ht, rgba.len()), (128, 128, 128 * 128 * 4));
-    let mean = |c: usize| {
-        rgba.chunks_exact(4).map(|p| u64::from(p[c])).sum::<u64>() / (128 * 128)
-    };
+    let mean = |c: usize| rgba.chunks_exact(4).map(|p| u64::from(p[c])).sum::<u64>() / (128 * 128);
     let want = [0x44u64, 0x3a, 0x3c];
     for c in 0..3 {
-        assert!(mean(c).abs_diff(want[c]) <= 6, "channel {c}: {} vs {}", mean(c), want[c]);
+        assert!(
+            mean(c).abs_diff(want[c]) <= 6,
+            "channel {c}: {} vs {}",
+            mean(c),
+            want[c]
+        );
     }
     let png = t.png().unwrap();
     assert_eq!(&png[1..4], b"PNG");
@@ -60,7 +63,10 @@ fn bad_input_and_bad_edits_are_named() {
     let e = Tex::decode(&data[..data.len() - 100]).unwrap_err();
     assert_eq!(e.path.to_string(), "mips[4]");
     assert_eq!(e.offset, (data.len() - 8192) as u64);
-    assert!(matches!(e.kind, DecodeErrorKind::CountTooLarge { count: 8192, .. }));
+    assert!(matches!(
+        e.kind,
+        DecodeErrorKind::CountTooLarge { count: 8192, .. }
+    ));
     let mut bad = data.clone();
     bad[0] = b'X';
     assert_eq!(
