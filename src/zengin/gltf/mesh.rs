@@ -223,9 +223,9 @@ pub fn push_character(
                         part.name
                     )));
                 }
-                for k in 0..3 {
-                    lo[k] = lo[k].min(p[k]);
-                    hi[k] = hi[k].max(p[k]);
+                for ((l, h), x) in lo.iter_mut().zip(hi.iter_mut()).zip(p) {
+                    *l = l.min(x);
+                    *h = h.max(x);
                 }
                 pos.extend_from_slice(&p);
                 nrm.extend_from_slice(&normal_to_gltf(w.normal));

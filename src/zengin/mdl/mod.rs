@@ -184,7 +184,7 @@ impl Codec for Mdl {
             .into_iter()
             .map(|l| format!("hierarchy: {l}"))
             .collect();
-        out.extend(self.file.diff(&other.file, Self::TAG));
+        out.extend(self.file.diff(&other.file));
         out
     }
     fn companion_key(&self) -> Option<u32> {

@@ -73,7 +73,7 @@ impl Codec for Mdm {
         self.file.field_at(offset)
     }
     fn diff(&self, other: &Self) -> Vec<String> {
-        self.file.diff(&other.file, Self::TAG)
+        self.file.diff(&other.file)
     }
     fn companion_key(&self) -> Option<u32> {
         self.mesh.checksum

@@ -200,7 +200,7 @@ impl ChunkFile {
         })
     }
 
-    pub fn diff(&self, other: &ChunkFile, tag: &str) -> Vec<String> {
+    pub fn diff(&self, other: &ChunkFile) -> Vec<String> {
         let mut out = Vec::new();
         let n = self.chunks.len().max(other.chunks.len());
         for i in 0..n {
@@ -237,7 +237,6 @@ impl ChunkFile {
                 other.trailing.len()
             ));
         }
-        let _ = tag;
         out
     }
 }

@@ -140,64 +140,74 @@ fn read_weights(
     Ok((weights, nodes))
 }
 
+/// [`ModelMesh::read`]'s state: the mesh so far, whether the soft-skin list has begun, the
+/// soft-skin mesh waiting for its weights.
+#[derive(Default)]
+struct MeshReader {
+    mesh: ModelMesh,
+    in_skins: bool,
+    pending: Option<Mrm>,
+}
+
+impl MeshReader {
+    fn chunk(&mut self, id: u16, payload: &[u8], base: u64) -> Result<(), DecodeError> {
+        let m = &mut self.mesh;
+        let mut cur = Cursor::new(payload, base);
+        match id {
+            MDM_HEADER => m.version = Some(cur.u32().within("version")?),
+            MDM_NODES => {
+                let count = cur.u16().within("node_count")?;
+                let count = cur.check_count(u64::from(count), 1).within("node_count")?;
+                for k in 0..count {
+                    m.node_names
+                        .push(line(&mut cur).within_index(k).within("names")?);
+                }
+            }
+            MDM_SOFTSKINS => {
+                m.checksum = Some(cur.u32().within("checksum")?);
+                self.in_skins = true;
+            }
+            MRM_MESH => {
+                let mesh = Mrm::read(payload, base)?;
+                if self.in_skins {
+                    self.pending = Some(mesh);
+                } else {
+                    let k = m.attachments.len();
+                    let name = m.node_names.get(k).cloned().ok_or_else(|| {
+                        cur.invalid(format!(
+                            "attachment mesh {k} has no node name (the node list names {})",
+                            m.node_names.len()
+                        ))
+                    })?;
+                    m.attachments.push((name, mesh));
+                }
+            }
+            MRM_AFTER if self.in_skins => {
+                if let Some(mesh) = self.pending.take() {
+                    let (weights, nodes) = read_weights(payload, base, mesh.positions.len())?;
+                    m.softskins.push(SoftSkin {
+                        mesh,
+                        weights,
+                        nodes,
+                    });
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
 impl ModelMesh {
     /// The model mesh of `file`'s chunks (an MDM, or an MDL's chunks after its hierarchy).
     pub fn read(file: &ChunkFile) -> Result<ModelMesh, DecodeError> {
         let offsets = file.payload_offsets();
-        let mut m = ModelMesh::default();
-        let mut in_skins = false;
-        let mut pending: Option<Mrm> = None;
+        let mut r = MeshReader::default();
         for (i, c) in file.chunks.iter().enumerate() {
-            let base = offsets[i];
-            let mut cur = Cursor::new(c.data.as_bytes(), base);
-            let r: Result<(), DecodeError> = (|| {
-                match c.id {
-                    MDM_HEADER => m.version = Some(cur.u32().within("version")?),
-                    MDM_NODES => {
-                        let count = cur.u16().within("node_count")?;
-                        let count = cur.check_count(u64::from(count), 1).within("node_count")?;
-                        for k in 0..count {
-                            m.node_names
-                                .push(line(&mut cur).within_index(k).within("names")?);
-                        }
-                    }
-                    MDM_SOFTSKINS => {
-                        m.checksum = Some(cur.u32().within("checksum")?);
-                        in_skins = true;
-                    }
-                    MRM_MESH => {
-                        let mesh = Mrm::read(c.data.as_bytes(), base)?;
-                        if in_skins {
-                            pending = Some(mesh);
-                        } else {
-                            let k = m.attachments.len();
-                            let name = m.node_names.get(k).cloned().ok_or_else(|| {
-                                cur.invalid(format!(
-                                    "attachment mesh {k} has no node name (the node list names {})",
-                                    m.node_names.len()
-                                ))
-                            })?;
-                            m.attachments.push((name, mesh));
-                        }
-                    }
-                    MRM_AFTER if in_skins => {
-                        if let Some(mesh) = pending.take() {
-                            let (weights, nodes) =
-                                read_weights(c.data.as_bytes(), base, mesh.positions.len())?;
-                            m.softskins.push(SoftSkin {
-                                mesh,
-                                weights,
-                                nodes,
-                            });
-                        }
-                    }
-                    _ => {}
-                }
-                Ok(())
-            })();
-            r.map_err(|e| in_chunk(e, i))?;
+            r.chunk(c.id, c.data.as_bytes(), offsets[i])
+                .map_err(|e| in_chunk(e, i))?;
         }
-        Ok(m)
+        Ok(r.mesh)
     }
 
     pub fn vertex_count(&self) -> usize {
@@ -295,61 +305,63 @@ impl MorphMesh {
         let offsets = file.payload_offsets();
         let mut m = MorphMesh::default();
         for (i, c) in file.chunks.iter().enumerate() {
-            let base = offsets[i];
-            let mut cur = Cursor::new(c.data.as_bytes(), base);
-            let r: Result<(), DecodeError> = (|| {
-                match c.id {
-                    MMB_HEADER => {
-                        cur.u32().within("version")?;
-                        m.name = line(&mut cur).within("name")?;
-                    }
-                    MRM_MESH => m.mesh = Some(Mrm::read(c.data.as_bytes(), base)?),
-                    MRM_AFTER => {
-                        let n = m.mesh.as_ref().map_or(0, |x| x.positions.len());
-                        let n = cur.check_count(n as u64, 12).within("morph_positions")?;
-                        for k in 0..n {
-                            let p = cur
-                                .record::<super::mrm::Point, 12>()
-                                .within_index(k)
-                                .within("morph_positions")?;
-                            m.morph_positions.push(p.xyz);
-                        }
-                    }
-                    MMB_SOURCES => {
-                        let count = cur.u16().within("count")?;
-                        let count = cur.check_count(u64::from(count), 17).within("count")?;
-                        for k in 0..count {
-                            cur.bytes(16)
-                                .within("date")
-                                .within_index(k)
-                                .within("sources")?;
-                            m.sources.push(
-                                line(&mut cur)
-                                    .within("file")
-                                    .within_index(k)
-                                    .within("sources")?,
-                            );
-                        }
-                    }
-                    MMB_ANIMATIONS => {
-                        let count = cur.u16().within("count")?;
-                        let count = cur
-                            .check_count(u64::from(count), 1 + MORPH_ANIMATION_HEAD_SIZE)
-                            .within("count")?;
-                        for k in 0..count {
-                            let a = read_morph_animation(&mut cur)
-                                .within_index(k)
-                                .within("animations")?;
-                            m.animations.push(a);
-                        }
-                    }
-                    _ => {}
-                }
-                Ok(())
-            })();
-            r.map_err(|e| in_chunk(e, i))?;
+            m.chunk(c.id, c.data.as_bytes(), offsets[i])
+                .map_err(|e| in_chunk(e, i))?;
         }
         Ok(m)
+    }
+
+    fn chunk(&mut self, id: u16, payload: &[u8], base: u64) -> Result<(), DecodeError> {
+        let m = self;
+        let mut cur = Cursor::new(payload, base);
+        match id {
+            MMB_HEADER => {
+                cur.u32().within("version")?;
+                m.name = line(&mut cur).within("name")?;
+            }
+            MRM_MESH => m.mesh = Some(Mrm::read(payload, base)?),
+            MRM_AFTER => {
+                let n = m.mesh.as_ref().map_or(0, |x| x.positions.len());
+                let n = cur.check_count(n as u64, 12).within("morph_positions")?;
+                for k in 0..n {
+                    let p = cur
+                        .record::<super::mrm::Point, 12>()
+                        .within_index(k)
+                        .within("morph_positions")?;
+                    m.morph_positions.push(p.xyz);
+                }
+            }
+            MMB_SOURCES => {
+                let count = cur.u16().within("count")?;
+                let count = cur.check_count(u64::from(count), 17).within("count")?;
+                for k in 0..count {
+                    cur.bytes(16)
+                        .within("date")
+                        .within_index(k)
+                        .within("sources")?;
+                    m.sources.push(
+                        line(&mut cur)
+                            .within("file")
+                            .within_index(k)
+                            .within("sources")?,
+                    );
+                }
+            }
+            MMB_ANIMATIONS => {
+                let count = cur.u16().within("count")?;
+                let count = cur
+                    .check_count(u64::from(count), 1 + MORPH_ANIMATION_HEAD_SIZE)
+                    .within("count")?;
+                for k in 0..count {
+                    let a = read_morph_animation(&mut cur)
+                        .within_index(k)
+                        .within("animations")?;
+                    m.animations.push(a);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
     }
 }
 

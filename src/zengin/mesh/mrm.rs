@@ -202,7 +202,7 @@ pub fn read_materials(data: &[u8], count: usize) -> Vec<(Option<String>, Option<
     let rest = &data[kind_at..];
     if rest.starts_with(b"ASCII") {
         // `name=string:...` and `texture=string:...` lines, one block per material
-        let end = find(rest, b"\n[]").map_or(rest.len(), |e| e);
+        let end = find(rest, b"\n[]").unwrap_or(rest.len());
         let mut k = 0usize;
         for line in rest[..end].split(|&b| b == b'\n') {
             let line = line.trim_ascii();

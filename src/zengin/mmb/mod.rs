@@ -99,6 +99,6 @@ impl Codec for Mmb {
         self.file.field_at(offset)
     }
     fn diff(&self, other: &Self) -> Vec<String> {
-        self.file.diff(&other.file, Self::TAG)
+        self.file.diff(&other.file)
     }
 }

@@ -26,12 +26,11 @@ fn erz_is_zenkits_dxt1_texture() {
     assert_eq!((w, ht, rgba.len()), (128, 128, 128 * 128 * 4));
     let mean = |c: usize| rgba.chunks_exact(4).map(|p| u64::from(p[c])).sum::<u64>() / (128 * 128);
     let want = [0x44u64, 0x3a, 0x3c];
-    for c in 0..3 {
+    for (c, want) in want.iter().enumerate() {
         assert!(
-            mean(c).abs_diff(want[c]) <= 6,
-            "channel {c}: {} vs {}",
-            mean(c),
-            want[c]
+            mean(c).abs_diff(*want) <= 6,
+            "channel {c}: {} vs {want}",
+            mean(c)
         );
     }
     let png = t.png().unwrap();
