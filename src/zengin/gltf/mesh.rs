@@ -48,7 +48,7 @@ fn view(
     bytes: &[u8],
     target: Option<json::buffer::Target>,
 ) -> u32 {
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let offset = bin.len();
@@ -109,12 +109,11 @@ fn normal_to_gltf(n: [f32; 3]) -> [f32; 3] {
     (v / len).to_array().map(|x| x as f32)
 }
 
+/// A skinned vertex: bind-pose position (glTF), four joints, their weights.
+type SkinVertex = ([f32; 3], [u16; 4], [f32; 4]);
+
 /// Bind-pose position (glTF) and up to four (joint, weight) of each vertex of a soft skin.
-fn skin_vertices(
-    sk: &Skeleton,
-    skin: &SoftSkin,
-    part: &str,
-) -> Result<Vec<([f32; 3], [u16; 4], [f32; 4])>, GltfError> {
+fn skin_vertices(sk: &Skeleton, skin: &SoftSkin, part: &str) -> Result<Vec<SkinVertex>, GltfError> {
     let mut out = Vec::with_capacity(skin.weights.len());
     for (v, ws) in skin.weights.iter().enumerate() {
         let mut pos = DVec3::ZERO;
