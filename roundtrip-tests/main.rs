@@ -7,6 +7,7 @@ mod common;
 mod fuzz_corpus;
 mod gltf;
 mod gltf_blender;
+mod gltf_mesh;
 mod man_bad_input;
 mod man_corpus;
 mod man_edit;

@@ -19,6 +19,7 @@ mod decompile;
 mod diff;
 mod export;
 mod gltf;
+mod gltf_mesh;
 mod import;
 mod info;
 mod input;
