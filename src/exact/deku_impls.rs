@@ -282,42 +282,43 @@ fn encode_error(e: DekuError) -> EncodeError {
 // Exact floats and hex values: their 4 bytes like a u32 (a float's bits never go through float
 // arithmetic).
 
-macro_rules! like_u32 {
-    ($t:ty) => {
-        impl<'a, Ctx: Copy> DekuReader<'a, Ctx> for $t
+/// deku for a newtype over an integer (`struct Name(raw)`): its bytes are the integer's, in
+/// the byte order its record gives.
+macro_rules! deku_like_raw {
+    ($name:ident, $raw:ty) => {
+        impl<'a, C: Copy> deku::DekuReader<'a, C> for $name
         where
-            u32: DekuReader<'a, Ctx>,
+            $raw: deku::DekuReader<'a, C>,
         {
             #[inline]
-            fn from_reader_with_ctx<R: Read + Seek>(
-                reader: &mut Reader<R>,
-                ctx: Ctx,
-            ) -> Result<Self, DekuError> {
-                u32::from_reader_with_ctx(reader, ctx).map(Self)
+            fn from_reader_with_ctx<R: deku::no_std_io::Read + deku::no_std_io::Seek>(
+                reader: &mut deku::reader::Reader<R>,
+                ctx: C,
+            ) -> Result<Self, deku::DekuError> {
+                <$raw>::from_reader_with_ctx(reader, ctx).map($name)
             }
         }
-
-        impl<Ctx: Copy> DekuWriter<Ctx> for $t
+        impl<C: Copy> deku::DekuWriter<C> for $name
         where
-            u32: DekuWriter<Ctx>,
+            $raw: deku::DekuWriter<C>,
         {
             #[inline]
-            fn to_writer<W: Write + Seek>(
+            fn to_writer<W: deku::no_std_io::Write + deku::no_std_io::Seek>(
                 &self,
-                writer: &mut Writer<W>,
-                ctx: Ctx,
-            ) -> Result<(), DekuError> {
+                writer: &mut deku::writer::Writer<W>,
+                ctx: C,
+            ) -> Result<(), deku::DekuError> {
                 self.0.to_writer(writer, ctx)
             }
         }
-
-        impl DekuSize for $t {
-            const SIZE_BITS: usize = 32;
+        impl deku::DekuSize for $name {
+            const SIZE_BITS: usize = 8 * std::mem::size_of::<$raw>();
         }
     };
 }
-like_u32!(F32);
-like_u32!(Hex32);
+pub(crate) use deku_like_raw;
+deku_like_raw!(F32, u32);
+deku_like_raw!(Hex32, u32);
 
 /// The message of an unterminated string (reported as [`DecodeErrorKind::Unterminated`]).
 const UNTERMINATED: &str = "string has no terminator before the end of its field";

@@ -281,8 +281,8 @@ impl Samples {
     }
 }
 
-impl Chunk {
-    pub fn id(&self) -> u16 {
+impl chunk::ChunkBody for Chunk {
+    fn id(&self) -> u16 {
         match self {
             Chunk::Marker(_) => ID_MARKER,
             Chunk::Header(_) => ID_HEADER,
@@ -292,7 +292,7 @@ impl Chunk {
             Chunk::Unknown(u) => u.id.0,
         }
     }
-    pub fn kind(&self) -> &'static str {
+    fn kind(&self) -> &'static str {
         match self {
             Chunk::Marker(_) => "marker",
             Chunk::Header(_) => "header",
@@ -302,7 +302,7 @@ impl Chunk {
             Chunk::Unknown(_) => "unknown",
         }
     }
-    pub(super) fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         match self {
             Chunk::Marker(m) => {
                 out.extend_from_slice(m.trailing.as_bytes());
@@ -423,18 +423,6 @@ impl Man {
 
     pub fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         chunk::put_chunks(out, &self.chunks)
-    }
-}
-
-impl chunk::ChunkBody for Chunk {
-    fn id(&self) -> u16 {
-        Chunk::id(self)
-    }
-    fn kind(&self) -> &'static str {
-        Chunk::kind(self)
-    }
-    fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        Chunk::put_payload(self, out)
     }
 }
 

@@ -3,6 +3,7 @@
 use super::{Chunk, Header, Man, Samples};
 use crate::exact::FieldPath;
 use crate::zengin::chunk;
+use crate::zengin::chunk::ChunkBody as _;
 use crate::zengin::types::ZDate;
 
 impl Man {

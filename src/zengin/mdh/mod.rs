@@ -22,6 +22,7 @@ use crate::exact::{
     Writer,
 };
 use crate::zengin::chunk;
+use crate::zengin::chunk::ChunkBody as _;
 use crate::zengin::stext::{ShortText, INLINE};
 use crate::zengin::types::{
     find_newline, put_line, put_short_line, read_line, read_short_line, BBox, Mat4, Vec3, ZDate,
@@ -253,8 +254,8 @@ impl Source {
     }
 }
 
-impl Chunk {
-    pub fn id(&self) -> u16 {
+impl chunk::ChunkBody for Chunk {
+    fn id(&self) -> u16 {
         match self {
             Chunk::Hierarchy(_) => ID_HIERARCHY,
             Chunk::Source(_) => ID_SOURCE,
@@ -262,7 +263,7 @@ impl Chunk {
             Chunk::Unknown(u) => u.id.0,
         }
     }
-    pub fn kind(&self) -> &'static str {
+    fn kind(&self) -> &'static str {
         match self {
             Chunk::Hierarchy(_) => "hierarchy",
             Chunk::Source(_) => "source",
@@ -314,18 +315,6 @@ impl Mdh {
 
     pub fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         chunk::put_chunks(out, &self.chunks)
-    }
-}
-
-impl chunk::ChunkBody for Chunk {
-    fn id(&self) -> u16 {
-        Chunk::id(self)
-    }
-    fn kind(&self) -> &'static str {
-        Chunk::kind(self)
-    }
-    fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        Chunk::put_payload(self, out)
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::exact::F32;
+use crate::zengin::chunk::ChunkBody as _;
 
 fn m(rows: [[f32; 4]; 4]) -> Mat4 {
     Mat4(rows.map(|r| r.map(F32::new)))
@@ -130,7 +131,7 @@ fn corpus() -> Option<Vec<u8>> {
 fn corpus_hierarchy0_values_and_round_trips() {
     let Some(data) = corpus() else { return };
     let mdh = Mdh::read(&data).unwrap();
-    let ids: Vec<u16> = mdh.chunks.iter().map(Chunk::id).collect();
+    let ids: Vec<u16> = mdh.chunks.iter().map(|c| c.id()).collect();
     assert_eq!(ids, [0xD100, 0xD110, 0xD120]);
     let h = mdh.hierarchy().unwrap();
     assert_eq!(h.version, 3);
