@@ -59,9 +59,12 @@ pub trait Shape {
 macro_rules! one_value {
     ($($t:ty),*) => { $(impl Shape for $t {})* };
 }
-one_value!(u8, u16, i16, u32, i32, u64, i64, F32, Hex32);
+one_value!(u8, u16, i16, u32, i32, u64, i64, f32, F32, Hex32);
 impl<const N: usize> Shape for [u8; N] {}
 impl<const N: usize> Shape for [F32; N] {
+    const ITEM: usize = 4;
+}
+impl<const N: usize> Shape for [f32; N] {
     const ITEM: usize = 4;
 }
 impl<const N: usize> Shape for [u16; N] {
@@ -106,7 +109,7 @@ macro_rules! plain_number {
         }
     )*};
 }
-plain_number!(u8, u16, i16, u32, i32, u64, i64);
+plain_number!(u8, u16, i16, u32, i32, u64, i64, f32);
 
 macro_rules! plain_word {
     ($($t:ty),*) => {$(
@@ -159,6 +162,7 @@ pub trait NotBytes {}
 impl<const N: usize> NotBytes for [F32; N] {}
 impl<const R: usize, const C: usize> NotBytes for [[F32; C]; R] {}
 impl<const N: usize> NotBytes for [u16; N] {}
+impl<const N: usize> NotBytes for [f32; N] {}
 
 /// The field table of a record from its fields' names, types' sizes and shapes (used by
 /// [`record!`](crate::record)).

@@ -1,7 +1,7 @@
 //! The binary chunked container (`zCFileBIN`): a flat list of `u16 id, u32 length, payload`.
 
 use crate::exact::{
-    Blob, Cursor, DecodeError, EncodeError, Hex32, Record, Segment, Within, Writer,
+    Blob, Cursor, DecodeError, EncodeError, FieldPath, Hex32, Record, Segment, Within, Writer,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
