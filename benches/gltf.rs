@@ -12,7 +12,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use animkit::exact::{PutLe, Text};
+use animkit::exact::{Text, Writer};
 use animkit::registry::{Codec, ExportOptions};
 use animkit::zengin::chunk::put_chunk;
 use animkit::zengin::gltf::{self, export::Animation, Container, Document, Skeleton};

@@ -4,7 +4,7 @@
 //!
 //!     cargo run --example make-samples [-- DIR]
 
-use animkit::exact::{PutLe, Text};
+use animkit::exact::{Text, Writer};
 use animkit::zengin::chunk::put_chunk;
 use animkit::zengin::man::synth::{synthesize_bytes, Synth};
 use animkit::zengin::mds::compile::{compile, CompileOptions};
@@ -75,7 +75,7 @@ fn mdh() -> Res<Vec<u8>> {
         Ok(())
     })?;
     put_chunk(&mut out, 0xD110, |o| {
-        ZDate {
+        o.put_plain(&ZDate {
             year: 0,
             month: 60480,
             day: 291,
@@ -83,8 +83,7 @@ fn mdh() -> Res<Vec<u8>> {
             minute: 2707,
             second: 35812,
             padding: 0x0EB7,
-        }
-        .put(o);
+        });
         put_line(o, &Text::from("\\_WORK\\DATA\\ANIMS\\SAMPLE.ASC"))
     })?;
     put_chunk(&mut out, 0xD120, |_| Ok(()))?;
@@ -319,7 +318,7 @@ fn human_mdh() -> Res<Vec<u8>> {
         Ok(())
     })?;
     put_chunk(&mut out, 0xD110, |o| {
-        ZDate {
+        o.put_plain(&ZDate {
             year: 2026,
             month: 11,
             day: 24,
@@ -327,8 +326,7 @@ fn human_mdh() -> Res<Vec<u8>> {
             minute: 0,
             second: 0,
             padding: 0,
-        }
-        .put(o);
+        });
         put_line(o, &Text::from("\\_WORK\\DATA\\ANIMS\\HUMAN_BODY.ASC"))
     })?;
     put_chunk(&mut out, 0xD120, |_| Ok(()))?;

@@ -81,7 +81,7 @@ pub fn generated_mdh(names: &[String]) -> Vec<u8> {
 
 /// [`generated_mdh`]; with `forest`, every fourth node is a root of its own.
 pub fn generated_mdh_with(names: &[String], forest: bool) -> Vec<u8> {
-    use animkit::exact::{PutLe, Text};
+    use animkit::exact::{Text, Writer};
     use animkit::zengin::chunk::put_chunk;
     use animkit::zengin::types::put_line;
     let mut out = Vec::new();

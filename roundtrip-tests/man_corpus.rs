@@ -2,6 +2,7 @@
 //! bit for bit.
 
 use crate::common::corpus_file;
+use animkit::zengin::chunk::ChunkBody as _;
 use animkit::zengin::man::quant::{engine_rotation, unpack_position};
 use animkit::zengin::man::{Chunk, Man};
 

@@ -175,10 +175,19 @@ proptest! {
 
     #[test]
     fn any_bytes_parse_and_write_back_identically_or_fail_cleanly(data in proptest::collection::vec(any::<u8>(), 0..300)) {
-        if let Ok(m) = Man::read(&data) {
-            let mut out = Vec::new();
-            m.write(&mut out).unwrap();
-            prop_assert_eq!(out, data);
+        match Man::read(&data) {
+            Ok(m) => {
+                let mut out = Vec::new();
+                m.write(&mut out).unwrap();
+                prop_assert_eq!(out, data);
+            }
+            // A clean failure: an offset inside the input (or at its end) and a message that
+            // says it.
+            Err(e) => {
+                prop_assert!(e.offset <= data.len() as u64, "{e} (offset past the input)");
+                let text = e.to_string();
+                prop_assert!(text.contains(&format!("{}", e.offset)), "{text}");
+            }
         }
     }
 
@@ -193,10 +202,19 @@ proptest! {
             let i = at.index(data.len());
             data[i] = byte;
         }
-        if let Ok(m) = Man::read(&data) {
-            let mut out = Vec::new();
-            m.write(&mut out).unwrap();
-            prop_assert_eq!(out, data);
+        match Man::read(&data) {
+            Ok(m) => {
+                let mut out = Vec::new();
+                m.write(&mut out).unwrap();
+                prop_assert_eq!(out, data);
+            }
+            // A clean failure: an offset inside the input (or at its end) and a message that
+            // says it.
+            Err(e) => {
+                prop_assert!(e.offset <= data.len() as u64, "{e} (offset past the input)");
+                let text = e.to_string();
+                prop_assert!(text.contains(&format!("{}", e.offset)), "{text}");
+            }
         }
     }
 }

@@ -47,6 +47,7 @@
 //!
 //! The same model is what the YAML documents show ([`codec::Codec::to_yaml`] and
 //! [`codec::Codec::from_yaml`]), and what `animkit export` / `import` use.
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod cli;
 pub mod codec;

@@ -1,3 +1,4 @@
+#![deny(clippy::undocumented_unsafe_blocks)]
 // mimalloc: the parsers allocate many small strings and vectors; it is markedly faster than the
 // system allocator for that (see the benches, which use it too).
 #[global_allocator]

@@ -1,8 +1,10 @@
 //! A bounds-checked little-endian reader over a byte slice that knows its absolute offset,
-//! and the mirror-image writer helpers.
+//! and its mirror-image [`Writer`].
 
+use super::error::EncodeError;
 use super::error::{DecodeError, DecodeErrorKind};
-use deku::{DekuContainerRead, DekuContainerWrite, DekuReader, DekuSize};
+use super::record::{Plain, Record};
+use deku::{DekuReader, DekuWriter};
 
 /// Reads little-endian values from a slice. Every read is bounds-checked and returns a
 /// [`DecodeError`] carrying the absolute offset of the failure.
@@ -132,23 +134,30 @@ impl<'a> Cursor<'a> {
             )),
         }
     }
-    /// Read a fixed-layout record declared with deku; `SIZE` is its size in bytes.
-    pub fn record<T, const SIZE: usize>(&mut self) -> Result<T, DecodeError>
-    where
-        T: for<'b> DekuContainerRead<'b>,
-    {
-        let start = self.offset();
-        let bytes = self.bytes(SIZE)?;
-        T::from_bytes((bytes, 0))
-            .map(|(_, v)| v)
-            .map_err(|e| DecodeError::invalid(start, e.to_string()))
+    /// Read a declared record ([`super::record`]): one copy for a plain record, deku
+    /// otherwise. A cut-short record is reported at the field it ends in, with its name.
+    #[inline(always)]
+    pub fn read<T: Record>(&mut self) -> Result<T, DecodeError> {
+        match self.peek(T::SIZE) {
+            Ok(bytes) => match T::load(bytes) {
+                Some(v) => {
+                    self.pos += T::SIZE;
+                    Ok(v)
+                }
+                None => self.read_with(()),
+            },
+            Err(_) => Err(super::record::short(self, T::FIELDS)),
+        }
     }
-    /// Read a fixed run of fields declared with deku ([`Run`]); when the input ends inside it,
-    /// the error names the field it ends in, at that field's offset
-    /// ([`super::deku_impls::read_fields`]).
+    /// Read a deku value whose layout depends on `ctx` (a counted list, a variant): no field
+    /// table, so a cut-short value is reported where the input ends; a refused value (an
+    /// unterminated string) at its field.
     #[inline]
-    pub fn run<T: Run>(&mut self) -> Result<T, DecodeError> {
-        super::deku_impls::read_fields(self, T::FIELDS)
+    pub fn read_with<T, C: Copy>(&mut self, ctx: C) -> Result<T, DecodeError>
+    where
+        T: for<'r> DekuReader<'r, C>,
+    {
+        super::deku_impls::read_with(self, ctx)
     }
     le_reader!(u8, u8);
     le_reader!(u16, u16);
@@ -158,83 +167,25 @@ impl<'a> Cursor<'a> {
     le_reader!(u64, u64);
 }
 
-/// A fixed run of fields between a record's variable parts (lines, counted lists), declared
-/// with deku: its fields' names and sizes, in order, name the field a cut-short run ends in.
-/// A test per run checks `FIELDS` against the declaration
-/// ([`super::deku_impls::fields_cover`]).
-pub trait Run:
-    for<'b> DekuContainerRead<'b> + DekuContainerWrite + for<'r> DekuReader<'r, ()> + DekuSize
-{
-    /// (name, size in bytes) of each field, in order.
-    const FIELDS: &'static [(&'static str, usize)];
-    /// The run's size: the sum of `FIELDS`' sizes.
-    const SIZE: usize = field_sizes(Self::FIELDS);
-}
-
-/// A [`Run`] whose fields are all 4-byte little-endian numbers, laid out without padding
-/// (`#[repr(C)]`, [`bytemuck::Pod`]): a fast reader loads it with one unaligned read on a
-/// little-endian machine (deku's per-field reader cost MSB parsing 22 %), elsewhere through
-/// deku; written the same way. `words_read_and_write_as_deku_does` ties the two together for
-/// every such run.
-pub trait WordRun: Run + bytemuck::Pod {
-    /// `bytes` holds exactly `SIZE` bytes.
-    #[inline(always)]
-    fn from_exact(bytes: &[u8]) -> Option<Self> {
-        if cfg!(target_endian = "little") && bytes.len() == std::mem::size_of::<Self>() {
-            Some(bytemuck::pod_read_unaligned(bytes))
-        } else {
-            Self::from_bytes((bytes, 0)).ok().map(|(_, v)| v)
-        }
-    }
-    /// Append the run to `out` (one copy on a little-endian machine; deku's per-field writer
-    /// cost MSB writing 28 %).
-    #[inline(always)]
-    fn put(&self, out: &mut Vec<u8>) {
-        if cfg!(target_endian = "little") {
-            out.extend_from_slice(bytemuck::bytes_of(self));
-        } else {
-            put_record(out, self);
-        }
-    }
-}
-
-const fn field_sizes(fields: &[(&str, usize)]) -> usize {
-    let mut i = 0;
-    let mut n = 0;
-    while i < fields.len() {
-        n += fields[i].1;
-        i += 1;
-    }
-    n
-}
-
-/// Append a deku record to `out`.
-pub fn put_record<T: DekuContainerWrite>(out: &mut Vec<u8>, value: &T) {
-    // Writing a plain fixed-layout record into a Vec cannot fail: deku only errors on
-    // assertions and bit-size overflows, which our record types do not declare. Written in
-    // place at the end of `out` (`to_bytes` would allocate a Vec per record).
-    let at = out.len() as u64;
-    let mut cursor = std::io::Cursor::new(out);
-    cursor.set_position(at);
-    let mut writer = deku::writer::Writer::new(&mut cursor);
-    if let Err(e) = value
-        .to_writer(&mut writer, ())
-        .and_then(|()| writer.finalize())
-    {
-        unreachable!("fixed-layout deku record failed to serialise: {e}");
-    }
-}
-
-/// Little-endian append helpers, the write-side mirror of [`Cursor`].
-pub trait PutLe {
+/// Appends little-endian values and declared records to an output buffer: the write-side
+/// mirror of [`Cursor`].
+pub trait Writer {
     fn put_u16(&mut self, v: u16);
     fn put_i16(&mut self, v: i16);
     fn put_u32(&mut self, v: u32);
     fn put_i32(&mut self, v: i32);
     fn put_u64(&mut self, v: u64);
+    /// Append a declared record ([`super::record`]): one copy for a plain record, deku
+    /// otherwise. A refused value (a text too long for its field) names its field.
+    fn put<T: Record>(&mut self, value: &T) -> Result<(), EncodeError>;
+    /// [`Writer::put`] for a plain record, which cannot refuse.
+    fn put_plain<T: Record + Plain>(&mut self, value: &T);
+    /// Append a deku value written with `ctx` (the mirror of [`Cursor::read_with`]).
+    fn put_with<T: DekuWriter<C>, C: Copy>(&mut self, value: &T, ctx: C)
+        -> Result<(), EncodeError>;
 }
 
-impl PutLe for Vec<u8> {
+impl Writer for Vec<u8> {
     #[inline]
     fn put_u16(&mut self, v: u16) {
         self.extend_from_slice(&v.to_le_bytes());
@@ -254,6 +205,27 @@ impl PutLe for Vec<u8> {
     #[inline]
     fn put_u64(&mut self, v: u64) {
         self.extend_from_slice(&v.to_le_bytes());
+    }
+    #[inline(always)]
+    fn put<T: Record>(&mut self, value: &T) -> Result<(), EncodeError> {
+        if value.store(self) {
+            return Ok(());
+        }
+        super::deku_impls::write_with(self, value, ())
+    }
+    #[inline(always)]
+    fn put_plain<T: Record + Plain>(&mut self, value: &T) {
+        let at = self.len();
+        self.resize(at + <T as Record>::SIZE, 0);
+        value.to_le(&mut self[at..]);
+    }
+    #[inline]
+    fn put_with<T: DekuWriter<C>, C: Copy>(
+        &mut self,
+        value: &T,
+        ctx: C,
+    ) -> Result<(), EncodeError> {
+        super::deku_impls::write_with(self, value, ctx)
     }
 }
 

@@ -1,9 +1,10 @@
 //! deku for the byte-exact types, and the bridge between deku records and the crate's
 //! [`Cursor`] and output buffers, with offsets and field paths.
 //!
-//! A record is one `#[derive(DekuRead, DekuWrite, DekuSize)]` declaration. [`read`] runs it at a
-//! cursor and [`write()`] appends it to an output buffer; they turn deku's errors into
-//! [`DecodeError`]s (absolute byte offset, kind, field) and [`EncodeError`]s (field).
+//! A record is one [`record!`](crate::record) declaration; [`Cursor::read`] and
+//! [`super::Writer::put`] run deku's reader and writer through [`read_with`] and [`write_with`],
+//! which turn deku's errors into [`DecodeError`]s (absolute byte offset, kind, field) and
+//! [`EncodeError`]s (field).
 //!
 //! Field names: deku does not say which field an error comes from. A record's size is checked
 //! before it is read, so the only values that can still be refused are those whose bytes may
@@ -12,9 +13,7 @@
 //! compile) and leave it, with their position, for the bridge to put in the error's path.
 
 use super::fixed_str::Str;
-use super::{
-    Cursor, DecodeError, DecodeErrorKind, EncodeError, FieldPath, Hex32, Segment, Within, F32,
-};
+use super::{Cursor, DecodeError, DecodeErrorKind, EncodeError, FieldPath, Hex32, Segment, F32};
 use deku::ctx::{Endian, Order};
 use deku::no_std_io::{Read, Seek, Write};
 use deku::reader::{Reader, ReaderRet};
@@ -115,57 +114,27 @@ where
     Ok(())
 }
 
-/// Read one deku record at `c`. A fixed-size record is checked for size first, so a short
-/// input is [`DecodeErrorKind::Truncated`] at the record's start; a refused value
-/// (an unterminated string) is reported at its own offset with its field name.
+/// Read one deku value at `c` with context `ctx` ([`Cursor::read_with`], and
+/// [`Cursor::read`] for a record deku reads): a refused value (an unterminated string) is
+/// reported at its own offset with its field name; a short input where it ends.
 #[inline]
-pub fn read<'a, T>(c: &mut Cursor<'a>) -> Result<T, DecodeError>
+pub(crate) fn read_with<'a, T, C: Copy>(c: &mut Cursor<'a>, ctx: C) -> Result<T, DecodeError>
 where
-    T: for<'r> DekuReader<'r, ()> + DekuSize,
+    T: for<'r> DekuReader<'r, C>,
 {
     let start = c.offset();
-    if let Some(size) = T::SIZE_BYTES {
-        c.peek(size)?;
-    }
     let mut io = SliceIo {
         data: c.unread(),
         pos: 0,
     };
     let mut reader = Reader::new(&mut io);
-    match T::from_reader_with_ctx(&mut reader, ()) {
+    match T::from_reader_with_ctx(&mut reader, ctx) {
         Ok(v) => {
             c.bytes(reader.bits_read / 8)?;
             Ok(v)
         }
         Err(e) => Err(decode_error(e, start, reader.bits_read / 8, c.remaining())),
     }
-}
-
-/// [`read`] for a fixed-size record whose fields are listed in `fields` (name and size in
-/// bytes, in declaration order; a test per record checks the list against the declaration):
-/// a short input is reported at the field it ends in, with that field's name, instead of at
-/// the record's start.
-#[inline]
-pub fn read_fields<'a, T>(
-    c: &mut Cursor<'a>,
-    fields: &[(&'static str, usize)],
-) -> Result<T, DecodeError>
-where
-    T: for<'r> DekuReader<'r, ()> + DekuSize,
-{
-    if c.remaining() < T::SIZE_BYTES.unwrap_or(0) {
-        let mut probe = c.clone();
-        for &(name, size) in fields {
-            probe.bytes(size).within(name)?;
-        }
-    }
-    read(c)
-}
-
-/// Whether `fields` (name, size) lists a record of `T`'s size; for the tests that tie a field
-/// list to its declaration.
-pub fn fields_cover<T: DekuSize>(fields: &[(&'static str, usize)]) -> bool {
-    T::SIZE_BYTES == Some(fields.iter().map(|f| f.1).sum())
 }
 
 #[cold]
@@ -193,13 +162,18 @@ fn decode_error(e: DekuError, start: u64, at: usize, remaining: usize) -> Decode
     }
 }
 
-/// Append one deku record to `out`.
+/// Append one deku value to `out`, written with context `ctx` ([`super::Writer::put_with`],
+/// and [`super::Writer::put`] for a record deku writes).
 #[inline]
-pub fn write<T: DekuWriter<()>>(out: &mut Vec<u8>, value: &T) -> Result<(), EncodeError> {
+pub(crate) fn write_with<T: DekuWriter<C>, C: Copy>(
+    out: &mut Vec<u8>,
+    value: &T,
+    ctx: C,
+) -> Result<(), EncodeError> {
     let mut io = VecIo(out);
     let mut writer = Writer::new(&mut io);
     value
-        .to_writer(&mut writer, ())
+        .to_writer(&mut writer, ctx)
         .and_then(|()| finish(&mut writer))
         .map_err(encode_error)
 }
@@ -281,7 +255,7 @@ impl std::io::Seek for VecIo<'_> {
     }
 }
 
-/// The end of a record. The records written through [`write()`] are whole bytes (animkit
+/// The end of a record. The records written through [`write_with`] are whole bytes (animkit
 /// declares no bit fields), so there is no part byte to flush: `Writer::finalize` would run the
 /// bit-level writer for nothing, which cost MW3's write 12 % (perf, `mw3_anim` bench). A record
 /// with bit fields must go through `to_writer` + `finalize` itself.
@@ -308,42 +282,43 @@ fn encode_error(e: DekuError) -> EncodeError {
 // Exact floats and hex values: their 4 bytes like a u32 (a float's bits never go through float
 // arithmetic).
 
-macro_rules! like_u32 {
-    ($t:ty) => {
-        impl<'a, Ctx: Copy> DekuReader<'a, Ctx> for $t
+/// deku for a newtype over an integer (`struct Name(raw)`): its bytes are the integer's, in
+/// the byte order its record gives.
+macro_rules! deku_like_raw {
+    ($name:ident, $raw:ty) => {
+        impl<'a, C: Copy> deku::DekuReader<'a, C> for $name
         where
-            u32: DekuReader<'a, Ctx>,
+            $raw: deku::DekuReader<'a, C>,
         {
             #[inline]
-            fn from_reader_with_ctx<R: Read + Seek>(
-                reader: &mut Reader<R>,
-                ctx: Ctx,
-            ) -> Result<Self, DekuError> {
-                u32::from_reader_with_ctx(reader, ctx).map(Self)
+            fn from_reader_with_ctx<R: deku::no_std_io::Read + deku::no_std_io::Seek>(
+                reader: &mut deku::reader::Reader<R>,
+                ctx: C,
+            ) -> Result<Self, deku::DekuError> {
+                <$raw>::from_reader_with_ctx(reader, ctx).map($name)
             }
         }
-
-        impl<Ctx: Copy> DekuWriter<Ctx> for $t
+        impl<C: Copy> deku::DekuWriter<C> for $name
         where
-            u32: DekuWriter<Ctx>,
+            $raw: deku::DekuWriter<C>,
         {
             #[inline]
-            fn to_writer<W: Write + Seek>(
+            fn to_writer<W: deku::no_std_io::Write + deku::no_std_io::Seek>(
                 &self,
-                writer: &mut Writer<W>,
-                ctx: Ctx,
-            ) -> Result<(), DekuError> {
+                writer: &mut deku::writer::Writer<W>,
+                ctx: C,
+            ) -> Result<(), deku::DekuError> {
                 self.0.to_writer(writer, ctx)
             }
         }
-
-        impl DekuSize for $t {
-            const SIZE_BITS: usize = 32;
+        impl deku::DekuSize for $name {
+            const SIZE_BITS: usize = 8 * std::mem::size_of::<$raw>();
         }
     };
 }
-like_u32!(F32);
-like_u32!(Hex32);
+pub(crate) use deku_like_raw;
+deku_like_raw!(F32, u32);
+deku_like_raw!(Hex32, u32);
 
 /// The message of an unterminated string (reported as [`DecodeErrorKind::Unterminated`]).
 const UNTERMINATED: &str = "string has no terminator before the end of its field";
@@ -456,23 +431,6 @@ pub fn read_f32s<R: Read + Seek, const N: usize>(
     }))
 }
 
-// ---------------------------------------------------------------------------------------------
-// Appending a record that cannot refuse (integers, exact floats, names) with no Result to carry.
-
-/// Append a fixed-layout deku record to `out` through `to_writer` (about twice as fast as
-/// [`super::put_record`], which allocates a `Vec` per record).
-pub fn append_record<T: DekuWriter<()>>(out: &mut Vec<u8>, value: &T) {
-    let at = out.len() as u64;
-    let mut cur = std::io::Cursor::new(out);
-    cur.set_position(at);
-    let mut w = Writer::new(&mut cur);
-    // Writing a plain fixed-layout record into a Vec cannot fail: deku only errors on
-    // assertions and bit-size overflows, which the record types given here do not declare.
-    if let Err(e) = value.to_writer(&mut w, ()).and_then(|()| w.finalize()) {
-        unreachable!("fixed-layout deku record failed to serialise: {e}")
-    }
-}
-
 #[cfg(test)]
 mod byte_array_tests {
     use deku::{DekuContainerRead, DekuContainerWrite, DekuRead, DekuWrite};
@@ -508,16 +466,18 @@ mod byte_array_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use deku::{DekuRead, DekuWrite};
+    use crate::exact::Writer;
+    use deku::DekuRead;
 
-    #[derive(Debug, PartialEq, DekuRead, DekuWrite, DekuSize)]
-    #[deku(endian = "little")]
-    struct Rec {
-        id: u16,
-        #[deku(ctx = "Name(\"label\")")]
-        label: Str<6>,
-        scale: F32,
-        ptr: Hex32,
+    crate::record! {
+        #[derive(Debug, PartialEq)]
+        struct Rec: little {
+            id: u16,
+            #[deku(ctx = "Name(\"label\")")]
+            label: Str<6>,
+            scale: F32,
+            ptr: Hex32,
+        }
     }
 
     fn bytes() -> Vec<u8> {
@@ -532,7 +492,7 @@ mod tests {
     fn records_read_and_write_through_the_bridge() {
         let data = bytes();
         let mut c = Cursor::new(&data, 100);
-        let r: Rec = read(&mut c).unwrap();
+        let r: Rec = c.read().unwrap();
         assert_eq!(r.id, 7);
         assert_eq!(r.label.text(), b"ab");
         assert_eq!(r.label.tail(), Some(&b"xyz"[..]));
@@ -540,7 +500,7 @@ mod tests {
         assert_eq!(r.ptr, Hex32(0x1234_5678));
         assert!(c.is_empty());
         let mut out = vec![0xEE];
-        write(&mut out, &r).unwrap();
+        out.put(&r).unwrap();
         assert_eq!(out[1..], data[..]);
         assert_eq!(Rec::SIZE_BYTES, Some(16));
     }
@@ -548,13 +508,13 @@ mod tests {
     #[test]
     fn errors_have_offsets_and_field_names() {
         let mut data = bytes();
-        // short: refused before anything is read, at the record's start
-        let e = read::<Rec>(&mut Cursor::new(&data[..15], 100)).unwrap_err();
-        assert_eq!(e.offset, 100);
-        assert_eq!(e.kind, DecodeErrorKind::Truncated { need: 16, have: 15 });
+        // short: refused before anything is read, at the field it ends in
+        let e = Cursor::new(&data[..15], 100).read::<Rec>().unwrap_err();
+        assert_eq!((e.offset, e.path.to_string()), (112, "ptr".to_string()));
+        assert_eq!(e.kind, DecodeErrorKind::Truncated { need: 4, have: 3 });
         // an unterminated string: at the string, with its name
         data[4] = b'c';
-        let e = read::<Rec>(&mut Cursor::new(&data, 100)).unwrap_err();
+        let e = Cursor::new(&data, 100).read::<Rec>().unwrap_err();
         assert_eq!((e.offset, e.path.to_string()), (102, "label".to_string()));
         assert_eq!(e.kind, DecodeErrorKind::Unterminated);
         // a text too long for its buffer: refused when writing, with the field's name
@@ -564,11 +524,15 @@ mod tests {
             scale: F32(0),
             ptr: Hex32(0),
         };
-        let e = write(&mut Vec::new(), &r).unwrap_err();
+        let e = Vec::new().put(&r).unwrap_err();
         assert_eq!(e.path.to_string(), "label");
         assert!(e.message.contains("at most 5"), "{e}");
         // and a later error does not pick up an old refusal
-        let e = read::<Rec>(&mut Cursor::new(&data[..3], 0)).unwrap_err();
+        let e = Cursor::new(&data[..3], 0).read::<Rec>().unwrap_err();
+        assert_eq!(e.path.to_string(), "label");
+        let e = Cursor::new(&data[..3], 0)
+            .read_with::<Rec, _>(())
+            .unwrap_err();
         assert!(e.path.is_empty());
     }
 
@@ -592,8 +556,8 @@ mod tests {
             c: [F32; 2],
         }
         let data: Vec<u8> = (0..21u8).map(|i| i.wrapping_mul(97) ^ 0x5a).collect();
-        let f: Fast = read(&mut Cursor::new(&data, 0)).unwrap();
-        let p: Plain = read(&mut Cursor::new(&data, 0)).unwrap();
+        let f: Fast = Cursor::new(&data, 0).read_with(()).unwrap();
+        let p: Plain = Cursor::new(&data, 0).read_with(()).unwrap();
         assert_eq!((f.a, f.b, f.c), (p.a, p.b, p.c));
         assert_eq!(
             f.c[1],
@@ -614,50 +578,5 @@ mod tests {
             assert!(Plain::from_reader_with_ctx(&mut r2, ()).is_err());
             assert!(matches!(e, DekuError::Incomplete(_)), "{e:?}");
         }
-    }
-
-    #[derive(DekuRead, DekuWrite)]
-    #[deku(endian = "little")]
-    struct Small {
-        a: u16,
-        b: crate::exact::F32,
-    }
-
-    #[test]
-    fn append_record_appends_after_existing_bytes() {
-        let mut out = vec![0xAA];
-        append_record(
-            &mut out,
-            &Small {
-                a: 0x0102,
-                b: crate::exact::F32(0x7fc0_0001),
-            },
-        );
-        assert_eq!(out, [0xAA, 0x02, 0x01, 0x01, 0x00, 0xc0, 0x7f]);
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Records with a counted part (UE3 export entries): no size check before reading.
-
-/// Read one deku record whose size depends on its counts at `c`, with context `ctx`; its
-/// counted parts check their counts themselves (refusing with [`refuse`]). Errors as [`read`].
-#[inline]
-pub fn read_counted<'a, T, C: Copy>(c: &mut Cursor<'a>, ctx: C) -> Result<T, DecodeError>
-where
-    T: for<'r> DekuReader<'r, C>,
-{
-    let start = c.offset();
-    let mut io = SliceIo {
-        data: c.unread(),
-        pos: 0,
-    };
-    let mut reader = Reader::new(&mut io);
-    match T::from_reader_with_ctx(&mut reader, ctx) {
-        Ok(v) => {
-            c.bytes(reader.bits_read / 8)?;
-            Ok(v)
-        }
-        Err(e) => Err(decode_error(e, start, reader.bits_read / 8, c.remaining())),
     }
 }

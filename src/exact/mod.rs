@@ -8,18 +8,19 @@ pub mod deku_impls;
 pub mod error;
 pub mod fixed_str;
 pub mod float;
+pub mod record;
 pub mod sink;
 pub mod text;
 
 pub use blob::{Blob, Hex32};
 pub use compare::first_difference;
-pub use cursor::{put_record, Cursor, PutLe, Run, WordRun};
-pub use deku_impls::append_record;
+pub use cursor::{Cursor, Writer};
 pub use error::{
     DecodeError, DecodeErrorKind, EncodeError, Error, FieldPath, ImportError, Segment, Within,
     YamlError,
 };
 pub use float::F32;
+pub use record::Record;
 pub use text::Text;
 
 /// Newtype-struct name of a scalar written without quotes (hex values such as `0x0123abcd`):

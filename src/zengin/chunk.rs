@@ -1,22 +1,24 @@
 //! The binary chunked container (`zCFileBIN`): a flat list of `u16 id, u32 length, payload`.
 
-use crate::exact::{put_record, Blob, Cursor, DecodeError, EncodeError, FieldPath, Hex32, Within};
-use deku::{DekuRead, DekuSize, DekuWrite};
+use crate::exact::{
+    Blob, Cursor, DecodeError, EncodeError, FieldPath, Hex32, Record, Segment, Within, Writer,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub const HEADER_SIZE: usize = 6;
 
-/// The header of every chunk: the one declaration of its layout. [`Chunks::next`] reads it by
-/// hand for speed and [`put_chunk`] patches `length` in place; tests tie both to this record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-pub struct ChunkHeader {
-    pub id: u16,
-    pub length: u32,
+crate::record! {
+    /// The header of every chunk: the one declaration of its layout. [`put_chunk`] patches
+    /// `length` in place; a test ties that to this record.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct ChunkHeader: little plain {
+        pub id: u16,
+        pub length: u32,
+    }
 }
 
-const _: () = assert!(ChunkHeader::SIZE_BITS == HEADER_SIZE * 8);
+const _: () = assert!(<ChunkHeader as Record>::SIZE == HEADER_SIZE);
 
 /// One chunk as found in the file.
 #[derive(Debug, Clone, Copy)]
@@ -71,9 +73,14 @@ impl<'a> Chunks<'a> {
     fn damaged(&mut self) -> DecodeError {
         let mut cur = Cursor::new(self.data, 0);
         let index = self.index;
-        let at = |e: DecodeError, field: &'static str| {
-            let mut e = e;
-            e.path = FieldPath::new().field("chunks").index(index).field(field);
+        let at = |mut e: DecodeError, field: &'static str| {
+            for seg in [
+                Segment::Field(field),
+                Segment::Index(index),
+                Segment::Field("chunks"),
+            ] {
+                e.path.prefix(seg);
+            }
             e
         };
         if cur.bytes(self.pos).is_err() {
@@ -100,7 +107,7 @@ impl<'a> Chunks<'a> {
             }
         }
         self.pos = self.data.len();
-        let header = match cur.record::<ChunkHeader, HEADER_SIZE>() {
+        let header = match cur.read::<ChunkHeader>() {
             Ok(h) => h,
             Err(e) => return at(e, "header"),
         };
@@ -125,11 +132,13 @@ impl<'a> Iterator for Chunks<'a> {
         if pos >= self.data.len() {
             return None;
         }
-        // The header's two fields read directly (the layout of [`ChunkHeader`]): this runs once
-        // per chunk, and the generic record reader cost several times the instructions.
-        if let Some(&[a, b, c, d, e, f]) = self.data.get(pos..pos + HEADER_SIZE) {
-            let id = u16::from_le_bytes([a, b]);
-            let length = u32::from_le_bytes([c, d, e, f]) as usize;
+        // The header's one-copy reader: this runs once per chunk.
+        if let Some(h) = self
+            .data
+            .get(pos..pos + HEADER_SIZE)
+            .and_then(ChunkHeader::load)
+        {
+            let (id, length) = (h.id, h.length as usize);
             let start = pos + HEADER_SIZE;
             if let Some(payload) = start
                 .checked_add(length)
@@ -299,7 +308,7 @@ pub fn put_chunk(
     body: impl FnOnce(&mut Vec<u8>) -> Result<(), EncodeError>,
 ) -> Result<(), EncodeError> {
     let start = out.len();
-    put_record(out, &ChunkHeader { id, length: 0 });
+    out.put(&ChunkHeader { id, length: 0 })?;
     body(out)?;
     let len = out.len() - start - HEADER_SIZE;
     let len = u32::try_from(len)
@@ -408,13 +417,9 @@ mod tests {
                 [0x90, 0xA0, 0xD8, 0x17, 0, 0],
             ),
         ];
-        for (value, bytes) in table {
-            let mut out = Vec::new();
-            put_record(&mut out, &value);
-            assert_eq!(out, bytes);
-            let mut cur = Cursor::new(&bytes, 0);
-            assert_eq!(cur.record::<ChunkHeader, 6>().unwrap(), value);
-        }
+        let table = table.map(|(v, b)| (v, hex::encode(b)));
+        let table: Vec<_> = table.iter().map(|(v, b)| (*v, b.as_str())).collect();
+        crate::exact::record::both_ways(&table);
     }
 
     #[test]
@@ -424,8 +429,8 @@ mod tests {
         assert_eq!(err.offset, 12);
         assert_eq!(err.path.to_string(), "chunks[1].length");
         let err = walk(&data[..9]).unwrap_err();
-        assert_eq!(err.offset, 6);
-        assert_eq!(err.path.to_string(), "chunks[1].header");
+        assert_eq!(err.offset, 8);
+        assert_eq!(err.path.to_string(), "chunks[1].header.length");
         // one at a time: the good chunk, the error, then nothing more
         let mut it = Chunks::new(&data);
         let first = it.next().unwrap().unwrap();
@@ -447,10 +452,8 @@ mod tests {
         for id in ids {
             for length in lengths {
                 let mut bytes = Vec::new();
-                put_record(&mut bytes, &ChunkHeader { id, length });
-                let declared: ChunkHeader = Cursor::new(&bytes, 0)
-                    .record::<ChunkHeader, HEADER_SIZE>()
-                    .unwrap();
+                bytes.put(&ChunkHeader { id, length }).unwrap();
+                let declared: ChunkHeader = Cursor::new(&bytes, 0).read().unwrap();
                 assert_eq!(declared, ChunkHeader { id, length });
                 // the hand-read header (the payload present in full)
                 bytes.resize(HEADER_SIZE + length.min(0x1234) as usize, 0xAB);
@@ -467,13 +470,11 @@ mod tests {
                 })
                 .unwrap();
                 let mut want = Vec::new();
-                put_record(
-                    &mut want,
-                    &ChunkHeader {
-                        id,
-                        length: n as u32,
-                    },
-                );
+                want.put(&ChunkHeader {
+                    id,
+                    length: n as u32,
+                })
+                .unwrap();
                 assert_eq!(out[..HEADER_SIZE], want[..]);
             }
         }

@@ -1,7 +1,7 @@
 //! ZenGin building blocks shared by MAN, MDH, MSB: `\n`-terminated line strings, zDATE,
 //! bounding boxes and vectors.
 
-use crate::exact::{put_record, Cursor, DecodeError, EncodeError, Text, Within, F32};
+use crate::exact::{Cursor, DecodeError, EncodeError, Text, F32};
 use deku::{DekuRead, DekuSize, DekuWrite};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -90,32 +90,21 @@ pub fn put_bytes_line(out: &mut Vec<u8>, b: &[u8]) -> Result<(), EncodeError> {
     Ok(())
 }
 
-/// zDATE: 16 bytes; the engine often writes it uninitialised, so every field (the padding too)
-/// is kept as stored.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    Default,
-    PartialEq,
-    Eq,
-    DekuRead,
-    DekuWrite,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-)]
-#[deku(endian = "little")]
-#[serde(deny_unknown_fields)]
-pub struct ZDate {
-    pub year: u32,
-    pub month: u16,
-    pub day: u16,
-    pub hour: u16,
-    pub minute: u16,
-    pub second: u16,
-    /// Two bytes the engine never sets: garbage in most files.
-    pub padding: u16,
+crate::record! {
+    /// zDATE: 16 bytes; the engine often writes it uninitialised, so every field (the padding
+    /// too) is kept as stored.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct ZDate: little plain {
+        pub year: u32,
+        pub month: u16,
+        pub day: u16,
+        pub hour: u16,
+        pub minute: u16,
+        pub second: u16,
+        /// Two bytes the engine never sets: garbage in most files.
+        pub padding: u16,
+    }
 }
 
 /// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (Howard Hinnant's
@@ -133,8 +122,6 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
 }
 
 impl ZDate {
-    pub const SIZE: usize = 16;
-
     /// A file time as a zDATE (UTC; padding 0).
     pub fn of_system_time(time: std::time::SystemTime) -> Option<ZDate> {
         let secs = time.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs() as i64;
@@ -150,30 +137,23 @@ impl ZDate {
             padding: 0,
         })
     }
-    pub fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        // Hand-read: deku's reader cost more than the rest of a small MDH's source chunk
-        // (perf); `zdate_fast_path_matches_the_deku_declaration` checks it against deku.
-        let b: &[u8; Self::SIZE] = cur.bytes(Self::SIZE)?.try_into().expect("16 bytes");
-        let h = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
-        Ok(ZDate {
-            year: u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-            month: h(4),
-            day: h(6),
-            hour: h(8),
-            minute: h(10),
-            second: h(12),
-            padding: h(14),
-        })
-    }
-    pub fn put(&self, out: &mut Vec<u8>) {
-        put_record(out, self);
-    }
 }
 
 /// Three floats x, y, z.
 pub type Vec3 = [F32; 3];
 
-/// zTBBox3D: min then max.
+crate::record! {
+    /// zTBBox3D: min then max.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct BBox: little plain {
+        pub min: Vec3,
+        pub max: Vec3,
+    }
+}
+
+/// zMAT4: sixteen floats, row-major as stored (translation in the last column, §1.4). YAML:
+/// four rows of four floats.
 #[derive(
     Debug,
     Clone,
@@ -189,58 +169,26 @@ pub type Vec3 = [F32; 3];
     JsonSchema,
 )]
 #[deku(endian = "little")]
-#[serde(deny_unknown_fields)]
-pub struct BBox {
-    pub min: Vec3,
-    pub max: Vec3,
-}
-
-impl BBox {
-    pub const SIZE: usize = 24;
-    pub fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        cur.record::<Self, { Self::SIZE }>()
-    }
-    pub fn put(&self, out: &mut Vec<u8>) {
-        put_record(out, self);
-    }
-}
-
-/// zMAT4: sixteen floats, row-major as stored (translation in the last column, §1.4). YAML:
-/// four rows of four floats.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    Default,
-    PartialEq,
-    Eq,
-    DekuRead,
-    DekuWrite,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-)]
-#[deku(endian = "little")]
 #[serde(transparent)]
 pub struct Mat4(pub [[F32; 4]; 4]);
 
-impl Mat4 {
-    pub const SIZE: usize = 64;
-    pub fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        let mut m = [[F32::default(); 4]; 4];
-        for (r, row) in m.iter_mut().enumerate() {
-            for (c, v) in row.iter_mut().enumerate() {
-                *v = read_f32(cur).within_index(c).within_index(r)?;
-            }
-        }
-        Ok(Mat4(m))
+/// A matrix field: sixteen plain floats, named `[row][column]` in errors.
+impl crate::exact::record::Shape for Mat4 {
+    const ITEM: usize = 4;
+    const COLS: usize = 4;
+}
+
+crate::own_byte_order!(Mat4);
+
+impl crate::exact::record::Plain for Mat4 {
+    const BYTES: usize = 64;
+    #[inline(always)]
+    fn from_le(b: &[u8]) -> Self {
+        Mat4(crate::exact::record::Plain::from_le(b))
     }
-    pub fn put(&self, out: &mut Vec<u8>) {
-        for row in &self.0 {
-            for v in row {
-                out.extend_from_slice(&v.0.to_le_bytes());
-            }
-        }
+    #[inline(always)]
+    fn to_le(&self, b: &mut [u8]) {
+        self.0.to_le(b)
     }
 }
 
@@ -261,6 +209,7 @@ mod tests {
     }
 
     use super::*;
+    use crate::exact::record::{both_ways, both_ways_with};
 
     /// (value, bytes) pairs checked in both directions.
     #[test]
@@ -293,13 +242,7 @@ mod tests {
                 "00000000 0600 0000 0000 0000 ecdf 2301",
             ),
         ];
-        for (value, hex_bytes) in table {
-            let bytes = hex::decode(hex_bytes.replace(' ', "")).unwrap();
-            let mut out = Vec::new();
-            value.put(&mut out);
-            assert_eq!(out, bytes);
-            assert_eq!(ZDate::read(&mut Cursor::new(&bytes, 0)).unwrap(), value);
-        }
+        both_ways(&table);
     }
 
     #[test]
@@ -308,13 +251,10 @@ mod tests {
             min: [F32(0x8000_0000), F32::new(-1.5), F32(0x7fa0_0001)],
             max: [F32::new(1.0), F32::new(2.0), F32::new(3.0)],
         };
-        let bytes =
-            hex::decode("00000080 0000c0bf 0100a07f 0000803f 00000040 00004040".replace(' ', ""))
-                .unwrap();
-        let mut out = Vec::new();
-        value.put(&mut out);
-        assert_eq!(out, bytes);
-        assert_eq!(BBox::read(&mut Cursor::new(&bytes, 0)).unwrap(), value);
+        both_ways(&[(
+            value,
+            "00000080 0000c0bf 0100a07f 0000803f 00000040 00004040",
+        )]);
     }
 
     #[test]
@@ -342,15 +282,9 @@ mod tests {
             (b"", b"\n"),
             (b"a\r\0b", b"a\r\0b\n"),
         ];
-        for (value, bytes) in table {
-            let mut out = Vec::new();
-            put_line(&mut out, &Text::new(value)).unwrap();
-            assert_eq!(out, bytes);
-            assert_eq!(
-                read_line(&mut Cursor::new(bytes, 0)).unwrap().as_bytes(),
-                value
-            );
-        }
+        let table = table.map(|(v, b)| (Text::new(v), hex::encode(b)));
+        let table: Vec<(Text, &str)> = table.iter().map(|(v, b)| (v.clone(), b.as_str())).collect();
+        both_ways_with(&table, read_line, |v, out| put_line(out, v));
         assert!(put_line(&mut Vec::new(), &Text::new(&b"a\nb"[..])).is_err());
     }
 }

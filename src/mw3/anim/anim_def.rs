@@ -13,7 +13,7 @@ use super::events::EventData;
 use super::prim::{flags, is_default, named, Bytes, Vec2, Z};
 use super::refs::{Names, OwnedNames};
 use super::seq_def::{patch_u32, SeqDef, SEQ_DEF_SIZE};
-use crate::exact::deku_impls::{self, Name};
+use crate::exact::deku_impls::Name;
 use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within, F32};
 use deku::{DekuRead, DekuReader, DekuSize, DekuWrite, DekuWriter};
 use schemars::JsonSchema;
@@ -229,11 +229,11 @@ fn read_zero_array<T: Item, const N: usize>(
         return Ok((None, Vec::new()));
     }
     let n = c.check_count(count as u64, N)?;
-    let zero: Bytes<N> = deku_impls::read(c).within_index(0)?;
+    let zero: Bytes<N> = c.read_with(()).within_index(0)?;
     let zero = (zero.0.iter().any(|&b| b != 0)).then_some(zero);
     let mut items = Vec::with_capacity(n - 1);
     for i in 1..n {
-        items.push(deku_impls::read::<T>(c).within_index(i)?);
+        items.push(c.read_with::<T, _>(()).within_index(i)?);
     }
     Ok((zero, items))
 }
@@ -261,7 +261,7 @@ fn read_array<T: Item>(c: &mut Cursor, count: u8) -> Result<Vec<T>, DecodeError>
     let n = c.check_count(count as u64, T::SIZE_BYTES.unwrap_or(1))?;
     let mut items = Vec::with_capacity(n);
     for i in 0..n {
-        items.push(deku_impls::read::<T>(c).within_index(i)?);
+        items.push(c.read_with::<T, _>(()).within_index(i)?);
     }
     Ok(items)
 }
@@ -290,7 +290,7 @@ fn write_zero_array<T: Item, const N: usize>(
     }
     out.extend_from_slice(&zero.unwrap_or_default().0);
     for (i, it) in items.iter().enumerate() {
-        deku_impls::write(out, it).within_index(i + 1)?;
+        crate::exact::Writer::put_with(out, it, ()).within_index(i + 1)?;
     }
     Ok(())
 }
@@ -491,7 +491,7 @@ impl AnimDef {
 
     /// Read one anim def block.
     pub fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-        let r: AnimDefRecord = deku_impls::read(c)?;
+        let r: AnimDefRecord = c.read_with(())?;
         let mut d = AnimDef {
             name: r.name,
             anim_name: r.anim_name,
@@ -670,7 +670,7 @@ impl AnimDef {
         mark(out, String::new());
         let start = out.len();
         let (record, counts) = self.record()?;
-        deku_impls::write(out, &record)?;
+        crate::exact::Writer::put_with(out, &record, ())?;
         // the embedded reset state's stream size is filled in once its events are written
         let embedded_at =
             (self.stored.embedded_reset_state.is_none()).then_some(start + EMBEDDED_RESET_OFFSET);
@@ -806,13 +806,13 @@ impl AnimDef {
             .within("static_sounds")?;
         mark(out, ".activ_prereqs".into());
         for (i, it) in self.activ_prereqs.iter().enumerate() {
-            deku_impls::write(out, it)
+            crate::exact::Writer::put_with(out, it, ())
                 .within_index(i)
                 .within("activ_prereqs")?;
         }
         mark(out, ".anim_refs".into());
         for (i, it) in self.anim_refs.iter().enumerate() {
-            deku_impls::write(out, it)
+            crate::exact::Writer::put_with(out, it, ())
                 .within_index(i)
                 .within("anim_refs")?;
         }

@@ -455,17 +455,17 @@ impl<'de> Deserialize<'de> for AnimRef {
 mod tests {
     use super::*;
 
-    use crate::exact::{deku_impls, Cursor};
+    use crate::exact::Cursor;
 
     fn both_ways<T>(value: &T, bytes: &[u8])
     where
         T: for<'r> DekuReader<'r, ()> + DekuWriter<()> + DekuSize + PartialEq + std::fmt::Debug,
     {
         let mut c = Cursor::new(bytes, 0);
-        assert_eq!(&deku_impls::read::<T>(&mut c).unwrap(), value);
+        assert_eq!(&c.read_with::<T, _>(()).unwrap(), value);
         assert!(c.is_empty());
         let mut out = Vec::new();
-        deku_impls::write(&mut out, value).unwrap();
+        crate::exact::Writer::put_with(&mut out, value, ()).unwrap();
         assert_eq!(out, bytes);
     }
 

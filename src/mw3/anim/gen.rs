@@ -122,7 +122,7 @@ impl Rng {
         loop {
             let mut b = self.bytes(<T as deku::DekuSize>::SIZE_BYTES.unwrap_or(0));
             fix(&mut b);
-            if let Ok(v) = crate::exact::deku_impls::read::<T>(&mut Cursor::new(&b, 0)) {
+            if let Ok(v) = Cursor::new(&b, 0).read_with::<T, _>(()) {
                 return v;
             }
         }

@@ -1,7 +1,7 @@
 //! File header, anim list ("TOC", spec §3) and the info block (spec §4).
 
 use super::prim::{is_default, Z};
-use crate::exact::deku_impls::{self, Name};
+use crate::exact::deku_impls::Name;
 use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, F32};
 use deku::{DekuRead, DekuSize, DekuWrite};
 use schemars::JsonSchema;
@@ -116,7 +116,7 @@ const _: () = assert!(InfoRecord::SIZE_BITS == INFO_SIZE * 8);
 impl Info {
     /// Read the block; also returns the stored def_count.
     pub fn read(c: &mut Cursor) -> Result<(Self, u16), DecodeError> {
-        let r: InfoRecord = deku_impls::read(c)?;
+        let r: InfoRecord = c.read_with(())?;
         let constants = InfoConstants {
             zero00: r.zero00,
             zero04: r.zero04,
@@ -152,6 +152,6 @@ impl Info {
             one60: k.one60,
             zero64: k.zero64,
         };
-        deku_impls::write(out, &r)
+        crate::exact::Writer::put_with(out, &r, ())
     }
 }

@@ -23,7 +23,6 @@ pub mod refs;
 pub mod seq_def;
 
 use crate::codec::{check_document_header, Codec, ExportOptions, Finding, ImportOptions, Sink};
-use crate::exact::deku_impls;
 use crate::exact::{Blob, Cursor, DecodeError, EncodeError, ImportError, Within, YamlError};
 use anim_def::{AnimDef, ANIM_DEF_SIZE};
 use deku::DekuSize;
@@ -139,7 +138,7 @@ impl Anim {
             signature: sig,
             version,
             count,
-        } = deku_impls::read(&mut c).within("header")?;
+        } = c.read_with(()).within("header")?;
         if sig != SIGNATURE {
             return Err(DecodeError::invalid(
                 0,
@@ -165,7 +164,7 @@ impl Anim {
         let mut anim_list = Vec::with_capacity(n);
         for i in 0..n {
             anim_list.push(
-                deku_impls::read::<ListEntry>(&mut c)
+                c.read_with::<ListEntry, _>(())
                     .within_index(i)
                     .within("anim_list")?,
             );
@@ -249,10 +248,10 @@ impl Anim {
             version: VERSION,
             count,
         };
-        deku_impls::write(out, &header)?;
+        crate::exact::Writer::put_with(out, &header, ())?;
         for (i, e) in self.anim_list.iter().enumerate() {
             mark!(format!("anim_list[{i}]"));
-            deku_impls::write(out, e)
+            crate::exact::Writer::put_with(out, e, ())
                 .within_index(i)
                 .within("anim_list")?;
         }

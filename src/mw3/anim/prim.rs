@@ -163,40 +163,7 @@ impl<const N: usize> JsonSchema for Bytes<N> {
 // ---------------------------------------------------------------------------------------------
 // Flags and small enums by name
 
-/// deku for a newtype over an integer: its bytes are the integer's.
-macro_rules! deku_like_raw {
-    ($name:ident, $raw:ty) => {
-        impl<'a, C: Copy> deku::DekuReader<'a, C> for $name
-        where
-            $raw: deku::DekuReader<'a, C>,
-        {
-            #[inline]
-            fn from_reader_with_ctx<R: deku::no_std_io::Read + deku::no_std_io::Seek>(
-                reader: &mut deku::reader::Reader<R>,
-                ctx: C,
-            ) -> Result<Self, deku::DekuError> {
-                <$raw>::from_reader_with_ctx(reader, ctx).map($name)
-            }
-        }
-        impl<C: Copy> deku::DekuWriter<C> for $name
-        where
-            $raw: deku::DekuWriter<C>,
-        {
-            #[inline]
-            fn to_writer<W: deku::no_std_io::Write + deku::no_std_io::Seek>(
-                &self,
-                writer: &mut deku::writer::Writer<W>,
-                ctx: C,
-            ) -> Result<(), deku::DekuError> {
-                self.0.to_writer(writer, ctx)
-            }
-        }
-        impl deku::DekuSize for $name {
-            const SIZE_BITS: usize = 8 * std::mem::size_of::<$raw>();
-        }
-    };
-}
-pub(crate) use deku_like_raw;
+use crate::exact::deku_impls::deku_like_raw;
 
 /// An i16 / i32 whose usual value is -1 (placeholder indices); that is its default.
 macro_rules! minus_one {
@@ -238,7 +205,7 @@ macro_rules! flags {
             }
         }
 
-        $crate::mw3::anim::prim::deku_like_raw!($name, $raw);
+        $crate::exact::deku_impls::deku_like_raw!($name, $raw);
 
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -354,7 +321,7 @@ macro_rules! named {
             }
         }
 
-        $crate::mw3::anim::prim::deku_like_raw!($name, $raw);
+        $crate::exact::deku_impls::deku_like_raw!($name, $raw);
 
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

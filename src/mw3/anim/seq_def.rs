@@ -4,7 +4,7 @@
 use super::events::{read_stream, Event};
 use super::prim::{is_default, named, Z};
 use super::refs::Names;
-use crate::exact::deku_impls::{self, Name};
+use crate::exact::deku_impls::Name;
 use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within, F32};
 use deku::{DekuRead, DekuSize, DekuWrite};
 use schemars::JsonSchema;
@@ -67,7 +67,7 @@ pub struct SeqDef {
 impl SeqDef {
     /// Read the 64-byte header; returns the definition (no events yet) and the stream size.
     pub fn read_header(c: &mut Cursor) -> Result<(Self, u32), DecodeError> {
-        let h: SeqDefHeader = deku_impls::read(c)?;
+        let h: SeqDefHeader = c.read_with(())?;
         Ok((
             SeqDef {
                 name: h.name,
@@ -122,7 +122,7 @@ impl SeqDef {
             pointer: self.pointer,
             size,
         };
-        deku_impls::write(out, &h)
+        crate::exact::Writer::put_with(out, &h, ())
     }
 
     /// The offset of the stream size inside the 64-byte header.

@@ -4,85 +4,80 @@
 use super::upk::anim::{self, AnimSet, Bits};
 use super::upk::codec::{Quat, Vec3};
 use super::upk::package::Package;
-use crate::exact::{append_record, Cursor, DecodeError, Within, F32};
-use deku::{DekuRead, DekuWrite};
+use crate::exact::{Cursor, DecodeError, Record, Within, Writer, F32};
 
 pub use super::upk::anim::MAX_KEYS;
 
 /// ANIMHEAD TypeFlag written by UE Viewer.
 pub const PSA_VERSION: u32 = 20_100_422;
 
-/// VChunkHeader (spec §5.1): a chunk's id, then `data_count` records of `data_size` bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct ChunkHeader {
-    pub chunk_id: [u8; 20],
-    pub type_flag: u32,
-    pub data_size: i32,
-    pub data_count: i32,
+crate::record! {
+    /// VChunkHeader (spec §5.1): a chunk's id, then `data_count` records of `data_size` bytes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct ChunkHeader: little plain {
+        pub chunk_id: [u8; 20],
+        pub type_flag: u32,
+        pub data_size: i32,
+        pub data_count: i32,
+    }
 }
 
-impl ChunkHeader {
-    pub const SIZE: usize = 32;
+const _: () = assert!(<ChunkHeader as Record>::SIZE == 32);
+
+crate::record! {
+    /// VBone (spec §5.2), 120 bytes: the 64-byte name field, then the bone's rest pose.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Bone: little plain {
+        pub name: [u8; 64],
+        pub flags: u32,
+        pub num_children: i32,
+        pub parent_index: i32,
+        pub orientation: [F32; 4],
+        pub position: [F32; 3],
+        pub length: F32,
+        pub size: [F32; 3],
+    }
 }
 
-/// VBone (spec §5.2), 120 bytes: the 64-byte name field, then the bone's rest pose.
-#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct Bone {
-    pub name: [u8; 64],
-    pub flags: u32,
-    pub num_children: i32,
-    pub parent_index: i32,
-    pub orientation: [F32; 4],
-    pub position: [F32; 3],
-    pub length: F32,
-    pub size: [F32; 3],
+const _: () = assert!(<Bone as Record>::SIZE == 120);
+
+crate::record! {
+    /// AnimInfoBinary (spec §5.4), 168 bytes.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct AnimInfo: little plain {
+        pub name: [u8; 64],
+        pub group: [u8; 64],
+        pub total_bones: i32,
+        pub root_include: i32,
+        pub key_compression_style: i32,
+        pub key_quotum: i32,
+        pub key_reduction: F32,
+        pub track_time: F32,
+        pub anim_rate: F32,
+        pub start_bone: i32,
+        pub first_raw_frame: i32,
+        pub num_raw_frames: i32,
+    }
 }
 
-impl Bone {
-    pub const SIZE: usize = 120;
+const _: () = assert!(<AnimInfo as Record>::SIZE == 168);
+
+crate::record! {
+    /// VQuatAnimKey (spec §5.5), 32 bytes, in PSA coordinates.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Key: little plain {
+        pub position: [F32; 3],
+        pub orientation: [F32; 4],
+        pub time: F32,
+    }
 }
 
-/// AnimInfoBinary (spec §5.4), 168 bytes.
-#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct AnimInfo {
-    pub name: [u8; 64],
-    pub group: [u8; 64],
-    pub total_bones: i32,
-    pub root_include: i32,
-    pub key_compression_style: i32,
-    pub key_quotum: i32,
-    pub key_reduction: F32,
-    pub track_time: F32,
-    pub anim_rate: F32,
-    pub start_bone: i32,
-    pub first_raw_frame: i32,
-    pub num_raw_frames: i32,
-}
-
-impl AnimInfo {
-    pub const SIZE: usize = 168;
-}
-
-/// VQuatAnimKey (spec §5.5), 32 bytes, in PSA coordinates.
-#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct Key {
-    pub position: [F32; 3],
-    pub orientation: [F32; 4],
-    pub time: F32,
-}
-
-impl Key {
-    pub const SIZE: usize = 32;
-}
+const _: () = assert!(<Key as Record>::SIZE == 32);
 
 fn chunk_header(out: &mut Vec<u8>, id: &str, type_flag: u32, size: i32, count: i32) {
     let mut chunk_id = [0u8; 20];
     chunk_id[..id.len()].copy_from_slice(id.as_bytes());
-    append_record(
+    Writer::put_plain(
         out,
         &ChunkHeader {
             chunk_id,
@@ -181,7 +176,7 @@ pub fn export_set(pkg: &Package, set: &AnimSet) -> Result<Vec<u8>, DecodeError> 
             for t in &tracks {
                 let p = flip_position(anim::sample_translation(&t.translations, f, nf));
                 let q = flip_rotation(anim::sample_rotation(&t.rotations, f, nf));
-                append_record(
+                Writer::put_plain(
                     &mut keys,
                     &Key {
                         position: bits(p),
@@ -212,7 +207,7 @@ pub fn export_set(pkg: &Package, set: &AnimSet) -> Result<Vec<u8>, DecodeError> 
     chunk_header(&mut out, "ANIMHEAD", PSA_VERSION, 0, 0);
     chunk_header(&mut out, "BONENAMES", 0, Bone::SIZE as i32, bones as i32);
     for (i, b) in set.bones.iter().enumerate() {
-        append_record(
+        Writer::put_plain(
             &mut out,
             &Bone {
                 name: fixed_name(b, true),
@@ -234,7 +229,7 @@ pub fn export_set(pkg: &Package, set: &AnimSet) -> Result<Vec<u8>, DecodeError> 
         infos.len() as i32,
     );
     for i in &infos {
-        append_record(&mut out, i);
+        Writer::put_plain(&mut out, i);
     }
     chunk_header(
         &mut out,
@@ -290,10 +285,7 @@ pub fn read(data: &[u8]) -> Result<Psa, DecodeError> {
     let mut k = 0usize;
     while !c.is_empty() {
         let at = c.offset();
-        let h: ChunkHeader = c
-            .record::<_, { ChunkHeader::SIZE }>()
-            .within_index(k)
-            .within("chunks")?;
+        let h: ChunkHeader = c.read::<_>().within_index(k).within("chunks")?;
         let id = cstr(&h.chunk_id);
         let (size, count) = (h.data_size, h.data_count);
         if size < 0 || count < 0 {
@@ -323,7 +315,7 @@ pub fn read(data: &[u8]) -> Result<Psa, DecodeError> {
                 for j in 0..n {
                     let mut rc = rec(j);
                     let mut res = Ok(());
-                    match rc.record::<Bone, { Bone::SIZE }>() {
+                    match rc.read::<Bone>() {
                         Ok(b) => bones.push(cstr(&b.name)),
                         Err(e) => res = Err(e),
                     }
@@ -333,7 +325,7 @@ pub fn read(data: &[u8]) -> Result<Psa, DecodeError> {
             "ANIMINFO" if size >= AnimInfo::SIZE => {
                 for j in 0..n {
                     let mut rc = rec(j);
-                    let res = rc.record::<AnimInfo, { AnimInfo::SIZE }>().and_then(|a| {
+                    let res = rc.read::<AnimInfo>().and_then(|a| {
                         if a.total_bones < 0 || a.first_raw_frame < 0 || a.num_raw_frames < 0 {
                             return Err(DecodeError::invalid(
                                 rc.offset() - AnimInfo::SIZE as u64,
@@ -356,7 +348,7 @@ pub fn read(data: &[u8]) -> Result<Psa, DecodeError> {
                 keys.reserve(n);
                 for j in 0..n {
                     let mut rc = rec(j);
-                    let key = rc.record::<Key, { Key::SIZE }>();
+                    let key = rc.read::<Key>();
                     match key {
                         Ok(key) => keys.push((
                             flip_position(floats(key.position)),

@@ -4,8 +4,7 @@
 //! All arithmetic is `f32` in the order the spec gives (UE3's), so decoded values are bit-exact.
 //! W of the "NoW" formats is rebuilt as `sqrt(((1 − x²) − y²) − z²)` (UE3 order, §4.4).
 
-use crate::exact::{append_record, deku_impls, Cursor, DecodeError, EncodeError, F32};
-use deku::{DekuRead, DekuSize, DekuWrite};
+use crate::exact::{Cursor, DecodeError, EncodeError, Writer, F32};
 
 pub type Vec3 = [f32; 3];
 pub type Quat = [f32; 4];
@@ -208,14 +207,15 @@ pub struct TrackOffsets {
     pub rot_keys: i32,
 }
 
-/// The header of a rotation part of two or more keys (spec §4.4): per-component mins, then
-/// ranges, 24 bytes. (The keys after it are read by hand: a deku call per key would cost the
-/// decoder its speed, and their layout is one line per format.)
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-pub struct RotHeader {
-    pub mins: [F32; 3],
-    pub ranges: [F32; 3],
+crate::record! {
+    /// The header of a rotation part of two or more keys (spec §4.4): per-component mins, then
+    /// ranges, 24 bytes. (The keys after it are read by hand: a deku call per key would cost the
+    /// decoder its speed, and their layout is one line per format.)
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub struct RotHeader: little plain {
+        pub mins: [F32; 3],
+        pub ranges: [F32; 3],
+    }
 }
 
 impl RotHeader {
@@ -224,20 +224,22 @@ impl RotHeader {
     }
 }
 
-/// ZOnlyRLE's header after mins/ranges (spec §4.6), 8 bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-pub struct RleHead {
-    pub mode: i32,
-    pub pair_count: i32,
+crate::record! {
+    /// ZOnlyRLE's header after mins/ranges (spec §4.6), 8 bytes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct RleHead: little plain {
+        pub mode: i32,
+        pub pair_count: i32,
+    }
 }
 
-/// One ZOnlyRLE run: first and last key of a run of equal values, 4 bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-pub struct RlePair {
-    pub start: i16,
-    pub end: i16,
+crate::record! {
+    /// One ZOnlyRLE run: first and last key of a run of equal values, 4 bytes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct RlePair: little plain {
+        pub start: i16,
+        pub end: i16,
+    }
 }
 
 /// ZOnlyRLE header fields (after mins/ranges).
@@ -340,7 +342,7 @@ pub fn layout(
     };
     // The 24-byte header of a part that `part` has checked.
     let header_at = |r: &std::ops::Range<usize>| -> Result<RotHeader, DecodeError> {
-        deku_impls::read(&mut Cursor::new(&stream[r.start..], base + r.start as u64))
+        Cursor::new(&stream[r.start..], base + r.start as u64).read()
     };
     let (rot, header, rle) = if rn == 0 {
         let s = usize::try_from(o.rot_offset).unwrap_or(0).min(len);
@@ -363,7 +365,7 @@ pub fn layout(
         let RleHead {
             mode,
             pair_count: pc,
-        } = deku_impls::read(&mut c)?;
+        } = c.read()?;
         if !(0..=3).contains(&mode) {
             return Err(stream_err(
                 base,
@@ -383,7 +385,7 @@ pub fn layout(
         let mut next_min: i64 = 0;
         for p in 0..pcount {
             let at = c.position();
-            let RlePair { start: s, end: e } = deku_impls::read(&mut c)?;
+            let RlePair { start: s, end: e } = c.read()?;
             if (s as i64) < next_min || e < s {
                 return Err(stream_err(
                     base,
@@ -684,7 +686,7 @@ pub fn encode_rotations(
         mins: mins.map(F32::new),
         ranges: ranges.map(F32::new),
     };
-    append_record(out, &header);
+    out.put_plain(&header);
     match format {
         RotFormat::None => {
             // UE3 stores ACF_None keys as given (no flip, no normalisation).
@@ -806,9 +808,9 @@ fn encode_zonly(qs: &[Quat], out: &mut Vec<u8>) -> Result<(), EncodeError> {
         mode: mode as i32,
         pair_count: pairs.len() as i32,
     };
-    append_record(out, &head);
+    out.put_plain(&head);
     for (start, end) in pairs {
-        append_record(out, &RlePair { start, end });
+        out.put_plain(&RlePair { start, end });
     }
     for v in values {
         put_f32(out, v);

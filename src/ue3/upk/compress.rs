@@ -5,9 +5,7 @@
 //! `lzokay-native` decoder used before indexed out of bounds on such blocks).
 
 use super::crypt;
-use crate::exact::Run;
-use crate::exact::{append_record, deku_impls, Cursor, DecodeError};
-use deku::{DekuRead, DekuSize, DekuWrite};
+use crate::exact::{Cursor, DecodeError};
 
 pub const PACKAGE_TAG: u32 = 0x9E2A_83C1;
 /// CompressionFlags: plain LZO1X.
@@ -17,50 +15,35 @@ pub const LZO_XOR: u32 = 8;
 /// Largest uncompressed image animkit builds (2 GiB).
 const MAX_IMAGE: u64 = 1 << 31;
 
-/// One record of the summary's CompressedChunks table, 16 bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-pub struct ChunkRecord {
-    pub uncompressed_offset: i32,
-    pub uncompressed_size: i32,
-    pub compressed_offset: i32,
-    pub compressed_size: i32,
-}
-
-impl Run for ChunkRecord {
-    const FIELDS: &'static [(&'static str, usize)] = &[
-        ("uncompressed_offset", 4),
-        ("uncompressed_size", 4),
-        ("compressed_offset", 4),
-        ("compressed_size", 4),
-    ];
-}
-
-impl ChunkRecord {
-    pub fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-        c.run()
-    }
-    pub fn write(&self, out: &mut Vec<u8>) {
-        append_record(out, self);
+crate::record! {
+    /// One record of the summary's CompressedChunks table, 16 bytes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub struct ChunkRecord: little plain {
+        pub uncompressed_offset: i32,
+        pub uncompressed_size: i32,
+        pub compressed_offset: i32,
+        pub compressed_size: i32,
     }
 }
 
-/// The header at the start of a compressed chunk (spec §1.9), 16 bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-pub struct ChunkHeader {
-    pub tag: u32,
-    pub block_size: i32,
-    pub compressed_size: i32,
-    pub uncompressed_size: i32,
+crate::record! {
+    /// The header at the start of a compressed chunk (spec §1.9), 16 bytes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub struct ChunkHeader: little plain {
+        pub tag: u32,
+        pub block_size: i32,
+        pub compressed_size: i32,
+        pub uncompressed_size: i32,
+    }
 }
 
-/// One entry of a chunk's block table, 8 bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-pub struct BlockSizes {
-    pub compressed_size: i32,
-    pub uncompressed_size: i32,
+crate::record! {
+    /// One entry of a chunk's block table, 8 bytes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub struct BlockSizes: little plain {
+        pub compressed_size: i32,
+        pub uncompressed_size: i32,
+    }
 }
 
 fn nonneg(v: i32, at: u64, what: &str) -> Result<u64, DecodeError> {
@@ -158,7 +141,7 @@ pub fn decompress_chunks(
             })?;
         let mut c = Cursor::new(&file[start..], start as u64);
         let tag_at = c.offset();
-        let head: ChunkHeader = deku_impls::read(&mut c).map_err(err)?;
+        let head: ChunkHeader = c.read().map_err(err)?;
         let tag = head.tag;
         if tag != PACKAGE_TAG {
             return Err(err(DecodeError::invalid(
@@ -191,7 +174,7 @@ pub fn decompress_chunks(
         let mut blocks = Vec::with_capacity(nblocks);
         for _ in 0..nblocks {
             let at = c.offset();
-            let b: BlockSizes = deku_impls::read(&mut c).map_err(err)?;
+            let b: BlockSizes = c.read().map_err(err)?;
             let (cs, us) = (b.compressed_size, b.uncompressed_size);
             if cs < 0 || us < 0 || us > block_size {
                 return Err(err(DecodeError::invalid(

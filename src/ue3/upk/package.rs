@@ -5,13 +5,13 @@
 use super::compress::{self, ChunkRecord, PACKAGE_TAG};
 use super::crypt::{self, PointerCodes, FLAG_OBFUSCATED};
 use super::props::{FName, FStr, Names, Properties};
-use crate::exact::deku_impls::{read_byte_array, read_counted, refuse, write_byte_array, Name};
-use crate::exact::{append_record, Cursor, DecodeError, EncodeError, PutLe, Run, Within};
+use crate::exact::deku_impls::{read_byte_array, refuse, write_byte_array, Name};
+use crate::exact::{Cursor, DecodeError, EncodeError, Record, Within, Writer};
 use deku::ctx::Endian;
 use deku::no_std_io::{Read, Seek, Write};
 use deku::reader::Reader;
-use deku::writer::Writer;
-use deku::{DekuError, DekuRead, DekuReader, DekuSize, DekuWrite, DekuWriter};
+use deku::writer::Writer as DekuOut;
+use deku::{DekuError, DekuRead, DekuReader, DekuWrite, DekuWriter};
 
 /// Largest run of uncovered image bytes the writer fills with zeros.
 const MAX_HOLE: usize = 1 << 20;
@@ -44,90 +44,51 @@ pub struct Summary {
     pub additional_packages: Vec<FStr>,
 }
 
-/// The summary's fixed run from its tag: Tag .. HeadersSize (spec §1.3), 12 bytes.
-#[derive(DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-struct SummaryHead {
-    tag: u32,
-    file_version: u16,
-    licensee_version: u16,
-    headers_size: i32,
+crate::record! {
+    /// The summary's fixed run from its tag: Tag .. HeadersSize (spec §1.3), 12 bytes.
+    #[derive(Debug, PartialEq)]
+    struct SummaryHead: little plain {
+        tag: u32,
+        file_version: u16,
+        licensee_version: u16,
+        headers_size: i32,
+    }
 }
 
-impl Run for SummaryHead {
-    const FIELDS: &'static [(&'static str, usize)] = &[
-        ("tag", 4),
-        ("file_version", 2),
-        ("licensee_version", 2),
-        ("headers_size", 4),
-    ];
+crate::record! {
+    /// The summary's fixed run after FolderName: PackageFlags .. Guid, 48 bytes.
+    #[derive(Debug, PartialEq)]
+    struct SummaryTables: little plain {
+        package_flags: u32,
+        name_count: i32,
+        name_offset: i32,
+        export_count: i32,
+        export_offset: i32,
+        import_count: i32,
+        import_offset: i32,
+        depends_offset: i32,
+        guid: [u8; 16],
+    }
 }
 
-/// The summary's fixed run after FolderName: PackageFlags .. Guid, 48 bytes.
-#[derive(DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-struct SummaryTables {
-    package_flags: u32,
-    name_count: i32,
-    name_offset: i32,
-    export_count: i32,
-    export_offset: i32,
-    import_count: i32,
-    import_offset: i32,
-    depends_offset: i32,
-    #[deku(
-        reader = "read_byte_array(deku::reader)",
-        writer = "write_byte_array(deku::writer, &self.guid)"
-    )]
-    guid: [u8; 16],
+crate::record! {
+    /// One entry of the summary's Generations array, 12 bytes.
+    #[derive(Debug, PartialEq)]
+    struct Generation: little plain {
+        export_count: i32,
+        name_count: i32,
+        net_object_count: i32,
+    }
 }
 
-impl Run for SummaryTables {
-    const FIELDS: &'static [(&'static str, usize)] = &[
-        ("package_flags", 4),
-        ("name_count", 4),
-        ("name_offset", 4),
-        ("export_count", 4),
-        ("export_offset", 4),
-        ("import_count", 4),
-        ("import_offset", 4),
-        ("depends_offset", 4),
-        ("guid", 16),
-    ];
-}
-
-/// One entry of the summary's Generations array, 12 bytes.
-#[derive(DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-struct Generation {
-    export_count: i32,
-    name_count: i32,
-    net_object_count: i32,
-}
-
-impl Run for Generation {
-    const FIELDS: &'static [(&'static str, usize)] = &[
-        ("export_count", 4),
-        ("name_count", 4),
-        ("net_object_count", 4),
-    ];
-}
-
-/// The summary's fixed run after Generations: EngineVersion .. CompressionFlags, 12 bytes.
-#[derive(DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-struct SummaryVersions {
-    engine_version: i32,
-    cooker_version: i32,
-    compression_flags: u32,
-}
-
-impl Run for SummaryVersions {
-    const FIELDS: &'static [(&'static str, usize)] = &[
-        ("engine_version", 4),
-        ("cooker_version", 4),
-        ("compression_flags", 4),
-    ];
+crate::record! {
+    /// The summary's fixed run after Generations: EngineVersion .. CompressionFlags, 12 bytes.
+    #[derive(Debug, PartialEq)]
+    struct SummaryVersions: little plain {
+        engine_version: i32,
+        cooker_version: i32,
+        compression_flags: u32,
+    }
 }
 
 impl Summary {
@@ -145,7 +106,7 @@ impl Summary {
             ))
             .within("tag");
         }
-        let head: SummaryHead = c.run()?;
+        let head: SummaryHead = c.read()?;
         let file_version = head.file_version;
         if !(543..577).contains(&file_version) {
             return Err(DecodeError::invalid(
@@ -155,18 +116,18 @@ impl Summary {
             .within("file_version");
         }
         let folder_name = FStr::read(c).within("folder_name")?;
-        let t: SummaryTables = c.run()?;
+        let t: SummaryTables = c.read()?;
         let gcount = count(c, 12).within("generations")?;
         let mut generations = Vec::with_capacity(gcount);
         for i in 0..gcount {
-            let g: Generation = c.run().within_index(i).within("generations")?;
+            let g: Generation = c.read().within_index(i).within("generations")?;
             generations.push([g.export_count, g.name_count, g.net_object_count]);
         }
-        let v: SummaryVersions = c.run()?;
+        let v: SummaryVersions = c.read()?;
         let ccount = count(c, 16).within("chunks")?;
         let mut chunks = Vec::with_capacity(ccount);
         for i in 0..ccount {
-            chunks.push(ChunkRecord::read(c).within_index(i).within("chunks")?);
+            chunks.push(c.read::<ChunkRecord>().within_index(i).within("chunks")?);
         }
         let package_source = c.u32().within("package_source")?;
         let acount = count(c, 4).within("additional_packages")?;
@@ -209,7 +170,7 @@ impl Summary {
             licensee_version: self.licensee_version,
             headers_size: self.headers_size,
         };
-        append_record(out, &head);
+        out.put_plain(&head);
         self.folder_name.write(out);
         let tables = SummaryTables {
             package_flags: self.package_flags,
@@ -222,7 +183,7 @@ impl Summary {
             depends_offset: self.depends_offset,
             guid: self.guid,
         };
-        append_record(out, &tables);
+        out.put_plain(&tables);
         out.put_i32(self.generations.len() as i32);
         for &[export_count, name_count, net_object_count] in &self.generations {
             let g = Generation {
@@ -230,17 +191,17 @@ impl Summary {
                 name_count,
                 net_object_count,
             };
-            append_record(out, &g);
+            out.put_plain(&g);
         }
         let versions = SummaryVersions {
             engine_version: self.engine_version,
             cooker_version: self.cooker_version,
             compression_flags: self.compression_flags,
         };
-        append_record(out, &versions);
+        out.put_plain(&versions);
         out.put_i32(self.chunks.len() as i32);
         for ch in &self.chunks {
-            ch.write(out);
+            out.put_plain(ch);
         }
         out.put_u32(self.package_source);
         out.put_i32(self.additional_packages.len() as i32);
@@ -277,19 +238,18 @@ pub struct NameEntry {
     pub flags: u64,
 }
 
-/// An import-table entry (spec §1.5), 28 bytes.
-#[derive(Debug, Clone, PartialEq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct Import {
-    pub class_package: FName,
-    pub class_name: FName,
-    pub outer: i32,
-    pub object_name: FName,
+crate::record! {
+    /// An import-table entry (spec §1.5), 28 bytes.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Import: little plain {
+        pub class_package: FName,
+        pub class_name: FName,
+        pub outer: i32,
+        pub object_name: FName,
+    }
 }
 
-impl Import {
-    pub const SIZE: usize = 28;
-}
+const _: () = assert!(<Import as Record>::SIZE == 28);
 
 /// An export-table entry (spec §1.6), 68 bytes + 4 per net object count. SerialSize and
 /// SerialOffset are read and written as stored; [`Package`] de-obfuscates them after reading
@@ -348,7 +308,7 @@ fn read_net_counts<R: Read + Seek>(
 }
 
 fn write_net_counts<W: Write + Seek>(
-    writer: &mut Writer<W>,
+    writer: &mut DekuOut<W>,
     counts: &[i32],
 ) -> Result<(), DekuError> {
     (counts.len() as i32).to_writer(writer, Endian::Little)?;
@@ -905,7 +865,7 @@ impl Package {
                 }
                 Item::Table(Region::Imports) => {
                     for im in &self.imports {
-                        append_record(img, im);
+                        img.put_plain(im);
                     }
                 }
                 Item::Table(Region::Exports) => {
@@ -914,7 +874,8 @@ impl Package {
                             e.serial_size = k.encode(i, e.serial_size as u32) as i32;
                             e.serial_offset = k.encode(i, e.serial_offset as u32) as i32;
                         }
-                        append_record(img, &*e);
+                        img.put_with(&*e, ())
+                            .expect("an export entry has no refusable field");
                     }
                 }
                 Item::Table(_) => img.extend_from_slice(&self.depends),
@@ -1019,7 +980,7 @@ fn read_imports(image: &[u8], s: &Summary) -> Result<(Vec<Import>, u64), DecodeE
         .within("imports")?;
     let mut imports = Vec::with_capacity(n);
     for i in 0..n {
-        let r = c.record::<Import, { Import::SIZE }>();
+        let r = c.read::<Import>();
         imports.push(r.within_index(i).within("imports")?);
     }
     Ok((imports, c.offset()))
@@ -1041,9 +1002,7 @@ fn read_exports(image: &[u8], s: &Summary) -> Result<ExportTable, DecodeError> {
     for i in 0..n {
         entry_at.push(c.offset());
         let limit = c.remaining();
-        let mut e: Export = read_counted(&mut c, limit)
-            .within_index(i)
-            .within("exports")?;
+        let mut e: Export = c.read_with(limit).within_index(i).within("exports")?;
         if let Some(k) = codes {
             e.serial_size = k.decode(i, e.serial_size as u32) as i32;
             e.serial_offset = k.decode(i, e.serial_offset as u32) as i32;
@@ -1084,14 +1043,30 @@ fn region_name(r: Region) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exact::deku_impls::fields_cover;
 
+    /// The summary's records: sizes as the spec gives them, fields named from the
+    /// declarations, one-copy reading and writing as deku's.
     #[test]
-    fn summary_field_lists_cover_their_declarations() {
-        assert!(fields_cover::<SummaryHead>(SummaryHead::FIELDS));
-        assert!(fields_cover::<SummaryTables>(SummaryTables::FIELDS));
-        assert!(fields_cover::<Generation>(Generation::FIELDS));
-        assert!(fields_cover::<SummaryVersions>(SummaryVersions::FIELDS));
-        assert!(fields_cover::<ChunkRecord>(ChunkRecord::FIELDS));
+    fn summary_records_follow_their_declarations() {
+        use crate::exact::record::same_as_deku;
+        assert_eq!(
+            [
+                SummaryHead::SIZE,
+                SummaryTables::SIZE,
+                Generation::SIZE,
+                SummaryVersions::SIZE
+            ],
+            [12, 48, 12, 12]
+        );
+        assert_eq!(<ChunkRecord as Record>::SIZE, 16);
+        assert_eq!(SummaryTables::FIELDS[8].name, "guid");
+        assert_eq!(SummaryTables::FIELDS[8].offset, 32);
+        let b: Vec<u8> = (0u8..48).map(|i| i.wrapping_mul(71) ^ 0x1F).collect();
+        same_as_deku::<SummaryHead>(&b);
+        same_as_deku::<SummaryTables>(&b);
+        same_as_deku::<Generation>(&b);
+        same_as_deku::<SummaryVersions>(&b);
+        same_as_deku::<ChunkRecord>(&b);
+        same_as_deku::<Import>(&b);
     }
 }

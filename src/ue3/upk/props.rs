@@ -1,8 +1,7 @@
 //! UE3 strings, names and tagged properties at file version 573 (spec §0, §2): read generically,
 //! written back byte-exactly, with typed values where the tag type and size tell the encoding.
 
-use crate::exact::{append_record, Cursor, DecodeError, PutLe, Text, Within};
-use deku::{DekuRead, DekuWrite};
+use crate::exact::{Cursor, DecodeError, Text, Within, Writer};
 use std::collections::HashMap;
 
 /// An `FString`: length-prefixed 8-bit or UTF-16 text with its terminator.
@@ -76,25 +75,12 @@ impl FStr {
     }
 }
 
-/// An `FName`: index into the name table and instance number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, DekuRead, DekuWrite)]
-#[deku(
-    endian = "endian",
-    ctx = "endian: deku::ctx::Endian",
-    ctx_default = "deku::ctx::Endian::Little"
-)]
-pub struct FName {
-    pub index: i32,
-    pub number: i32,
-}
-
-impl FName {
-    pub const SIZE: usize = 8;
-    pub fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-        c.record::<Self, { Self::SIZE }>()
-    }
-    pub fn write(&self, out: &mut Vec<u8>) {
-        append_record(out, self);
+crate::record! {
+    /// An `FName`: index into the name table and instance number.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct FName: little plain {
+        pub index: i32,
+        pub number: i32,
     }
 }
 
@@ -234,23 +220,23 @@ impl Property {
         24 + if self.struct_name.is_some() { 8 } else { 0 } + value
     }
     pub fn write(&self, out: &mut Vec<u8>) {
-        self.name.write(out);
-        self.ty.write(out);
+        out.put_plain(&self.name);
+        out.put_plain(&self.ty);
         out.put_i32(self.data_size());
         out.put_i32(self.array_index);
         if let Some(s) = self.struct_name {
-            s.write(out);
+            out.put_plain(&s);
         }
         match &self.value {
             Value::Bool(v) => out.put_i32(*v),
             Value::Int(v) | Value::Object(v) => out.put_i32(*v),
             Value::Float(v) => out.put_u32(*v),
-            Value::Name(n) => n.write(out),
+            Value::Name(n) => out.put_plain(n),
             Value::Byte(b) => out.push(*b),
             Value::Names(v) => {
                 out.put_i32(v.len() as i32);
                 for n in v {
-                    n.write(out);
+                    out.put_plain(n);
                 }
             }
             Value::Ints(v) => {
@@ -277,7 +263,7 @@ impl Properties {
         loop {
             let i = props.len();
             let at = c.offset();
-            let name = FName::read(c).within("name").within_index(i)?;
+            let name = c.read::<FName>().within("name").within_index(i)?;
             let Some(base) = names.base(name) else {
                 return Err(DecodeError::invalid(
                     at,
@@ -299,7 +285,7 @@ impl Properties {
         for p in &self.props {
             p.write(out);
         }
-        self.terminator.write(out);
+        out.put_plain(&self.terminator);
     }
     /// Encoded size of the stream including the terminator.
     pub fn encoded_len(&self) -> usize {
@@ -320,7 +306,7 @@ fn read_one(
     base: &str,
 ) -> Result<Property, DecodeError> {
     let at = c.offset();
-    let ty = FName::read(c).within("type")?;
+    let ty = c.read::<FName>().within("type")?;
     let ty_text = names
         .base(ty)
         .ok_or_else(|| {
@@ -334,7 +320,7 @@ fn read_one(
     let size = c.i32().within("size")?;
     let array_index = c.i32().within("array_index")?;
     let struct_name = if ty_text == "StructProperty" {
-        Some(FName::read(c).within("struct_name")?)
+        Some(c.read::<FName>().within("struct_name")?)
     } else {
         None
     };
@@ -359,7 +345,7 @@ fn read_one(
         ("IntProperty", 4) => Value::Int(vc.i32()?),
         ("FloatProperty", 4) => Value::Float(vc.u32()?),
         ("ObjectProperty", 4) => Value::Object(vc.i32()?),
-        ("NameProperty", 8) | ("ByteProperty", 8) => Value::Name(FName::read(&mut vc)?),
+        ("NameProperty", 8) | ("ByteProperty", 8) => Value::Name(vc.read::<FName>()?),
         ("ByteProperty", 1) => Value::Byte(vc.u8()?),
         ("ArrayProperty", n) if n >= 4 => {
             let count = i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
@@ -368,7 +354,7 @@ fn read_one(
                 vc.i32()?;
                 let mut v = Vec::with_capacity(count as usize);
                 for _ in 0..count {
-                    v.push(FName::read(&mut vc)?);
+                    v.push(vc.read::<FName>()?);
                 }
                 Value::Names(v)
             } else if count >= 0 && is(INT_ARRAYS) && n == 4 + 4 * count as usize {

@@ -2,27 +2,26 @@
 //! JSON chunk first, an optional BIN chunk second, each padded to 4 bytes.
 
 use super::GltfError;
-use crate::exact::{put_record, Cursor};
-use deku::{DekuRead, DekuWrite};
+use crate::exact::{Cursor, Writer};
 
 pub const MAGIC: u32 = 0x4654_6C67; // "glTF"
 pub const VERSION: u32 = 2;
 pub const CHUNK_JSON: u32 = 0x4E4F_534A; // "JSON"
 pub const CHUNK_BIN: u32 = 0x004E_4942; // "BIN\0"
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct Header {
-    pub magic: u32,
-    pub version: u32,
-    pub length: u32,
-}
+crate::record! {
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct Header: little plain {
+        pub magic: u32,
+        pub version: u32,
+        pub length: u32,
+    }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct ChunkHeader {
-    pub length: u32,
-    pub kind: u32,
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct ChunkHeader: little plain {
+        pub length: u32,
+        pub kind: u32,
+    }
 }
 
 pub fn is_glb(data: &[u8]) -> bool {
@@ -36,7 +35,7 @@ pub fn split(data: &[u8]) -> Result<(&[u8], Option<&[u8]>), GltfError> {
     };
     let mut cur = Cursor::new(data, 0);
     let h: Header = cur
-        .record::<Header, 12>()
+        .read::<Header>()
         .map_err(|e| bad(e.offset, &e.kind.to_string()))?;
     if h.version != VERSION {
         return Err(bad(
@@ -58,7 +57,7 @@ pub fn split(data: &[u8]) -> Result<(&[u8], Option<&[u8]>), GltfError> {
     while !cur.is_empty() {
         let at = cur.offset();
         let c: ChunkHeader = cur
-            .record::<ChunkHeader, 8>()
+            .read::<ChunkHeader>()
             .map_err(|e| bad(e.offset, &e.kind.to_string()))?;
         let body = cur
             .bytes(c.length as usize)
@@ -89,31 +88,22 @@ pub fn write(json: &[u8], bin: &[u8]) -> Vec<u8> {
         total += 8 + bin.len() + bp;
     }
     let mut out = Vec::with_capacity(total);
-    put_record(
-        &mut out,
-        &Header {
-            magic: MAGIC,
-            version: VERSION,
-            length: total as u32,
-        },
-    );
-    put_record(
-        &mut out,
-        &ChunkHeader {
-            length: (json.len() + jp) as u32,
-            kind: CHUNK_JSON,
-        },
-    );
+    out.put_plain(&Header {
+        magic: MAGIC,
+        version: VERSION,
+        length: total as u32,
+    });
+    out.put_plain(&ChunkHeader {
+        length: (json.len() + jp) as u32,
+        kind: CHUNK_JSON,
+    });
     out.extend_from_slice(json);
     out.resize(out.len() + jp, b' ');
     if !bin.is_empty() {
-        put_record(
-            &mut out,
-            &ChunkHeader {
-                length: (bin.len() + bp) as u32,
-                kind: CHUNK_BIN,
-            },
-        );
+        out.put_plain(&ChunkHeader {
+            length: (bin.len() + bp) as u32,
+            kind: CHUNK_BIN,
+        });
         out.extend_from_slice(bin);
         out.resize(out.len() + bp, 0);
     }

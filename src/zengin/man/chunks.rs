@@ -5,62 +5,58 @@ use super::{
     quant, Chunk, Event, EventType, Events, Header, Man, Marker, Samples, Source, ID_EVENTS,
     ID_HEADER, ID_MARKER, ID_SAMPLES, ID_SOURCE,
 };
-use crate::exact::{
-    put_record, Blob, Cursor, DecodeError, EncodeError, Hex32, PutLe, Run, Text, Within, F32,
-};
+use crate::exact::{Blob, Cursor, DecodeError, EncodeError, Hex32, Text, Within, Writer, F32};
 use crate::zengin::chunk::Unknown;
 use crate::zengin::chunk::{self, RawChunk};
 use crate::zengin::types::{put_line, read_line, BBox, ZDate};
-use deku::{DekuRead, DekuSize, DekuWrite};
 
-/// The header's fixed-size run between `name` and `next`: one deku declaration, read and
-/// written by deku (the lines around it end at their NUL/newline, so they stay hand-read).
-#[derive(DekuRead, DekuWrite, DekuSize)]
-pub(super) struct HeaderFixed {
-    #[deku(endian = "little")]
-    layer: u32,
-    #[deku(endian = "little")]
-    frame_count: u32,
-    #[deku(endian = "little")]
-    node_count: u32,
-    fps: F32,
-    fps_source: F32,
-    position_min: F32,
-    position_scale: F32,
-    bbox: BBox,
-}
+crate::record! {
+    /// The header's fixed-size run between `name` and `next` (the lines around it end at their
+    /// NUL/newline, so they stay hand-read).
+    #[derive(Debug, PartialEq)]
+    pub(super) struct HeaderFixed: little plain {
+        layer: u32,
+        frame_count: u32,
+        node_count: u32,
+        fps: F32,
+        fps_source: F32,
+        position_min: F32,
+        position_scale: F32,
+        bbox: BBox,
+    }
 
-/// One sample as stored: the rotation's x, y, z codes, then the position's. Declared for the
-/// record rule; the sample loops of `Samples::read` / `Samples::put` stay hand-written for
-/// speed (millions of samples per archive), tied to this by
-/// `sample_loops_match_the_deku_declaration`.
-#[cfg_attr(not(test), allow(dead_code))]
-#[derive(Debug, PartialEq, Eq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub(super) struct SampleRecord {
-    rotation: [u16; 3],
-    position: [u16; 3],
-}
+    /// One sample as stored: the rotation's x, y, z codes, then the position's. Declared for
+    /// the record rule; the sample loops of `Samples::read` / `Samples::put` stay hand-written
+    /// for speed (millions of samples per archive), tied to this by
+    /// `sample_loops_match_the_deku_declaration`.
+    #[cfg_attr(not(test), allow(dead_code))]
+    #[derive(Debug, PartialEq, Eq)]
+    pub(super) struct SampleRecord: little plain {
+        rotation: [u16; 3],
+        position: [u16; 3],
+    }
 
-/// Field names and sizes, in order (for error paths and `field_at`).
-impl Run for HeaderFixed {
-    const FIELDS: &'static [(&'static str, usize)] = &[
-        ("layer", 4),
-        ("frame_count", 4),
-        ("node_count", 4),
-        ("fps", 4),
-        ("fps_source", 4),
-        ("position_min", 4),
-        ("position_scale", 4),
-        ("bbox", BBox::SIZE),
-    ];
+    /// An event's fixed run before its lines: the type and the frame.
+    #[derive(Debug, PartialEq)]
+    pub(super) struct EventHead: little plain {
+        r#type: u32,
+        frame: i32,
+    }
+
+    /// An event's fixed run after its lines: four values and the probability, each an `f32`
+    /// kept bit for bit.
+    #[derive(Debug, PartialEq)]
+    pub(super) struct EventTail: little plain {
+        values: [F32; 4],
+        probability: F32,
+    }
 }
 
 impl Header {
     pub(super) fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
         let version = cur.u16().within("version")?;
         let name = read_line(cur).within("name")?;
-        let f: HeaderFixed = cur.run()?;
+        let f: HeaderFixed = cur.read()?;
         Ok(Header {
             version,
             name,
@@ -79,19 +75,16 @@ impl Header {
     pub(super) fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         out.put_u16(self.version);
         put_line(out, &self.name).within("name")?;
-        put_record(
-            out,
-            &HeaderFixed {
-                layer: self.layer,
-                frame_count: self.frame_count,
-                node_count: self.node_count,
-                fps: self.fps,
-                fps_source: self.fps_source,
-                position_min: self.position_min,
-                position_scale: self.position_scale,
-                bbox: self.bbox,
-            },
-        );
+        out.put(&HeaderFixed {
+            layer: self.layer,
+            frame_count: self.frame_count,
+            node_count: self.node_count,
+            fps: self.fps,
+            fps_source: self.fps_source,
+            position_min: self.position_min,
+            position_scale: self.position_scale,
+            bbox: self.bbox,
+        })?;
         put_line(out, &self.next).within("next")?;
         out.extend_from_slice(self.trailing.as_bytes());
         Ok(())
@@ -101,14 +94,14 @@ impl Header {
 impl Source {
     pub(super) fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
         Ok(Source {
-            date: ZDate::read(cur).within("date")?,
+            date: cur.read::<ZDate>().within("date")?,
             path: read_line(cur).within("path")?,
             script: read_line(cur).within("script")?,
             trailing: Blob::new(cur.rest()),
         })
     }
     pub(super) fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        self.date.put(out);
+        out.put(&self.date).within("date")?;
         put_line(out, &self.path).within("path")?;
         put_line(out, &self.script).within("script")?;
         out.extend_from_slice(self.trailing.as_bytes());
@@ -116,50 +109,20 @@ impl Source {
     }
 }
 
-/// An event's fixed run before its lines: the type and the frame.
-#[derive(DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-pub(super) struct EventHead {
-    kind: u32,
-    frame: i32,
-}
-
-impl Run for EventHead {
-    const FIELDS: &'static [(&'static str, usize)] = &[("type", 4), ("frame", 4)];
-}
-
-/// An event's fixed run after its lines: four values and the probability, each an `f32` kept
-/// bit for bit.
-#[derive(DekuRead, DekuWrite, DekuSize)]
-pub(super) struct EventTail {
-    values: [F32; 4],
-    probability: F32,
-}
-
-impl Run for EventTail {
-    const FIELDS: &'static [(&'static str, usize)] = &[
-        ("values[0]", 4),
-        ("values[1]", 4),
-        ("values[2]", 4),
-        ("values[3]", 4),
-        ("probability", 4),
-    ];
-}
-
 /// The smallest possible event: type, frame, five empty lines, five floats.
 pub(super) const MIN_EVENT_SIZE: usize = 4 + 4 + 5 + 20;
 
 impl Event {
     pub(super) fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        let head: EventHead = cur.run()?;
+        let head: EventHead = cur.read()?;
         let tag = read_line(cur).within("tag")?;
         let mut content: [Text; 4] = Default::default();
         for (i, c) in content.iter_mut().enumerate() {
             *c = read_line(cur).within_index(i).within("content")?;
         }
-        let tail: EventTail = cur.run()?;
+        let tail: EventTail = cur.read()?;
         Ok(Event {
-            kind: EventType::from_u32(head.kind),
+            kind: EventType::from_u32(head.r#type),
             frame: head.frame,
             tag,
             content,
@@ -169,10 +132,10 @@ impl Event {
     }
     pub(super) fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let head = EventHead {
-            kind: self.kind.to_u32(),
+            r#type: self.kind.to_u32(),
             frame: self.frame,
         };
-        put_record(out, &head);
+        out.put(&head)?;
         put_line(out, &self.tag).within("tag")?;
         for (i, c) in self.content.iter().enumerate() {
             put_line(out, c).within_index(i).within("content")?;
@@ -181,7 +144,7 @@ impl Event {
             values: self.values,
             probability: self.probability,
         };
-        put_record(out, &tail);
+        out.put(&tail)?;
         Ok(())
     }
 }
@@ -318,8 +281,8 @@ impl Samples {
     }
 }
 
-impl Chunk {
-    pub fn id(&self) -> u16 {
+impl chunk::ChunkBody for Chunk {
+    fn id(&self) -> u16 {
         match self {
             Chunk::Marker(_) => ID_MARKER,
             Chunk::Header(_) => ID_HEADER,
@@ -329,7 +292,7 @@ impl Chunk {
             Chunk::Unknown(u) => u.id.0,
         }
     }
-    pub fn kind(&self) -> &'static str {
+    fn kind(&self) -> &'static str {
         match self {
             Chunk::Marker(_) => "marker",
             Chunk::Header(_) => "header",
@@ -339,7 +302,7 @@ impl Chunk {
             Chunk::Unknown(_) => "unknown",
         }
     }
-    pub(super) fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         match self {
             Chunk::Marker(m) => {
                 out.extend_from_slice(m.trailing.as_bytes());
@@ -463,18 +426,6 @@ impl Man {
     }
 }
 
-impl chunk::ChunkBody for Chunk {
-    fn id(&self) -> u16 {
-        Chunk::id(self)
-    }
-    fn kind(&self) -> &'static str {
-        Chunk::kind(self)
-    }
-    fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        Chunk::put_payload(self, out)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -516,7 +467,7 @@ mod tests {
     /// The hand-written sample loops read and write what the deku declaration of a sample does.
     #[test]
     fn sample_loops_match_the_deku_declaration() {
-        use deku::{DekuContainerRead, DekuContainerWrite};
+        use crate::exact::record::same_as_deku;
         let mut payload = 0xEA80_9BF7u32.to_le_bytes().to_vec();
         payload.extend_from_slice(&7u32.to_le_bytes());
         let raw: Vec<u8> = (0u8..24).map(|i| i.wrapping_mul(53) ^ 0x5C).collect();
@@ -528,12 +479,12 @@ mod tests {
         let s = Samples::read(&mut Cursor::new(&payload, 0), dims).unwrap();
         assert_eq!(s.node_indices, [7]);
         for (k, c) in s.codes.iter().enumerate() {
-            let r = SampleRecord::from_bytes((&raw[k * 12..], 0)).unwrap().1;
+            let r: SampleRecord = Cursor::new(&raw[k * 12..], 0).read().unwrap();
             assert_eq!(
                 (r.rotation, r.position),
                 ([c[0], c[1], c[2]], [c[3], c[4], c[5]])
             );
-            assert_eq!(r.to_bytes().unwrap(), raw[k * 12..k * 12 + 12]);
+            same_as_deku::<SampleRecord>(&raw[k * 12..]);
         }
         assert_eq!(s.codes[0][0], u16::from_le_bytes([raw[0], raw[1]]));
         let mut out = Vec::new();
@@ -586,13 +537,35 @@ mod tests {
         );
     }
 
-    /// Each fixed run's field list (for naming a cut-short field) covers its declaration.
+    /// The fixed runs' sizes and field tables follow from their declarations; their one-copy
+    /// readers and writers agree with deku; their byte order is little-endian (the bytes
+    /// below, written out by hand).
     #[test]
-    fn run_field_lists_cover_their_declarations() {
-        use crate::exact::deku_impls::fields_cover;
-        assert!(fields_cover::<HeaderFixed>(HeaderFixed::FIELDS));
-        assert!(fields_cover::<EventHead>(EventHead::FIELDS));
-        assert!(fields_cover::<EventTail>(EventTail::FIELDS));
+    fn run_declarations_sizes_tables_and_byte_order() {
+        use crate::exact::record::{both_ways, same_as_deku};
+        use crate::exact::Record;
+        let bytes: Vec<u8> = (0u8..52).map(|i| i.wrapping_mul(29) ^ 0x3C).collect();
+        same_as_deku::<HeaderFixed>(&bytes);
+        same_as_deku::<EventHead>(&bytes);
+        same_as_deku::<EventTail>(&bytes);
+        assert_eq!(
+            EventHead::FIELDS.iter().map(|f| f.name).collect::<Vec<_>>(),
+            ["type", "frame"]
+        );
+        // the floats of EventTail in little-endian order
+        both_ways(&[(
+            EventTail {
+                values: [F32(0x0403_0201), F32(0x0807_0605), F32(0), F32(0x3F80_0000)],
+                probability: F32(0x8000_0000),
+            },
+            "01020304 05060708 00000000 0000803f 00000080",
+        )]);
+        // and those of HeaderFixed (fps at 12, bbox.max.z last)
+        let mut le = vec![0u8; 52];
+        le[12..16].copy_from_slice(&[0x00, 0x00, 0xC8, 0x41]); // 25.0
+        le[48..52].copy_from_slice(&[0x01, 0x02, 0x03, 0x04]);
+        let h: HeaderFixed = Cursor::new(&le, 0).read_with(()).unwrap();
+        assert_eq!((h.fps.get(), h.bbox.max[2]), (25.0, F32(0x0403_0201)));
         assert_eq!(
             (HeaderFixed::SIZE, EventHead::SIZE, EventTail::SIZE),
             (52, 8, 20)

@@ -2,6 +2,7 @@
 //! samples.
 
 use super::{quant, Chunk, Event, Header, Man, Samples, Source};
+use crate::zengin::chunk::ChunkBody as _;
 
 pub(super) fn push_change(
     out: &mut Vec<String>,

@@ -3,6 +3,7 @@
 use super::{Chunk, Header, Man, Samples};
 use crate::exact::FieldPath;
 use crate::zengin::chunk;
+use crate::zengin::chunk::ChunkBody as _;
 use crate::zengin::types::ZDate;
 
 impl Man {
@@ -31,10 +32,10 @@ impl Man {
                 Chunk::Header(h) => header_field_at(h, rel, base.field("header")),
                 Chunk::Source(s) => {
                     let p = base.field("source");
-                    let path_end = ZDate::SIZE + s.path.len() + 1;
+                    let path_end = <ZDate as crate::exact::Record>::SIZE + s.path.len() + 1;
                     let script_end = path_end + s.script.len() + 1;
                     match rel {
-                        r if r < ZDate::SIZE => p.field("date"),
+                        r if r < <ZDate as crate::exact::Record>::SIZE => p.field("date"),
                         r if r < path_end => p.field("path"),
                         r if r < script_end => p.field("script"),
                         _ => p.field("trailing"),
@@ -69,20 +70,18 @@ impl Man {
 
 pub(super) fn header_field_at(h: &Header, rel: usize, p: FieldPath) -> String {
     let name_end = 2 + h.name.len() + 1;
-    let fixed = <super::chunks::HeaderFixed as crate::exact::Run>::FIELDS;
+    use crate::exact::Record;
+    let fixed = super::chunks::HeaderFixed::FIELDS;
     if rel < 2 {
         return p.field("version").to_string();
     }
     if rel < name_end {
         return p.field("name").to_string();
     }
-    let mut at = name_end;
-    for &(name, size) in fixed {
-        if rel < at + size {
-            return p.field(name).to_string();
-        }
-        at += size;
+    if let Some(f) = crate::exact::record::field_at(fixed, rel - name_end, &p) {
+        return f.to_string();
     }
+    let at = name_end + super::chunks::HeaderFixed::SIZE;
     if rel < at + h.next.len() + 1 {
         return p.field("next").to_string();
     }

@@ -16,16 +16,17 @@ pub use check::{check_man, check_man_findings};
 pub use yaml::{ChunkDoc, HierarchyDoc, MdhDocument, NodeDoc};
 
 use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
+use crate::exact::record::{field_at, Plain};
 use crate::exact::{
-    put_record, Blob, Cursor, DecodeError, EncodeError, FieldPath, Hex32, ImportError, PutLe, Text,
-    Within, F32,
+    Blob, Cursor, DecodeError, EncodeError, FieldPath, Hex32, ImportError, Record, Text, Within,
+    Writer,
 };
 use crate::zengin::chunk;
+use crate::zengin::chunk::ChunkBody as _;
 use crate::zengin::stext::{ShortText, INLINE};
 use crate::zengin::types::{
     find_newline, put_line, put_short_line, read_line, read_short_line, BBox, Mat4, Vec3, ZDate,
 };
-use deku::{DekuRead, DekuWrite};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -101,196 +102,60 @@ pub use crate::zengin::chunk::{Hex16, Unknown};
 /// Smallest node: empty name line, parent, matrix.
 const MIN_NODE_SIZE: usize = 1 + 2 + NodeFixed::SIZE;
 
-// The hierarchy chunk's fixed-layout records (between and after the NUL/newline-ended name
-// lines, which stay hand-read), each declared once. `FIELDS` gives the fields' names and sizes
-// in order, for truncation errors and `field_at`: (name, bytes, bytes per item when the field
-// is a list, items per row when it is a matrix).
+// The hierarchy chunk's fixed-layout records, between and after the NUL/newline-ended name
+// lines (which stay hand-read), each declared once: reading, writing, field names and offsets
+// (truncation errors and `field_at`) follow from the declarations.
 
-/// The hierarchy chunk's first fields.
-#[derive(Debug, PartialEq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub(crate) struct HierarchyHead {
-    version: u32,
-    node_count: u16,
-}
-
-impl HierarchyHead {
-    const SIZE: usize = 6;
-    const FIELDS: &'static [Field] = &[("version", 4, 0, 0), ("node_count", 2, 0, 0)];
-}
-
-/// A node after its name line: parent index and local transform.
-#[derive(Debug, PartialEq, DekuRead, DekuWrite)]
-pub(crate) struct NodeFixed {
-    #[deku(endian = "little")]
-    parent: i16,
-    transform: Mat4,
-}
-
-impl NodeFixed {
-    const SIZE: usize = 2 + Mat4::SIZE;
-    const FIELDS: &'static [Field] = &[("parent", 2, 0, 0), ("transform", Mat4::SIZE, 4, 4)];
-}
-
-/// The hierarchy chunk's fields after the node list.
-#[derive(Debug, PartialEq, DekuRead, DekuWrite)]
-pub(crate) struct HierarchyTail {
-    bbox: BBox,
-    collision_bbox: BBox,
-    #[deku(endian = "little")]
-    root_translation: Vec3,
-    #[deku(endian = "little")]
-    checksum: Hex32,
-}
-
-impl HierarchyTail {
-    const SIZE: usize = 2 * BBox::SIZE + 12 + 4;
-    const FIELDS: &'static [Field] = &[
-        ("bbox", BBox::SIZE, 0, 0),
-        ("collision_bbox", BBox::SIZE, 0, 0),
-        ("root_translation", 12, 4, 0),
-        ("checksum", 4, 0, 0),
-    ];
-}
-
-/// A field of a fixed-layout record: name, bytes, bytes per item (0: not a list), items per
-/// row (0: one index).
-type Field = (&'static str, usize, usize, usize);
-
-/// The truncation error of a record laid out as `fields` that does not fit in `cur`.
-#[cold]
-#[inline(never)]
-fn short(cur: &mut Cursor<'_>, fields: &[Field]) -> DecodeError {
-    for &(name, size, item, cols) in fields {
-        if item == 0 {
-            if let Err(e) = cur.bytes(size).within(name) {
-                return e;
-            }
-            continue;
-        }
-        for k in 0..size / item {
-            let r = cur.bytes(item);
-            let r = if cols == 0 {
-                r.within_index(k)
-            } else {
-                r.within_index(k % cols).within_index(k / cols)
-            };
-            if let Err(e) = r.within(name) {
-                return e;
-            }
-        }
+crate::record! {
+    /// The hierarchy chunk's first fields.
+    #[derive(Debug, PartialEq)]
+    pub(crate) struct HierarchyHead: little plain {
+        version: u32,
+        node_count: u16,
     }
-    cur.invalid("internal: a record's field table is shorter than the record")
-}
 
-/// The field path of byte `rel` inside a record laid out as `fields`, or `None` past its end.
-fn fixed_field_at(fields: &[Field], mut rel: usize, p: &FieldPath) -> Option<FieldPath> {
-    for &(name, size, item, cols) in fields {
-        if rel >= size {
-            rel -= size;
-            continue;
-        }
-        let p = p.clone().field(name);
-        return Some(match (item, cols) {
-            (0, _) => p,
-            (i, 0) => p.index(rel / i),
-            (i, c) => p.index(rel / i / c).index(rel / i % c),
-        });
+    /// A node after its name line: parent index and local transform.
+    #[derive(Debug, PartialEq)]
+    pub(crate) struct NodeFixed: little plain {
+        parent: i16,
+        transform: Mat4,
     }
-    None
+
+    /// The hierarchy chunk's fields after the node list.
+    #[derive(Debug, PartialEq)]
+    pub(crate) struct HierarchyTail: little plain {
+        bbox: BBox,
+        collision_bbox: BBox,
+        root_translation: Vec3,
+        checksum: Hex32,
+    }
 }
 
 impl Node {
     #[inline]
     fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
         let name = read_short_line(cur).within("name")?;
-        // Hand-read for speed (the parse's hot loop; deku per field costs ~1.5 ns a float):
-        // the [`NodeFixed`] layout in one bounds check, checked against deku by a test.
-        if let Ok(b) = cur.bytes(NodeFixed::SIZE) {
-            let b: &[u8; NodeFixed::SIZE] = b.try_into().expect("66 bytes");
-            let f = node_fixed_from(b);
-            return Ok(Node {
-                name,
-                parent: f.parent,
-                transform: f.transform,
-            });
-        }
-        Err(short(cur, NodeFixed::FIELDS))
+        let f: NodeFixed = cur.read()?;
+        Ok(Node {
+            name,
+            parent: f.parent,
+            transform: f.transform,
+        })
     }
     fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         put_short_line(out, &self.name).within("name")?;
-        // Hand-written for speed like the read (checked against deku by a test).
-        out.put_i16(self.parent);
-        for row in &self.transform.0 {
-            for v in row {
-                out.put_u32(v.0);
-            }
-        }
-        Ok(())
-    }
-}
-
-/// [`NodeFixed`] from its 66 bytes: the parent, sixteen little-endian floats row-major.
-#[inline(always)]
-fn node_fixed_from(b: &[u8; NodeFixed::SIZE]) -> NodeFixed {
-    let mut m = [[F32::default(); 4]; 4];
-    for (row, src) in m.iter_mut().zip(b[2..].chunks_exact(16)) {
-        for (v, w) in row.iter_mut().zip(src.chunks_exact(4)) {
-            *v = F32(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
-        }
-    }
-    NodeFixed {
-        parent: i16::from_le_bytes([b[0], b[1]]),
-        transform: Mat4(m),
-    }
-}
-
-/// Little-endian float `i` (counted in 4-byte words) of `b`.
-#[inline(always)]
-fn f32_at(b: &[u8], i: usize) -> F32 {
-    F32(u32::from_le_bytes([
-        b[4 * i],
-        b[4 * i + 1],
-        b[4 * i + 2],
-        b[4 * i + 3],
-    ]))
-}
-
-/// [`HierarchyHead`] from its 6 bytes.
-#[inline(always)]
-fn head_from(b: &[u8; HierarchyHead::SIZE]) -> HierarchyHead {
-    HierarchyHead {
-        version: u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-        node_count: u16::from_le_bytes([b[4], b[5]]),
-    }
-}
-
-/// [`HierarchyTail`] from its 64 bytes: two boxes, the root translation, the checksum.
-#[inline(always)]
-fn tail_from(b: &[u8; HierarchyTail::SIZE]) -> HierarchyTail {
-    let v3 = |i: usize| [f32_at(b, i), f32_at(b, i + 1), f32_at(b, i + 2)];
-    HierarchyTail {
-        bbox: BBox {
-            min: v3(0),
-            max: v3(3),
-        },
-        collision_bbox: BBox {
-            min: v3(6),
-            max: v3(9),
-        },
-        root_translation: v3(12),
-        checksum: Hex32(u32::from_le_bytes([b[60], b[61], b[62], b[63]])),
+        out.put(&NodeFixed {
+            parent: self.parent,
+            transform: self.transform,
+        })
     }
 }
 
 impl Hierarchy {
     pub fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        // Head and tail hand-read like the node's fixed part (deku's reader was ~40 % of a real
-        // skeleton's parse, perf); both checked against their declarations by a test.
-        let head = match cur.bytes(HierarchyHead::SIZE) {
-            Ok(b) => head_from(b.try_into().expect("6 bytes")),
-            Err(_) => return Err(short(cur, HierarchyHead::FIELDS)),
-        };
+        // The records are plain: one copy each (deku's reader was ~40 % of a real skeleton's
+        // parse, perf).
+        let head: HierarchyHead = cur.read()?;
         let count = cur
             .check_count(head.node_count.into(), MIN_NODE_SIZE)
             .within("node_count")?;
@@ -303,7 +168,7 @@ impl Hierarchy {
             if let Some(n) = find_newline(rest) {
                 let end = n + 1 + NodeFixed::SIZE;
                 if n <= INLINE && end <= rest.len() {
-                    let f = node_fixed_from(rest[n + 1..end].try_into().expect("66 bytes"));
+                    let f = NodeFixed::from_le(&rest[n + 1..end]);
                     nodes.push(Node {
                         name: ShortText::Inline {
                             len: n as u8,
@@ -318,10 +183,7 @@ impl Hierarchy {
             }
             nodes.push(Node::read(cur).within_index(i).within("nodes")?);
         }
-        let tail = match cur.bytes(HierarchyTail::SIZE) {
-            Ok(b) => tail_from(b.try_into().expect("64 bytes")),
-            Err(_) => return Err(short(cur, HierarchyTail::FIELDS)),
-        };
+        let tail: HierarchyTail = cur.read()?;
         Ok(Hierarchy {
             version: head.version,
             nodes,
@@ -340,25 +202,19 @@ impl Hierarchy {
             ))
             .within_path("nodes")
         })?;
-        put_record(
-            out,
-            &HierarchyHead {
-                version: self.version,
-                node_count,
-            },
-        );
+        out.put(&HierarchyHead {
+            version: self.version,
+            node_count,
+        })?;
         for (i, n) in self.nodes.iter().enumerate() {
             n.put(out).within_index(i).within("nodes")?;
         }
-        put_record(
-            out,
-            &HierarchyTail {
-                bbox: self.bbox,
-                collision_bbox: self.collision_bbox,
-                root_translation: self.root_translation,
-                checksum: self.checksum,
-            },
-        );
+        out.put(&HierarchyTail {
+            bbox: self.bbox,
+            collision_bbox: self.collision_bbox,
+            root_translation: self.root_translation,
+            checksum: self.checksum,
+        })?;
         out.extend_from_slice(self.trailing.as_bytes());
         Ok(())
     }
@@ -385,21 +241,21 @@ impl WithinPath for EncodeError {
 impl Source {
     fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
         Ok(Source {
-            date: ZDate::read(cur).within("date")?,
+            date: cur.read().within("date")?,
             path: read_line(cur).within("path")?,
             trailing: Blob::new(cur.rest()),
         })
     }
     fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        self.date.put(out);
+        out.put(&self.date).within("date")?;
         put_line(out, &self.path).within("path")?;
         out.extend_from_slice(self.trailing.as_bytes());
         Ok(())
     }
 }
 
-impl Chunk {
-    pub fn id(&self) -> u16 {
+impl chunk::ChunkBody for Chunk {
+    fn id(&self) -> u16 {
         match self {
             Chunk::Hierarchy(_) => ID_HIERARCHY,
             Chunk::Source(_) => ID_SOURCE,
@@ -407,7 +263,7 @@ impl Chunk {
             Chunk::Unknown(u) => u.id.0,
         }
     }
-    pub fn kind(&self) -> &'static str {
+    fn kind(&self) -> &'static str {
         match self {
             Chunk::Hierarchy(_) => "hierarchy",
             Chunk::Source(_) => "source",
@@ -459,18 +315,6 @@ impl Mdh {
 
     pub fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         chunk::put_chunks(out, &self.chunks)
-    }
-}
-
-impl chunk::ChunkBody for Chunk {
-    fn id(&self) -> u16 {
-        Chunk::id(self)
-    }
-    fn kind(&self) -> &'static str {
-        Chunk::kind(self)
-    }
-    fn put_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        Chunk::put_payload(self, out)
     }
 }
 
@@ -532,7 +376,7 @@ impl Mdh {
 }
 
 fn hierarchy_field_at(h: &Hierarchy, rel: usize, p: FieldPath) -> String {
-    if let Some(f) = fixed_field_at(HierarchyHead::FIELDS, rel, &p) {
+    if let Some(f) = field_at(HierarchyHead::FIELDS, rel, &p) {
         return f.to_string();
     }
     let mut at = HierarchyHead::SIZE;
@@ -544,13 +388,13 @@ fn hierarchy_field_at(h: &Hierarchy, rel: usize, p: FieldPath) -> String {
             return if rel < name_end {
                 np.field("name")
             } else {
-                fixed_field_at(NodeFixed::FIELDS, rel - name_end, &np).unwrap_or(np)
+                field_at(NodeFixed::FIELDS, rel - name_end, &np).unwrap_or(np)
             }
             .to_string();
         }
         at = end;
     }
-    fixed_field_at(HierarchyTail::FIELDS, rel - at, &p)
+    field_at(HierarchyTail::FIELDS, rel - at, &p)
         .unwrap_or_else(|| p.field("trailing"))
         .to_string()
 }

@@ -5,7 +5,6 @@
 use super::mrm::Mrm;
 use super::{in_chunk, ChunkFile};
 use crate::exact::{Cursor, DecodeError, Within};
-use deku::{DekuRead, DekuWrite};
 
 // Model mesh chunks
 pub const MDM_HEADER: u16 = 0xD000;
@@ -53,14 +52,15 @@ pub fn chunk_kind(id: u16) -> &'static str {
     }
 }
 
-/// One influence of a bone on a soft-skin vertex: the vertex position in that bone's space.
-#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct Weight {
-    pub weight: f32,
-    pub position: [f32; 3],
-    /// Index of the bone in the model hierarchy (the MDH's node list).
-    pub node: u8,
+crate::record! {
+    /// One influence of a bone on a soft-skin vertex: the vertex position in that bone's space.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Weight: little plain {
+        pub weight: f32,
+        pub position: [f32; 3],
+        /// Index of the bone in the model hierarchy (the MDH's node list).
+        pub node: u8,
+    }
 }
 pub const WEIGHT_SIZE: usize = 17;
 
@@ -118,7 +118,7 @@ fn read_weights(
         let mut w = Vec::with_capacity(count);
         for k in 0..count {
             w.push(
-                wc.record::<Weight, WEIGHT_SIZE>()
+                wc.read::<Weight>()
                     .within_index(k)
                     .within_index(v)
                     .within("weights")?,
@@ -265,18 +265,19 @@ impl ModelMesh {
     }
 }
 
-/// A morph animation's head (the fixed fields after its name line).
-#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct MorphAnimationHead {
-    pub blend_in: f32,
-    pub blend_out: f32,
-    pub duration: f32,
-    pub layer: i32,
-    pub speed: f32,
-    pub flags: u8,
-    pub vertex_count: u32,
-    pub frame_count: u32,
+crate::record! {
+    /// A morph animation's head (the fixed fields after its name line).
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct MorphAnimationHead: little plain {
+        pub blend_in: f32,
+        pub blend_out: f32,
+        pub duration: f32,
+        pub layer: i32,
+        pub speed: f32,
+        pub flags: u8,
+        pub vertex_count: u32,
+        pub frame_count: u32,
+    }
 }
 pub const MORPH_ANIMATION_HEAD_SIZE: usize = 29;
 
@@ -325,7 +326,7 @@ impl MorphMesh {
                 let n = cur.check_count(n as u64, 12).within("morph_positions")?;
                 for k in 0..n {
                     let p = cur
-                        .record::<super::mrm::Point, 12>()
+                        .read::<super::mrm::Point>()
                         .within_index(k)
                         .within("morph_positions")?;
                     m.morph_positions.push(p.xyz);
@@ -367,9 +368,7 @@ impl MorphMesh {
 
 fn read_morph_animation(cur: &mut Cursor<'_>) -> Result<MorphAnimation, DecodeError> {
     let name = line(cur).within("name")?;
-    let head = cur
-        .record::<MorphAnimationHead, MORPH_ANIMATION_HEAD_SIZE>()
-        .within("head")?;
+    let head = cur.read::<MorphAnimationHead>().within("head")?;
     let nv = cur
         .check_count(u64::from(head.vertex_count), 4)
         .within("vertex_count")?;
@@ -386,7 +385,7 @@ fn read_morph_animation(cur: &mut Cursor<'_>) -> Result<MorphAnimation, DecodeEr
     let mut samples = Vec::with_capacity(ns);
     for k in 0..ns {
         samples.push(
-            cur.record::<super::mrm::Point, 12>()
+            cur.read::<super::mrm::Point>()
                 .within_index(k)
                 .within("samples")?
                 .xyz,

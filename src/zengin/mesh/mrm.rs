@@ -6,78 +6,86 @@
 //! This is a read-only view over the stored payload (the payload itself is kept as stored).
 
 use crate::exact::{Cursor, DecodeError, Within};
-use deku::{DekuRead, DekuWrite};
 
 /// Gothic 1 meshes.
 pub const VERSION_G1: u16 = 0x305;
 /// Gothic 2 meshes.
 pub const VERSION_G2: u16 = 0x905;
 
-/// The chunk's first fields.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct Head {
-    pub version: u16,
-    /// Bytes of the data block that follows.
-    pub data_size: u32,
+crate::record! {
+    /// The chunk's first fields.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct Head: little plain {
+        pub version: u16,
+        /// Bytes of the data block that follows.
+        pub data_size: u32,
+    }
 }
 pub const HEAD_SIZE: usize = 6;
 
-/// Where an array lies in the data block: byte offset from the block's start, item count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct Section {
-    pub offset: u32,
-    pub count: u32,
+crate::record! {
+    /// Where an array lies in the data block: byte offset from the block's start, item count.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub struct Section: little plain {
+        pub offset: u32,
+        pub count: u32,
+    }
 }
 
-/// After the data block: the sub-mesh count and the shared arrays (byte order: [`Section`]'s).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite)]
-pub struct Table {
-    pub submesh_count: u8,
-    pub positions: Section,
-    pub normals: Section,
+crate::record! {
+    /// After the data block: the sub-mesh count and the shared arrays (byte order: [`Section`]'s).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct Table: little plain {
+        pub submesh_count: u8,
+        pub positions: Section,
+        pub normals: Section,
+    }
 }
 pub const TABLE_SIZE: usize = 17;
 
-/// A sub-mesh's arrays, in the stored order (byte order: [`Section`]'s).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite)]
-pub struct SubmeshTable {
-    pub triangles: Section,
-    pub wedges: Section,
-    pub colors: Section,
-    pub triangle_plane_indices: Section,
-    pub triangle_planes: Section,
-    pub wedge_map: Section,
-    pub vertex_updates: Section,
-    pub triangle_edges: Section,
-    pub edges: Section,
-    pub edge_scores: Section,
+crate::record! {
+    /// A sub-mesh's arrays, in the stored order (byte order: [`Section`]'s).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct SubmeshTable: little plain {
+        pub triangles: Section,
+        pub wedges: Section,
+        pub colors: Section,
+        pub triangle_plane_indices: Section,
+        pub triangle_planes: Section,
+        pub wedge_map: Section,
+        pub vertex_updates: Section,
+        pub triangle_edges: Section,
+        pub edges: Section,
+        pub edge_scores: Section,
+    }
 }
 pub const SUBMESH_TABLE_SIZE: usize = 80;
 
-/// A position (x, y, z), in centimetres.
-#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct Point {
-    pub xyz: [f32; 3],
+crate::record! {
+    /// A position (x, y, z), in centimetres.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Point: little plain {
+        pub xyz: [f32; 3],
+    }
 }
 
-/// A triangle: three wedge indices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct Triangle {
-    pub wedges: [u16; 3],
+crate::record! {
+    /// A triangle: three wedge indices.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct Triangle: little plain {
+        pub wedges: [u16; 3],
+    }
 }
 
-/// A wedge: a corner's normal and texture coordinates, and the position it uses.
-#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct Wedge {
-    pub normal: [f32; 3],
-    pub uv: [f32; 2],
-    pub vertex: u16,
-    pub padding: u16,
+crate::record! {
+    /// A wedge: a corner's normal and texture coordinates, and the position it uses.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Wedge: little plain {
+        pub normal: [f32; 3],
+        pub uv: [f32; 2],
+        pub vertex: u16,
+        pub padding: u16,
+    }
 }
 
 /// A sub-mesh: triangles over its own wedges, and its material's texture.
@@ -108,7 +116,7 @@ fn array<T, const SIZE: usize>(
     section: Section,
 ) -> Result<Vec<T>, DecodeError>
 where
-    T: for<'b> deku::DekuContainerRead<'b>,
+    T: crate::exact::Record,
 {
     let start = section.offset as usize;
     let Some(bytes) = block.get(start..) else {
@@ -128,7 +136,7 @@ where
         .within("count")?;
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
-        out.push(cur.record::<T, SIZE>().within_index(i)?);
+        out.push(cur.read::<T>().within_index(i)?);
     }
     Ok(out)
 }
@@ -137,20 +145,20 @@ impl Mrm {
     /// Read the geometry of a 0xB100 payload that starts at absolute offset `base`.
     pub fn read(payload: &[u8], base: u64) -> Result<Mrm, DecodeError> {
         let mut cur = Cursor::new(payload, base);
-        let head = cur.record::<Head, HEAD_SIZE>().within("head")?;
+        let head = cur.read::<Head>().within("head")?;
         let block_base = cur.offset();
         let n = cur
             .check_count(u64::from(head.data_size), 1)
             .within("data_size")?;
         let block = cur.bytes(n)?;
-        let table = cur.record::<Table, TABLE_SIZE>().within("table")?;
+        let table = cur.read::<Table>().within("table")?;
         let count = cur
             .check_count(u64::from(table.submesh_count), SUBMESH_TABLE_SIZE)
             .within("submesh_count")?;
         let mut tables = Vec::with_capacity(count);
         for i in 0..count {
             tables.push(
-                cur.record::<SubmeshTable, SUBMESH_TABLE_SIZE>()
+                cur.read::<SubmeshTable>()
                     .within_index(i)
                     .within("submeshes")?,
             );

@@ -11,7 +11,7 @@ use super::{
     ID_END, ID_EVENT_CAM_TREMOR, ID_EVENT_SFX, ID_MESH_AND_TREE, ID_MODEL, ID_MODEL_END,
     ID_MODEL_TAG, ID_REGISTER_MESH, ID_ROOT, ID_SOURCE,
 };
-use crate::exact::{Blob, DecodeError, EncodeError, FieldPath, PutLe, Within, WordRun, F32};
+use crate::exact::{Blob, DecodeError, EncodeError, FieldPath, Within, Writer, F32};
 use crate::zengin::chunk::{self, put_chunk};
 use crate::zengin::types::put_short_line as put_line;
 
@@ -141,11 +141,11 @@ impl Entry {
                 let name = f.line("name")?;
                 let layer = f.i32("layer")?;
                 let next = f.line("next")?;
-                let b: BlendTimes = f.run()?;
+                let b: BlendTimes = f.record()?;
                 let flags = f.line("flags")?;
                 let asc = f.line("asc")?;
                 let direction = f.line("direction")?;
-                let r: AniFrames = f.run()?;
+                let r: AniFrames = f.record()?;
                 Entry::Ani(Ani {
                     name,
                     layer,
@@ -168,7 +168,7 @@ impl Entry {
                 let name = f.line("name")?;
                 let layer = f.i32("layer")?;
                 let next = f.line("next")?;
-                let b: BlendTimes = f.run()?;
+                let b: BlendTimes = f.record()?;
                 Entry::AniAlias(AniAlias {
                     name,
                     layer,
@@ -185,7 +185,7 @@ impl Entry {
             ID_ANI_BLEND => {
                 let name = f.line("name")?;
                 let next = f.line("next")?;
-                let b: BlendTimes = f.run()?;
+                let b: BlendTimes = f.record()?;
                 Entry::AniBlend(AniBlend {
                     name,
                     layer: NotStored,
@@ -206,7 +206,7 @@ impl Entry {
                 let name = f.line("name")?;
                 let layer = f.i32("layer")?;
                 let next = f.line("next")?;
-                let b: BlendTimes = f.run()?;
+                let b: BlendTimes = f.record()?;
                 Entry::AniComb(AniComb {
                     name,
                     layer,
@@ -260,7 +260,7 @@ impl Entry {
                 &r.trailing
             }
             Entry::Source(s) => {
-                s.date.put(out);
+                out.put_plain(&s.date);
                 put_line(out, &s.path).within("path")?;
                 &s.trailing
             }
@@ -287,7 +287,7 @@ impl Entry {
                 put_line(out, &a.name).within("name")?;
                 out.put_i32(a.layer);
                 put_line(out, &a.next).within("next")?;
-                blend(a.blend_in, a.blend_out).put(out);
+                out.put_plain(&blend(a.blend_in, a.blend_out));
                 put_line(out, &a.flags).within("flags")?;
                 put_line(out, &a.asc).within("asc")?;
                 put_line(out, &a.direction).within("direction")?;
@@ -298,14 +298,14 @@ impl Entry {
                     speed: a.speed,
                     collision_volume_scale: a.collision_volume_scale,
                 };
-                frames.put(out);
+                out.put_plain(&frames);
                 &a.trailing
             }
             Entry::AniAlias(a) => {
                 put_line(out, &a.name).within("name")?;
                 out.put_i32(a.layer);
                 put_line(out, &a.next).within("next")?;
-                blend(a.blend_in, a.blend_out).put(out);
+                out.put_plain(&blend(a.blend_in, a.blend_out));
                 put_line(out, &a.flags).within("flags")?;
                 put_line(out, &a.alias_of).within("alias_of")?;
                 put_line(out, &a.direction).within("direction")?;
@@ -314,7 +314,7 @@ impl Entry {
             Entry::AniBlend(a) => {
                 put_line(out, &a.name).within("name")?;
                 put_line(out, &a.next).within("next")?;
-                blend(a.blend_in, a.blend_out).put(out);
+                out.put_plain(&blend(a.blend_in, a.blend_out));
                 &a.trailing
             }
             Entry::AniSync(a) => {
@@ -326,7 +326,7 @@ impl Entry {
                 put_line(out, &a.name).within("name")?;
                 out.put_i32(a.layer);
                 put_line(out, &a.next).within("next")?;
-                blend(a.blend_in, a.blend_out).put(out);
+                out.put_plain(&blend(a.blend_in, a.blend_out));
                 put_line(out, &a.flags).within("flags")?;
                 put_line(out, &a.prefix).within("prefix")?;
                 out.put_i32(a.count);

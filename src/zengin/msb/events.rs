@@ -7,7 +7,7 @@ use super::{
     ID_EVENT_CAM_TREMOR, ID_EVENT_MM_START_ANI, ID_EVENT_PFX, ID_EVENT_PFX_GRND, ID_EVENT_PFX_STOP,
     ID_EVENT_SET_MESH, ID_EVENT_SFX, ID_EVENT_SFX_GRND, ID_EVENT_SWAP_MESH, ID_EVENT_TAG,
 };
-use crate::exact::{Blob, Cursor, DecodeError, EncodeError, PutLe, Within, WordRun, F32};
+use crate::exact::{Blob, Cursor, DecodeError, EncodeError, Within, Writer, F32};
 use crate::zengin::script::{self, EventBodies};
 use crate::zengin::stext::ShortText as Text;
 use crate::zengin::types::{put_bytes_line, put_short_line as put_line};
@@ -198,7 +198,7 @@ impl script::Event<super::Compiled> {
             ID_EVENT_SFX | ID_EVENT_SFX_GRND => {
                 let frame = f.i32("frame")?;
                 let name = f.line("name")?;
-                let r: SfxRange = f.run()?;
+                let r: SfxRange = f.record()?;
                 let e = Sfx {
                     frame,
                     name,
@@ -219,7 +219,7 @@ impl script::Event<super::Compiled> {
                 trailing: f.rest(),
             })),
             ID_EVENT_PFX => {
-                let h: FrameHandle = f.run()?;
+                let h: FrameHandle = f.record()?;
                 out.put(Event::Pfx(Pfx {
                     frame: h.frame,
                     handle: h.handle,
@@ -230,7 +230,7 @@ impl script::Event<super::Compiled> {
                 }))
             }
             ID_EVENT_PFX_STOP => {
-                let h: FrameHandle = f.run()?;
+                let h: FrameHandle = f.record()?;
                 out.put(Event::PfxStop(PfxStop {
                     frame: h.frame,
                     handle: h.handle,
@@ -256,7 +256,7 @@ impl script::Event<super::Compiled> {
                 let frame = f.i32("frame")?;
                 let ani = f.line("ani")?;
                 let node = f.line("node")?;
-                let i: Intensity = f.run()?;
+                let i: Intensity = f.record()?;
                 out.put(Event::MmStartAni(MmStartAni {
                     frame,
                     ani,
@@ -267,7 +267,7 @@ impl script::Event<super::Compiled> {
                 }))
             }
             ID_EVENT_CAM_TREMOR => {
-                let t: Tremor = f.run()?;
+                let t: Tremor = f.record()?;
                 out.put(Event::CamTremor(CamTremor {
                     frame: t.frame,
                     radius_squared: t.radius_squared,
@@ -291,7 +291,7 @@ impl script::Event<super::Compiled> {
                     range: e.range,
                     empty_slot_flag: e.empty_slot_flag,
                 };
-                r.put(out);
+                out.put_plain(&r);
                 &e.trailing
             }
             Event::Tag(e) => {
@@ -301,14 +301,14 @@ impl script::Event<super::Compiled> {
                 &e.trailing
             }
             Event::Pfx(e) => {
-                frame_handle(e.frame, e.handle).put(out);
+                out.put_plain(&frame_handle(e.frame, e.handle));
                 put_line(out, &e.emitter).within("emitter")?;
                 put_line(out, &e.node).within("node")?;
                 out.put_u32(e.attach.0);
                 &e.trailing
             }
             Event::PfxStop(e) => {
-                frame_handle(e.frame, e.handle).put(out);
+                out.put_plain(&frame_handle(e.frame, e.handle));
                 &e.trailing
             }
             Event::PfxGrnd(e) => {
@@ -334,7 +334,7 @@ impl script::Event<super::Compiled> {
                     intensity: e.intensity,
                     hold_time: e.hold_time,
                 };
-                i.put(out);
+                out.put_plain(&i);
                 &e.trailing
             }
             Event::CamTremor(e) => {
@@ -345,7 +345,7 @@ impl script::Event<super::Compiled> {
                     strength_xz: e.strength_xz,
                     strength_y: e.strength_y,
                 };
-                t.put(out);
+                out.put_plain(&t);
                 &e.trailing
             }
         };

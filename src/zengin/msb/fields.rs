@@ -6,7 +6,7 @@
 //!   after [`Quick`] failed on it, so an error reads exactly as before.
 
 use super::Args;
-use crate::exact::{Blob, Cursor, DecodeError, Within, WordRun, F32};
+use crate::exact::{Blob, Cursor, DecodeError, Record, Within, F32};
 use crate::zengin::chunk::{RawChunk, HEADER_SIZE};
 use crate::zengin::stext::ShortText as Text;
 use crate::zengin::types::{find_newline, read_f32, read_short_line, ZDate};
@@ -23,8 +23,8 @@ pub(crate) trait Fields<'a> {
     fn args(&mut self) -> Result<Args, Self::Err>;
     /// The source file's time (`date`).
     fn date(&mut self) -> Result<ZDate, Self::Err>;
-    /// A fixed run of fields declared with deku.
-    fn run<T: WordRun>(&mut self) -> Result<T, Self::Err>;
+    /// A declared plain record (a fixed run of fields between lines).
+    fn record<T: Record>(&mut self) -> Result<T, Self::Err>;
     /// The bytes after the last field.
     fn rest(&mut self) -> Blob;
 }
@@ -56,11 +56,11 @@ impl<'a> Fields<'a> for Cursor<'a> {
         Ok(args.into())
     }
     fn date(&mut self) -> Result<ZDate, DecodeError> {
-        ZDate::read(self).within("date")
+        Cursor::read::<ZDate>(self).within("date")
     }
     #[inline(always)]
-    fn run<T: WordRun>(&mut self) -> Result<T, DecodeError> {
-        Cursor::run(self)
+    fn record<T: Record>(&mut self) -> Result<T, DecodeError> {
+        Cursor::read(self)
     }
     #[inline(always)]
     fn rest(&mut self) -> Blob {
@@ -158,18 +158,15 @@ impl<'a> Fields<'a> for Quick<'a> {
         Ok(Args::from_window(&self.tail[start..], ends))
     }
     #[inline(always)]
-    fn run<T: WordRun>(&mut self) -> Result<T, ()> {
+    fn record<T: Record>(&mut self) -> Result<T, ()> {
         let bytes = self.tail[..self.len]
             .get(self.pos..self.pos + T::SIZE)
             .ok_or(())?;
         self.pos += T::SIZE;
-        T::from_exact(bytes).ok_or(())
+        T::load(bytes).ok_or(())
     }
     fn date(&mut self) -> Result<ZDate, ()> {
-        let mut cur = Cursor::new(&self.tail[self.pos..self.len], 0);
-        let d = ZDate::read(&mut cur).map_err(drop)?;
-        self.pos = self.len - cur.remaining();
-        Ok(d)
+        self.record()
     }
     #[inline(always)]
     fn rest(&mut self) -> Blob {

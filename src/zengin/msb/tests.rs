@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::codec::Codec;
-use crate::exact::{Cursor, PutLe, F32};
+use crate::exact::{Cursor, Writer, F32};
 use crate::zengin::chunk::put_chunk;
 
 fn t(s: &str) -> Text {

@@ -9,10 +9,7 @@
 mod tests;
 
 use crate::codec::{check_document_header, Codec, ExportOptions, ImportOptions, InfoLine};
-use crate::exact::{
-    put_record, Blob, Cursor, DecodeError, EncodeError, Hex32, ImportError, Within,
-};
-use deku::{DekuRead, DekuWrite};
+use crate::exact::{Blob, Cursor, DecodeError, EncodeError, Hex32, ImportError, Within};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -22,30 +19,29 @@ pub const PALETTE_SIZE: usize = 256 * 4;
 /// Pixel format `P8`: one palette index per pixel.
 pub const FORMAT_P8: u32 = 9;
 
-/// The file header: the one declaration of its layout.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite, Serialize, Deserialize, JsonSchema,
-)]
-#[deku(endian = "little")]
-#[serde(deny_unknown_fields)]
-pub struct Header {
-    /// `ZTEX`, kept as stored (hex).
-    #[serde(with = "sig")]
-    #[schemars(with = "String")]
-    pub signature: [u8; 4],
-    /// 0 in every known file.
-    pub version: u32,
-    /// Pixel format: 0 B8G8R8A8, 1 R8G8B8A8, 2 A8B8G8R8, 3 A8R8G8B8, 4 B8G8R8, 5 R8G8B8,
-    /// 6 A4R4G4B4, 7 A1R5G5B5, 8 R5G6B5, 9 P8, 10 DXT1, 11 DXT2, 12 DXT3, 13 DXT4, 14 DXT5.
-    pub pixel_format: u32,
-    pub width: u32,
-    pub height: u32,
-    /// Number of mip levels stored (0 is read as 1).
-    pub mip_count: u32,
-    pub reference_width: u32,
-    pub reference_height: u32,
-    /// Average colour, 0xAARRGGBB.
-    pub average_color: Hex32,
+crate::record! {
+    /// The file header: the one declaration of its layout.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct Header: little plain {
+        /// `ZTEX`, kept as stored (hex).
+        #[serde(with = "sig")]
+        #[schemars(with = "String")]
+        pub signature: [u8; 4],
+        /// 0 in every known file.
+        pub version: u32,
+        /// Pixel format: 0 B8G8R8A8, 1 R8G8B8A8, 2 A8B8G8R8, 3 A8R8G8B8, 4 B8G8R8, 5 R8G8B8,
+        /// 6 A4R4G4B4, 7 A1R5G5B5, 8 R5G6B5, 9 P8, 10 DXT1, 11 DXT2, 12 DXT3, 13 DXT4, 14 DXT5.
+        pub pixel_format: u32,
+        pub width: u32,
+        pub height: u32,
+        /// Number of mip levels stored (0 is read as 1).
+        pub mip_count: u32,
+        pub reference_width: u32,
+        pub reference_height: u32,
+        /// Average colour, 0xAARRGGBB.
+        pub average_color: Hex32,
+    }
 }
 
 mod sig {
@@ -132,7 +128,7 @@ impl Tex {
 
     pub fn read(data: &[u8]) -> Result<Self, DecodeError> {
         let mut cur = Cursor::new(data, 0);
-        let header: Header = cur.record::<Header, HEADER_SIZE>().within("header")?;
+        let header: Header = cur.read::<Header>().within("header")?;
         if &header.signature != SIGNATURE {
             return Err(DecodeError::invalid(0, "not a ZTEX texture (signature)"))
                 .within("signature")
@@ -216,7 +212,7 @@ impl Tex {
             )))
             .within("mips");
         }
-        put_record(out, h);
+        crate::exact::Writer::put_plain(out, h);
         out.extend_from_slice(self.palette.as_bytes());
         for m in &self.mips {
             out.extend_from_slice(m.as_bytes());

@@ -44,9 +44,8 @@ pub use write::{
 };
 
 use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
-use crate::exact::deku_impls::{read_byte_array, write_byte_array};
-use crate::exact::{put_record, Cursor, DecodeError, EncodeError};
-use deku::{DekuRead, DekuWrite};
+use crate::exact::record::field_at;
+use crate::exact::{DecodeError, EncodeError, FieldPath, Record};
 use std::borrow::Cow;
 
 pub const HEADER_SIZE: usize = 296;
@@ -70,39 +69,28 @@ pub const ATTRIBUTE_ARCHIVE: u32 = 0x20;
 pub const COMMENT_PAD: u8 = 0x1A;
 pub const NAME_PAD: u8 = 0x20;
 
-/// The 296-byte header, every field as stored.
-#[derive(Debug, Clone, PartialEq, Eq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct Header {
-    #[deku(
-        reader = "read_byte_array(deku::reader)",
-        writer = "write_byte_array(deku::writer, &self.comment)"
-    )]
-    pub comment: [u8; COMMENT_SIZE],
-    #[deku(
-        reader = "read_byte_array(deku::reader)",
-        writer = "write_byte_array(deku::writer, &self.signature)"
-    )]
-    pub signature: [u8; SIGNATURE_SIZE],
-    pub entry_count: u32,
-    pub file_count: u32,
-    /// DOS date and time.
-    pub timestamp: u32,
-    /// The sum of the (uncompressed) file sizes in the samples.
-    pub data_size: u32,
-    /// Absolute offset of the catalog; 0 means "right after the header".
-    pub catalog_offset: u32,
-    /// 0x50 (normal) or 0xA0 (Union compressed).
-    pub volume: u32,
+crate::record! {
+    /// The 296-byte header, every field as stored.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Header: little plain {
+        pub comment: [u8; COMMENT_SIZE],
+        pub signature: [u8; SIGNATURE_SIZE],
+        pub entry_count: u32,
+        pub file_count: u32,
+        /// DOS date and time.
+        pub timestamp: u32,
+        /// The sum of the (uncompressed) file sizes in the samples.
+        pub data_size: u32,
+        /// Absolute offset of the catalog; 0 means "right after the header".
+        pub catalog_offset: u32,
+        /// 0x50 (normal) or 0xA0 (Union compressed).
+        pub volume: u32,
+    }
 }
 
+const _: () = assert!(<Header as Record>::SIZE == HEADER_SIZE);
+
 impl Header {
-    fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        cur.record::<Self, HEADER_SIZE>()
-    }
-    pub fn put(&self, out: &mut Vec<u8>) {
-        put_record(out, self);
-    }
     pub fn zipped(&self) -> bool {
         self.volume == VOLUME_ZIPPED
     }
@@ -111,19 +99,6 @@ impl Header {
         match self.catalog_offset {
             0 => HEADER_SIZE as u64,
             o => u64::from(o),
-        }
-    }
-    /// Name of the field at byte `rel` of the header.
-    fn field_at(rel: usize) -> &'static str {
-        match rel {
-            0..=255 => "header.comment",
-            256..=271 => "header.signature",
-            272..=275 => "header.entry_count",
-            276..=279 => "header.file_count",
-            280..=283 => "header.timestamp",
-            284..=287 => "header.data_size",
-            288..=291 => "header.catalog_offset",
-            _ => "header.volume",
         }
     }
 }
@@ -147,32 +122,25 @@ pub fn trim_pad(bytes: &[u8], pad: u8) -> &[u8] {
     &bytes[..end]
 }
 
-/// One 80-byte catalog entry, as stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-pub struct Entry {
-    /// Padded with spaces, no terminator.
-    #[deku(
-        reader = "read_byte_array(deku::reader)",
-        writer = "write_byte_array(deku::writer, &self.name)"
-    )]
-    pub name: [u8; NAME_SIZE],
-    /// File: absolute offset of its data. Directory: catalog index of its first child.
-    pub offset: u32,
-    /// File: size in bytes (uncompressed in zipped volumes). Directory: 0.
-    pub size: u32,
-    /// Type bits: [`TYPE_DIRECTORY`], [`TYPE_LAST`].
-    pub kind: u32,
-    pub attributes: u32,
+crate::record! {
+    /// One 80-byte catalog entry, as stored.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct Entry: little plain {
+        /// Padded with spaces, no terminator.
+        pub name: [u8; NAME_SIZE],
+        /// File: absolute offset of its data. Directory: catalog index of its first child.
+        pub offset: u32,
+        /// File: size in bytes (uncompressed in zipped volumes). Directory: 0.
+        pub size: u32,
+        /// Type bits: [`TYPE_DIRECTORY`], [`TYPE_LAST`].
+        pub kind: u32,
+        pub attributes: u32,
+    }
 }
 
+const _: () = assert!(<Entry as Record>::SIZE == ENTRY_SIZE);
+
 impl Entry {
-    fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        cur.record::<Self, ENTRY_SIZE>()
-    }
-    pub fn put(&self, out: &mut Vec<u8>) {
-        put_record(out, self);
-    }
     pub fn is_dir(&self) -> bool {
         self.kind & TYPE_DIRECTORY != 0
     }
@@ -193,15 +161,6 @@ impl Entry {
     }
     pub fn display_name(&self) -> String {
         crate::exact::text::decode_cp1252(self.path_name()).into_owned()
-    }
-    fn field_at(rel: usize) -> &'static str {
-        match rel {
-            0..=63 => "name",
-            64..=67 => "offset",
-            68..=71 => "size",
-            72..=75 => "type",
-            _ => "attributes",
-        }
     }
 }
 
@@ -300,7 +259,11 @@ impl<'a> Vdf<'a> {
     /// Which field holds byte `offset` of the written archive.
     pub fn field_at(&self, offset: u64) -> String {
         if offset < HEADER_SIZE as u64 {
-            return Header::field_at(offset as usize).into();
+            return field_path(
+                Header::FIELDS,
+                offset as usize,
+                FieldPath::new().field("header"),
+            );
         }
         let n = self.entries.len();
         for (i, p) in self.layout.iter().enumerate() {
@@ -310,10 +273,8 @@ impl<'a> Vdf<'a> {
                 return match p.kind {
                     PieceKind::Catalog => {
                         let e = (rel / ENTRY_SIZE as u64) as usize;
-                        format!(
-                            "catalog[{e}].{}",
-                            Entry::field_at((rel % ENTRY_SIZE as u64) as usize)
-                        )
+                        let p = FieldPath::new().field("catalog").index(e);
+                        field_path(Entry::FIELDS, (rel % ENTRY_SIZE as u64) as usize, p)
                     }
                     PieceKind::File { entry, .. } => format!(
                         "layout[{i}] (catalog[{entry}] {}) byte {rel}",
@@ -415,4 +376,9 @@ pub fn info_lines(this: &Vdf<'_>) -> Vec<InfoLine> {
         v.push(("warning", e.to_string()));
     }
     v
+}
+
+/// The path of byte `rel` of a record laid out as `fields`, under `p`.
+fn field_path(fields: &[crate::exact::record::Field], rel: usize, p: FieldPath) -> String {
+    field_at(fields, rel, &p).unwrap_or(p).to_string()
 }

@@ -29,7 +29,7 @@ impl<'a> Vdf<'a> {
 /// signature or volume value is a warning).
 fn read_header(src: &[u8], warnings: &mut Vec<String>) -> Result<Header, DecodeError> {
     let mut cur = Cursor::new(src, 0);
-    let header = Header::read(&mut cur).within("header")?;
+    let header = cur.read::<Header>().within("header")?;
     if !header.signature.starts_with(SIGNATURE_PREFIX) {
         return Err(DecodeError::invalid(
             256,
@@ -95,7 +95,7 @@ fn read_catalog(src: &[u8], header: &Header) -> Result<(Vec<Entry>, Range), Deco
         .within("header")?;
     let mut entries = Vec::with_capacity(count);
     for i in 0..count {
-        entries.push(Entry::read(&mut cur).within_index(i).within("catalog")?);
+        entries.push(cur.read::<Entry>().within_index(i).within("catalog")?);
     }
     let range = Range {
         start: cat,

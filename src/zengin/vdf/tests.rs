@@ -4,7 +4,7 @@
 //! repack with edits, and random inputs.
 
 use crate::codec::{Codec, ExportOptions, ImportOptions};
-use crate::exact::{DecodeErrorKind, PutLe};
+use crate::exact::{DecodeErrorKind, Writer};
 use crate::zengin::vdf::folder::{self as folder, PackFile, PackOptions, Source, UnpackOptions};
 use crate::zengin::vdf::yaml;
 use crate::zengin::vdf::zipped;
@@ -173,7 +173,7 @@ fn header_table_both_directions() {
     )];
     for (value, bytes) in table {
         let mut out = Vec::new();
-        value.put(&mut out);
+        out.put(&value).unwrap();
         assert_eq!(out, bytes, "write");
         // Read through the archive reader: a header with an empty catalog at 296.
         let mut archive = bytes.clone();
@@ -231,7 +231,7 @@ fn entry_table_both_directions() {
     ];
     for (value, bytes) in table {
         let mut out = Vec::new();
-        value.put(&mut out);
+        out.put(&value).unwrap();
         assert_eq!(out, bytes, "write {}", value.display_name());
         let mut archive = raw_archive(1, 296, VOLUME_NORMAL, &[], &bytes);
         archive[276..280].copy_from_slice(&[0; 4]);

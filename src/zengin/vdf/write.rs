@@ -2,7 +2,7 @@
 //! the header and catalog last.
 
 use super::{Entry, Header, PieceKind, Vdf, ENTRY_SIZE, HEADER_SIZE};
-use crate::exact::EncodeError;
+use crate::exact::{EncodeError, Writer};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::io::{Seek, SeekFrom, Write};
@@ -317,12 +317,12 @@ fn finish<W: Write + Seek>(
         header.data_size = u32::try_from(Vdf::sum_of_sizes(entries)).map_err(|_| too_big())?;
     }
     let mut head = Vec::with_capacity(HEADER_SIZE);
-    header.put(&mut head);
+    head.put_plain(&*header);
     w.seek(SeekFrom::Start(0)).map_err(io_err)?;
     w.write_all(&head).map_err(io_err)?;
     let mut cat_bytes = Vec::with_capacity(n * ENTRY_SIZE);
     for e in entries.iter() {
-        e.put(&mut cat_bytes);
+        cat_bytes.put_plain(e);
     }
     w.seek(SeekFrom::Start(cat)).map_err(io_err)?;
     w.write_all(&cat_bytes).map_err(io_err)?;

@@ -8,7 +8,7 @@
 //! [`compress`] builds a new stream with `flate2`. Untouched streams are never re-compressed:
 //! the archive keeps their stored bytes.
 
-use crate::exact::PutLe;
+use crate::exact::Writer;
 use std::io::Read;
 
 /// Size of the stream header and of each block header.

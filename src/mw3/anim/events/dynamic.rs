@@ -1,7 +1,7 @@
 //! Event payloads whose layout depends on their data: LOOP, IF/ELSEIF, the SI script.
 
 use super::{Condition, FrameFlags, LoopFlags};
-use crate::exact::deku_impls::{self, Name};
+use crate::exact::deku_impls::Name;
 use crate::exact::{Cursor, DecodeError, EncodeError, Within, F32};
 use crate::mw3::anim::prim::{is_default, Bytes, Vec3};
 use crate::mw3::anim::ref_fields::{visit_refs, Node32};
@@ -267,7 +267,7 @@ struct SiFrameHeader {
 impl SiScript {
     pub(super) fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
         let count_at = c.offset() + 4;
-        let h: SiScriptHeader = deku_impls::read(c)?;
+        let h: SiScriptHeader = c.read_with(())?;
         let n = c
             .check_count(
                 h.frame_count as u64,
@@ -293,19 +293,19 @@ impl SiScript {
     }
     pub(super) fn read_frame(c: &mut Cursor) -> Result<SiFrame, DecodeError> {
         // (a header cut short is reported at its first field)
-        let h: SiFrameHeader = deku_impls::read(c).within("flags")?;
+        let h: SiFrameHeader = c.read_with(()).within("flags")?;
         let translate = if h.flags.has(1) {
-            Some(deku_impls::read(c).within("translate")?)
+            Some(c.read_with(()).within("translate")?)
         } else {
             None
         };
         let rotate = if h.flags.has(2) {
-            Some(deku_impls::read(c).within("rotate")?)
+            Some(c.read_with(()).within("rotate")?)
         } else {
             None
         };
         let scale = if h.flags.has(4) {
-            Some(deku_impls::read(c).within("scale")?)
+            Some(c.read_with(()).within("scale")?)
         } else {
             None
         };
@@ -330,7 +330,7 @@ impl SiScript {
             script_pos: self.script_pos,
             frame_index: self.frame_index,
         };
-        deku_impls::write(out, &h)?;
+        crate::exact::Writer::put_with(out, &h, ())?;
         for (i, f) in self.frames.iter().enumerate() {
             let r: Result<(), EncodeError> = (|| {
                 if f.other_flags.0 & 7 != 0 {
@@ -347,15 +347,15 @@ impl SiScript {
                     start_time: f.start_time,
                     end_time: f.end_time,
                 };
-                deku_impls::write(out, &h)?;
+                crate::exact::Writer::put_with(out, &h, ())?;
                 if let Some(t) = &f.translate {
-                    deku_impls::write(out, t)?;
+                    crate::exact::Writer::put_with(out, t, ())?;
                 }
                 if let Some(r) = &f.rotate {
-                    deku_impls::write(out, r)?;
+                    crate::exact::Writer::put_with(out, r, ())?;
                 }
                 if let Some(s) = &f.scale {
-                    deku_impls::write(out, s)?;
+                    crate::exact::Writer::put_with(out, s, ())?;
                 }
                 Ok(())
             })();

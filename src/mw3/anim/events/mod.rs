@@ -19,7 +19,7 @@ pub use puffer::*;
 use super::prim::Z;
 use super::ref_fields::VisitRefs;
 use super::refs::{Names, RefKind, RefVisitor};
-use crate::exact::deku_impls::{self, Name};
+use crate::exact::deku_impls::Name;
 use crate::exact::{Cursor, DecodeError, EncodeError, Within, F32};
 use deku::ctx::Endian;
 use deku::no_std_io::{Read, Seek, Write};
@@ -167,11 +167,11 @@ where
     const FIXED: Option<usize> = T::SIZE_BYTES;
     #[inline]
     fn read_payload(c: &mut Cursor) -> Result<Self, DecodeError> {
-        deku_impls::read(c)
+        c.read_with(())
     }
     #[inline]
     fn write_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        deku_impls::write(out, self)
+        crate::exact::Writer::put_with(out, self, ())
     }
     fn refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
         self.visit_refs(v)
@@ -185,11 +185,11 @@ macro_rules! boxed_payload {
             const FIXED: Option<usize> = <$t as DekuSize>::SIZE_BYTES;
             #[inline]
             fn read_payload(c: &mut Cursor) -> Result<Self, DecodeError> {
-                deku_impls::read::<$t>(c).map(Box::new)
+                c.read_with::<$t, _>(()).map(Box::new)
             }
             #[inline]
             fn write_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-                deku_impls::write(out, &**self)
+                crate::exact::Writer::put_with(out, &**self, ())
             }
             fn refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
                 (**self).visit_refs(v)
@@ -342,7 +342,7 @@ impl Event {
             pad,
             size,
             start_time,
-        } = deku_impls::read(c)?;
+        } = c.read_with(())?;
         let size_at = at + 4;
         let Some(fixed) = EventData::fixed_size(code) else {
             return Err(DecodeError::invalid(
@@ -415,7 +415,7 @@ impl Event {
             size: 0, // patched below
             start_time: self.start_time,
         };
-        deku_impls::write(out, &header)?;
+        crate::exact::Writer::put_with(out, &header, ())?;
         self.data.write_payload(out).within(self.data.name())?;
         if let Some(ItemName(None)) = self.data.item_name() {
             // the derived copy of the referenced item's name (the payload's first 32 bytes)
