@@ -390,6 +390,35 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// The first node whose parents form a cycle (each node has at most one parent). Each chain
+/// of parents is walked once, so this is linear in the node count however deep the chains
+/// are: a node already known to reach a root ends a walk; one met again on this walk is a
+/// cycle.
+pub(super) fn first_cycle(parents: &[Option<usize>]) -> Option<usize> {
+    const OPEN: u8 = 1;
+    const ROOTED: u8 = 2;
+    let mut state = vec![0u8; parents.len()];
+    let mut walk = Vec::new();
+    for start in 0..parents.len() {
+        let mut at = start;
+        while state[at] == 0 {
+            state[at] = OPEN;
+            walk.push(at);
+            match parents[at] {
+                Some(p) if p < parents.len() => at = p,
+                _ => break,
+            }
+        }
+        if state[at] == OPEN && parents[at].is_some() {
+            return Some(start);
+        }
+        for w in walk.drain(..) {
+            state[w] = ROOTED;
+        }
+    }
+    None
+}
+
 /// Each node's parent, checking that no node has two parents and no node is its own
 /// ancestor.
 fn node_parents(root: &json::Root) -> Result<Vec<Option<usize>>, GltfError> {
@@ -413,18 +442,11 @@ fn node_parents(root: &json::Root) -> Result<Vec<Option<usize>>, GltfError> {
             parents[c] = Some(i);
         }
     }
-    for start in 0..n {
-        let (mut at, mut steps) = (start, 0);
-        while let Some(p) = parents[at] {
-            at = p;
-            steps += 1;
-            if steps > n {
-                return Err(GltfError::at(
-                    format!("nodes[{start}]"),
-                    "its parents form a cycle",
-                ));
-            }
-        }
+    if let Some(start) = first_cycle(&parents) {
+        return Err(GltfError::at(
+            format!("nodes[{start}]"),
+            "its parents form a cycle",
+        ));
     }
     Ok(parents)
 }
@@ -492,5 +514,29 @@ mod tests {
                 assert!(!e.contains(leak), "{uri}: says {leak:?}: {e}");
             }
         }
+    }
+
+    fn chain(n: usize, cycle: bool) -> json::Root {
+        let nodes: Vec<_> = (0..n)
+            .map(|i| match i + 1 < n || cycle {
+                true => serde_json::json!({"children": [(i + 1) % n]}),
+                false => serde_json::json!({}),
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({"asset": {"version": "2.0"}, "nodes": nodes}))
+            .unwrap()
+    }
+
+    /// Issue 28 item 7: a chain of 300,000 nodes is checked in linear time (the walk from
+    /// every node to its root took 63 s); a cycle is still found and named.
+    #[test]
+    fn deep_node_chains_are_checked_in_linear_steps() {
+        let parents = node_parents(&chain(300_000, false)).unwrap();
+        assert_eq!(parents[0], None);
+        assert_eq!(parents[299_999], Some(299_998));
+        let e = node_parents(&chain(300_000, true)).unwrap_err().to_string();
+        assert!(e.contains("nodes[0]") && e.contains("its parents form a cycle"), "{e}");
+        let e = node_parents(&chain(1, true)).unwrap_err().to_string();
+        assert!(e.contains("a node cannot be its own child"), "{e}");
     }
 }
