@@ -19,25 +19,100 @@ pub fn write_file_with(path: &Path, data: &[u8], overwrite: bool, sync: bool) ->
             "already exists; pass --force to overwrite it",
         ));
     }
+    if let Target::Stream(dev) = output_target(path)? {
+        return stream_into(&dev, |f| f.write_all(data)).map_err(|e| Error::io(path, e));
+    }
     let mut file = PendingFile::create(path)?;
     file.append(data).map_err(|e| Error::io(path, e))?;
     file.finish_with(overwrite, sync)
 }
 
+/// What an output path names, once resolved: a regular file (or nothing yet) that is replaced
+/// in one rename, or a character device or FIFO that is written into.
+enum Target {
+    Regular(std::path::PathBuf),
+    Stream(std::path::PathBuf),
+}
+
+/// How an output path is written (the policy `--help` states for `-o`): a new path or a
+/// regular file is written through a temporary file renamed into place; a symbolic link is
+/// followed and the file it points to written the same way (the link stays; a link to
+/// nothing is refused, never replaced); a character device or FIFO (`/dev/null`, a named
+/// pipe) is written into, streaming, without a temporary file or rename; a folder, block
+/// device, socket or anything else is refused. So no non-regular file is ever replaced.
+fn output_target(path: &Path) -> Result<Target, Error> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(_) => return Ok(Target::Regular(path.to_path_buf())),
+    };
+    let (real, meta) = if meta.file_type().is_symlink() {
+        let real = std::fs::canonicalize(path).map_err(|_| {
+            Error::other(
+                path,
+                "is a symbolic link to nothing; refusing to replace the link (name the file to write)",
+            )
+        })?;
+        let meta = std::fs::metadata(&real).map_err(|e| Error::io(&real, e))?;
+        (real, meta)
+    } else {
+        (path.to_path_buf(), meta)
+    };
+    let ft = meta.file_type();
+    if ft.is_file() {
+        return Ok(Target::Regular(real));
+    }
+    if ft.is_dir() {
+        return Err(Error::other(path, "is a folder"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_char_device() || ft.is_fifo() {
+            return Ok(Target::Stream(real));
+        }
+    }
+    Err(Error::other(
+        path,
+        "is not a regular file, character device or FIFO (a block device or socket?); refusing to write to it",
+    ))
+}
+
+/// Open a character device or FIFO for writing (no create, no truncate) and let `fill`
+/// write into it.
+fn stream_into(
+    dev: &Path,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut f = std::fs::OpenOptions::new().write(true).open(dev)?;
+    fill(&mut f)?;
+    f.flush()
+}
+
 /// A file being written beside `path` that becomes `path` in one rename
 /// ([`PendingFile::finish`]); dropped unfinished (an error, a panic), it is removed. So the
 /// output is the old file, no file, or the whole new one, never part of it.
+///
+/// A `path` naming a character device or FIFO gets the bytes streamed into it by `finish`
+/// (they wait in a temporary file elsewhere meanwhile); see [`output_target`].
 pub struct PendingFile {
     tmp: tempfile::NamedTempFile,
     path: std::path::PathBuf,
+    /// Where the file goes: `path`, or the file a link at `path` points to.
+    target: Target,
     len: u64,
 }
 
 impl PendingFile {
     pub fn create(path: &Path) -> Result<PendingFile, Error> {
+        let target = output_target(path)?;
+        let tmp = match &target {
+            Target::Regular(p) => temp_beside(p)?,
+            Target::Stream(_) => tempfile::NamedTempFile::new().map_err(|e| Error::io(path, e))?,
+        };
         Ok(PendingFile {
-            tmp: temp_beside(path)?,
+            tmp,
             path: path.to_path_buf(),
+            target,
             len: 0,
         })
     }
@@ -88,14 +163,24 @@ impl PendingFile {
     pub fn finish(self, overwrite: bool) -> Result<(), Error> {
         self.finish_with(overwrite, true)
     }
-    fn finish_with(self, overwrite: bool, sync: bool) -> Result<(), Error> {
-        let path = self.path;
-        if !overwrite && path.exists() {
+    fn finish_with(mut self, overwrite: bool, sync: bool) -> Result<(), Error> {
+        if !overwrite && self.path.exists() {
             return Err(Error::other(
-                &path,
+                &self.path,
                 "already exists; pass --force to overwrite it",
             ));
         }
+        let path = match self.target {
+            Target::Regular(p) => p,
+            Target::Stream(dev) => {
+                use std::io::{Seek, SeekFrom};
+                let f = self.tmp.as_file_mut();
+                return f
+                    .seek(SeekFrom::Start(0))
+                    .and_then(|_| stream_into(&dev, |out| std::io::copy(f, out).map(|_| ())))
+                    .map_err(|e| Error::io(&self.path, e));
+            }
+        };
         if sync {
             self.tmp
                 .as_file()
@@ -338,6 +423,7 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 /// old files or none, never part of its output.
 pub fn write_files(files: &[(std::path::PathBuf, Vec<u8>)], overwrite: bool) -> Result<(), Error> {
     let mut seen = std::collections::HashSet::new();
+    let mut targets = Vec::with_capacity(files.len());
     for (path, _) in files {
         if !seen.insert(path.clone()) {
             return Err(Error::other(path, "would be written twice by this command"));
@@ -351,20 +437,29 @@ pub fn write_files(files: &[(std::path::PathBuf, Vec<u8>)], overwrite: bool) -> 
                 "already exists; pass --force to overwrite it (nothing was written)",
             ));
         }
+        targets.push(output_target(path)?);
     }
     let mut temps = Vec::with_capacity(files.len());
-    for (path, data) in files {
-        let mut tmp = temp_beside(path)?;
+    let mut streams = Vec::new();
+    for ((path, data), target) in files.iter().zip(&targets) {
+        let real = match target {
+            Target::Regular(p) => p,
+            Target::Stream(dev) => {
+                streams.push((path, dev, data));
+                continue;
+            }
+        };
+        let mut tmp = temp_beside(real)?;
         tmp.write_all(data).map_err(|e| Error::io(path, e))?;
         tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
-        temps.push((path, tmp, path.exists()));
+        temps.push((path, real, tmp, real.exists()));
     }
     let mut made = Vec::new();
-    for (path, tmp, existed) in temps {
+    for (path, real, tmp, existed) in temps {
         let r = if overwrite {
-            tmp.persist(path).map(|_| ())
+            tmp.persist(real).map(|_| ())
         } else {
-            tmp.persist_noclobber(path).map(|_| ())
+            tmp.persist_noclobber(real).map(|_| ())
         };
         if let Err(e) = r {
             for m in made {
@@ -373,8 +468,12 @@ pub fn write_files(files: &[(std::path::PathBuf, Vec<u8>)], overwrite: bool) -> 
             return Err(Error::io(path, e.error));
         }
         if !existed {
-            made.push(path);
+            made.push(real);
         }
+    }
+    // Devices and FIFOs last: what they were given cannot be taken back.
+    for (path, dev, data) in streams {
+        stream_into(dev, |f| f.write_all(data)).map_err(|e| Error::io(path, e))?;
     }
     Ok(())
 }
@@ -471,6 +570,20 @@ pub fn write_streaming<T>(
             "already exists; pass --force to overwrite it",
         ));
     }
+    let real = match output_target(path)? {
+        Target::Regular(p) => p,
+        Target::Stream(dev) => {
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&dev)
+                .map_err(|e| Error::io(path, e))?;
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, &f);
+            let v = fill(&mut w)?;
+            w.flush().map_err(|e| Error::io(path, e))?;
+            return Ok(v);
+        }
+    };
+    let path = real.as_path();
     let tmp = temp_beside(path)?;
     let value = {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file());
@@ -541,6 +654,79 @@ mod tests {
         assert_eq!(std::fs::read(&a).unwrap(), b"one");
         assert_eq!(std::fs::read(&b).unwrap(), b"two");
         assert_eq!(names(dir.path()), ["A.psa", "B.psa"]);
+    }
+
+    /// Issue 28 item 3: an output naming a FIFO, a character device or a symbolic link is
+    /// never replaced by a regular file: devices and FIFOs are written into, a link's target
+    /// is written (the link stays), a link to nothing and a folder are refused.
+    #[cfg(unix)]
+    #[test]
+    fn special_outputs_are_written_into_never_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let kind = |p: &Path| std::fs::symlink_metadata(p).unwrap().file_type();
+        // A FIFO: every writer streams into it, a reader gets the bytes.
+        let fifo = dir.path().join("pipe");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        let writers: [(&str, fn(&Path) -> Result<(), Error>); 4] = [
+            ("write_file", |p| write_file(p, b"one", true)),
+            ("write_streaming", |p| {
+                write_streaming(p, true, |w| w.write_all(b"one").map_err(|e| Error::io(p, e)))
+            }),
+            ("PendingFile", |p| {
+                let mut f = PendingFile::create(p)?;
+                f.append(b"onX").unwrap();
+                f.patch(2, b"e").unwrap();
+                f.finish(true)
+            }),
+            ("write_files", |p| {
+                write_files(&[(p.to_path_buf(), b"one".to_vec())], true)
+            }),
+        ];
+        for (name, write) in writers {
+            let reader = {
+                let fifo = fifo.clone();
+                std::thread::spawn(move || std::fs::read(&fifo).unwrap())
+            };
+            write(&fifo).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(reader.join().unwrap(), b"one", "{name}");
+            assert!(kind(&fifo).is_fifo(), "{name} replaced the FIFO");
+        }
+        // A character device.
+        let null = Path::new("/dev/null");
+        for (name, write) in writers {
+            write(null).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(kind(null).is_char_device(), "{name} replaced /dev/null");
+        }
+        // A link to a regular file: the file is written, the link stays.
+        let real = dir.path().join("real.bin");
+        std::fs::write(&real, b"old").unwrap();
+        let link = dir.path().join("link.bin");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        for (name, write) in writers {
+            std::fs::write(&real, b"old").unwrap();
+            write(&link).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(kind(&link).is_symlink(), "{name} replaced the link");
+            assert_eq!(std::fs::read(&real).unwrap(), b"one", "{name}");
+        }
+        // A link to nothing and a folder are refused, and stay.
+        let dangling = dir.path().join("dangling.bin");
+        std::os::unix::fs::symlink(dir.path().join("nothing"), &dangling).unwrap();
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        for (name, write) in writers {
+            let e = write(&dangling).unwrap_err().to_string();
+            assert!(e.contains("is a symbolic link to nothing"), "{name}: {e}");
+            assert!(kind(&dangling).is_symlink());
+            let e = write(&sub).unwrap_err().to_string();
+            assert!(e.contains("is a folder"), "{name}: {e}");
+            assert!(kind(&sub).is_dir());
+        }
+        assert!(!dir.path().join("nothing").exists());
     }
 
     #[cfg(unix)]

@@ -288,7 +288,8 @@ impl Companions {
 /// Where a command writes its file.
 #[derive(clap::Args)]
 pub struct OutputArgs {
-    /// Output file.
+    /// Output file. A symbolic link writes the file it points to (the link stays); a
+    /// character device or FIFO is written into; nothing but a regular file is replaced.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// Overwrite the output file if it exists. It may be the input itself: the whole input
