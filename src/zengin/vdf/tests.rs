@@ -316,6 +316,93 @@ fn unsafe_names_are_refused() {
     );
 }
 
+/// Issue 28 item 11: every device name Windows reserves (COM0/LPT0, the superscripts ¹²³,
+/// the console's CONIN$/CONOUT$, a space before the extension) is refused on every platform.
+#[test]
+fn every_windows_device_name_is_refused() {
+    for bad in [
+        &b"COM0"[..],
+        b"lpt0.man",
+        b"COM\xB9",
+        b"COM\xB2.TXT",
+        b"lpt\xB3",
+        b"CONIN$",
+        b"conout$.txt",
+        b"NUL .MAN",
+        b"Com9",
+    ] {
+        let e = safe_component(bad).unwrap_err();
+        assert!(e.contains("a reserved device name on Windows"), "{bad:?}: {e}");
+    }
+    for good in [&b"COM10"[..], b"LPT", b"CONIN", b"COMA.MAN", b"NULL.MAN"] {
+        assert!(safe_component(good).is_ok(), "{good:?}");
+    }
+}
+
+/// Issue 28 item 11: members whose names differ only in the case of a non-ASCII letter
+/// (`\xC4.MAN` Ä, `\xE4.MAN` ä) are one file on NTFS: `vdf extract` and `unpack` refuse them
+/// before the first write, with or without --force.
+#[test]
+fn names_equal_ignoring_unicode_case_are_refused_before_any_write() {
+    let names: [&[u8]; 3] = [b"\xC4.MAN", b"\xE4.MAN", b"OK.TXT"];
+    let mut entries = Vec::new();
+    let base = 296 + 80 * names.len() as u32;
+    for (k, n) in names.iter().enumerate() {
+        let last = if k + 1 == names.len() { L } else { 0 };
+        entries.push((*n, base + 4 * k as u32, 4, last));
+    }
+    let mut tail = b"AAAAaaaaOKOK".to_vec();
+    tail.extend_from_slice(&[0; 8]);
+    let data = raw_archive(names.len() as u32, 296, VOLUME_NORMAL, &entries, &tail);
+    let v = Vdf::parse(&data).unwrap();
+    let tree = Tree::build(&v.entries, 296).unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("out");
+    for force in [false, true] {
+        let err = folder::extract(
+            Path::new("case.vdf"),
+            &data,
+            &v,
+            &tree,
+            None,
+            &out,
+            force,
+            &|_| {},
+            &|| {},
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("catalog[1] \u{e4}.MAN and catalog[0] \u{c4}.MAN: names that differ only in case are one file on Windows"),
+            "{err}"
+        );
+        assert!(err.contains("nothing was written"), "{err}");
+        let err = folder::unpack(
+            Path::new("case.vdf"),
+            &v,
+            &tree,
+            &out,
+            &UnpackOptions {
+                force,
+                ..Default::default()
+            },
+            formats(),
+            &|_| {},
+            &|| {},
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("catalog[1] and catalog[0] have the same path"), "{err}");
+        let written: Vec<_> = walkdir::WalkDir::new(root.path())
+            .min_depth(1)
+            .into_iter()
+            .filter_map(|e| e.ok())
+            .map(|e| e.path().to_path_buf())
+            .collect();
+        assert!(written.is_empty(), "{written:?}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The corpus archive
 

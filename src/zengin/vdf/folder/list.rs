@@ -2,10 +2,11 @@
 
 use super::member_contents;
 use crate::exact::Error;
-use crate::zengin::vdf::{safe_relative_path, PieceKind, Tree, Vdf};
+use crate::zengin::vdf::{path_case_key, safe_relative_path, PieceKind, Tree, Vdf};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::HashSet;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// One line of `vdf list`.
@@ -94,7 +95,7 @@ pub fn plan_extract(
     let mut out = Vec::new();
     let mut warnings = Vec::new();
     let mut errors = Vec::new();
-    let mut taken = HashSet::new();
+    let mut taken = HashMap::new();
     for (i, e) in v.entries.iter().enumerate() {
         if e.is_dir() {
             continue;
@@ -110,12 +111,30 @@ pub fn plan_extract(
         }
         match safe_relative_path(path) {
             Ok(rel) => {
-                if !taken.insert(path.to_ascii_uppercase()) {
-                    warnings.push(format!(
-                        "catalog[{i}] {}: a file with this path was already extracted; skipped",
-                        crate::exact::text::decode_cp1252(path)
-                    ));
-                    continue;
+                // One file on Windows (NTFS ignores case, Unicode-aware): the game's own
+                // duplicates (equal ignoring ASCII case) are skipped as the game skips
+                // them; names equal only ignoring other letters' case are refused, since
+                // the second would overwrite the first where the archive is extracted.
+                match taken.entry(path_case_key(path)) {
+                    Entry::Occupied(first) => {
+                        let (j, first_path): &(usize, &[u8]) = first.get();
+                        if first_path.eq_ignore_ascii_case(path) {
+                            warnings.push(format!(
+                                "catalog[{i}] {}: a file with this path was already extracted; skipped",
+                                crate::exact::text::decode_cp1252(path)
+                            ));
+                        } else {
+                            errors.push(format!(
+                                "catalog[{i}] {} and catalog[{j}] {}: names that differ only in case are one file on Windows",
+                                crate::exact::text::decode_cp1252(path),
+                                crate::exact::text::decode_cp1252(first_path)
+                            ));
+                        }
+                        continue;
+                    }
+                    Entry::Vacant(v) => {
+                        v.insert((i, path.as_slice()));
+                    }
                 }
                 out.push((i, rel));
             }

@@ -8,7 +8,7 @@ use super::{
 use crate::codec::Formats;
 use crate::exact::{Blob, Error, Hex32};
 use crate::zengin::vdf::yaml::{HeaderDoc, PieceKindDoc};
-use crate::zengin::vdf::{safe_relative_path, Piece, PieceKind, Tree, Vdf};
+use crate::zengin::vdf::{case_key, path_case_key, safe_relative_path, Piece, PieceKind, Tree, Vdf};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -182,7 +182,8 @@ fn plan_paths(
 ) -> Result<HashMap<usize, PathBuf>, Error> {
     let mut rels: HashMap<usize, PathBuf> = HashMap::new();
     let mut errors = Vec::new();
-    let mut taken: HashMap<Vec<u8>, usize> = HashMap::new();
+    // Keyed as NTFS compares names (case-insensitive, Unicode-aware), wherever this runs.
+    let mut taken: HashMap<String, usize> = HashMap::new();
     for (i, e) in v.entries.iter().enumerate() {
         let Some(path) = tree.paths[i].as_ref() else {
             if !e.is_dir() && placement[i].is_some() {
@@ -195,7 +196,7 @@ fn plan_paths(
             errors.push(format!("catalog[{i}]: {why}"));
             continue;
         }
-        if let Some(j) = taken.insert(path.to_ascii_uppercase(), i) {
+        if let Some(j) = taken.insert(path_case_key(path), i) {
             errors.push(format!(
                 "catalog[{i}] and catalog[{j}] have the same path {}",
                 crate::exact::text::decode_cp1252(path)
@@ -214,7 +215,7 @@ fn plan_paths(
         }
     }
     for reserved in [MANIFEST, STREAMS] {
-        if taken.contains_key(reserved.to_ascii_uppercase().as_bytes()) {
+        if taken.contains_key(&case_key(reserved)) {
             errors.push(format!(
                 "the archive holds {reserved} at its root, which unpack needs for itself"
             ));
@@ -222,8 +223,8 @@ fn plan_paths(
     }
     // An asset's YAML must not collide with another member.
     for rel in rels.values() {
-        let y = format!("{}.yaml", path_text(rel)).to_ascii_uppercase();
-        if taken.contains_key(y.as_bytes()) {
+        let y = case_key(&format!("{}.yaml", path_text(rel)));
+        if taken.contains_key(&y) {
             errors.push(format!("{y}: clashes with the YAML file of another member"));
         }
     }
