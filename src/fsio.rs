@@ -247,10 +247,11 @@ impl Staging {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         loop {
+            // The last number is unpredictable, so no other process can prepare the path.
             let path = parent.join(format!(
                 ".{name}.animkit-{}-{}",
                 std::process::id(),
-                COUNTER.fetch_add(1, Ordering::Relaxed)
+                unpredictable() ^ u64::from(COUNTER.fetch_add(1, Ordering::Relaxed))
             ));
             match std::fs::create_dir(&path) {
                 Ok(()) => {
@@ -380,6 +381,273 @@ pub fn check_output_tree(
         }
     }
     problems
+}
+
+/// A random suffix for a staging name that another process cannot guess in advance (std's
+/// `RandomState` is seeded from the system's random source).
+fn unpredictable() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.finish()
+}
+
+/// An output folder opened once, below which files are written only through folder handles:
+/// each folder on a file's path is opened relative to the one above it without following a
+/// symbolic link or junction (`cap_std`, `openat` with `O_NOFOLLOW` or the Windows
+/// equivalent), so no path component below the root can be swapped for a link between the
+/// check and the write (a link found there is an error). The root itself may be a link (the
+/// user named it).
+pub struct OutTree {
+    dir: cap_std::fs::Dir,
+    path: std::path::PathBuf,
+}
+
+impl OutTree {
+    /// Open `path` (created with its parents when missing).
+    pub fn open(path: &Path) -> Result<OutTree, Error> {
+        std::fs::create_dir_all(path).map_err(|e| Error::io(path, e))?;
+        let dir = cap_std::fs::Dir::open_ambient_dir(path, cap_std::ambient_authority())
+            .map_err(|e| Error::io(path, e))?;
+        Ok(OutTree {
+            dir,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The folder's path (for messages).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The folder `rel` below the root, created when missing, reached one component at a
+    /// time without following links.
+    pub fn folder(&self, rel: &Path) -> Result<cap_std::fs::Dir, Error> {
+        use cap_fs_ext::DirExt;
+        use std::path::Component;
+        let mut dir = self.dir.try_clone().map_err(|e| Error::io(&self.path, e))?;
+        let mut at = self.path.clone();
+        for c in rel.components() {
+            let Component::Normal(name) = c else {
+                return Err(Error::other(
+                    self.path.join(rel),
+                    "is not a plain relative path below the output folder",
+                ));
+            };
+            at.push(name);
+            let next = match dir.open_dir_nofollow(name) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    match dir.create_dir(name) {
+                        Ok(()) => {}
+                        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                        Err(e) => return Err(Error::io(&at, e)),
+                    }
+                    dir.open_dir_nofollow(name)
+                }
+                r => r,
+            };
+            dir = next.map_err(|e| {
+                let link = dir
+                    .symlink_metadata(name)
+                    .is_ok_and(|m| m.file_type().is_symlink());
+                match link {
+                    true => Error::other(
+                        &at,
+                        "is a symbolic link or junction inside the output folder; refusing to write through it",
+                    ),
+                    false => Error::io(&at, e),
+                }
+            })?;
+        }
+        Ok(dir)
+    }
+
+    /// The folder holding `rel` and `rel`'s file name.
+    fn parent_of<'r>(&self, rel: &'r Path) -> Result<(cap_std::fs::Dir, &'r std::ffi::OsStr), Error> {
+        let name = rel
+            .file_name()
+            .ok_or_else(|| Error::other(self.path.join(rel), "has no file name"))?;
+        let parent = rel.parent().unwrap_or(Path::new(""));
+        Ok((self.folder(parent)?, name))
+    }
+
+    /// Create the new file `rel` (it must not exist; a link there is not followed) and write
+    /// `data` to it: for a folder no one sees until it is complete (a staging folder).
+    pub fn write_new(&self, rel: &Path, data: &[u8]) -> Result<(), Error> {
+        let (dir, name) = self.parent_of(rel)?;
+        let mut opts = cap_std::fs::OpenOptions::new();
+        opts.write(true).create_new(true);
+        let mut f = dir
+            .open_with(name, &opts)
+            .map_err(|e| Error::io(self.path.join(rel), e))?;
+        f.write_all(data)
+            .map_err(|e| Error::io(self.path.join(rel), e))
+    }
+
+    /// Write `rel` through a temporary file with an unpredictable name in its folder,
+    /// renamed over it (a link at `rel` is replaced as a name, never followed).
+    pub fn write_replace(&self, rel: &Path, data: &[u8]) -> Result<(), Error> {
+        let (dir, name) = self.parent_of(rel)?;
+        let at = || self.path.join(rel);
+        let mut opts = cap_std::fs::OpenOptions::new();
+        opts.write(true).create_new(true);
+        let (tmp, mut f) = loop {
+            let tmp = format!(".animkit-{:016x}", unpredictable());
+            match dir.open_with(&tmp, &opts) {
+                Ok(f) => break (tmp, f),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(Error::io(at(), e)),
+            }
+        };
+        let r = f
+            .write_all(data)
+            .and_then(|_| {
+                drop(f);
+                dir.rename(&tmp, &dir, name)
+            })
+            .map_err(|e| Error::io(at(), e));
+        if r.is_err() {
+            let _ = dir.remove_file(&tmp);
+        }
+        r
+    }
+
+    /// Whether something (a file, folder or link) is at `rel`, its folders reached without
+    /// following links (a missing folder: nothing there).
+    pub fn has(&self, rel: &Path) -> bool {
+        let parent = rel.parent().unwrap_or(Path::new(""));
+        let Some(name) = rel.file_name() else {
+            return true;
+        };
+        let mut dir = match self.dir.try_clone() {
+            Ok(d) => d,
+            Err(_) => return false,
+        };
+        for c in parent.components() {
+            use cap_fs_ext::DirExt;
+            match dir.open_dir_nofollow(c.as_os_str()) {
+                Ok(d) => dir = d,
+                Err(_) => return false,
+            }
+        }
+        dir.symlink_metadata(name).is_ok()
+    }
+
+    /// A new folder with an unpredictable name (`.animkit-XXXXXXXXXXXXXXXX`, which
+    /// [`is_own_temp`] knows) inside this one, removed with everything in it when dropped.
+    pub fn staging(&self) -> Result<StagingIn<'_>, Error> {
+        use cap_fs_ext::DirExt;
+        loop {
+            let name = format!(".animkit-{:016x}", unpredictable());
+            match self.dir.create_dir(&name) {
+                Ok(()) => {
+                    let dir = self
+                        .dir
+                        .open_dir_nofollow(&name)
+                        .map_err(|e| Error::io(self.path.join(&name), e))?;
+                    return Ok(StagingIn {
+                        parent: self,
+                        tree: OutTree {
+                            dir,
+                            path: self.path.join(&name),
+                        },
+                        name,
+                    });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(Error::io(self.path.join(&name), e)),
+            }
+        }
+    }
+}
+
+/// A staging folder inside an [`OutTree`] (see [`OutTree::staging`]): files are written into
+/// [`StagingIn::tree`], then moved to the same relative paths in the parent by
+/// [`StagingIn::move_into_place`]; whatever is left is removed when it is dropped.
+pub struct StagingIn<'p> {
+    parent: &'p OutTree,
+    tree: OutTree,
+    name: String,
+}
+
+impl StagingIn<'_> {
+    pub fn tree(&self) -> &OutTree {
+        &self.tree
+    }
+
+    /// Move every file of `rels` (all written in the staging folder) to its place in the
+    /// parent tree: only renames, after every file was written. Without `overwrite`, a file
+    /// that appeared at a target meanwhile is an error. On an error, the files already moved
+    /// that were new are removed again (replaced ones cannot come back).
+    pub fn move_into_place(&self, rels: &[&Path], overwrite: bool) -> Result<(), Error> {
+        let mut moved: Vec<&Path> = Vec::new();
+        let result = (|| {
+            for rel in rels {
+                let (from, name) = self.tree.parent_of(rel)?;
+                let (to, _) = self.parent.parent_of(rel)?;
+                let existed = to.symlink_metadata(name).is_ok();
+                if existed && !overwrite {
+                    return Err(Error::other(
+                        self.parent.path.join(rel),
+                        "already exists; pass --force to overwrite it",
+                    ));
+                }
+                from.rename(name, &to, name)
+                    .map_err(|e| Error::io(self.parent.path.join(rel), e))?;
+                if !existed {
+                    moved.push(rel);
+                }
+            }
+            Ok(())
+        })();
+        if result.is_err() {
+            for rel in moved {
+                if let Ok((dir, name)) = self.parent.parent_of(rel) {
+                    let _ = dir.remove_file(name);
+                }
+            }
+        }
+        result
+    }
+}
+
+impl Drop for StagingIn<'_> {
+    fn drop(&mut self) {
+        let _ = self.parent.dir.remove_dir_all(&self.name);
+    }
+}
+
+/// The longest path (in bytes, or UTF-16 units on Windows) this system opens: `PATH_MAX`
+/// (4096 on Linux, 1024 on macOS), or Windows' 32,767 for the extended paths std uses.
+pub const PATH_LIMIT: usize = {
+    #[cfg(unix)]
+    {
+        libc::PATH_MAX as usize
+    }
+    #[cfg(not(unix))]
+    {
+        32_767
+    }
+};
+
+/// When `rel` below `root` makes a path longer than [`PATH_LIMIT`] (which no other program
+/// could open, even where animkit could write it through folder handles): its length.
+pub fn too_long(root: &Path, rel: &Path) -> Option<usize> {
+    let root = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+    let full = root.join(rel);
+    #[cfg(windows)]
+    let len = {
+        use std::os::windows::ffi::OsStrExt;
+        full.as_os_str().encode_wide().count()
+    };
+    #[cfg(not(windows))]
+    let len = full.as_os_str().len();
+    // The terminating NUL counts against the limit.
+    (len + 1 > PATH_LIMIT).then_some(len)
 }
 
 /// Whether a file or folder name is one animkit makes for itself while writing: a temporary

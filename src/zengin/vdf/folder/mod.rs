@@ -52,7 +52,6 @@ pub use repack::{repack, RepackReport};
 pub use unpack::{unpack, UnpackOptions, UnpackReport};
 
 use catalog::rebuild_catalog;
-use list::make_dirs;
 use manifest::manifest_piece;
 use pack::{new_entry, rel_to_names};
 use repack::file_piece;
