@@ -92,10 +92,9 @@ impl Input {
                 .decode(&self.data)
                 .map_err(Error::decoding(&self.path));
         }
-        let text = std::str::from_utf8(&self.data)
-            .map_err(|e| Error::other(&self.path, format!("not UTF-8 text: {e}")))?;
+        let text = crate::yaml::decode_text(&self.data).map_err(|e| Error::other(&self.path, e))?;
         self.format
-            .read_yaml(text, opts)
+            .read_yaml(&text, opts)
             .map_err(|e| import_error(&self.path, e))
     }
 

@@ -190,12 +190,36 @@ pub fn extract(
     // which `pack`/`repack` recognise and skip). Folders are reached through handles that
     // never follow a link (see `OutTree`).
     let placement = v.placement();
+    let existed = out.exists();
     let root = crate::fsio::OutTree::open(out)?;
+    let result = extract_staged(archive, src, v, &plan, &placement, &root, force, release, on_done);
+    if result.is_err() && !existed {
+        // No empty output folder left behind (nothing was written into it).
+        drop(root);
+        let _ = std::fs::remove_dir(out);
+    }
+    result.map(|()| (plan.len(), warnings))
+}
+
+/// The writing part of [`extract`]: every member into a staging folder, then moved.
+#[allow(clippy::too_many_arguments)]
+fn extract_staged(
+    archive: &Path,
+    src: &[u8],
+    v: &Vdf<'_>,
+    plan: &[(usize, PathBuf)],
+    placement: &[Option<usize>],
+    root: &crate::fsio::OutTree,
+    force: bool,
+    release: &(dyn Fn(&[u8]) + Sync),
+    on_done: &(dyn Fn() + Sync),
+) -> Result<(), Error> {
+    let out = root.path();
     let staging = root.staging()?;
     let results: Vec<Result<(), Error>> = plan
         .par_iter()
         .map(|(i, rel)| {
-            let r = match member_contents(v, src, &placement, *i) {
+            let r = match member_contents(v, src, placement, *i) {
                 Ok(data) => staging.tree().write_new(rel, &data).map_err(|e| {
                     // Named where it was going, not inside the staging folder.
                     let mut e = e;
@@ -220,8 +244,8 @@ pub fn extract(
     for r in results {
         r?;
     }
-    staging.move_into_place(&files, force)?;
-    Ok((plan.len(), warnings))
+    let files: Vec<&Path> = plan.iter().map(|(_, r)| r.as_path()).collect();
+    staging.move_into_place(&files, force)
 }
 
 /// Problems of target paths (catalog index, path below `out`) longer than the system opens.
