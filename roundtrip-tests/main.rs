@@ -1,6 +1,7 @@
 //! Round-trip and end-to-end tests: the verify engine over `samples/` and `../shared/corpus`,
 //! decoded corpus values, bad input, generated property tests, the CLI and the README.
 
+mod blender_addon;
 mod cli;
 mod common;
 mod fuzz_corpus;
@@ -17,5 +18,6 @@ mod schemas;
 mod ue3;
 mod vdf_cli;
 mod verify_trees;
+mod wine;
 mod yaml_io;
 mod zengin_model_cli;

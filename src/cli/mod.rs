@@ -110,10 +110,7 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(command) => dispatch(command),
-        None if cli.paths.is_empty() => {
-            let _ = <Cli as clap::CommandFactory>::command().print_help();
-            return ExitCode::from(2);
-        }
+        None if cli.paths.is_empty() => return oneshot::no_arguments(),
         None => return oneshot::run(&cli.paths),
     };
     let code = match result {
