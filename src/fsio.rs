@@ -467,7 +467,10 @@ impl OutTree {
     }
 
     /// The folder holding `rel` and `rel`'s file name.
-    fn parent_of<'r>(&self, rel: &'r Path) -> Result<(cap_std::fs::Dir, &'r std::ffi::OsStr), Error> {
+    fn parent_of<'r>(
+        &self,
+        rel: &'r Path,
+    ) -> Result<(cap_std::fs::Dir, &'r std::ffi::OsStr), Error> {
         let name = rel
             .file_name()
             .ok_or_else(|| Error::other(self.path.join(rel), "has no file name"))?;
@@ -940,10 +943,13 @@ mod tests {
             .status()
             .unwrap()
             .success());
-        let writers: [(&str, fn(&Path) -> Result<(), Error>); 4] = [
+        type Writer = fn(&Path) -> Result<(), Error>;
+        let writers: [(&str, Writer); 4] = [
             ("write_file", |p| write_file(p, b"one", true)),
             ("write_streaming", |p| {
-                write_streaming(p, true, |w| w.write_all(b"one").map_err(|e| Error::io(p, e)))
+                write_streaming(p, true, |w| {
+                    w.write_all(b"one").map_err(|e| Error::io(p, e))
+                })
             }),
             ("PendingFile", |p| {
                 let mut f = PendingFile::create(p)?;

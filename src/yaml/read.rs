@@ -223,7 +223,11 @@ mod tests {
             e.message,
             "the file holds more than one YAML document (a second `---`); an animkit file is one document"
         );
-        let deep = format!("format: t\nlist:\n- {{name: {}{}, value: 1}}\n", "[".repeat(300), "]".repeat(300));
+        let deep = format!(
+            "format: t\nlist:\n- {{name: {}{}, value: 1}}\n",
+            "[".repeat(300),
+            "]".repeat(300)
+        );
         let e = err(&deep);
         assert!(e.message.contains("nested too deep: "), "{e:?}");
         let e = err("format: t\nlist: !custom\n- {name: a, value: 1}\n");
@@ -234,8 +238,13 @@ mod tests {
             crate::yaml::decode_text(&utf16).unwrap_err(),
             "is UTF-16 (little-endian) text; animkit reads YAML as UTF-8 (save it as UTF-8)"
         );
-        let utf32: Vec<u8> = text.chars().flat_map(|c| (c as u32).to_be_bytes()).collect();
-        assert!(crate::yaml::decode_text(&utf32).unwrap_err().starts_with("is UTF-32 (big-endian) text"));
+        let utf32: Vec<u8> = text
+            .chars()
+            .flat_map(|c| (c as u32).to_be_bytes())
+            .collect();
+        assert!(crate::yaml::decode_text(&utf32)
+            .unwrap_err()
+            .starts_with("is UTF-32 (big-endian) text"));
         let cr = text.replace('\n', "\r");
         let read = crate::yaml::decode_text(cr.as_bytes()).unwrap();
         assert_eq!(from_str::<Doc>(&read).unwrap().list[0].value, 1);

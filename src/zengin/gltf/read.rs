@@ -477,7 +477,10 @@ mod tests {
         let ok = Document::read(&gltf("sub/a%20b.bin", 4), Some(&dir)).unwrap();
         assert_eq!(ok.buffers[0], [1, 2, 3, 4]);
         let ok = Document::read(&gltf("./sub/../sub2/../big.bin", 64), Some(&dir));
-        assert!(ok.is_err(), "`..` is refused even when it would stay inside");
+        assert!(
+            ok.is_err(),
+            "`..` is refused even when it would stay inside"
+        );
         let secret = top.path().join("secret.bin");
         let mut refused = vec![
             "../secret.bin".to_string(),
@@ -500,16 +503,18 @@ mod tests {
             let fifo = dir.join("fifo.bin");
             let made = std::process::Command::new("mkfifo").arg(&fifo).status();
             assert!(made.unwrap().success());
-            refused.extend(
-                ["link.bin", "up/secret.bin", "fifo.bin", "/dev/zero"].map(String::from),
-            );
+            refused
+                .extend(["link.bin", "up/secret.bin", "fifo.bin", "/dev/zero"].map(String::from));
         }
         for uri in refused {
             let e = Document::read(&gltf(&uri, 12), Some(&dir))
                 .err()
                 .unwrap_or_else(|| panic!("{uri}: read"))
                 .to_string();
-            assert!(e.contains("buffers[0].uri") && e.contains(BUFFER_URI_REFUSED), "{uri}: {e}");
+            assert!(
+                e.contains("buffers[0].uri") && e.contains(BUFFER_URI_REFUSED),
+                "{uri}: {e}"
+            );
             for leak in ["12 bytes", "64", "No such file", "secret", "denied"] {
                 assert!(!e.contains(leak), "{uri}: says {leak:?}: {e}");
             }
@@ -535,7 +540,10 @@ mod tests {
         assert_eq!(parents[0], None);
         assert_eq!(parents[299_999], Some(299_998));
         let e = node_parents(&chain(300_000, true)).unwrap_err().to_string();
-        assert!(e.contains("nodes[0]") && e.contains("its parents form a cycle"), "{e}");
+        assert!(
+            e.contains("nodes[0]") && e.contains("its parents form a cycle"),
+            "{e}"
+        );
         let e = node_parents(&chain(1, true)).unwrap_err().to_string();
         assert!(e.contains("a node cannot be its own child"), "{e}");
     }

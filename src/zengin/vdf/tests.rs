@@ -332,7 +332,10 @@ fn every_windows_device_name_is_refused() {
         b"Com9",
     ] {
         let e = safe_component(bad).unwrap_err();
-        assert!(e.contains("a reserved device name on Windows"), "{bad:?}: {e}");
+        assert!(
+            e.contains("a reserved device name on Windows"),
+            "{bad:?}: {e}"
+        );
     }
     for good in [&b"COM10"[..], b"LPT", b"CONIN", b"COMA.MAN", b"NULL.MAN"] {
         assert!(safe_component(good).is_ok(), "{good:?}");
@@ -392,7 +395,10 @@ fn names_equal_ignoring_unicode_case_are_refused_before_any_write() {
         )
         .unwrap_err()
         .to_string();
-        assert!(err.contains("catalog[1] and catalog[0] have the same path"), "{err}");
+        assert!(
+            err.contains("catalog[1] and catalog[0] have the same path"),
+            "{err}"
+        );
         let written: Vec<_> = walkdir::WalkDir::new(root.path())
             .min_depth(1)
             .into_iter()
@@ -1425,7 +1431,10 @@ fn a_failed_staged_unpack_names_the_files_where_they_were_going_and_leaves_nothi
     let msg = folder::extract(archive, src, &v, &tree, None, &work, false, &|_| {}, &|| {})
         .unwrap_err()
         .to_string();
-    assert!(msg.contains("catalog[70] 00DDD") && msg.contains("nothing was written"), "{msg}");
+    assert!(
+        msg.contains("catalog[70] 00DDD") && msg.contains("nothing was written"),
+        "{msg}"
+    );
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
 }
 
@@ -1884,15 +1893,24 @@ fn extract_is_all_or_nothing_and_a_member_that_does_not_inflate_is_an_error() {
     std::fs::write(out.join("D/B.TXT"), b"old b").unwrap();
     let e = extract_all(Path::new("bad.vdf"), &bad, &out, true).unwrap_err();
     assert!(
-        e.contains("bad.vdf") && e.contains("D/B.TXT") && e.contains("the archive is damaged; nothing was extracted"),
+        e.contains("bad.vdf")
+            && e.contains("D/B.TXT")
+            && e.contains("the archive is damaged; nothing was extracted"),
         "{e}"
     );
     assert_eq!(std::fs::read(out.join("A.TXT")).unwrap(), b"old a");
     assert_eq!(std::fs::read(out.join("D/B.TXT")).unwrap(), b"old b");
-    assert_eq!(names_below(&out), ["A.TXT", "D", "D/B.TXT"], "no staging folder left");
+    assert_eq!(
+        names_below(&out),
+        ["A.TXT", "D", "D/B.TXT"],
+        "no staging folder left"
+    );
     assert_eq!(extract_all(Path::new("good.vdf"), &good, &out, true), Ok(2));
     assert_eq!(std::fs::read(out.join("A.TXT")).unwrap(), text("alpha "));
-    assert_eq!(std::fs::read(out.join("D/B.TXT")).unwrap(), text("hello world "));
+    assert_eq!(
+        std::fs::read(out.join("D/B.TXT")).unwrap(),
+        text("hello world ")
+    );
     assert_eq!(names_below(&out), ["A.TXT", "D", "D/B.TXT"]);
     // Without --force nothing is replaced and nothing new is left.
     let e = extract_all(Path::new("good.vdf"), &good, &out, false).unwrap_err();
@@ -1924,9 +1942,18 @@ fn a_member_named_like_the_archive_never_replaces_it() {
         force: true,
         ..Default::default()
     };
-    let e = folder::unpack(&archive, &v, &tree, dir.path(), &opts, formats(), &|_| {}, &|| {})
-        .unwrap_err()
-        .to_string();
+    let e = folder::unpack(
+        &archive,
+        &v,
+        &tree,
+        dir.path(),
+        &opts,
+        formats(),
+        &|_| {},
+        &|| {},
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("would replace the archive being read"), "{e}");
     assert_eq!(std::fs::read(&archive).unwrap(), data);
     assert_eq!(names_below(dir.path()), ["EVIL.VDF"]);
@@ -1941,7 +1968,12 @@ fn a_member_named_like_the_archive_never_replaces_it() {
 fn links_swapped_in_during_extraction_are_never_followed() {
     use std::sync::atomic::{AtomicBool, Ordering};
     let files: Vec<PackFile> = (0..1500)
-        .map(|i| member(&[b"D", b"E", format!("F{i:04}.TXT").as_bytes()], vec![b'x'; 64]))
+        .map(|i| {
+            member(
+                &[b"D", b"E", format!("F{i:04}.TXT").as_bytes()],
+                vec![b'x'; 64],
+            )
+        })
         .collect();
     let data = pack_with(&files, false);
     let dir = tempfile::tempdir().unwrap();
@@ -1958,7 +1990,11 @@ fn links_swapped_in_during_extraction_are_never_followed() {
             while !stop.load(Ordering::Relaxed) {
                 let mut places = vec![out.clone()];
                 if let Ok(rd) = std::fs::read_dir(&out) {
-                    places.extend(rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()));
+                    places.extend(
+                        rd.filter_map(|e| e.ok())
+                            .map(|e| e.path())
+                            .filter(|p| p.is_dir()),
+                    );
                 }
                 for p in places {
                     let d = p.join("D");
@@ -1978,8 +2014,21 @@ fn links_swapped_in_during_extraction_are_never_followed() {
                 force: true,
                 ..Default::default()
             };
-            let _ = folder::unpack(Path::new("race.vdf"), &v, &tree, &out, &opts, formats(), &|_| {}, &|| {});
-            assert_eq!(names_below(&outside), ["E"], "round {round}: written outside");
+            let _ = folder::unpack(
+                Path::new("race.vdf"),
+                &v,
+                &tree,
+                &out,
+                &opts,
+                formats(),
+                &|_| {},
+                &|| {},
+            );
+            assert_eq!(
+                names_below(&outside),
+                ["E"],
+                "round {round}: written outside"
+            );
         }
         stop.store(true, Ordering::Relaxed);
     });

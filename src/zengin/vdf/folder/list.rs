@@ -173,8 +173,15 @@ pub fn extract(
     // Every target checked before the first write: all of the extraction happens or none.
     let files: Vec<&Path> = plan.iter().map(|(_, r)| r.as_path()).collect();
     let mut problems = crate::fsio::check_output_tree(out, &files, &[], force);
-    problems.extend(input_among_outputs(archive, out, plan.iter().map(|(i, r)| (*i, r.as_path()))));
-    problems.extend(too_long_paths(out, plan.iter().map(|(i, r)| (*i, r.clone()))));
+    problems.extend(input_among_outputs(
+        archive,
+        out,
+        plan.iter().map(|(i, r)| (*i, r.as_path())),
+    ));
+    problems.extend(too_long_paths(
+        out,
+        plan.iter().map(|(i, r)| (*i, r.clone())),
+    ));
     if !problems.is_empty() {
         return Err(Error::other(
             archive,
@@ -192,7 +199,9 @@ pub fn extract(
     let placement = v.placement();
     let existed = out.exists();
     let root = crate::fsio::OutTree::open(out)?;
-    let result = extract_staged(archive, src, v, &plan, &placement, &root, force, release, on_done);
+    let result = extract_staged(
+        archive, src, v, &plan, &placement, &root, force, release, on_done,
+    );
     if result.is_err() && !existed {
         // No empty output folder left behind (nothing was written into it).
         drop(root);
@@ -249,7 +258,10 @@ fn extract_staged(
 }
 
 /// Problems of target paths (catalog index, path below `out`) longer than the system opens.
-pub(super) fn too_long_paths(out: &Path, targets: impl Iterator<Item = (usize, PathBuf)>) -> Vec<String> {
+pub(super) fn too_long_paths(
+    out: &Path,
+    targets: impl Iterator<Item = (usize, PathBuf)>,
+) -> Vec<String> {
     targets
         .filter_map(|(i, rel)| {
             crate::fsio::too_long(out, &rel).map(|len| {

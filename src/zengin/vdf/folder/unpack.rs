@@ -2,13 +2,15 @@
 //! manifest.
 
 use super::{
-    manifest_piece, ManifestDocument, ManifestPiece, MANIFEST, MANIFEST_TAG,
-    MANIFEST_VERSION, STREAMS,
+    manifest_piece, ManifestDocument, ManifestPiece, MANIFEST, MANIFEST_TAG, MANIFEST_VERSION,
+    STREAMS,
 };
 use crate::codec::Formats;
 use crate::exact::{Blob, Error, Hex32};
 use crate::zengin::vdf::yaml::{HeaderDoc, PieceKindDoc};
-use crate::zengin::vdf::{case_key, path_case_key, safe_relative_path, Piece, PieceKind, Tree, Vdf};
+use crate::zengin::vdf::{
+    case_key, path_case_key, safe_relative_path, Piece, PieceKind, Tree, Vdf,
+};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -70,14 +72,14 @@ pub fn unpack(
     let rels = plan_paths(archive, v, tree, &placement, &mut report)?;
     // Paths no program could open are refused before anything (a folder) is made. The YAML
     // beside a file is the longest name.
-    let long = super::list::too_long_paths(
-        out,
-        rels.iter().map(|(i, r)| (*i, yaml_path(r))),
-    );
+    let long = super::list::too_long_paths(out, rels.iter().map(|(i, r)| (*i, yaml_path(r))));
     if !long.is_empty() {
         return Err(Error::other(
             archive,
-            format!("refusing to unpack: {} (nothing was written)", long.join("; ")),
+            format!(
+                "refusing to unpack: {} (nothing was written)",
+                long.join("; ")
+            ),
         ));
     }
     // Whatever else lies in the folder would be added to the archive by `repack`.
@@ -404,10 +406,13 @@ impl Job<'_, '_> {
             crate::yaml::to_string(&doc).map_err(|e| Error::other(self.out, e.to_string()))?;
         match staging {
             Some(st) => {
-                self.tree_out.write_new(Path::new(MANIFEST), text.as_bytes())?;
+                self.tree_out
+                    .write_new(Path::new(MANIFEST), text.as_bytes())?;
                 st.finish()
             }
-            None => self.tree_out.write_replace(Path::new(MANIFEST), text.as_bytes()),
+            None => self
+                .tree_out
+                .write_replace(Path::new(MANIFEST), text.as_bytes()),
         }
     }
 }
