@@ -31,6 +31,8 @@ pub fn write_file_with(path: &Path, data: &[u8], overwrite: bool, sync: bool) ->
 /// in one rename, or a character device or FIFO that is written into.
 enum Target {
     Regular(std::path::PathBuf),
+    // (only character devices and FIFOs of Unix systems are told apart today)
+    #[cfg_attr(not(unix), allow(dead_code))]
     Stream(std::path::PathBuf),
 }
 
