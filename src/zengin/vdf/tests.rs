@@ -2034,3 +2034,21 @@ fn links_swapped_in_during_extraction_are_never_followed() {
     });
     assert_eq!(names_below(&outside), ["E"]);
 }
+
+/// Item 12: the links `vdf pack` leaves out are found (and named by the command).
+#[cfg(unix)]
+#[test]
+fn links_below_a_folder_to_pack_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("SUB")).unwrap();
+    std::fs::write(d.join("A.TXT"), b"a").unwrap();
+    std::os::unix::fs::symlink(d.join("A.TXT"), d.join("SUB/LINK.TXT")).unwrap();
+    std::os::unix::fs::symlink(d.join("SUB"), d.join("DIRLINK")).unwrap();
+    let files = folder::collect_dir(d, &|_| false).unwrap();
+    assert_eq!(files.len(), 1, "links are not packed");
+    assert_eq!(
+        folder::links_below(d),
+        [d.join("DIRLINK"), d.join("SUB/LINK.TXT")]
+    );
+}
