@@ -90,6 +90,18 @@ fn stream_into(
     f.flush()
 }
 
+/// The folder `path` is to be written in exists (else the error says so, not the temporary
+/// file's name).
+fn check_folder(path: &Path) -> Result<(), Error> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => Err(Error::other(
+            path,
+            format!("the output folder {} does not exist", dir.display()),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// A file being written beside `path` that becomes `path` in one rename
 /// ([`PendingFile::finish`]); dropped unfinished (an error, a panic), it is removed. So the
 /// output is the old file, no file, or the whole new one, never part of it.
@@ -106,6 +118,7 @@ pub struct PendingFile {
 
 impl PendingFile {
     pub fn create(path: &Path) -> Result<PendingFile, Error> {
+        check_folder(path)?;
         let target = output_target(path)?;
         let tmp = match &target {
             Target::Regular(p) => temp_beside(p)?,

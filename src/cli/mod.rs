@@ -19,6 +19,7 @@ mod decompile;
 mod diff;
 mod export;
 mod gltf;
+mod gltf_mesh;
 mod import;
 mod info;
 mod input;
@@ -28,6 +29,7 @@ mod out;
 mod progress;
 mod psa;
 mod repack;
+mod repair;
 pub mod schema;
 mod tree;
 mod unpack;
@@ -84,6 +86,7 @@ enum Command {
     Vdf(vdf::Args),
     Unpack(unpack::Args),
     Repack(repack::Args),
+    Repair(repair::Args),
     Gltf(gltf::Args),
     Completions(completions::Args),
 }
@@ -145,6 +148,7 @@ fn dispatch(command: Command) -> Result<Status, Error> {
         Command::Vdf(a) => vdf::run(a),
         Command::Unpack(a) => unpack::run(a),
         Command::Repack(a) => repack::run(a),
+        Command::Repair(a) => repair::run(a),
         Command::Gltf(a) => gltf::run(a),
         Command::Completions(a) => completions::run(a),
     }
@@ -162,6 +166,24 @@ pub fn report(e: &Error) {
 
 /// Run `f` for every file; with several files, a file's error is printed and the others still
 /// run (status failed), with one file it is the command's error.
+/// The files named, with each folder replaced by the recognised files inside it (recursively,
+/// sorted by name, as `verify` walks folders); files named directly are kept as they are.
+pub fn expand_folders(paths: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>, Error> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            for f in crate::verify::collect_files(std::slice::from_ref(p))? {
+                if Input::read(&f).is_ok() {
+                    out.push(f);
+                }
+            }
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
 pub fn each_file(
     files: &[std::path::PathBuf],
     mut f: impl FnMut(&Path) -> Result<Status, Error>,
