@@ -862,7 +862,7 @@ fn bad_gltf_input_is_refused_with_its_json_path() {
     j["buffers"][0]["uri"] = "missing.bin".into();
     let e = try_import(&write_json(d, "missing.gltf", &j));
     assert!(
-        e.contains("buffers[0]: uri \"missing.bin\": the buffer is missing"),
+        e.contains("buffers[0].uri: not read: a buffer is read only from a `data:` URI"),
         "{e}"
     );
 
@@ -935,6 +935,27 @@ fn bad_gltf_input_is_refused_with_its_json_path() {
         e.contains(&format!(
             "accessors[{out}] (animations[0].samplers[0].output): element 3 component 1 is NaN"
         )),
+        "{e}"
+    );
+
+    // A key time below 0 (issue 28 item 12: the glTF specification requires time ≥ 0).
+    let input = j["animations"][0]["samplers"][0]["input"].as_u64().unwrap() as usize;
+    let mut j = good.clone();
+    let mut bin = base64::engine::general_purpose::STANDARD
+        .decode(payload)
+        .unwrap();
+    let acc = &j["accessors"][input];
+    let view = &j["bufferViews"][acc["bufferView"].as_u64().unwrap() as usize];
+    let at = (view["byteOffset"].as_u64().unwrap() + acc["byteOffset"].as_u64().unwrap()) as usize;
+    bin[at..at + 4].copy_from_slice(&(-0.5f32).to_le_bytes());
+    j["buffers"][0]["uri"] = format!(
+        "{head},{}",
+        base64::engine::general_purpose::STANDARD.encode(&bin)
+    )
+    .into();
+    let e = try_import(&write_json(d, "negative.gltf", &j));
+    assert!(
+        e.contains("animations[0].samplers[0].input: key 0 is at -0.5 s, but glTF key times cannot be negative"),
         "{e}"
     );
 

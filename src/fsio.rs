@@ -19,9 +19,75 @@ pub fn write_file_with(path: &Path, data: &[u8], overwrite: bool, sync: bool) ->
             "already exists; pass --force to overwrite it",
         ));
     }
+    if let Target::Stream(dev) = output_target(path)? {
+        return stream_into(&dev, |f| f.write_all(data)).map_err(|e| Error::io(path, e));
+    }
     let mut file = PendingFile::create(path)?;
     file.append(data).map_err(|e| Error::io(path, e))?;
     file.finish_with(overwrite, sync)
+}
+
+/// What an output path names, once resolved: a regular file (or nothing yet) that is replaced
+/// in one rename, or a character device or FIFO that is written into.
+enum Target {
+    Regular(std::path::PathBuf),
+    // (only character devices and FIFOs of Unix systems are told apart today)
+    #[cfg_attr(not(unix), allow(dead_code))]
+    Stream(std::path::PathBuf),
+}
+
+/// How an output path is written (the policy `--help` states for `-o`): a new path or a
+/// regular file is written through a temporary file renamed into place; a symbolic link is
+/// followed and the file it points to written the same way (the link stays; a link to
+/// nothing is refused, never replaced); a character device or FIFO (`/dev/null`, a named
+/// pipe) is written into, streaming, without a temporary file or rename; a folder, block
+/// device, socket or anything else is refused. So no non-regular file is ever replaced.
+fn output_target(path: &Path) -> Result<Target, Error> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(_) => return Ok(Target::Regular(path.to_path_buf())),
+    };
+    let (real, meta) = if meta.file_type().is_symlink() {
+        let real = std::fs::canonicalize(path).map_err(|_| {
+            Error::other(
+                path,
+                "is a symbolic link to nothing; refusing to replace the link (name the file to write)",
+            )
+        })?;
+        let meta = std::fs::metadata(&real).map_err(|e| Error::io(&real, e))?;
+        (real, meta)
+    } else {
+        (path.to_path_buf(), meta)
+    };
+    let ft = meta.file_type();
+    if ft.is_file() {
+        return Ok(Target::Regular(real));
+    }
+    if ft.is_dir() {
+        return Err(Error::other(path, "is a folder"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_char_device() || ft.is_fifo() {
+            return Ok(Target::Stream(real));
+        }
+    }
+    Err(Error::other(
+        path,
+        "is not a regular file, character device or FIFO (a block device or socket?); refusing to write to it",
+    ))
+}
+
+/// Open a character device or FIFO for writing (no create, no truncate) and let `fill`
+/// write into it.
+fn stream_into(
+    dev: &Path,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut f = std::fs::OpenOptions::new().write(true).open(dev)?;
+    fill(&mut f)?;
+    f.flush()
 }
 
 /// The folder `path` is to be written in exists (else the error says so, not the temporary
@@ -39,18 +105,29 @@ fn check_folder(path: &Path) -> Result<(), Error> {
 /// A file being written beside `path` that becomes `path` in one rename
 /// ([`PendingFile::finish`]); dropped unfinished (an error, a panic), it is removed. So the
 /// output is the old file, no file, or the whole new one, never part of it.
+///
+/// A `path` naming a character device or FIFO gets the bytes streamed into it by `finish`
+/// (they wait in a temporary file elsewhere meanwhile); see [`output_target`].
 pub struct PendingFile {
     tmp: tempfile::NamedTempFile,
     path: std::path::PathBuf,
+    /// Where the file goes: `path`, or the file a link at `path` points to.
+    target: Target,
     len: u64,
 }
 
 impl PendingFile {
     pub fn create(path: &Path) -> Result<PendingFile, Error> {
         check_folder(path)?;
+        let target = output_target(path)?;
+        let tmp = match &target {
+            Target::Regular(p) => temp_beside(p)?,
+            Target::Stream(_) => tempfile::NamedTempFile::new().map_err(|e| Error::io(path, e))?,
+        };
         Ok(PendingFile {
-            tmp: temp_beside(path)?,
+            tmp,
             path: path.to_path_buf(),
+            target,
             len: 0,
         })
     }
@@ -101,14 +178,24 @@ impl PendingFile {
     pub fn finish(self, overwrite: bool) -> Result<(), Error> {
         self.finish_with(overwrite, true)
     }
-    fn finish_with(self, overwrite: bool, sync: bool) -> Result<(), Error> {
-        let path = self.path;
-        if !overwrite && path.exists() {
+    fn finish_with(mut self, overwrite: bool, sync: bool) -> Result<(), Error> {
+        if !overwrite && self.path.exists() {
             return Err(Error::other(
-                &path,
+                &self.path,
                 "already exists; pass --force to overwrite it",
             ));
         }
+        let path = match self.target {
+            Target::Regular(p) => p,
+            Target::Stream(dev) => {
+                use std::io::{Seek, SeekFrom};
+                let f = self.tmp.as_file_mut();
+                return f
+                    .seek(SeekFrom::Start(0))
+                    .and_then(|_| stream_into(&dev, |out| std::io::copy(f, out).map(|_| ())))
+                    .map_err(|e| Error::io(&self.path, e));
+            }
+        };
         if sync {
             self.tmp
                 .as_file()
@@ -175,10 +262,11 @@ impl Staging {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         loop {
+            // The last number is unpredictable, so no other process can prepare the path.
             let path = parent.join(format!(
                 ".{name}.animkit-{}-{}",
                 std::process::id(),
-                COUNTER.fetch_add(1, Ordering::Relaxed)
+                unpredictable() ^ u64::from(COUNTER.fetch_add(1, Ordering::Relaxed))
             ));
             match std::fs::create_dir(&path) {
                 Ok(()) => {
@@ -310,6 +398,276 @@ pub fn check_output_tree(
     problems
 }
 
+/// A random suffix for a staging name that another process cannot guess in advance (std's
+/// `RandomState` is seeded from the system's random source).
+fn unpredictable() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.finish()
+}
+
+/// An output folder opened once, below which files are written only through folder handles:
+/// each folder on a file's path is opened relative to the one above it without following a
+/// symbolic link or junction (`cap_std`, `openat` with `O_NOFOLLOW` or the Windows
+/// equivalent), so no path component below the root can be swapped for a link between the
+/// check and the write (a link found there is an error). The root itself may be a link (the
+/// user named it).
+pub struct OutTree {
+    dir: cap_std::fs::Dir,
+    path: std::path::PathBuf,
+}
+
+impl OutTree {
+    /// Open `path` (created with its parents when missing).
+    pub fn open(path: &Path) -> Result<OutTree, Error> {
+        std::fs::create_dir_all(path).map_err(|e| Error::io(path, e))?;
+        let dir = cap_std::fs::Dir::open_ambient_dir(path, cap_std::ambient_authority())
+            .map_err(|e| Error::io(path, e))?;
+        Ok(OutTree {
+            dir,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The folder's path (for messages).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The folder `rel` below the root, created when missing, reached one component at a
+    /// time without following links.
+    pub fn folder(&self, rel: &Path) -> Result<cap_std::fs::Dir, Error> {
+        use cap_fs_ext::DirExt;
+        use std::path::Component;
+        let mut dir = self.dir.try_clone().map_err(|e| Error::io(&self.path, e))?;
+        let mut at = self.path.clone();
+        for c in rel.components() {
+            let Component::Normal(name) = c else {
+                return Err(Error::other(
+                    self.path.join(rel),
+                    "is not a plain relative path below the output folder",
+                ));
+            };
+            at.push(name);
+            let next = match dir.open_dir_nofollow(name) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    match dir.create_dir(name) {
+                        Ok(()) => {}
+                        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                        Err(e) => return Err(Error::io(&at, e)),
+                    }
+                    dir.open_dir_nofollow(name)
+                }
+                r => r,
+            };
+            dir = next.map_err(|e| {
+                let link = dir
+                    .symlink_metadata(name)
+                    .is_ok_and(|m| m.file_type().is_symlink());
+                match link {
+                    true => Error::other(
+                        &at,
+                        "is a symbolic link or junction inside the output folder; refusing to write through it",
+                    ),
+                    false => Error::io(&at, e),
+                }
+            })?;
+        }
+        Ok(dir)
+    }
+
+    /// The folder holding `rel` and `rel`'s file name.
+    fn parent_of<'r>(
+        &self,
+        rel: &'r Path,
+    ) -> Result<(cap_std::fs::Dir, &'r std::ffi::OsStr), Error> {
+        let name = rel
+            .file_name()
+            .ok_or_else(|| Error::other(self.path.join(rel), "has no file name"))?;
+        let parent = rel.parent().unwrap_or(Path::new(""));
+        Ok((self.folder(parent)?, name))
+    }
+
+    /// Create the new file `rel` (it must not exist; a link there is not followed) and write
+    /// `data` to it: for a folder no one sees until it is complete (a staging folder).
+    pub fn write_new(&self, rel: &Path, data: &[u8]) -> Result<(), Error> {
+        let (dir, name) = self.parent_of(rel)?;
+        let mut opts = cap_std::fs::OpenOptions::new();
+        opts.write(true).create_new(true);
+        let mut f = dir
+            .open_with(name, &opts)
+            .map_err(|e| Error::io(self.path.join(rel), e))?;
+        f.write_all(data)
+            .map_err(|e| Error::io(self.path.join(rel), e))
+    }
+
+    /// Write `rel` through a temporary file with an unpredictable name in its folder,
+    /// renamed over it (a link at `rel` is replaced as a name, never followed).
+    pub fn write_replace(&self, rel: &Path, data: &[u8]) -> Result<(), Error> {
+        let (dir, name) = self.parent_of(rel)?;
+        let at = || self.path.join(rel);
+        let mut opts = cap_std::fs::OpenOptions::new();
+        opts.write(true).create_new(true);
+        let (tmp, mut f) = loop {
+            let tmp = format!(".animkit-{:016x}", unpredictable());
+            match dir.open_with(&tmp, &opts) {
+                Ok(f) => break (tmp, f),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(Error::io(at(), e)),
+            }
+        };
+        let r = f
+            .write_all(data)
+            .and_then(|_| {
+                drop(f);
+                dir.rename(&tmp, &dir, name)
+            })
+            .map_err(|e| Error::io(at(), e));
+        if r.is_err() {
+            let _ = dir.remove_file(&tmp);
+        }
+        r
+    }
+
+    /// Whether something (a file, folder or link) is at `rel`, its folders reached without
+    /// following links (a missing folder: nothing there).
+    pub fn has(&self, rel: &Path) -> bool {
+        let parent = rel.parent().unwrap_or(Path::new(""));
+        let Some(name) = rel.file_name() else {
+            return true;
+        };
+        let mut dir = match self.dir.try_clone() {
+            Ok(d) => d,
+            Err(_) => return false,
+        };
+        for c in parent.components() {
+            use cap_fs_ext::DirExt;
+            match dir.open_dir_nofollow(c.as_os_str()) {
+                Ok(d) => dir = d,
+                Err(_) => return false,
+            }
+        }
+        dir.symlink_metadata(name).is_ok()
+    }
+
+    /// A new folder with an unpredictable name (`.animkit-XXXXXXXXXXXXXXXX`, which
+    /// [`is_own_temp`] knows) inside this one, removed with everything in it when dropped.
+    pub fn staging(&self) -> Result<StagingIn<'_>, Error> {
+        use cap_fs_ext::DirExt;
+        loop {
+            let name = format!(".animkit-{:016x}", unpredictable());
+            match self.dir.create_dir(&name) {
+                Ok(()) => {
+                    let dir = self
+                        .dir
+                        .open_dir_nofollow(&name)
+                        .map_err(|e| Error::io(self.path.join(&name), e))?;
+                    return Ok(StagingIn {
+                        parent: self,
+                        tree: OutTree {
+                            dir,
+                            path: self.path.join(&name),
+                        },
+                        name,
+                    });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(Error::io(self.path.join(&name), e)),
+            }
+        }
+    }
+}
+
+/// A staging folder inside an [`OutTree`] (see [`OutTree::staging`]): files are written into
+/// [`StagingIn::tree`], then moved to the same relative paths in the parent by
+/// [`StagingIn::move_into_place`]; whatever is left is removed when it is dropped.
+pub struct StagingIn<'p> {
+    parent: &'p OutTree,
+    tree: OutTree,
+    name: String,
+}
+
+impl StagingIn<'_> {
+    pub fn tree(&self) -> &OutTree {
+        &self.tree
+    }
+
+    /// Move every file of `rels` (all written in the staging folder) to its place in the
+    /// parent tree: only renames, after every file was written. Without `overwrite`, a file
+    /// that appeared at a target meanwhile is an error. On an error, the files already moved
+    /// that were new are removed again (replaced ones cannot come back).
+    pub fn move_into_place(&self, rels: &[&Path], overwrite: bool) -> Result<(), Error> {
+        let mut moved: Vec<&Path> = Vec::new();
+        let result = (|| {
+            for rel in rels {
+                let (from, name) = self.tree.parent_of(rel)?;
+                let (to, _) = self.parent.parent_of(rel)?;
+                let existed = to.symlink_metadata(name).is_ok();
+                if existed && !overwrite {
+                    return Err(Error::other(
+                        self.parent.path.join(rel),
+                        "already exists; pass --force to overwrite it",
+                    ));
+                }
+                from.rename(name, &to, name)
+                    .map_err(|e| Error::io(self.parent.path.join(rel), e))?;
+                if !existed {
+                    moved.push(rel);
+                }
+            }
+            Ok(())
+        })();
+        if result.is_err() {
+            for rel in moved {
+                if let Ok((dir, name)) = self.parent.parent_of(rel) {
+                    let _ = dir.remove_file(name);
+                }
+            }
+        }
+        result
+    }
+}
+
+impl Drop for StagingIn<'_> {
+    fn drop(&mut self) {
+        let _ = self.parent.dir.remove_dir_all(&self.name);
+    }
+}
+
+/// The longest path (in bytes, or UTF-16 units on Windows) this system opens: `PATH_MAX`
+/// (4096 on Linux, 1024 on macOS), or Windows' 32,767 for the extended paths std uses.
+pub const PATH_LIMIT: usize = {
+    #[cfg(unix)]
+    {
+        libc::PATH_MAX as usize
+    }
+    #[cfg(not(unix))]
+    {
+        32_767
+    }
+};
+
+/// When `rel` below `root` makes a path longer than [`PATH_LIMIT`] (which no other program
+/// could open, even where animkit could write it through folder handles): its length.
+pub fn too_long(root: &Path, rel: &Path) -> Option<usize> {
+    let root = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+    let full = root.join(rel);
+    #[cfg(windows)]
+    let len = {
+        use std::os::windows::ffi::OsStrExt;
+        full.as_os_str().encode_wide().count()
+    };
+    #[cfg(not(windows))]
+    let len = full.as_os_str().len();
+    // The terminating NUL counts against the limit.
+    (len + 1 > PATH_LIMIT).then_some(len)
+}
+
 /// Whether a file or folder name is one animkit makes for itself while writing: a temporary
 /// file (`.animkit-XXXXXX`, renamed into place when complete) or `unpack`'s staging folder
 /// (`.NAME.animkit-PID-N`). One found later was left by an interrupted run.
@@ -351,6 +709,7 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 /// old files or none, never part of its output.
 pub fn write_files(files: &[(std::path::PathBuf, Vec<u8>)], overwrite: bool) -> Result<(), Error> {
     let mut seen = std::collections::HashSet::new();
+    let mut targets = Vec::with_capacity(files.len());
     for (path, _) in files {
         if !seen.insert(path.clone()) {
             return Err(Error::other(path, "would be written twice by this command"));
@@ -364,20 +723,29 @@ pub fn write_files(files: &[(std::path::PathBuf, Vec<u8>)], overwrite: bool) -> 
                 "already exists; pass --force to overwrite it (nothing was written)",
             ));
         }
+        targets.push(output_target(path)?);
     }
     let mut temps = Vec::with_capacity(files.len());
-    for (path, data) in files {
-        let mut tmp = temp_beside(path)?;
+    let mut streams = Vec::new();
+    for ((path, data), target) in files.iter().zip(&targets) {
+        let real = match target {
+            Target::Regular(p) => p,
+            Target::Stream(dev) => {
+                streams.push((path, dev, data));
+                continue;
+            }
+        };
+        let mut tmp = temp_beside(real)?;
         tmp.write_all(data).map_err(|e| Error::io(path, e))?;
         tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
-        temps.push((path, tmp, path.exists()));
+        temps.push((path, real, tmp, real.exists()));
     }
     let mut made = Vec::new();
-    for (path, tmp, existed) in temps {
+    for (path, real, tmp, existed) in temps {
         let r = if overwrite {
-            tmp.persist(path).map(|_| ())
+            tmp.persist(real).map(|_| ())
         } else {
-            tmp.persist_noclobber(path).map(|_| ())
+            tmp.persist_noclobber(real).map(|_| ())
         };
         if let Err(e) = r {
             for m in made {
@@ -386,8 +754,12 @@ pub fn write_files(files: &[(std::path::PathBuf, Vec<u8>)], overwrite: bool) -> 
             return Err(Error::io(path, e.error));
         }
         if !existed {
-            made.push(path);
+            made.push(real);
         }
+    }
+    // Devices and FIFOs last: what they were given cannot be taken back.
+    for (path, dev, data) in streams {
+        stream_into(dev, |f| f.write_all(data)).map_err(|e| Error::io(path, e))?;
     }
     Ok(())
 }
@@ -484,6 +856,20 @@ pub fn write_streaming<T>(
             "already exists; pass --force to overwrite it",
         ));
     }
+    let real = match output_target(path)? {
+        Target::Regular(p) => p,
+        Target::Stream(dev) => {
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&dev)
+                .map_err(|e| Error::io(path, e))?;
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, &f);
+            let v = fill(&mut w)?;
+            w.flush().map_err(|e| Error::io(path, e))?;
+            return Ok(v);
+        }
+    };
+    let path = real.as_path();
     let tmp = temp_beside(path)?;
     let value = {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file());
@@ -554,6 +940,82 @@ mod tests {
         assert_eq!(std::fs::read(&a).unwrap(), b"one");
         assert_eq!(std::fs::read(&b).unwrap(), b"two");
         assert_eq!(names(dir.path()), ["A.psa", "B.psa"]);
+    }
+
+    /// Issue 28 item 3: an output naming a FIFO, a character device or a symbolic link is
+    /// never replaced by a regular file: devices and FIFOs are written into, a link's target
+    /// is written (the link stays), a link to nothing and a folder are refused.
+    #[cfg(unix)]
+    #[test]
+    fn special_outputs_are_written_into_never_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let kind = |p: &Path| std::fs::symlink_metadata(p).unwrap().file_type();
+        // A FIFO: every writer streams into it, a reader gets the bytes.
+        let fifo = dir.path().join("pipe");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        type Writer = fn(&Path) -> Result<(), Error>;
+        let writers: [(&str, Writer); 4] = [
+            ("write_file", |p| write_file(p, b"one", true)),
+            ("write_streaming", |p| {
+                write_streaming(p, true, |w| {
+                    w.write_all(b"one").map_err(|e| Error::io(p, e))
+                })
+            }),
+            ("PendingFile", |p| {
+                let mut f = PendingFile::create(p)?;
+                f.append(b"onX").unwrap();
+                f.patch(2, b"e").unwrap();
+                f.finish(true)
+            }),
+            ("write_files", |p| {
+                write_files(&[(p.to_path_buf(), b"one".to_vec())], true)
+            }),
+        ];
+        for (name, write) in writers {
+            let reader = {
+                let fifo = fifo.clone();
+                std::thread::spawn(move || std::fs::read(&fifo).unwrap())
+            };
+            write(&fifo).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(reader.join().unwrap(), b"one", "{name}");
+            assert!(kind(&fifo).is_fifo(), "{name} replaced the FIFO");
+        }
+        // A character device.
+        let null = Path::new("/dev/null");
+        for (name, write) in writers {
+            write(null).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(kind(null).is_char_device(), "{name} replaced /dev/null");
+        }
+        // A link to a regular file: the file is written, the link stays.
+        let real = dir.path().join("real.bin");
+        std::fs::write(&real, b"old").unwrap();
+        let link = dir.path().join("link.bin");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        for (name, write) in writers {
+            std::fs::write(&real, b"old").unwrap();
+            write(&link).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(kind(&link).is_symlink(), "{name} replaced the link");
+            assert_eq!(std::fs::read(&real).unwrap(), b"one", "{name}");
+        }
+        // A link to nothing and a folder are refused, and stay.
+        let dangling = dir.path().join("dangling.bin");
+        std::os::unix::fs::symlink(dir.path().join("nothing"), &dangling).unwrap();
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        for (name, write) in writers {
+            let e = write(&dangling).unwrap_err().to_string();
+            assert!(e.contains("is a symbolic link to nothing"), "{name}: {e}");
+            assert!(kind(&dangling).is_symlink());
+            let e = write(&sub).unwrap_err().to_string();
+            assert!(e.contains("is a folder"), "{name}: {e}");
+            assert!(kind(&sub).is_dir());
+        }
+        assert!(!dir.path().join("nothing").exists());
     }
 
     #[cfg(unix)]

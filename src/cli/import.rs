@@ -32,8 +32,9 @@ pub fn run(args: Args) -> Result<Status, Error> {
     if bytes.is_empty() {
         return Err(Error::other(&args.file, "empty file"));
     }
-    let text = String::from_utf8(bytes)
-        .map_err(|e| Error::other(&args.file, format!("not UTF-8 text: {e}")))?;
+    let text = crate::yaml::decode_text(&bytes)
+        .map_err(|e| Error::other(&args.file, e))?
+        .into_owned();
     let tag = crate::yaml::document_tag(&text)
         .ok_or_else(|| Error::other(&args.file, "no `format:` line: not an animkit document"))?;
     let format = registry::formats()

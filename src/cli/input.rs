@@ -98,10 +98,9 @@ impl Input {
                 .decode(&self.data)
                 .map_err(Error::decoding(&self.path));
         }
-        let text = std::str::from_utf8(&self.data)
-            .map_err(|e| Error::other(&self.path, format!("not UTF-8 text: {e}")))?;
+        let text = crate::yaml::decode_text(&self.data).map_err(|e| Error::other(&self.path, e))?;
         self.format
-            .read_yaml(text, opts)
+            .read_yaml(&text, opts)
             .map_err(|e| import_error(&self.path, e))
     }
 
@@ -294,7 +293,8 @@ impl Companions {
 /// Where a command writes its file.
 #[derive(clap::Args)]
 pub struct OutputArgs {
-    /// Output file.
+    /// Output file. A symbolic link writes the file it points to (the link stays); a
+    /// character device or FIFO is written into; nothing but a regular file is replaced.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// Overwrite the output file if it exists. It may be the input itself: the whole input

@@ -55,7 +55,12 @@ byte, turns them into editable YAML and packs edited YAML back into the game's b
 One step: `animkit PATH...` (or files dropped on the program) converts each path the obvious \
 way: a binary to YAML beside it, an animkit YAML back to its binary (the original kept once as \
 .bak), an archive to a NAME-unpacked folder and such a folder back, an animkit glTF back into \
-its animation.",
+its animation.\n\n\
+Output files (-o and the like) are written to a temporary file and renamed into place, so a \
+failed run leaves the old file or none. -o naming a symbolic link writes the file the link \
+points to (the link stays; a link to nothing is refused); -o naming a character device or \
+FIFO (/dev/null, a named pipe) writes into it; a folder, block device or socket is refused. \
+No output ever replaces anything but a regular file.",
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {

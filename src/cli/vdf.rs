@@ -209,6 +209,12 @@ fn pack(a: PackArgs) -> Result<Status, Error> {
     let files = folder::collect_dir(&a.dir, &|rel| {
         dir_abs.join(rel) == out_abs || crate::fsio::same_file(&a.dir.join(rel), &a.output)
     })?;
+    for l in folder::links_below(&a.dir) {
+        eprintln!(
+            "animkit: warning: {}: a symbolic link or junction; not packed (vdf pack does not follow links: put the file or folder itself there)",
+            l.display()
+        );
+    }
     for t in folder::own_temps(&a.dir) {
         eprintln!("animkit: warning: {}", crate::fsio::own_temp_warning(&t));
     }

@@ -346,8 +346,11 @@ impl Formats {
         self.by_tag(tag).ok_or_else(|| {
             let mut known: Vec<&str> = self.0.iter().map(|f| f.tag()).collect();
             known.sort_unstable();
+            // (a hostile file's `format:` line can be megabytes long: say its start)
+            let shown: String = tag.chars().take(64).collect();
+            let more = if shown.len() < tag.len() { "…" } else { "" };
             format!(
-                "unknown document format `{tag}` (known: {})",
+                "unknown document format `{shown}{more}` (known: {})",
                 known.join(", ")
             )
         })

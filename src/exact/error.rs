@@ -247,12 +247,49 @@ pub fn in_ranges(message: &str) -> String {
     format!("{head}{plain}{rest}")
 }
 
+/// How many aliases (`*name`) a document may use. animkit never writes anchors or aliases;
+/// a person may, to repeat a value, but not thousands of times.
+pub const MAX_ALIASES: usize = 10_000;
+
+/// The message for a document nested deeper than animkit reads.
+pub fn nested_too_deep() -> String {
+    format!(
+        "nested too deep: the document nests deeper than {MAX_DEPTH} levels here (animkit's \
+         documents nest less than 16)"
+    )
+}
+
+/// A reading budget that a document crossed, in words (not the reader's type names).
+fn budget_words(breach: &serde_saphyr::budget::BudgetBreach) -> String {
+    use serde_saphyr::budget::BudgetBreach as B;
+    match breach {
+        B::Documents { .. } => "the file holds more than one YAML document (a second `---`); \
+            an animkit file is one document"
+            .to_string(),
+        B::Depth { .. } => nested_too_deep(),
+        B::Aliases { .. } | B::Anchors { .. } | B::AliasAnchorRatio { .. } => format!(
+            "too many aliases (`*name`) or anchors (`&name`): at most {} in a document",
+            MAX_ALIASES
+        ),
+        _ => "the document holds more values, or aliases repeat more, than a document of its \
+            length can (a hostile or damaged file?)"
+            .to_string(),
+    }
+}
+
 impl From<serde_saphyr::Error> for YamlError {
     fn from(e: serde_saphyr::Error) -> Self {
         use serde_saphyr::MessageFormatter;
         let loc = e.location();
         // The message alone (the location is kept separately), in the words a user reads; the
         // developer formatter would suggest reader options.
+        if let serde_saphyr::Error::Budget { breach, .. } = e.without_snippet() {
+            return Self {
+                line: loc.as_ref().map(|l| l.line() as usize),
+                column: loc.as_ref().map(|l| l.column() as usize),
+                message: budget_words(breach),
+            };
+        }
         let message = serde_saphyr::UserMessageFormatter.format_message(&e);
         let message = message.trim_end();
         // serde-saphyr says `invalid u16` for a number out of range: say which numbers fit.
@@ -262,11 +299,7 @@ impl From<serde_saphyr::Error> for YamlError {
                 || message.contains("Depth")
                 || message.contains("nesting limit") =>
             {
-                format!(
-                    "the document nests deeper than {} levels here (animkit's documents nest \
-                     less than 16)",
-                    MAX_DEPTH
-                )
+                nested_too_deep()
             }
             _ => match message {
                 "expected sequence start" => "expected a list".to_string(),

@@ -71,13 +71,42 @@ pub fn strip_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
+/// A YAML file's bytes as text: UTF-8 (a byte order mark is dropped later), or why not:
+/// UTF-16 and UTF-32 files (by their byte order mark, or the zero bytes of ASCII text in
+/// them) are named as such. A file whose lines end in CR alone (classic Mac OS) is read
+/// with LF line ends, so its lines and columns are right.
+pub fn decode_text(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, String> {
+    let wide = |name: &str| {
+        Err(format!(
+            "is {name} text; animkit reads YAML as UTF-8 (save it as UTF-8)"
+        ))
+    };
+    if bytes.starts_with(&[0xFF, 0xFE, 0, 0]) || (bytes.len() >= 4 && bytes[1..4] == [0, 0, 0]) {
+        return wide("UTF-32 (little-endian)");
+    }
+    if bytes.starts_with(&[0, 0, 0xFE, 0xFF]) || (bytes.len() >= 4 && bytes[..3] == [0, 0, 0]) {
+        return wide("UTF-32 (big-endian)");
+    }
+    if bytes.starts_with(&[0xFF, 0xFE]) || (bytes.len() >= 2 && bytes[0] != 0 && bytes[1] == 0) {
+        return wide("UTF-16 (little-endian)");
+    }
+    if bytes.starts_with(&[0xFE, 0xFF]) || (bytes.len() >= 2 && bytes[0] == 0 && bytes[1] != 0) {
+        return wide("UTF-16 (big-endian)");
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 text: {e}"))?;
+    if text.contains('\r') && !text.contains('\n') {
+        return Ok(std::borrow::Cow::Owned(text.replace('\r', "\n")));
+    }
+    Ok(std::borrow::Cow::Borrowed(text))
+}
+
 /// The value of the top-level `format:` key, found without parsing the whole document.
 /// Animkit writes it first; a document whose keys another tool sorted (PyYAML's default dump
 /// puts `format:` after `chunks:`) has it further down, as a top-level line all the same.
 pub fn document_tag(text: &str) -> Option<&str> {
     for line in strip_bom(text).lines() {
         if let Some(rest) = line.strip_prefix("format:") {
-            let v = rest.split('#').next().unwrap_or("").trim();
+            let v = rest.split(['#', '\r']).next().unwrap_or("").trim();
             return Some(v.trim_matches(|c| c == '"' || c == '\''));
         }
     }

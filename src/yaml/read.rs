@@ -14,11 +14,7 @@ use crate::exact::YamlError;
 use serde::de::{DeserializeOwned, DeserializeSeed};
 use serde_saphyr::{Budget, Options};
 
-pub use crate::exact::error::MAX_DEPTH;
-
-/// How many aliases (`*name`) a document may use. animkit never writes anchors or aliases;
-/// a person may, to repeat a value, but not thousands of times.
-pub const MAX_ALIASES: usize = 10_000;
+pub use crate::exact::error::{MAX_ALIASES, MAX_DEPTH};
 
 /// The reading options for a document of `len` bytes: every count budget is a small multiple
 /// of the length, so a real document passes and the work stays proportional to the input.
@@ -43,6 +39,9 @@ pub fn options(len: usize) -> Options {
     options.budget = Some(budget);
     options.alias_limits.max_total_replayed_events = replay;
     options.with_snippet = false;
+    // animkit's documents carry no tags: a custom `!tag` would be ignored, so it is refused.
+    options.reject_unsupported_tags = true;
+    options.reject_tagged_field_names = true;
     options
 }
 
@@ -139,6 +138,11 @@ fn located_with_path<T: DeserializeOwned>(text: &str, first: serde_saphyr::Error
             out.message = format!("invalid value: {kind}`{found}`, {rest}");
         }
     }
+    // A value nested deeper than animkit reads, where a scalar or another shape belongs:
+    // the type mismatch is found first, but the nesting is what is wrong.
+    if out.message.starts_with("expected ") && nesting_at(text, out.line, out.column) > MAX_DEPTH {
+        out.message = crate::exact::error::nested_too_deep();
+    }
     if out.message.starts_with("expected a ") {
         if let Some(found) = token_at(text, out.line, out.column) {
             out.message = format!("{}, found `{found}`", out.message);
@@ -148,6 +152,25 @@ fn located_with_path<T: DeserializeOwned>(text: &str, first: serde_saphyr::Error
         out.message = format!("{path}: {}", out.message);
     }
     out
+}
+
+/// How many flow brackets (`[`, `{`) open one after another at `line`:`column` (1-based).
+fn nesting_at(text: &str, line: Option<usize>, column: Option<usize>) -> usize {
+    let Some(l) = line
+        .and_then(|l| l.checked_sub(1))
+        .and_then(|l| text.lines().nth(l))
+    else {
+        return 0;
+    };
+    let start = column
+        .and_then(|c| c.checked_sub(1))
+        .and_then(|c| l.char_indices().nth(c))
+        .map_or(0, |(i, _)| i);
+    l[start..]
+        .chars()
+        .filter(|c| *c != ' ')
+        .take_while(|c| matches!(c, '[' | '{'))
+        .count()
 }
 
 /// The scalar that starts at `line`:`column` (1-based, in characters), for a message that
@@ -189,6 +212,43 @@ mod tests {
             Ok(d) => panic!("read {d:?}"),
             Err(e) => e,
         }
+    }
+
+    /// Issue 28 item 12: reading errors in words: a second document, deep nesting where a
+    /// scalar belongs, a custom tag; UTF-16/UTF-32 named; CR-only line ends read.
+    #[test]
+    fn reading_limits_tags_and_encodings_are_said_in_words() {
+        let e = err("format: t\n---\nformat: u\n");
+        assert_eq!(
+            e.message,
+            "the file holds more than one YAML document (a second `---`); an animkit file is one document"
+        );
+        let deep = format!(
+            "format: t\nlist:\n- {{name: {}{}, value: 1}}\n",
+            "[".repeat(300),
+            "]".repeat(300)
+        );
+        let e = err(&deep);
+        assert!(e.message.contains("nested too deep: "), "{e:?}");
+        let e = err("format: t\nlist: !custom\n- {name: a, value: 1}\n");
+        assert!(e.message.contains("unsupported tag `!custom`"), "{e:?}");
+        let text = "format: t\nlist:\n- {name: a, value: 1}\n";
+        let utf16: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        assert_eq!(
+            crate::yaml::decode_text(&utf16).unwrap_err(),
+            "is UTF-16 (little-endian) text; animkit reads YAML as UTF-8 (save it as UTF-8)"
+        );
+        let utf32: Vec<u8> = text
+            .chars()
+            .flat_map(|c| (c as u32).to_be_bytes())
+            .collect();
+        assert!(crate::yaml::decode_text(&utf32)
+            .unwrap_err()
+            .starts_with("is UTF-32 (big-endian) text"));
+        let cr = text.replace('\n', "\r");
+        let read = crate::yaml::decode_text(cr.as_bytes()).unwrap();
+        assert_eq!(from_str::<Doc>(&read).unwrap().list[0].value, 1);
+        assert_eq!(crate::yaml::document_tag(&cr), Some("t"));
     }
 
     #[test]

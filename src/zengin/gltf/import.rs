@@ -232,6 +232,16 @@ fn read_track(doc: &Document, a: usize, c: usize, path: Property) -> Result<Trac
     if times.is_empty() {
         return Err(GltfError::at(format!("{spath}.input"), "has no keys"));
     }
+    // The glTF specification requires every key time ≥ 0 (times are seconds from the start).
+    if let Some(k) = times.iter().position(|&t| t < 0.0) {
+        return Err(GltfError::at(
+            format!("{spath}.input"),
+            format!(
+                "key {k} is at {} s, but glTF key times cannot be negative",
+                times[k]
+            ),
+        ));
+    }
     if let Some(k) = times.windows(2).position(|w| w[1] <= w[0]) {
         return Err(GltfError::at(
             format!("{spath}.input"),

@@ -78,19 +78,8 @@ impl Document {
                         .decode(payload)
                         .map_err(|e| GltfError::at(&path, format!("uri: bad base64: {e}")))?
                 }
-                Some(uri) => {
-                    let rel = percent_decode(uri);
-                    let file = base_dir.unwrap_or(Path::new(".")).join(&rel);
-                    std::fs::read(&file).map_err(|e| {
-                        GltfError::at(
-                            &path,
-                            format!(
-                                "uri {uri:?}: the buffer is missing: {}: {e}",
-                                file.display()
-                            ),
-                        )
-                    })?
-                }
+                Some(_) => read_buffer_file(base_dir.unwrap_or(Path::new(".")), b)
+                    .ok_or_else(|| GltfError::at(format!("{path}.uri"), BUFFER_URI_REFUSED))?,
             };
             if (bytes.len() as u64) < b.byte_length.0 {
                 return Err(GltfError::at(
@@ -329,6 +318,60 @@ fn type_name(t: Type) -> &'static str {
     }
 }
 
+/// The one message for every buffer file that is not read: it says nothing about the file
+/// (whether it exists, its size or kind), so a glTF from a stranger cannot probe the disk.
+pub const BUFFER_URI_REFUSED: &str = "not read: a buffer is read only from a `data:` URI or a \
+relative path to a regular file inside the glTF's folder (no `..`, no absolute path or other \
+scheme, no link leading out) that exists and is no larger than the buffer's byteLength";
+
+/// The file a buffer's (relative, percent-encoded) `uri` names, read only when it lies inside
+/// `base` (after percent-decoding: no `..`, no absolute path, drive, share or scheme; a
+/// symbolic link inside may not lead out, which the capability-based `cap_std::fs::Dir`
+/// enforces on every component), is a regular file (never a device or FIFO: opened
+/// non-blocking and checked again once open) and is no larger than `byteLength`. `None`
+/// for anything else, without telling why (see [`BUFFER_URI_REFUSED`]).
+fn read_buffer_file(base: &Path, b: &json::Buffer) -> Option<Vec<u8>> {
+    use cap_std::fs::OpenOptions;
+    use std::io::Read;
+    let rel = percent_decode(b.uri.as_deref()?);
+    if rel.contains([':', '\\', '\0']) || rel.starts_with('/') {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for c in rel.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => return None,
+            c => parts.push(c),
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let rel = parts.join("/");
+    let limit = b.byte_length.0;
+    let dir = cap_std::fs::Dir::open_ambient_dir(base, cap_std::ambient_authority()).ok()?;
+    let meta = dir.metadata(&rel).ok()?;
+    if !meta.is_file() || meta.len() > limit {
+        return None;
+    }
+    let mut opts = OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use cap_std::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = dir.open_with(&rel, &opts).ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > limit {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit + 1).read_to_end(&mut bytes).ok()?;
+    (bytes.len() as u64 <= limit).then_some(bytes)
+}
+
 fn percent_decode(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
@@ -345,6 +388,35 @@ fn percent_decode(s: &str) -> String {
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The first node whose parents form a cycle (each node has at most one parent). Each chain
+/// of parents is walked once, so this is linear in the node count however deep the chains
+/// are: a node already known to reach a root ends a walk; one met again on this walk is a
+/// cycle.
+pub(super) fn first_cycle(parents: &[Option<usize>]) -> Option<usize> {
+    const OPEN: u8 = 1;
+    const ROOTED: u8 = 2;
+    let mut state = vec![0u8; parents.len()];
+    let mut walk = Vec::new();
+    for start in 0..parents.len() {
+        let mut at = start;
+        while state[at] == 0 {
+            state[at] = OPEN;
+            walk.push(at);
+            match parents[at] {
+                Some(p) if p < parents.len() => at = p,
+                _ => break,
+            }
+        }
+        if state[at] == OPEN && parents[at].is_some() {
+            return Some(start);
+        }
+        for w in walk.drain(..) {
+            state[w] = ROOTED;
+        }
+    }
+    None
 }
 
 /// Each node's parent, checking that no node has two parents and no node is its own
@@ -370,18 +442,109 @@ fn node_parents(root: &json::Root) -> Result<Vec<Option<usize>>, GltfError> {
             parents[c] = Some(i);
         }
     }
-    for start in 0..n {
-        let (mut at, mut steps) = (start, 0);
-        while let Some(p) = parents[at] {
-            at = p;
-            steps += 1;
-            if steps > n {
-                return Err(GltfError::at(
-                    format!("nodes[{start}]"),
-                    "its parents form a cycle",
-                ));
+    if let Some(start) = first_cycle(&parents) {
+        return Err(GltfError::at(
+            format!("nodes[{start}]"),
+            "its parents form a cycle",
+        ));
+    }
+    Ok(parents)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gltf(uri: &str, len: u64) -> Vec<u8> {
+        serde_json::json!({
+            "asset": {"version": "2.0"},
+            "buffers": [{"uri": uri, "byteLength": len}],
+        })
+        .to_string()
+        .into_bytes()
+    }
+
+    /// Issue 28 item 1: what a buffer URI names is read only inside the glTF's folder, and
+    /// every refusal names `buffers[N].uri` and nothing about the file.
+    #[test]
+    fn buffer_files_are_read_only_inside_the_gltf_folder() {
+        let top = tempfile::tempdir().unwrap();
+        let dir = top.path().join("model");
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(top.path().join("secret.bin"), b"SECRET-12345").unwrap();
+        std::fs::write(dir.join("sub/a b.bin"), b"\x01\x02\x03\x04").unwrap();
+        std::fs::write(dir.join("big.bin"), [7u8; 64]).unwrap();
+        let ok = Document::read(&gltf("sub/a%20b.bin", 4), Some(&dir)).unwrap();
+        assert_eq!(ok.buffers[0], [1, 2, 3, 4]);
+        let ok = Document::read(&gltf("./sub/../sub2/../big.bin", 64), Some(&dir));
+        assert!(
+            ok.is_err(),
+            "`..` is refused even when it would stay inside"
+        );
+        let secret = top.path().join("secret.bin");
+        let mut refused = vec![
+            "../secret.bin".to_string(),
+            "%2e%2e/secret.bin".to_string(),
+            "%2E%2E%2Fsecret.bin".to_string(),
+            "sub/../../secret.bin".to_string(),
+            secret.display().to_string(),
+            format!("file://{}", secret.display()),
+            "..\\secret.bin".to_string(),
+            "//host/share/x.bin".to_string(),
+            "C:/x.bin".to_string(),
+            "big.bin".to_string(), // 64 bytes, declared 12
+            "missing.bin".to_string(),
+            "sub".to_string(),
+        ];
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&secret, dir.join("link.bin")).unwrap();
+            std::os::unix::fs::symlink(top.path(), dir.join("up")).unwrap();
+            let fifo = dir.join("fifo.bin");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            assert!(made.unwrap().success());
+            refused
+                .extend(["link.bin", "up/secret.bin", "fifo.bin", "/dev/zero"].map(String::from));
+        }
+        for uri in refused {
+            let e = Document::read(&gltf(&uri, 12), Some(&dir))
+                .err()
+                .unwrap_or_else(|| panic!("{uri}: read"))
+                .to_string();
+            assert!(
+                e.contains("buffers[0].uri") && e.contains(BUFFER_URI_REFUSED),
+                "{uri}: {e}"
+            );
+            for leak in ["12 bytes", "64", "No such file", "secret", "denied"] {
+                assert!(!e.contains(leak), "{uri}: says {leak:?}: {e}");
             }
         }
     }
-    Ok(parents)
+
+    fn chain(n: usize, cycle: bool) -> json::Root {
+        let nodes: Vec<_> = (0..n)
+            .map(|i| match i + 1 < n || cycle {
+                true => serde_json::json!({"children": [(i + 1) % n]}),
+                false => serde_json::json!({}),
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({"asset": {"version": "2.0"}, "nodes": nodes}))
+            .unwrap()
+    }
+
+    /// Issue 28 item 7: a chain of 300,000 nodes is checked in linear time (the walk from
+    /// every node to its root took 63 s); a cycle is still found and named.
+    #[test]
+    fn deep_node_chains_are_checked_in_linear_steps() {
+        let parents = node_parents(&chain(300_000, false)).unwrap();
+        assert_eq!(parents[0], None);
+        assert_eq!(parents[299_999], Some(299_998));
+        let e = node_parents(&chain(300_000, true)).unwrap_err().to_string();
+        assert!(
+            e.contains("nodes[0]") && e.contains("its parents form a cycle"),
+            "{e}"
+        );
+        let e = node_parents(&chain(1, true)).unwrap_err().to_string();
+        assert!(e.contains("a node cannot be its own child"), "{e}");
+    }
 }

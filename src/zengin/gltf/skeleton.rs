@@ -94,17 +94,11 @@ impl Skeleton {
             });
         }
         // Parents must lead to a root (no cycles).
-        for (start, name) in names.iter().enumerate() {
-            let (mut at, mut steps) = (start, 0);
-            while let Some(p) = parents[at] {
-                at = p;
-                steps += 1;
-                if steps > n {
-                    return Err(GltfError::new(format!(
-                        "MDH hierarchy.nodes[{start}] ({name}): its parents form a cycle"
-                    )));
-                }
-            }
+        if let Some(start) = super::read::first_cycle(&parents) {
+            return Err(GltfError::new(format!(
+                "MDH hierarchy.nodes[{start}] ({}): its parents form a cycle",
+                names[start]
+            )));
         }
         let mut world: Vec<Option<DMat4>> = vec![None; n];
         for i in 0..n {

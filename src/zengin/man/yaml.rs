@@ -567,12 +567,29 @@ impl<'de> Visitor<'de> for FrameSeed<'_> {
 // ---------------------------------------------------------------------------------------------
 // Document → binary model
 
-fn header_index(chunks: &[ChunkIn], i: usize) -> Option<usize> {
+/// For each chunk, the header chunk that governs it: the last one before it, else the first
+/// one from it on. One pass each way (linear in the chunk count; a search from every chunk was
+/// quadratic: 300,000 marker chunks took minutes).
+fn governing_headers(chunks: &[ChunkIn]) -> Vec<Option<usize>> {
     let is_header = |c: &ChunkIn| matches!(c, ChunkIn::Header(_));
-    chunks[..i]
-        .iter()
-        .rposition(is_header)
-        .or_else(|| chunks[i..].iter().position(is_header).map(|k| k + i))
+    let mut out = vec![None; chunks.len()];
+    let mut next = None;
+    for i in (0..chunks.len()).rev() {
+        if is_header(&chunks[i]) {
+            next = Some(i);
+        }
+        out[i] = next;
+    }
+    let mut last = None;
+    for (i, c) in chunks.iter().enumerate() {
+        if last.is_some() {
+            out[i] = last;
+        }
+        if is_header(c) {
+            last = Some(i);
+        }
+    }
+    out
 }
 
 fn encode_samples(
@@ -725,9 +742,7 @@ pub fn document_to_man(doc: ManDocument, opts: &ImportOptions) -> Result<Man, En
             _ => None,
         })
         .collect();
-    let governing: Vec<Option<usize>> = (0..doc.chunks.len())
-        .map(|i| header_index(&doc.chunks, i))
-        .collect();
+    let governing = governing_headers(&doc.chunks);
     let mut chunks = Vec::with_capacity(doc.chunks.len());
     let mut ranges = Vec::new();
     for (i, c) in doc.chunks.into_iter().enumerate() {
@@ -813,6 +828,34 @@ impl From<YamlError> for EncodeError {
 mod tests {
     use super::*;
     use crate::exact::float::write_f32;
+
+    /// Issue 28 item 6: the governing header of every chunk in one linear pass: the last
+    /// header before a chunk governs it, else the first one from it on.
+    #[test]
+    fn governing_headers_in_linear_time() {
+        let marker = || ChunkIn::Marker(Marker::default());
+        let h = synthesize(&Synth::new("A", 2, 3));
+        let header = h
+            .chunks
+            .iter()
+            .find_map(|c| match c {
+                crate::zengin::man::Chunk::Header(h) => Some(h.clone()),
+                _ => None,
+            })
+            .unwrap();
+        let mut chunks: Vec<ChunkIn> = (0..300_000).map(|_| marker()).collect();
+        chunks[150_000] = ChunkIn::Header(header.clone());
+        chunks[200_000] = ChunkIn::Header(header);
+        let g = governing_headers(&chunks);
+        assert_eq!(g[0], Some(150_000));
+        assert_eq!(g[149_999], Some(150_000));
+        assert_eq!(g[150_000], Some(150_000));
+        assert_eq!(g[199_999], Some(150_000));
+        assert_eq!(g[200_000], Some(150_000));
+        assert_eq!(g[200_001], Some(200_000));
+        assert_eq!(g[299_999], Some(200_000));
+        assert_eq!(governing_headers(&[marker(), marker()]), [None, None]);
+    }
     use crate::zengin::man::synth::{synthesize, Synth};
     use crate::zengin::man::yaml_render::{Memos, SampleRenderer, RAW_POSITION_NOTE};
 

@@ -37,7 +37,7 @@ pub mod zipped;
 
 pub use container::VdfContainer;
 pub use dos_time::{dos_from_string, dos_from_unix, dos_to_parts, dos_to_string};
-pub use tree::{safe_component, safe_relative_path, Tree};
+pub use tree::{case_key, path_case_key, safe_component, safe_relative_path, Tree};
 pub use write::{
     produced_in_parallel, write_archive, write_archive_in_order, Produced, VecTarget,
     STREAMING_FROM,

@@ -316,6 +316,99 @@ fn unsafe_names_are_refused() {
     );
 }
 
+/// Issue 28 item 11: every device name Windows reserves (COM0/LPT0, the superscripts ¹²³,
+/// the console's CONIN$/CONOUT$, a space before the extension) is refused on every platform.
+#[test]
+fn every_windows_device_name_is_refused() {
+    for bad in [
+        &b"COM0"[..],
+        b"lpt0.man",
+        b"COM\xB9",
+        b"COM\xB2.TXT",
+        b"lpt\xB3",
+        b"CONIN$",
+        b"conout$.txt",
+        b"NUL .MAN",
+        b"Com9",
+    ] {
+        let e = safe_component(bad).unwrap_err();
+        assert!(
+            e.contains("a reserved device name on Windows"),
+            "{bad:?}: {e}"
+        );
+    }
+    for good in [&b"COM10"[..], b"LPT", b"CONIN", b"COMA.MAN", b"NULL.MAN"] {
+        assert!(safe_component(good).is_ok(), "{good:?}");
+    }
+}
+
+/// Issue 28 item 11: members whose names differ only in the case of a non-ASCII letter
+/// (`\xC4.MAN` Ä, `\xE4.MAN` ä) are one file on NTFS: `vdf extract` and `unpack` refuse them
+/// before the first write, with or without --force.
+#[test]
+fn names_equal_ignoring_unicode_case_are_refused_before_any_write() {
+    let names: [&[u8]; 3] = [b"\xC4.MAN", b"\xE4.MAN", b"OK.TXT"];
+    let mut entries = Vec::new();
+    let base = 296 + 80 * names.len() as u32;
+    for (k, n) in names.iter().enumerate() {
+        let last = if k + 1 == names.len() { L } else { 0 };
+        entries.push((*n, base + 4 * k as u32, 4, last));
+    }
+    let mut tail = b"AAAAaaaaOKOK".to_vec();
+    tail.extend_from_slice(&[0; 8]);
+    let data = raw_archive(names.len() as u32, 296, VOLUME_NORMAL, &entries, &tail);
+    let v = Vdf::parse(&data).unwrap();
+    let tree = Tree::build(&v.entries, 296).unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("out");
+    for force in [false, true] {
+        let err = folder::extract(
+            Path::new("case.vdf"),
+            &data,
+            &v,
+            &tree,
+            None,
+            &out,
+            force,
+            &|_| {},
+            &|| {},
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("catalog[1] \u{e4}.MAN and catalog[0] \u{c4}.MAN: names that differ only in case are one file on Windows"),
+            "{err}"
+        );
+        assert!(err.contains("nothing was written"), "{err}");
+        let err = folder::unpack(
+            Path::new("case.vdf"),
+            &v,
+            &tree,
+            &out,
+            &UnpackOptions {
+                force,
+                ..Default::default()
+            },
+            formats(),
+            &|_| {},
+            &|| {},
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("catalog[1] and catalog[0] have the same path"),
+            "{err}"
+        );
+        let written: Vec<_> = walkdir::WalkDir::new(root.path())
+            .min_depth(1)
+            .into_iter()
+            .filter_map(|e| e.ok())
+            .map(|e| e.path().to_path_buf())
+            .collect();
+        assert!(written.is_empty(), "{written:?}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The corpus archive
 
@@ -1323,11 +1416,25 @@ fn a_failed_staged_unpack_names_the_files_where_they_were_going_and_leaves_nothi
     let work = tmp.path().join("work");
     let err = unpack_result(&data, &work, &UnpackOptions::default()).unwrap_err();
     let msg = err.to_string();
+    // Issue 28 item 12: named by its catalog index, refused before any folder is made.
+    let limit = crate::fsio::PATH_LIMIT - 1;
     assert!(
-        msg.starts_with(&format!("{}/00DDD", work.display())),
+        msg.contains("catalog[70] 00DDD")
+            && msg.contains(&format!("more than this system's limit of {limit}"))
+            && msg.contains("nothing was written"),
         "{msg}"
     );
-    assert!(msg.contains("File name too long"), "{msg}");
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+    let v = Vdf::parse(&data).unwrap();
+    let tree = Tree::build(&v.entries, v.header.catalog_start()).unwrap();
+    let (archive, src) = (Path::new("deep.vdf"), &data[..]);
+    let msg = folder::extract(archive, src, &v, &tree, None, &work, false, &|_| {}, &|| {})
+        .unwrap_err()
+        .to_string();
+    assert!(
+        msg.contains("catalog[70] 00DDD") && msg.contains("nothing was written"),
+        "{msg}"
+    );
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
 }
 
@@ -1703,4 +1810,245 @@ fn vec_target_writes_and_seeks_as_a_cursor() {
         assert_eq!(&out[..2], b"ab");
         assert!(out[2..] == cursor.into_inner()[..], "streaming {streaming}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 28: all-or-nothing extraction, the input never replaced, no link followed
+
+fn member(path: &[&[u8]], data: Vec<u8>) -> PackFile {
+    PackFile {
+        path: path.iter().map(|p| p.to_vec()).collect(),
+        source: Source::Memory(data),
+    }
+}
+
+fn pack_with(files: &[PackFile], zipped: bool) -> Vec<u8> {
+    let opts = PackOptions {
+        signature: *SIGNATURE_GOTHIC2,
+        comment: b"t".to_vec(),
+        timestamp: 0,
+        zipped,
+    };
+    let mut out = std::io::Cursor::new(Vec::new());
+    folder::pack_to(&mut out, files, &opts, &|| {}).unwrap();
+    out.into_inner()
+}
+
+fn extract_all(archive: &Path, data: &[u8], out: &Path, force: bool) -> Result<usize, String> {
+    let v = Vdf::parse(data).unwrap();
+    let tree = Tree::build(&v.entries, v.header.catalog_start()).unwrap();
+    folder::extract(archive, data, &v, &tree, None, out, force, &|_| {}, &|| {})
+        .map(|(n, _)| n)
+        .map_err(|e| e.to_string())
+}
+
+fn names_below(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = walkdir::WalkDir::new(dir)
+        .min_depth(1)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .map(|e| {
+            e.path()
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Items 5 and 10: a zipped member that does not inflate fails `vdf extract` as a whole
+/// (an error, not a warning), and with --force the old files stay as they were: members go
+/// to a staging folder first and are moved into place only when all are written.
+#[test]
+fn extract_is_all_or_nothing_and_a_member_that_does_not_inflate_is_an_error() {
+    let text = |s: &str| s.repeat(200).into_bytes();
+    let files = [
+        member(&[b"A.TXT"], text("alpha ")),
+        member(&[b"D", b"B.TXT"], text("hello world ")),
+    ];
+    let good = pack_with(&files, true);
+    let v = Vdf::parse(&good).unwrap();
+    let (off, len) = v
+        .layout
+        .iter()
+        .find_map(|p| match p.kind {
+            PieceKind::File { entry, .. } if v.entries[entry].display_name() == "B.TXT" => Some((
+                p.bytes.as_ptr() as usize - good.as_ptr() as usize,
+                p.bytes.len(),
+            )),
+            _ => None,
+        })
+        .unwrap();
+    let mut bad = good.clone();
+    for b in &mut bad[off + len / 2..off + len] {
+        *b ^= 0x5A;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("D")).unwrap();
+    std::fs::write(out.join("A.TXT"), b"old a").unwrap();
+    std::fs::write(out.join("D/B.TXT"), b"old b").unwrap();
+    let e = extract_all(Path::new("bad.vdf"), &bad, &out, true).unwrap_err();
+    assert!(
+        e.contains("bad.vdf")
+            && e.contains("D/B.TXT")
+            && e.contains("the archive is damaged; nothing was extracted"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read(out.join("A.TXT")).unwrap(), b"old a");
+    assert_eq!(std::fs::read(out.join("D/B.TXT")).unwrap(), b"old b");
+    assert_eq!(
+        names_below(&out),
+        ["A.TXT", "D", "D/B.TXT"],
+        "no staging folder left"
+    );
+    assert_eq!(extract_all(Path::new("good.vdf"), &good, &out, true), Ok(2));
+    assert_eq!(std::fs::read(out.join("A.TXT")).unwrap(), text("alpha "));
+    assert_eq!(
+        std::fs::read(out.join("D/B.TXT")).unwrap(),
+        text("hello world ")
+    );
+    assert_eq!(names_below(&out), ["A.TXT", "D", "D/B.TXT"]);
+    // Without --force nothing is replaced and nothing new is left.
+    let e = extract_all(Path::new("good.vdf"), &good, &out, false).unwrap_err();
+    assert!(e.contains("already exists"), "{e}");
+}
+
+/// Item 4: a member named like the archive, extracted or unpacked into the archive's folder
+/// with --force, is refused (as `repack` refuses an output that is its input).
+#[test]
+fn a_member_named_like_the_archive_never_replaces_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = pack_with(
+        &[
+            member(&[b"EVIL.VDF"], b"hello world!".to_vec()),
+            member(&[b"OK.TXT"], b"ok".to_vec()),
+        ],
+        false,
+    );
+    let archive = dir.path().join("EVIL.VDF");
+    std::fs::write(&archive, &data).unwrap();
+    let e = extract_all(&archive, &data, dir.path(), true).unwrap_err();
+    assert!(
+        e.contains("catalog[") && e.contains("EVIL.VDF: would replace the archive being read"),
+        "{e}"
+    );
+    let v = Vdf::parse(&data).unwrap();
+    let tree = Tree::build(&v.entries, v.header.catalog_start()).unwrap();
+    let opts = UnpackOptions {
+        force: true,
+        ..Default::default()
+    };
+    let e = folder::unpack(
+        &archive,
+        &v,
+        &tree,
+        dir.path(),
+        &opts,
+        formats(),
+        &|_| {},
+        &|| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("would replace the archive being read"), "{e}");
+    assert_eq!(std::fs::read(&archive).unwrap(), data);
+    assert_eq!(names_below(dir.path()), ["EVIL.VDF"]);
+}
+
+/// Item 2: a local process swapping folders of the output for links to elsewhere while
+/// `vdf extract` and `unpack` run never gets a byte written outside the output folder
+/// (folders are opened relative to their parent's handle, never following a link, and the
+/// staging folder's name cannot be guessed).
+#[cfg(unix)]
+#[test]
+fn links_swapped_in_during_extraction_are_never_followed() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let files: Vec<PackFile> = (0..1500)
+        .map(|i| {
+            member(
+                &[b"D", b"E", format!("F{i:04}.TXT").as_bytes()],
+                vec![b'x'; 64],
+            )
+        })
+        .collect();
+    let data = pack_with(&files, false);
+    let dir = tempfile::tempdir().unwrap();
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(outside.join("E")).unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("keep.txt"), b"so unpack writes in place").unwrap();
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            // The attacker: every folder named D (in the output or any staging folder in it)
+            // becomes a link to `outside`, over and over.
+            while !stop.load(Ordering::Relaxed) {
+                let mut places = vec![out.clone()];
+                if let Ok(rd) = std::fs::read_dir(&out) {
+                    places.extend(
+                        rd.filter_map(|e| e.ok())
+                            .map(|e| e.path())
+                            .filter(|p| p.is_dir()),
+                    );
+                }
+                for p in places {
+                    let d = p.join("D");
+                    if std::fs::symlink_metadata(&d).is_ok_and(|m| m.is_dir()) {
+                        let _ = std::fs::rename(&d, p.join("D.moved"));
+                        let _ = std::os::unix::fs::symlink(&outside, &d);
+                    }
+                }
+                std::thread::yield_now();
+            }
+        });
+        for round in 0..3 {
+            let _ = extract_all(Path::new("race.vdf"), &data, &out, true);
+            let v = Vdf::parse(&data).unwrap();
+            let tree = Tree::build(&v.entries, v.header.catalog_start()).unwrap();
+            let opts = UnpackOptions {
+                force: true,
+                ..Default::default()
+            };
+            let _ = folder::unpack(
+                Path::new("race.vdf"),
+                &v,
+                &tree,
+                &out,
+                &opts,
+                formats(),
+                &|_| {},
+                &|| {},
+            );
+            assert_eq!(
+                names_below(&outside),
+                ["E"],
+                "round {round}: written outside"
+            );
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+    assert_eq!(names_below(&outside), ["E"]);
+}
+
+/// Item 12: the links `vdf pack` leaves out are found (and named by the command).
+#[cfg(unix)]
+#[test]
+fn links_below_a_folder_to_pack_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("SUB")).unwrap();
+    std::fs::write(d.join("A.TXT"), b"a").unwrap();
+    std::os::unix::fs::symlink(d.join("A.TXT"), d.join("SUB/LINK.TXT")).unwrap();
+    std::os::unix::fs::symlink(d.join("SUB"), d.join("DIRLINK")).unwrap();
+    let files = folder::collect_dir(d, &|_| false).unwrap();
+    assert_eq!(files.len(), 1, "links are not packed");
+    assert_eq!(
+        folder::links_below(d),
+        [d.join("DIRLINK"), d.join("SUB/LINK.TXT")]
+    );
 }

@@ -114,10 +114,63 @@ impl Tree {
 // ---------------------------------------------------------------------------------------------
 // Safe extraction paths
 
-const WINDOWS_RESERVED: [&str; 22] = [
-    "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
-    "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
+/// Device names Windows reserves in every folder, with any extension (`CON.MAN`), compared
+/// ignoring case: the digits include 0 and the superscripts ¹²³ (which Windows also treats
+/// as the device), and the console's `CONIN$`/`CONOUT$`.
+const WINDOWS_RESERVED: [&str; 32] = [
+    "CON",
+    "PRN",
+    "AUX",
+    "NUL",
+    "CONIN$",
+    "CONOUT$",
+    "COM0",
+    "COM1",
+    "COM2",
+    "COM3",
+    "COM4",
+    "COM5",
+    "COM6",
+    "COM7",
+    "COM8",
+    "COM9",
+    "COM\u{B9}",
+    "COM\u{B2}",
+    "COM\u{B3}",
+    "LPT0",
+    "LPT1",
+    "LPT2",
+    "LPT3",
+    "LPT4",
+    "LPT5",
+    "LPT6",
+    "LPT7",
+    "LPT8",
+    "LPT9",
+    "LPT\u{B9}",
+    "LPT\u{B2}",
+    "LPT\u{B3}",
 ];
+
+/// A name as NTFS compares it: each character upper-cased on its own (Unicode-aware, so
+/// `ä.MAN` and `Ä.MAN` are one name; no expansions such as ß → SS, which NTFS does not make).
+/// Two members whose keys are equal are one file on Windows.
+pub fn case_key(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            let mut up = c.to_uppercase();
+            match (up.next(), up.next()) {
+                (Some(u), None) => u,
+                _ => c,
+            }
+        })
+        .collect()
+}
+
+/// [`case_key`] of a catalog path (CP1252 bytes).
+pub fn path_case_key(path: &[u8]) -> String {
+    case_key(&crate::exact::text::decode_cp1252(path))
+}
 
 /// A catalog name as one file-name component, or why it cannot be one: empty, `.`/`..`,
 /// path separators, drive colons, control bytes, characters Windows forbids, a trailing dot
@@ -151,7 +204,8 @@ pub fn safe_component(name: &[u8]) -> Result<String, String> {
     if name.ends_with(b".") || name.ends_with(b" ") {
         return bad("ends with a dot or space");
     }
-    let stem = text.split('.').next().unwrap_or("").to_ascii_uppercase();
+    // Windows ignores spaces before the extension too (`NUL .MAN` is the device).
+    let stem = case_key(text.split('.').next().unwrap_or("").trim_end_matches(' '));
     if WINDOWS_RESERVED.contains(&stem.as_str()) {
         return bad("a reserved device name on Windows");
     }

@@ -175,6 +175,9 @@ pub fn fuzz_extract(data: &[u8]) {
     }
     match result {
         Ok((n, _)) => assert_eq!(n, files, "files written vs files reported"),
-        Err(e) => assert_eq!(files, 0, "a failed extraction wrote files: {e}"),
+        Err(e) => {
+            assert_eq!(files, 0, "a failed extraction wrote files: {e}");
+            assert!(!out.exists(), "a failed extraction left its folder: {e}");
+        }
     }
 }

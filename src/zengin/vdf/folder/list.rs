@@ -2,10 +2,11 @@
 
 use super::member_contents;
 use crate::exact::Error;
-use crate::zengin::vdf::{safe_relative_path, PieceKind, Tree, Vdf};
+use crate::zengin::vdf::{path_case_key, safe_relative_path, PieceKind, Tree, Vdf};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::HashSet;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// One line of `vdf list`.
@@ -94,7 +95,7 @@ pub fn plan_extract(
     let mut out = Vec::new();
     let mut warnings = Vec::new();
     let mut errors = Vec::new();
-    let mut taken = HashSet::new();
+    let mut taken = HashMap::new();
     for (i, e) in v.entries.iter().enumerate() {
         if e.is_dir() {
             continue;
@@ -110,12 +111,30 @@ pub fn plan_extract(
         }
         match safe_relative_path(path) {
             Ok(rel) => {
-                if !taken.insert(path.to_ascii_uppercase()) {
-                    warnings.push(format!(
-                        "catalog[{i}] {}: a file with this path was already extracted; skipped",
-                        crate::exact::text::decode_cp1252(path)
-                    ));
-                    continue;
+                // One file on Windows (NTFS ignores case, Unicode-aware): the game's own
+                // duplicates (equal ignoring ASCII case) are skipped as the game skips
+                // them; names equal only ignoring other letters' case are refused, since
+                // the second would overwrite the first where the archive is extracted.
+                match taken.entry(path_case_key(path)) {
+                    Entry::Occupied(first) => {
+                        let (j, first_path): &(usize, &[u8]) = first.get();
+                        if first_path.eq_ignore_ascii_case(path) {
+                            warnings.push(format!(
+                                "catalog[{i}] {}: a file with this path was already extracted; skipped",
+                                crate::exact::text::decode_cp1252(path)
+                            ));
+                        } else {
+                            errors.push(format!(
+                                "catalog[{i}] {} and catalog[{j}] {}: names that differ only in case are one file on Windows",
+                                crate::exact::text::decode_cp1252(path),
+                                crate::exact::text::decode_cp1252(first_path)
+                            ));
+                        }
+                        continue;
+                    }
+                    Entry::Vacant(v) => {
+                        v.insert((i, path.as_slice()));
+                    }
                 }
                 out.push((i, rel));
             }
@@ -127,21 +146,6 @@ pub fn plan_extract(
     } else {
         Err(errors)
     }
-}
-
-/// Create `out` and every folder below it that `rels` need.
-pub(super) fn make_dirs(out: &Path, rels: impl Iterator<Item = PathBuf>) -> Result<(), Error> {
-    let mut made = HashSet::new();
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
-    for r in rels {
-        if let Some(parent) = r.parent() {
-            if made.insert(parent.to_path_buf()) {
-                let d = out.join(parent);
-                std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Extract matching files below `out`. Returns (files written, warnings).
@@ -157,7 +161,7 @@ pub fn extract(
     release: &(dyn Fn(&[u8]) + Sync),
     on_done: &(dyn Fn() + Sync),
 ) -> Result<(usize, Vec<String>), Error> {
-    let (plan, mut warnings) = plan_extract(v, tree, pattern).map_err(|errs| {
+    let (plan, warnings) = plan_extract(v, tree, pattern).map_err(|errs| {
         Error::other(
             archive,
             format!(
@@ -168,7 +172,16 @@ pub fn extract(
     })?;
     // Every target checked before the first write: all of the extraction happens or none.
     let files: Vec<&Path> = plan.iter().map(|(_, r)| r.as_path()).collect();
-    let problems = crate::fsio::check_output_tree(out, &files, &[], force);
+    let mut problems = crate::fsio::check_output_tree(out, &files, &[], force);
+    problems.extend(input_among_outputs(
+        archive,
+        out,
+        plan.iter().map(|(i, r)| (*i, r.as_path())),
+    ));
+    problems.extend(too_long_paths(
+        out,
+        plan.iter().map(|(i, r)| (*i, r.clone())),
+    ));
     if !problems.is_empty() {
         return Err(Error::other(
             archive,
@@ -178,29 +191,115 @@ pub fn extract(
             ),
         ));
     }
+    // Every member is written into a staging folder (unpredictable name) inside `out` and
+    // only when all are there are they moved into place, one rename each: a damaged member,
+    // a full disk or a kill leaves the old files (and, after a kill, the staging folder,
+    // which `pack`/`repack` recognise and skip). Folders are reached through handles that
+    // never follow a link (see `OutTree`).
     let placement = v.placement();
-    make_dirs(out, plan.iter().map(|(_, r)| r.clone()))?;
-    let results: Vec<Result<Option<String>, Error>> =
-        plan.par_iter()
-            .map(|(i, rel)| {
-                let r = match member_contents(v, src, &placement, *i) {
-                    Ok(data) => crate::fsio::write_file_with(&out.join(rel), &data, force, false)
-                        .map(|_| None),
-                    Err(why) => Ok(Some(format!("{}: not extracted: {why}", rel.display()))),
-                };
-                if let Some(p) = placement[*i] {
-                    release(&v.layout[p].bytes);
-                }
-                on_done();
-                r
-            })
-            .collect();
-    let mut n = 0;
-    for r in results {
-        match r? {
-            None => n += 1,
-            Some(w) => warnings.push(w),
-        }
+    let existed = out.exists();
+    let root = crate::fsio::OutTree::open(out)?;
+    let result = extract_staged(
+        archive, src, v, &plan, &placement, &root, force, release, on_done,
+    );
+    if result.is_err() && !existed {
+        // No empty output folder left behind (nothing was written into it).
+        drop(root);
+        let _ = std::fs::remove_dir(out);
     }
-    Ok((n, warnings))
+    result.map(|()| (plan.len(), warnings))
+}
+
+/// The writing part of [`extract`]: every member into a staging folder, then moved.
+#[allow(clippy::too_many_arguments)]
+fn extract_staged(
+    archive: &Path,
+    src: &[u8],
+    v: &Vdf<'_>,
+    plan: &[(usize, PathBuf)],
+    placement: &[Option<usize>],
+    root: &crate::fsio::OutTree,
+    force: bool,
+    release: &(dyn Fn(&[u8]) + Sync),
+    on_done: &(dyn Fn() + Sync),
+) -> Result<(), Error> {
+    let out = root.path();
+    let staging = root.staging()?;
+    let results: Vec<Result<(), Error>> = plan
+        .par_iter()
+        .map(|(i, rel)| {
+            let r = match member_contents(v, src, placement, *i) {
+                Ok(data) => staging.tree().write_new(rel, &data).map_err(|e| {
+                    // Named where it was going, not inside the staging folder.
+                    let mut e = e;
+                    *e.file_mut() = out.join(rel);
+                    e
+                }),
+                Err(why) => Err(Error::other(
+                    archive,
+                    format!(
+                        "catalog[{i}] {}: {why} (the archive is damaged; nothing was extracted)",
+                        super::path_text(rel)
+                    ),
+                )),
+            };
+            if let Some(p) = placement[*i] {
+                release(&v.layout[p].bytes);
+            }
+            on_done();
+            r
+        })
+        .collect();
+    for r in results {
+        r?;
+    }
+    let files: Vec<&Path> = plan.iter().map(|(_, r)| r.as_path()).collect();
+    staging.move_into_place(&files, force)
+}
+
+/// Problems of target paths (catalog index, path below `out`) longer than the system opens.
+pub(super) fn too_long_paths(
+    out: &Path,
+    targets: impl Iterator<Item = (usize, PathBuf)>,
+) -> Vec<String> {
+    targets
+        .filter_map(|(i, rel)| {
+            crate::fsio::too_long(out, &rel).map(|len| {
+                format!(
+                    "catalog[{i}] {}: its path below {} would be {len} characters long, more than this system's limit of {}",
+                    super::path_text(&rel),
+                    out.display(),
+                    crate::fsio::PATH_LIMIT - 1
+                )
+            })
+        })
+        .collect()
+}
+
+/// Problems of outputs that are the input itself: `(catalog index, path below out)` pairs
+/// whose target is the file `input` (through links, `..` or case-insensitive names).
+pub(super) fn input_among_outputs<'p>(
+    input: &Path,
+    out: &Path,
+    targets: impl Iterator<Item = (usize, &'p Path)>,
+) -> Vec<String> {
+    let Ok(input) = std::fs::canonicalize(input) else {
+        return Vec::new();
+    };
+    let Ok(out_abs) = std::fs::canonicalize(out) else {
+        return Vec::new(); // a new folder holds no input
+    };
+    if !input.starts_with(&out_abs) {
+        return Vec::new();
+    }
+    targets
+        .filter(|(_, rel)| crate::fsio::same_file(&out.join(rel), &input))
+        .map(|(i, rel)| {
+            format!(
+                "catalog[{i}] {}: would replace the archive being read ({}); extract elsewhere",
+                super::path_text(rel),
+                input.display()
+            )
+        })
+        .collect()
 }

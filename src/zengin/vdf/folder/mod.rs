@@ -45,14 +45,13 @@ pub use check::{fuzz_extract, fuzz_one, verify_archive_structure};
 pub use list::{extract, glob_match, list, plan_extract, ExtractPlan, ListItem};
 pub use manifest::{ManifestDocument, ManifestPiece};
 pub use pack::{
-    archive_name, collect_dir, empty_folders, own_temps, pack_to, pack_to_vec, PackFile,
-    PackOptions, Source,
+    archive_name, collect_dir, empty_folders, links_below, own_temps, pack_to, pack_to_vec,
+    PackFile, PackOptions, Source,
 };
 pub use repack::{repack, RepackReport};
 pub use unpack::{unpack, UnpackOptions, UnpackReport};
 
 use catalog::rebuild_catalog;
-use list::make_dirs;
 use manifest::manifest_piece;
 use pack::{new_entry, rel_to_names};
 use repack::file_piece;

@@ -149,6 +149,19 @@ pub fn collect_dir(dir: &Path, skip: &dyn Fn(&Path) -> bool) -> Result<Vec<PackF
     Ok(out)
 }
 
+/// The symbolic links (and junctions) below `dir`, which [`collect_dir`] does not follow and
+/// so leaves out: `vdf pack` names each one (as `repack` does).
+pub fn links_below(dir: &Path) -> Vec<PathBuf> {
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !crate::fsio::is_own_temp(e.file_name()))
+        .filter_map(|e| e.ok())
+        .filter(|e| e.depth() > 0 && e.path_is_symlink())
+        .map(|e| e.path().to_path_buf())
+        .collect()
+}
+
 /// animkit's own temporary files and staging folders below `dir` (left by an interrupted run),
 /// which [`collect_dir`] leaves out.
 pub fn own_temps(dir: &Path) -> Vec<PathBuf> {

@@ -79,8 +79,8 @@ pub(super) fn encode_yaml_text(
     p: &Path,
     bytes: Vec<u8>,
 ) -> Result<Vec<u8>, EncodeError> {
-    let text = String::from_utf8(bytes)
-        .map_err(|e| EncodeError::new(format!("{}: not UTF-8 text: {e}", p.display())))?;
+    let text = crate::yaml::decode_text(&bytes)
+        .map_err(|e| EncodeError::new(format!("{}: {e}", p.display())))?;
     let tag = crate::yaml::document_tag(&text)
         .ok_or_else(|| EncodeError::new(format!("{}: no `format:` line", p.display())))?;
     let f = formats

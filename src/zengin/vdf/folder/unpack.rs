@@ -2,13 +2,15 @@
 //! manifest.
 
 use super::{
-    make_dirs, manifest_piece, ManifestDocument, ManifestPiece, MANIFEST, MANIFEST_TAG,
-    MANIFEST_VERSION, STREAMS,
+    manifest_piece, ManifestDocument, ManifestPiece, MANIFEST, MANIFEST_TAG, MANIFEST_VERSION,
+    STREAMS,
 };
 use crate::codec::Formats;
 use crate::exact::{Blob, Error, Hex32};
 use crate::zengin::vdf::yaml::{HeaderDoc, PieceKindDoc};
-use crate::zengin::vdf::{safe_relative_path, Piece, PieceKind, Tree, Vdf};
+use crate::zengin::vdf::{
+    case_key, path_case_key, safe_relative_path, Piece, PieceKind, Tree, Vdf,
+};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -68,6 +70,18 @@ pub fn unpack(
     let mut report = UnpackReport::default();
     let placement = v.placement();
     let rels = plan_paths(archive, v, tree, &placement, &mut report)?;
+    // Paths no program could open are refused before anything (a folder) is made. The YAML
+    // beside a file is the longest name.
+    let long = super::list::too_long_paths(out, rels.iter().map(|(i, r)| (*i, yaml_path(r))));
+    if !long.is_empty() {
+        return Err(Error::other(
+            archive,
+            format!(
+                "refusing to unpack: {} (nothing was written)",
+                long.join("; ")
+            ),
+        ));
+    }
     // Whatever else lies in the folder would be added to the archive by `repack`.
     let nonempty = std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_some());
     if nonempty && !opts.force {
@@ -101,6 +115,18 @@ pub fn unpack(
             .collect();
         let dirs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
         let mut problems = crate::fsio::check_output_tree(out, &files, &dirs, true);
+        let yamls: Vec<(usize, PathBuf)> = rels
+            .iter()
+            .map(|(i, r)| (*i, yaml_path(r)))
+            .chain([(usize::MAX, PathBuf::from(MANIFEST))])
+            .collect();
+        problems.extend(super::list::input_among_outputs(
+            archive,
+            out,
+            rels.iter()
+                .map(|(i, r)| (*i, r.as_path()))
+                .chain(yamls.iter().map(|(i, r)| (*i, r.as_path()))),
+        ));
         let manifest = out.join(MANIFEST);
         if std::fs::symlink_metadata(&manifest).is_ok_and(|m| m.file_type().is_symlink()) {
             problems.push(format!(
@@ -124,7 +150,9 @@ pub fn unpack(
         Some(crate::fsio::Staging::new(out)?)
     };
     let root: PathBuf = staging.as_ref().map_or(out, |s| s.path()).to_path_buf();
+    let tree_out = crate::fsio::OutTree::open(&root)?;
     let job = Job {
+        tree_out: &tree_out,
         archive,
         v,
         placement: &placement,
@@ -182,7 +210,8 @@ fn plan_paths(
 ) -> Result<HashMap<usize, PathBuf>, Error> {
     let mut rels: HashMap<usize, PathBuf> = HashMap::new();
     let mut errors = Vec::new();
-    let mut taken: HashMap<Vec<u8>, usize> = HashMap::new();
+    // Keyed as NTFS compares names (case-insensitive, Unicode-aware), wherever this runs.
+    let mut taken: HashMap<String, usize> = HashMap::new();
     for (i, e) in v.entries.iter().enumerate() {
         let Some(path) = tree.paths[i].as_ref() else {
             if !e.is_dir() && placement[i].is_some() {
@@ -195,7 +224,7 @@ fn plan_paths(
             errors.push(format!("catalog[{i}]: {why}"));
             continue;
         }
-        if let Some(j) = taken.insert(path.to_ascii_uppercase(), i) {
+        if let Some(j) = taken.insert(path_case_key(path), i) {
             errors.push(format!(
                 "catalog[{i}] and catalog[{j}] have the same path {}",
                 crate::exact::text::decode_cp1252(path)
@@ -214,7 +243,7 @@ fn plan_paths(
         }
     }
     for reserved in [MANIFEST, STREAMS] {
-        if taken.contains_key(reserved.to_ascii_uppercase().as_bytes()) {
+        if taken.contains_key(&case_key(reserved)) {
             errors.push(format!(
                 "the archive holds {reserved} at its root, which unpack needs for itself"
             ));
@@ -222,8 +251,8 @@ fn plan_paths(
     }
     // An asset's YAML must not collide with another member.
     for rel in rels.values() {
-        let y = format!("{}.yaml", path_text(rel)).to_ascii_uppercase();
-        if taken.contains_key(y.as_bytes()) {
+        let y = case_key(&format!("{}.yaml", path_text(rel)));
+        if taken.contains_key(&y) {
             errors.push(format!("{y}: clashes with the YAML file of another member"));
         }
     }
@@ -251,6 +280,8 @@ struct Job<'j, 'a> {
     out: &'j Path,
     /// Whether files are new in a staging folder (else each replaces its file safely).
     direct: bool,
+    /// `out`, opened: every file is written through folder handles that never follow a link.
+    tree_out: &'j crate::fsio::OutTree,
 }
 
 /// What unpacking one layout piece gave.
@@ -261,28 +292,34 @@ struct Done {
 }
 
 impl Job<'_, '_> {
-    fn put(&self, path: &Path, data: &[u8]) -> Result<(), Error> {
+    /// Write `rel` (below the output) through folder handles.
+    fn put(&self, rel: &Path, data: &[u8]) -> Result<(), Error> {
         if self.direct {
-            crate::fsio::write_new(path, data)
+            self.tree_out.write_new(rel, data)
         } else {
-            crate::fsio::write_file_with(path, data, true, false)
+            self.tree_out.write_replace(rel, data)
         }
     }
 
     /// Every folder the files need, the catalog's (empty) directories, and the streams'.
     fn make_folders(&self, tree: &Tree) -> Result<(), Error> {
-        make_dirs(self.out, self.rels.values().cloned())?;
+        let mut made = std::collections::HashSet::new();
+        for r in self.rels.values() {
+            if let Some(parent) = r.parent() {
+                if made.insert(parent.to_path_buf()) {
+                    self.tree_out.folder(parent)?;
+                }
+            }
+        }
         for (i, e) in self.v.entries.iter().enumerate() {
             if e.is_dir() {
                 if let Some(Ok(rel)) = tree.paths[i].as_ref().map(|p| safe_relative_path(p)) {
-                    let d = self.out.join(rel);
-                    std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
+                    self.tree_out.folder(&rel)?;
                 }
             }
         }
         if self.v.header.zipped() || self.rels.values().any(|r| r.starts_with(STREAMS)) {
-            let d = self.out.join(STREAMS);
-            std::fs::create_dir_all(&d).map_err(|e| Error::io(&d, e))?;
+            self.tree_out.folder(Path::new(STREAMS))?;
         }
         Ok(())
     }
@@ -301,7 +338,7 @@ impl Job<'_, '_> {
             PieceKind::File { entry, zipped } => (entry, zipped),
         };
         let rel = self.rels.get(&entry).cloned().unwrap_or_default();
-        let target = self.out.join(&rel);
+        let target = rel.clone();
         let data = self
             .v
             .piece_contents(self.placement[entry].unwrap_or_default())
@@ -346,7 +383,7 @@ impl Job<'_, '_> {
         }
         if zipped {
             let name = format!("{STREAMS}/{entry:05}.zs");
-            self.put(&self.out.join(&name), &p.bytes)?;
+            self.put(Path::new(&name), &p.bytes)?;
             done.piece.stream = Some(name);
         }
         Ok(done)
@@ -367,13 +404,15 @@ impl Job<'_, '_> {
         };
         let text =
             crate::yaml::to_string(&doc).map_err(|e| Error::other(self.out, e.to_string()))?;
-        let path = self.out.join(MANIFEST);
         match staging {
             Some(st) => {
-                crate::fsio::write_new(&path, text.as_bytes())?;
+                self.tree_out
+                    .write_new(Path::new(MANIFEST), text.as_bytes())?;
                 st.finish()
             }
-            None => crate::fsio::write_file(&path, text.as_bytes(), true),
+            None => self
+                .tree_out
+                .write_replace(Path::new(MANIFEST), text.as_bytes()),
         }
     }
 }
