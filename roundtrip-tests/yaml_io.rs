@@ -85,7 +85,7 @@ fn an_unknown_format_tag_lists_the_known_ones() {
     let (code, _, err) = run(tmp.path(), &["import", "x.yaml"]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("unknown document format `zengin.mna` (known: mw3.anim, ue3.upk, zengin.man, zengin.mdh, zengin.mds, zengin.msb, zengin.vdf)"),
+        err.contains("unknown document format `zengin.mna` (known: mw3.anim, ue3.upk, zengin.asc, zengin.man, zengin.mdh, zengin.mdl, zengin.mdm, zengin.mds, zengin.mmb, zengin.msb, zengin.tex, zengin.vdf)"),
         "{err}"
     );
     let (code, _, err) = run(tmp.path(), &["info", "x.yaml"]);
