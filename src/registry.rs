@@ -22,6 +22,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &Registered::<crate::zengin::msb::Msb>::NEW,
     &Registered::<crate::zengin::mds::Mds>::NEW,
     &Registered::<crate::zengin::vdf::Vdf<'static>>::NEW,
+    &Registered::<crate::zengin::asc::Asc>::NEW,
 ];
 
 /// [`FORMATS`] as handed down to code below the registry (a container's members).

@@ -14,16 +14,29 @@ use std::path::{Path, PathBuf};
 #[derive(clap::Args)]
 pub struct Args {
     /// The model script.
-    input: PathBuf,
+    pub(super) input: PathBuf,
     /// Where to write the MSB (default: the input with extension .MSB).
     #[arg(short, long)]
-    output: Option<PathBuf>,
+    pub(super) output: Option<PathBuf>,
     /// Overwrite OUTPUT if it exists.
     #[arg(long)]
-    force: bool,
+    pub(super) force: bool,
     /// Do not print the parser's warnings.
     #[arg(short, long)]
     quiet: bool,
+    /// Compile the whole model as the engine writes `_compiled/`: with the folder holding the
+    /// ASC files (found case-insensitively, also in subfolders), write MODEL.MSB, MODEL.MDH
+    /// (from the meshAndTree ASC unless --mdh) and MODEL-ANI.MAN per `ani` into the folder -o
+    /// names (default: the script's folder). Uses all cores.
+    #[arg(long, value_name = "DIR")]
+    pub(super) asc: Option<PathBuf>,
+    /// The model's hierarchy to compile the animations against (instead of one made from
+    /// the meshAndTree ASC; it is not written).
+    #[arg(long, requires = "asc")]
+    pub(super) mdh: Option<PathBuf>,
+    /// Rounding of the animation codes (with --asc).
+    #[arg(long, value_enum, default_value_t = super::asc::RoundingArg::Engine, requires = "asc")]
+    pub(super) rounding: super::asc::RoundingArg,
 }
 
 pub fn location(path: &Path, line: usize, column: usize) -> PathBuf {
@@ -58,6 +71,9 @@ pub fn run(args: Args) -> Result<Status, Error> {
     let msb = compile(&mds.script, &src, &opts);
     let mut out = Vec::new();
     msb.write(&mut out).map_err(Error::encoding(&args.input))?;
+    if let Some(dir) = &args.asc {
+        return super::asc::compile_model(&args, dir, &mds, out);
+    }
     let target = args
         .output
         .clone()

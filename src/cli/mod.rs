@@ -82,8 +82,9 @@ enum Command {
     Unpack(unpack::Args),
     Repack(repack::Args),
     Gltf(gltf::Args),
-    Completions(completions::Args),
+    /// The 3ds Max ASCII (.ASC) pipeline: `asc import` (ASC → MAN), `asc export` (MAN → ASC).
     Asc(asc::Args),
+    Completions(completions::Args),
 }
 
 /// What a command reports.
@@ -147,8 +148,8 @@ fn dispatch(command: Command) -> Result<Status, Error> {
         Command::Unpack(a) => unpack::run(a),
         Command::Repack(a) => repack::run(a),
         Command::Gltf(a) => gltf::run(a),
-        Command::Completions(a) => completions::run(a),
         Command::Asc(a) => asc::run(a),
+        Command::Completions(a) => completions::run(a),
     }
 }
 

@@ -275,3 +275,112 @@ fn kerrax_layout_round_trips() {
     let an = a.model.objects[0].anim.as_ref().unwrap();
     assert_eq!(an.rot[0].angle, std::f64::consts::FRAC_PI_2);
 }
+
+fn yaml_round_trip(data: &[u8]) -> Vec<u8> {
+    let asc = Asc::parse(data).unwrap();
+    let text = yaml::to_yaml(&asc);
+    let back = yaml::from_yaml(&text).unwrap_or_else(|e| panic!("{e}"));
+    back.print()
+}
+
+#[test]
+fn every_corpus_asc_round_trips_through_yaml_byte_exact() {
+    let Some(files) = corpus_ascs() else { return };
+    for f in &files {
+        let data = std::fs::read(f).unwrap();
+        assert!(yaml_round_trip(&data) == data, "{}", f.display());
+        let asc = Asc::parse(&data).unwrap();
+        // GothicSourcer's layout: no `source` needed.
+        assert!(
+            !yaml::to_yaml(&asc).contains("\nsource:"),
+            "{}",
+            f.display()
+        );
+    }
+    // CRLF and a BOM, still without `source`.
+    let data = std::fs::read(&files[0]).unwrap();
+    let mut c = b"\xEF\xBB\xBF".to_vec();
+    c.extend_from_slice(&crlf(&data));
+    let asc = Asc::parse(&c).unwrap();
+    let text = yaml::to_yaml(&asc);
+    assert!(text.contains("line_end: crlf\nbom: true\n"));
+    assert!(!text.contains("\nsource:"));
+    assert_eq!(yaml_round_trip(&c), c);
+}
+
+#[test]
+fn other_layouts_round_trip_through_yaml_with_their_source() {
+    let kerrax = "*3DSMAX_ASCIIEXPORT\t110\n*SCENE {\n\t*SCENE_FIRSTFRAME 0\n\t*SCENE_LASTFRAME 0\n}\n*HELPEROBJECT {\n\t*NODE_NAME \"Bip01\"\n\t*TM_ANIMATION {\n\t\t*NODE_NAME \"Bip01\"\n\t\t*CONTROL_ROT_TRACK {\n\t\t\t*CONTROL_ROT_SAMPLE 0\t0.0\t0.0\t1.0\t1.5707963267948966\n\t\t}\n\t\t*CONTROL_SCALE_TRACK {\n\t\t\t*CONTROL_SCALE_SAMPLE 0 1 1 1 0 0 0 0\n\t\t}\n\t}\n}";
+    let asc = Asc::parse(kerrax.as_bytes()).unwrap();
+    let text = yaml::to_yaml(&asc);
+    assert!(text.contains("\nsource:\n"), "{text}");
+    // The value keeps every digit in the document.
+    assert!(
+        text.contains("- [0, 0, 0, 1, 1.5707963267948966]"),
+        "{text}"
+    );
+    assert_eq!(yaml_round_trip(kerrax.as_bytes()), kerrax.as_bytes());
+    // An edit with `source` is refused, naming what to do...
+    let edited = text.replace("1.5707963267948966]", "1.5]");
+    let e = yaml::from_yaml(&edited).err().unwrap().to_string();
+    assert!(e.contains("delete the `source:` list"), "{e}");
+    // ... and without it, honoured in GothicSourcer's layout.
+    let cut = edited[..edited.find("# The file's own layout").unwrap()].to_string();
+    let out = yaml::from_yaml(&cut).unwrap();
+    assert_eq!(
+        out.model.objects[0].anim.as_ref().unwrap().rot[0].angle,
+        1.5
+    );
+    assert!(String::from_utf8(out.print())
+        .unwrap()
+        .contains("\t\t\t*CONTROL_ROT_SAMPLE 0\t0\t0\t1\t1.5\n"));
+}
+
+#[test]
+fn yaml_edits_are_honoured_or_refused() {
+    let Some(data) = corpus_file(
+        "realworld/asc-pairs/CarnageMarkus+gothic-animations-decompiled/Gothic_2/ORC/ORC/ORC_FISTTURN.ASC",
+    ) else {
+        return;
+    };
+    let asc = Asc::parse(&data).unwrap();
+    let text = yaml::to_yaml(&asc);
+    // A changed sample value is printed as %g with MSVC exponents, nothing else changes.
+    let edited = text.replacen(
+        "- [192, 0.0010216, 0.0010216, 91.3677]",
+        "- [192, 0.0000012345, 0.0010216, 91.3677]",
+        1,
+    );
+    assert_ne!(edited, text);
+    let out = yaml::from_yaml(&edited).unwrap().print();
+    let want = String::from_utf8(data.clone()).unwrap().replacen(
+        "*CONTROL_POS_SAMPLE 192\t0.0010216\t0.0010216\t91.3677",
+        "*CONTROL_POS_SAMPLE 192\t1.2345e-006\t0.0010216\t91.3677",
+        1,
+    );
+    assert_eq!(String::from_utf8(out).unwrap(), want);
+    // A removed sample: the count no longer matches the scene's range.
+    let e = yaml::from_yaml(&text.replacen("    - [192, 0.0010216, 0.0010216, 91.3677]\n", "", 1))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("objects[0].anim.pos: 24 samples, but the scene's range 0..=24 has 25 frames"),
+        "{e}"
+    );
+    // Text that is not a number.
+    let e = yaml::from_yaml(&text.replacen("91.3677]", "9x]", 1))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("objects[0].anim.pos[1][3]: `9x` is not a number"),
+        "{e}"
+    );
+    // A parent that does not exist.
+    let e = yaml::from_yaml(&text.replacen("parent: 'Bip01'", "parent: 'Bip02'", 1))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("`Bip02` is not an object of this file"), "{e}");
+}

@@ -1,0 +1,278 @@
+//! ASC → MAN, the way the engine compiles an `ani` (asc.md §3, §4.3, §4.4): world samples made
+//! node-local with [`super::pose`], quantised with the engine's truncation or with
+//! round-to-nearest, and the header filled from the `ani` statement, the ASC and the MDH.
+//!
+//! Not derivable (README): the bbox (the engine takes it from the mesh; animkit writes the
+//! extent of the node positions relative to the root, in MAN space) and the source date
+//! (uninitialised memory in engine files; animkit writes zero); events are not written.
+
+use super::model::{Model, Object};
+use super::pose::{local_from_world, quat_from_angaxis, world_from_tm_rows, Local, World};
+use crate::exact::{Blob, Hex32, Text, F32};
+use crate::zengin::man::quant::{self, ROT_MID, ROT_SCALE};
+use crate::zengin::man::{Chunk, Header, Man, Marker, Samples, Source};
+use crate::zengin::mds::Ani;
+use crate::zengin::types::{BBox, ZDate};
+use glam::{DVec3, Vec3};
+
+/// How sample values become codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rounding {
+    /// The engine's: rotation `trunc(q/S) + 32767`, position `floor((p − min)/scale)`. For
+    /// fresh ASCs from a modeller (what the game's own compiler would write).
+    #[default]
+    Engine,
+    /// Round to nearest: gives back the vanilla MAN from GothicSourcer's ASC of it.
+    Nearest,
+}
+
+/// What one animation is compiled from.
+pub struct AniInput<'a> {
+    /// The `ani` statement.
+    pub ani: &'a Ani,
+    /// The MDS line it was written on (stored uppercased as the source chunk's script).
+    pub line: &'a str,
+    /// The ASC's path relative to the engine's anims folder, as stored after
+    /// `\_WORK\DATA\ANIMS\` (normally the file name the `ani` names).
+    pub asc_path: &'a str,
+    /// The skeleton's node names (MDH order, upper case) and checksum.
+    pub nodes: &'a [Vec<u8>],
+    pub checksum: u32,
+    pub rounding: Rounding,
+    /// `position_min` and `position_scale` to quantise with, instead of the engine's range of
+    /// this animation's positions (e.g. a vanilla MAN's own, whose range GS's ASC cannot tell).
+    pub position_range: Option<(f32, f32)>,
+}
+
+/// A compile failure or a note about what was left out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note(pub String);
+
+/// The MAN of `input` from the ASC `asc`, with notes (nodes left out).
+pub fn compile(asc: &Model, input: &AniInput<'_>) -> Result<(Man, Vec<Note>), String> {
+    let ani = input.ani;
+    let scene = &asc.scene;
+    let first = scene.first_frame;
+    let last = scene.last_frame;
+    let fps_source = scene.frame_speed as f32;
+    let fps: f32 = ani.fps.map(|f| f.get()).unwrap_or(25.0);
+    let s = ani.first_frame as i64;
+    let e = if ani.last_frame < 0 {
+        last
+    } else {
+        ani.last_frame as i64
+    };
+    // ASC frame of each MAN frame.
+    let frames: Vec<i64> = if fps == fps_source {
+        let start = s.max(first);
+        let end = e.min(last);
+        if end < start {
+            return Err(format!(
+                "the ani's frames {s}..{e} are outside the ASC's range {first}..={last}"
+            ));
+        }
+        (start..=end).collect()
+    } else {
+        if !(fps > 0.0 && fps_source > 0.0) {
+            return Err(format!("fps {fps} / source fps {fps_source}: not a rate"));
+        }
+        let count = (((e - s + 1) as f64) * fps as f64 / fps_source as f64).ceil() as i64;
+        (0..count.max(0))
+            .map(|f| {
+                (s + ((f as f64) * fps_source as f64 / fps as f64).floor() as i64)
+                    .clamp(first, last)
+            })
+            .collect()
+    };
+    if frames.is_empty() {
+        return Err("the ani covers no frame of the ASC".into());
+    }
+    if frames.len() > 1 << 20 {
+        return Err(format!("{} frames: too many", frames.len()));
+    }
+    // Animated objects in ASC order, mapped to MDH indices.
+    let mut notes = Vec::new();
+    let mut animated: Vec<(usize, u32)> = Vec::new();
+    for (i, o) in asc.objects.iter().enumerate() {
+        let Some(a) = &o.anim else { continue };
+        if a.pos.is_empty() && a.rot.is_empty() {
+            continue;
+        }
+        let upper = o.name.to_ascii_uppercase();
+        match input
+            .nodes
+            .iter()
+            .position(|n| n.as_slice() == upper.as_bytes())
+        {
+            Some(idx) => animated.push((i, idx as u32)),
+            None => notes.push(Note(format!(
+                "node `{}` has samples but is not in the model's hierarchy: left out",
+                o.name
+            ))),
+        }
+    }
+    if animated.is_empty() {
+        return Err("no animated node of the ASC is in the model's hierarchy".into());
+    }
+    let index_of = |name: &str| asc.objects.iter().position(|o| o.name == name);
+    let parents: Vec<Option<usize>> = asc
+        .objects
+        .iter()
+        .map(|o| o.parent.as_deref().and_then(index_of))
+        .collect();
+    let world_at = |o: &Object, sample: usize| -> World {
+        let rest = world_from_tm_rows(o.tm.rows.map(DVec3::from_array));
+        match &o.anim {
+            Some(a) if !a.pos.is_empty() || !a.rot.is_empty() => World {
+                rot: a
+                    .rot
+                    .get(sample)
+                    .map(|k| quat_from_angaxis(DVec3::from_array(k.axis), k.angle))
+                    .unwrap_or(rest.rot),
+                pos: a
+                    .pos
+                    .get(sample)
+                    .map(|k| DVec3::from_array(k.pos))
+                    .unwrap_or(rest.pos),
+            },
+            _ => rest,
+        }
+    };
+    // Local values, frame-major.
+    let mut locals: Vec<Local> = Vec::with_capacity(frames.len() * animated.len());
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    for &fr in &frames {
+        let sample = (fr - first) as usize;
+        let root_world = asc
+            .objects
+            .iter()
+            .position(|o| o.parent.is_none())
+            .map(|r| world_at(&asc.objects[r], sample));
+        for &(i, _) in &animated {
+            let o = &asc.objects[i];
+            let parent = parents[i].map(|p| world_at(&asc.objects[p], sample));
+            let w = world_at(o, sample);
+            locals.push(local_from_world(parent, w));
+            // bbox: node positions relative to the root, in MAN space.
+            if let Some(r) = root_world {
+                let d = w.pos - r.pos;
+                let v = Vec3::new(-d.x as f32, d.z as f32, -d.y as f32);
+                lo = lo.min(v);
+                hi = hi.max(v);
+            }
+        }
+    }
+    let (min, scale) = input
+        .position_range
+        .unwrap_or_else(|| quant::position_range(locals.iter().map(|l| l.pos.as_vec3())));
+    let rot_code = |q: f64| -> u16 {
+        let t = q / ROT_SCALE as f64;
+        let c = match input.rounding {
+            Rounding::Engine => t.trunc(),
+            Rounding::Nearest => t.round(),
+        } + ROT_MID as f64;
+        c.clamp(0.0, 65535.0) as u16
+    };
+    let pos_code = |p: f64| -> u16 {
+        let t = (p - min as f64) / scale as f64;
+        let c = match input.rounding {
+            Rounding::Engine => t.floor(),
+            Rounding::Nearest => t.round(),
+        };
+        c.clamp(0.0, 65535.0) as u16
+    };
+    let codes: Vec<[u16; 6]> = locals
+        .iter()
+        .map(|l| {
+            [
+                rot_code(l.rot.x),
+                rot_code(l.rot.y),
+                rot_code(l.rot.z),
+                pos_code(l.pos.x),
+                pos_code(l.pos.y),
+                pos_code(l.pos.z),
+            ]
+        })
+        .collect();
+    let f3 = |v: Vec3| [F32::new(v.x), F32::new(v.y), F32::new(v.z)];
+    let bbox = if lo.x.is_finite() {
+        BBox {
+            min: f3(lo),
+            max: f3(hi),
+        }
+    } else {
+        BBox::default()
+    };
+    let upper = |t: &[u8]| Text::new(t.to_ascii_uppercase());
+    let header = Header {
+        version: 12,
+        name: upper(ani.name.as_bytes()),
+        layer: ani.layer as u32,
+        frame_count: frames.len() as u32,
+        node_count: animated.len() as u32,
+        fps: F32::new(fps),
+        fps_source: F32::new(fps_source),
+        position_min: F32::new(min),
+        position_scale: F32::new(scale),
+        bbox,
+        next: upper(ani.next.as_bytes()),
+        trailing: Blob::default(),
+    };
+    let source = Source {
+        date: ZDate::default(),
+        path: Text::new(
+            format!("\\_WORK\\DATA\\ANIMS\\{}", input.asc_path)
+                .to_ascii_uppercase()
+                .into_bytes(),
+        ),
+        script: Text::new(input.line.to_ascii_uppercase().into_bytes()),
+        trailing: Blob::default(),
+    };
+    let samples = Samples {
+        checksum: Hex32(input.checksum),
+        node_indices: animated.iter().map(|&(_, idx)| idx).collect(),
+        codes,
+        trailing: Blob::default(),
+    };
+    Ok((
+        Man {
+            chunks: vec![
+                Chunk::Marker(Marker::default()),
+                Chunk::Header(header),
+                Chunk::Source(source),
+                Chunk::Samples(samples),
+            ],
+        },
+        notes,
+    ))
+}
+
+/// The engine's skeleton of an ASC (asc.md §5): the `Bip01…` and `ZS_…` objects (any case) in
+/// file order, names upper case (`Dummy…` helpers and `zm_…` meshes are left out).
+pub fn skeleton_names(asc: &Model) -> Vec<Vec<u8>> {
+    asc.objects
+        .iter()
+        .map(|o| o.name.to_ascii_uppercase())
+        .filter(|n| n.starts_with("BIP01") || n.starts_with("ZS_"))
+        .map(|n| super::model::to_bytes(&n).unwrap_or_else(|| n.into_bytes()))
+        .collect()
+}
+
+/// Parse one MDS `ani` statement (`ani ("S_RUN" 1 "S_RUN" 0.1 0.1 M. "HUM_RUN.ASC" F 1 50)`,
+/// any case, with or without an event block).
+pub fn parse_ani(text: &str) -> Result<Ani, String> {
+    let src = format!("Model (\"X\")\n{{\naniEnum\n{{\n{text}\n}}\n}}\n");
+    let mds = crate::zengin::mds::parse(src.as_bytes())
+        .map_err(|e| format!("not an ani statement: {}", e.message))?;
+    for item in &mds.script.items {
+        if let crate::zengin::mds::ModelItem::AniEnum(items) = item {
+            for a in items {
+                if let crate::zengin::mds::AniItem::Ani(a) = a {
+                    return Ok(a.clone());
+                }
+            }
+        }
+    }
+    Err("not an ani statement (expected `ani (\"NAME\" layer \"NEXT\" in out FLAGS \"X.ASC\" F first last)`)".into())
+}
