@@ -3,6 +3,8 @@
 //!
 //!     cargo bench --bench gltf
 //!
+//! `gltf_character`: a whole real model with its mesh, from the corpus files to the GLB.
+//!
 //! With `GLTF_BENCH_FILES=DIR` the inputs are also written to DIR (`BENCH.MAN`, `NODES.MDH`)
 //! for side-by-side runs of the commands (`animkit export` vs `animkit gltf export`).
 
@@ -93,5 +95,62 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// A whole real character from the shared corpus (PiotrDrozdz96/Gothic's swamp rat: MDH, body
+/// MDM and its 71 MANs), from the files' bytes to the GLB: decode everything, export with the
+/// mesh. The README's "export of a whole real model in under 1 s".
+fn character(c: &mut Criterion) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/realworld/{}/PiotrDrozdz96+Gothic/Anims/_compiled");
+    let at = |kind: &str| std::path::PathBuf::from(dir.to_string_lossy().replace("{}", kind));
+    let (Ok(mdh), Ok(mdm), Ok(listing)) = (
+        std::fs::read(at("mdh").join("SWAMPRAT.MDH")),
+        std::fs::read(at("mesh").join("SWAMPRAT_BODY.MDM")),
+        std::fs::read_dir(at("man")),
+    ) else {
+        eprintln!("gltf_character skipped: the shared corpus is not there");
+        return;
+    };
+    let mut mans: Vec<Vec<u8>> = Vec::new();
+    for e in listing.flatten() {
+        let name = e.file_name().to_string_lossy().to_ascii_uppercase();
+        if name.starts_with("SWAMPRAT-") && name.ends_with(".MAN") {
+            mans.push(std::fs::read(e.path()).expect("reads"));
+        }
+    }
+    assert_eq!(mans.len(), 71);
+    let total: usize = mdh.len() + mdm.len() + mans.iter().map(Vec::len).sum::<usize>();
+    let run = || {
+        let sk = Skeleton::from_mdh(&Mdh::read(&mdh).expect("parses")).expect("skeleton");
+        let body = animkit::zengin::mdm::Mdm::decode(&mdm).expect("parses");
+        let decoded: Vec<Man> = mans.iter().map(|m| Man::read(m).expect("parses")).collect();
+        let anims: Vec<Animation<'_>> = decoded
+            .iter()
+            .map(|man| Animation {
+                label: "man".into(),
+                man,
+            })
+            .collect();
+        let skin = &body.mesh.softskins[0];
+        let ch = gltf::mesh::Character {
+            parts: vec![gltf::mesh::Part {
+                name: "SWAMPRAT_BODY".into(),
+                mesh: &skin.mesh,
+                bind: gltf::mesh::Bind::Skin(skin),
+            }],
+            textures: Default::default(),
+        };
+        gltf::export_with(&sk, &anims, Some(&ch), Container::Glb)
+            .expect("exports")
+            .0
+            .len()
+    };
+    eprintln!("character: {total} bytes of input, {} bytes of GLB", run());
+    let mut g = c.benchmark_group("gltf_character");
+    g.throughput(Throughput::Bytes(total as u64));
+    g.sample_size(10);
+    g.bench_function("swamprat_mesh_and_71_anims", |b| b.iter(run));
+    g.finish();
+}
+
+criterion_group!(benches, bench, character);
 criterion_main!(benches);

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 // The corpus-or-fail-in-CI rule, shared with the library's unit tests (one copy).
 #[path = "../src/testing.rs"]
 mod testing;
-pub use testing::{corpus, corpus_file, missing_tool};
+pub use testing::{corpus, corpus_file, corpus_path, missing_tool};
 
 /// The project root.
 pub fn root() -> PathBuf {
@@ -30,3 +30,26 @@ pub fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// The corpus files damaged by a hand edit (a name lengthened in a hex editor without fixing
+/// its chunk's length), paths inside `realworld/`, with the chunk whose fields overrun it: its
+/// header offset, stated and actual length. `verify` reports each with that cause and `animkit
+/// repair` makes each readable (roundtrip-tests/realworld.rs).
+pub const DAMAGED: &[(&str, usize, u32, u32)] = &[
+    ("man/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/HUMANS-S_TREASUREOLD_S0.MAN", 6, 82, 88),
+    ("man/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/HUMANS-S_TREASUREOLD_S1.MAN", 6, 82, 88),
+    ("man/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/HUMANS-S_TREASUREOLD_S2.MAN", 6, 82, 88),
+    ("man/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/HUMANS-S_TREASUREOLD_S3.MAN", 6, 82, 88),
+    ("man/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/HUMANS-S_TREASUREOLD_S4.MAN", 6, 82, 88),
+    ("man/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/HUMANS-T_TREASUREOLD_S0_2_S1.MAN", 6, 87, 93),
+    ("man/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/HUMANS-T_TREASUREOLD_S0_2_STAND.MAN", 6, 77, 80),
+    ("man/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/HUMANS-T_TREASUREOLD_S1_2_STAND.MAN", 6, 77, 80),
+    ("man/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/HUMANS-T_TREASUREOLD_STAND_2_S0.MAN", 6, 90, 96),
+    ("mdl/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/TOMBRAIDER_DS.MDL", 286, 56, 68),
+    ("mdl/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/TREASUREOLD_ADDON_01.MDL", 286, 56, 59),
+    ("msb/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/GOBBO@bfdd00f.MSB", 104, 13, 24),
+];
+
+/// The corpus script that is damaged: GOLEM.MDS has a name broken across two lines.
+pub const DAMAGED_SCRIPT: &str =
+    "mds/CarnageMarkus+gothic-animations-decompiled/Gothic_2/MONSTER/GOLEM/GOLEM.MDS";

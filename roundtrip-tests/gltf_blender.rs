@@ -13,7 +13,7 @@ use glam::{DMat3, DMat4, DQuat, DVec3};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-fn blender() -> Option<PathBuf> {
+pub fn blender() -> Option<PathBuf> {
     let found = std::process::Command::new("blender")
         .args(["-b", "--factory-startup", "--version"])
         .output()

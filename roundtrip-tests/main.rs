@@ -2,21 +2,25 @@
 //! decoded corpus values, bad input, generated property tests, the CLI and the README.
 
 mod asc_export;
+mod blender_addon;
 mod cli;
 mod common;
 mod fuzz_corpus;
 mod gltf;
 mod gltf_blender;
+mod gltf_mesh;
 mod man_bad_input;
 mod man_corpus;
 mod man_edit;
 mod man_props;
 mod oneshot;
 mod readme;
+mod realworld;
 mod report;
 mod schemas;
 mod ue3;
 mod vdf_cli;
 mod verify_trees;
+mod wine;
 mod yaml_io;
 mod zengin_model_cli;

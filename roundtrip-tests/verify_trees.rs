@@ -1,6 +1,6 @@
 //! The verify engine over the project's samples and the shared corpus.
 
-use crate::common::{corpus, root};
+use crate::common::{corpus, root, DAMAGED, DAMAGED_SCRIPT};
 use animkit::verify::{collect_files, verify_files, Outcome, Progress};
 
 fn verify_all(dir: &std::path::Path) -> (usize, Vec<String>) {
@@ -30,8 +30,21 @@ fn every_sample_round_trips_byte_for_byte() {
 fn every_recognised_corpus_file_round_trips_byte_for_byte() {
     let Some(dir) = corpus() else { return };
     let (ok, problems) = verify_all(&dir);
-    assert!(problems.is_empty(), "{problems:#?}");
-    assert!(ok >= 1, "no corpus file verified");
+    // The damaged real files fail with their cause (checked in detail in realworld.rs); every
+    // other recognised file round-trips.
+    let damaged = |p: &String| {
+        let p = p.replace('\\', "/");
+        DAMAGED.iter().any(|(f, offset, old, new)| {
+            p.contains(f)
+                && p.contains(&format!(
+                    "at byte offset {offset}: its fields take {new} bytes but its length says {old}: a string edited without fixing the length?"
+                ))
+        }) || (p.contains(DAMAGED_SCRIPT) && p.contains("unterminated string"))
+    };
+    let unexpected: Vec<&String> = problems.iter().filter(|p| !damaged(p)).collect();
+    assert!(unexpected.is_empty(), "{unexpected:#?}");
+    assert_eq!(problems.len(), DAMAGED.len() + 1, "{problems:#?}");
+    assert!(ok >= 600, "only {ok} corpus files verified");
 }
 
 #[test]

@@ -24,6 +24,18 @@ pub fn write_file_with(path: &Path, data: &[u8], overwrite: bool, sync: bool) ->
     file.finish_with(overwrite, sync)
 }
 
+/// The folder `path` is to be written in exists (else the error says so, not the temporary
+/// file's name).
+fn check_folder(path: &Path) -> Result<(), Error> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => Err(Error::other(
+            path,
+            format!("the output folder {} does not exist", dir.display()),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// A file being written beside `path` that becomes `path` in one rename
 /// ([`PendingFile::finish`]); dropped unfinished (an error, a panic), it is removed. So the
 /// output is the old file, no file, or the whole new one, never part of it.
@@ -35,6 +47,7 @@ pub struct PendingFile {
 
 impl PendingFile {
     pub fn create(path: &Path) -> Result<PendingFile, Error> {
+        check_folder(path)?;
         Ok(PendingFile {
             tmp: temp_beside(path)?,
             path: path.to_path_buf(),

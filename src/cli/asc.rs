@@ -219,6 +219,7 @@ pub(super) fn compile_model(
     let jobs = ani_jobs(mds);
     let rounding = rounding(args.rounding);
     // One ani per task on all cores; each reads its own ASC (memory: one ASC per core).
+    #[allow(clippy::type_complexity)]
     let results: Vec<Result<Option<(PathBuf, Vec<u8>, Vec<String>)>, Error>> = jobs
         .par_iter()
         .map(|job| {

@@ -15,7 +15,8 @@ use std::path::PathBuf;
 /// warning).
 #[derive(clap::Args)]
 pub struct Args {
-    /// Binary assets or animkit YAML documents.
+    /// Binary assets or animkit YAML documents; a folder stands for the recognised files in it
+    /// (recursively, as `verify` walks folders).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Treat warnings as failures.
@@ -32,7 +33,8 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args) -> Result<Status, Error> {
+pub fn run(mut args: Args) -> Result<Status, Error> {
+    args.files = super::expand_folders(&args.files)?;
     let companions = args.with.load()?;
     let check_one = |path: &std::path::Path| -> Result<_, Error> {
         let input = Input::read(path)?;

@@ -29,8 +29,9 @@ enum Command {
 /// (the MDH named HUMANS.MDH and every MAN whose checksum equals its checksum).
 #[derive(clap::Args)]
 struct ExportArgs {
-    /// .MAN files, or one .VDF archive or folder (with --model).
-    #[arg(required = true)]
+    /// .MAN files, or one .VDF archive or folder (with --model); none with --mdh exports the
+    /// skeleton (and --mesh/--head) without animations.
+    #[arg(required_unless_present = "mdh")]
     inputs: Vec<PathBuf>,
     /// The model hierarchy (.MDH) the animations were made for.
     #[arg(long)]
@@ -44,6 +45,8 @@ struct ExportArgs {
     /// Export animations whose checksum differs from the MDH's, and overwrite OUTPUT.
     #[arg(long)]
     force: bool,
+    #[command(flatten)]
+    character: super::gltf_mesh::MeshArgs,
 }
 
 /// Put the motion of a glTF animation back into a MAN. Channels are matched to the MDH's nodes
@@ -262,7 +265,10 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
             man,
         })
         .collect();
-    let (bytes, report) = gltf::export(&sk, &anims, container)
+    let source = single_source.then(|| a.inputs[0].as_path());
+    let loaded = super::gltf_mesh::load(&a.character, source, a.model.as_deref())?;
+    let character = loaded.as_ref().map(|l| l.character(&sk)).transpose()?;
+    let (bytes, report) = gltf::export_with(&sk, &anims, character.as_ref(), container)
         .map_err(|e| Error::other(&mdh_label, e.to_string()))?;
     drop(mans);
     for w in &report.warnings {
@@ -270,10 +276,15 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
     }
     crate::fsio::write_file(&a.output, &bytes, a.force)?;
     eprintln!(
-        "wrote {} ({} bytes): {} nodes, {} animation{}{}",
+        "wrote {} ({} bytes): {} nodes, {}{} animation{}{}",
         a.output.display(),
         bytes.len(),
         report.nodes,
+        match report.meshes {
+            0 => String::new(),
+            1 => "1 mesh, ".into(),
+            n => format!("{n} meshes, "),
+        },
         report.animations.len(),
         if report.animations.len() == 1 {
             ""
@@ -305,9 +316,18 @@ pub(super) fn model_in(
         (Some(p), _) => (p.to_path_buf(), read_mdh(p)?),
         (None, Some(model)) => {
             let want = format!("{model}.MDH");
+            // NAME, NAME.MDH, or the member's path (`ANIMS/_COMPILED/WARAN.MDH`, any case,
+            // either slash)
+            let path = model.replace('\\', "/").to_ascii_uppercase();
             let hit = mdhs.iter().find(|f| {
                 let base = f.name.rsplit('/').next().unwrap_or(&f.name);
-                base.eq_ignore_ascii_case(&want) || base.eq_ignore_ascii_case(model)
+                let name = f.name.replace('\\', "/").to_ascii_uppercase();
+                base.eq_ignore_ascii_case(&want)
+                    || base.eq_ignore_ascii_case(model)
+                    || (path.contains('/')
+                        && (name == path
+                            || name.ends_with(&format!("/{path}"))
+                            || name == format!("{path}.MDH")))
             });
             let Some(hit) = hit else {
                 return Err(Error::other(

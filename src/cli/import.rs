@@ -29,6 +29,9 @@ pub fn run(args: Args) -> Result<Status, Error> {
         return super::tree::run(&args.file, out, args.out.force, dir, &opts);
     }
     let bytes = crate::fsio::read_file(&args.file)?;
+    if bytes.is_empty() {
+        return Err(Error::other(&args.file, "empty file"));
+    }
     let text = String::from_utf8(bytes)
         .map_err(|e| Error::other(&args.file, format!("not UTF-8 text: {e}")))?;
     let tag = crate::yaml::document_tag(&text)
@@ -77,6 +80,14 @@ pub fn run(args: Args) -> Result<Status, Error> {
     // (the text is done with: its memory is reused for the output, a lower peak)
     drop(text);
     let data = asset.encode().map_err(Error::encoding(&args.file))?;
+    for w in asset.value_findings() {
+        eprintln!(
+            "warning: {}: {}: {}",
+            args.file.display(),
+            w.path,
+            w.message
+        );
+    }
     warn_against_existing(&output, format, asset.as_ref());
     // (the process ends here: the operating system takes the model back faster than dropping
     // it piece by piece, e.g. 90,000 MW3 events)

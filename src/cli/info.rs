@@ -9,7 +9,8 @@ use std::path::PathBuf;
 /// chunks).
 #[derive(clap::Args)]
 pub struct Args {
-    /// Binary assets or animkit YAML documents.
+    /// Binary assets or animkit YAML documents; a folder stands for the recognised files in it
+    /// (recursively, as `verify` walks folders).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Print one JSON document instead (schema: schemas/animkit.info.schema.json); a file that
@@ -18,7 +19,8 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args) -> Result<Status, Error> {
+pub fn run(mut args: Args) -> Result<Status, Error> {
+    args.files = super::expand_folders(&args.files)?;
     if args.json {
         let mut status = Status::Ok;
         let files = args
@@ -43,10 +45,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
                     f.summary = opened
                         .info()
                         .into_iter()
-                        .map(|(label, value)| json::Line {
-                            label: label.into(),
-                            value,
-                        })
+                        .map(|(label, value)| json::Line::new(label.into(), value))
                         .collect();
                     Ok(())
                 });

@@ -29,6 +29,9 @@ impl Input {
     /// A binary asset (detected by content) or an animkit YAML document.
     pub fn read(path: &Path) -> Result<Input, Error> {
         let data = crate::fsio::map_file(path)?;
+        if data.is_empty() {
+            return Err(Error::other(path, "empty file"));
+        }
         if let Some(format) = registry::detect(&data) {
             return Ok(Input::new(path, data, format, false));
         }
@@ -56,6 +59,9 @@ impl Input {
     /// A binary asset only (detected by content).
     pub fn binary(path: &Path) -> Result<Input, Error> {
         let data = crate::fsio::map_file(path)?;
+        if data.is_empty() {
+            return Err(Error::other(path, "empty file"));
+        }
         let format = registry::detect(&data)
             .ok_or_else(|| Error::other(path, "not a recognised binary format"))?;
         Ok(Input::new(path, data, format, false))

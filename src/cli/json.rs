@@ -42,6 +42,29 @@ pub struct InfoFile {
 pub struct Line {
     pub label: String,
     pub value: String,
+    /// The value as a number, when it is one (frames, nodes, bytes, a rate); the value's
+    /// leading number when units follow (`25.0 (source 25.0)` → 25.0). Added in issue 27.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<serde_json::Number>,
+}
+
+impl Line {
+    pub fn new(label: String, value: String) -> Line {
+        let first = value.split_whitespace().next().unwrap_or("");
+        let number = match first.parse::<i64>() {
+            Ok(i) => Some(serde_json::Number::from(i)),
+            Err(_) => first
+                .parse::<f64>()
+                .ok()
+                .filter(|_| first.starts_with(|c: char| c.is_ascii_digit() || c == '-'))
+                .and_then(serde_json::Number::from_f64),
+        };
+        Line {
+            label,
+            value,
+            number,
+        }
+    }
 }
 
 /// `animkit check --json`.

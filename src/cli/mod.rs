@@ -21,6 +21,7 @@ mod decompile;
 mod diff;
 mod export;
 mod gltf;
+mod gltf_mesh;
 mod import;
 mod info;
 mod input;
@@ -30,6 +31,7 @@ mod out;
 mod progress;
 mod psa;
 mod repack;
+mod repair;
 pub mod schema;
 mod tree;
 mod unpack;
@@ -81,6 +83,7 @@ enum Command {
     Vdf(vdf::Args),
     Unpack(unpack::Args),
     Repack(repack::Args),
+    Repair(repair::Args),
     Gltf(gltf::Args),
     /// The 3ds Max ASCII (.ASC) pipeline: `asc import` (ASC → MAN), `asc export` (MAN → ASC).
     Asc(asc::Args),
@@ -109,10 +112,7 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(command) => dispatch(command),
-        None if cli.paths.is_empty() => {
-            let _ = <Cli as clap::CommandFactory>::command().print_help();
-            return ExitCode::from(2);
-        }
+        None if cli.paths.is_empty() => return oneshot::no_arguments(),
         None => return oneshot::run(&cli.paths),
     };
     let code = match result {
@@ -147,6 +147,7 @@ fn dispatch(command: Command) -> Result<Status, Error> {
         Command::Vdf(a) => vdf::run(a),
         Command::Unpack(a) => unpack::run(a),
         Command::Repack(a) => repack::run(a),
+        Command::Repair(a) => repair::run(a),
         Command::Gltf(a) => gltf::run(a),
         Command::Asc(a) => asc::run(a),
         Command::Completions(a) => completions::run(a),
@@ -165,6 +166,24 @@ pub fn report(e: &Error) {
 
 /// Run `f` for every file; with several files, a file's error is printed and the others still
 /// run (status failed), with one file it is the command's error.
+/// The files named, with each folder replaced by the recognised files inside it (recursively,
+/// sorted by name, as `verify` walks folders); files named directly are kept as they are.
+pub fn expand_folders(paths: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>, Error> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            for f in crate::verify::collect_files(std::slice::from_ref(p))? {
+                if Input::read(&f).is_ok() {
+                    out.push(f);
+                }
+            }
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
 pub fn each_file(
     files: &[std::path::PathBuf],
     mut f: impl FnMut(&Path) -> Result<Status, Error>,

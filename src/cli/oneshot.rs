@@ -80,6 +80,74 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
     }
 }
 
+/// What a start without arguments shows: how to use the program by dropping files on it.
+pub const HOW_TO_USE: &str = "\
+animkit converts game animation files byte-exactly (Gothic .MAN/.MDH/.MDS/.MSB/.VDF,
+MechWarrior 3 anim.zbd, Blade & Soul .upk).
+
+To use it, drop files or folders on animkit.exe in Explorer (or name them after `animkit`
+in a command prompt). Each is converted beside itself:
+  - a game file (WALK.MAN) becomes editable YAML (WALK.MAN.yaml);
+  - the edited YAML becomes the game file again (the original kept once as WALK.MAN.bak);
+  - an archive (ANIMS.VDF) becomes a folder ANIMS.VDF-unpacked, and that folder the archive;
+  - a .glb/.gltf written by `animkit gltf export` goes back into its animation.
+What was done is written to animkit-last-run.txt beside the first file.
+
+Every command (info, diff, verify, gltf export/import, ...): `animkit --help` in a command
+prompt.
+";
+
+/// `animkit` without arguments. Started by a double click (on Windows: a console window of
+/// its own, nobody else attached to it) it explains how to use it and waits for Enter, so the
+/// window does not flash and vanish; anywhere else (a shell, a script, no terminal) it prints
+/// the command-line help (stdout) and the same explanation (stderr) and exits with 2 at once.
+pub fn no_arguments() -> ExitCode {
+    use std::io::IsTerminal;
+    let wait = should_wait(own_console(), std::io::stdin().is_terminal());
+    if !wait {
+        let _ = <super::Cli as clap::CommandFactory>::command().print_help();
+        eprintln!();
+    }
+    eprint!(
+        "animkit {}: no files given.\n\n{HOW_TO_USE}",
+        env!("CARGO_PKG_VERSION")
+    );
+    if wait {
+        eprintln!("\nPress Enter to close this window.");
+        let mut line = String::new();
+        let _ = std::io::stdin().read_line(&mut line);
+    }
+    ExitCode::from(2)
+}
+
+/// Wait for a key only when the program has a console window of its own (a double click) and
+/// can read a key from it: never in a shell, a pipe or without a terminal.
+fn should_wait(own_console: bool, stdin_is_terminal: bool) -> bool {
+    own_console && stdin_is_terminal
+}
+
+/// Whether this process is the only one attached to its console: Windows made the console for
+/// it (started from Explorer), so it closes when the process ends.
+#[cfg(windows)]
+fn own_console() -> bool {
+    let mut ids = [0u32; 2];
+    // SAFETY: the buffer holds 2 ids and its length is passed; the call writes at most that
+    // many and returns how many processes are attached (0 on failure: no console).
+    let n = unsafe {
+        windows_sys::Win32::System::Console::GetConsoleProcessList(
+            ids.as_mut_ptr(),
+            ids.len() as u32,
+        )
+    };
+    n == 1
+}
+
+/// Elsewhere a program is started from a shell or a launcher: never a window of its own.
+#[cfg(not(windows))]
+fn own_console() -> bool {
+    false
+}
+
 /// The summary file's line ending: the platform's, so Notepad shows it as lines.
 fn crate_newline() -> &'static str {
     if cfg!(windows) {
@@ -408,6 +476,17 @@ fn original_of(path: &Path) -> Result<PathBuf, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn waits_only_for_a_double_click_with_a_terminal() {
+        assert!(should_wait(true, true));
+        assert!(!should_wait(true, false));
+        assert!(!should_wait(false, true));
+        assert!(!should_wait(false, false));
+        // No console window of its own outside Windows, so nothing there ever waits.
+        #[cfg(not(windows))]
+        assert!(!own_console());
+    }
 
     #[test]
     fn names_are_derived_by_suffix_ignoring_case() {

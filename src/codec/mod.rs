@@ -110,6 +110,11 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn export_warnings(&self) -> Vec<Finding> {
         Vec::new()
     }
+    /// Values that make no sense on their own (a frame rate of 0, a node index no skeleton
+    /// has): `check` reports them and `import` warns. Nothing by default.
+    fn value_findings(&self) -> Vec<Finding> {
+        Vec::new()
+    }
     /// The key that ties this file to its companions: a companion belongs to the file when
     /// their keys are equal (ZenGin: the CRC-32 of the skeleton's node names in MAN and MDH).
     fn companion_key(&self) -> Option<u32> {
@@ -147,6 +152,21 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn yaml_round_trip(&self) -> Option<Vec<u8>> {
         None
     }
+    /// A damaged file made readable by changes the format can name (`animkit repair`), e.g.
+    /// chunk lengths made to agree with their content after a name was lengthened by hand:
+    /// the repaired bytes and one line per change. `None`: the format knows no repair for
+    /// `data` (the default).
+    fn repair(_data: &[u8]) -> Option<Repaired> {
+        None
+    }
+}
+
+/// The result of [`Codec::repair`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Repaired {
+    pub bytes: Vec<u8>,
+    /// What changed, one line each (field path, offset, old → new).
+    pub changes: Vec<String>,
 }
 
 /// A format, as the commands see it.
@@ -172,6 +192,8 @@ pub trait Format: Send + Sync {
     fn companions(&self) -> &'static [Companion];
     /// See [`Codec::HAS_EDIT_WARNINGS`].
     fn has_edit_warnings(&self) -> bool;
+    /// See [`Codec::repair`].
+    fn repair(&self, data: &[u8]) -> Option<Repaired>;
 }
 
 /// A decoded file, as the commands see it.
@@ -187,6 +209,8 @@ pub trait Asset: Send + Sync {
     fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding>;
     /// See [`Codec::export_warnings`].
     fn export_warnings(&self) -> Vec<Finding>;
+    /// See [`Codec::value_findings`].
+    fn value_findings(&self) -> Vec<Finding>;
     /// See [`Codec::companion_key`].
     fn companion_key(&self) -> Option<u32>;
     /// See [`Codec::edit_warnings`]; empty when `edited` is another format.
@@ -225,6 +249,9 @@ impl<T: Codec> Asset for T {
     }
     fn export_warnings(&self) -> Vec<Finding> {
         Codec::export_warnings(self)
+    }
+    fn value_findings(&self) -> Vec<Finding> {
+        Codec::value_findings(self)
     }
     fn companion_key(&self) -> Option<u32> {
         Codec::companion_key(self)
@@ -293,6 +320,9 @@ impl<T: Codec> Format for Registered<T> {
     }
     fn has_edit_warnings(&self) -> bool {
         T::HAS_EDIT_WARNINGS
+    }
+    fn repair(&self, data: &[u8]) -> Option<Repaired> {
+        T::repair(data)
     }
 }
 

@@ -72,8 +72,10 @@ pub fn strip_bom(text: &str) -> &str {
 }
 
 /// The value of the top-level `format:` key, found without parsing the whole document.
+/// Animkit writes it first; a document whose keys another tool sorted (PyYAML's default dump
+/// puts `format:` after `chunks:`) has it further down, as a top-level line all the same.
 pub fn document_tag(text: &str) -> Option<&str> {
-    for line in strip_bom(text).lines().take(64) {
+    for line in strip_bom(text).lines() {
         if let Some(rest) = line.strip_prefix("format:") {
             let v = rest.split('#').next().unwrap_or("").trim();
             return Some(v.trim_matches(|c| c == '"' || c == '\''));

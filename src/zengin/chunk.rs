@@ -41,6 +41,8 @@ pub struct Chunks<'a> {
     data: &'a [u8],
     pos: usize,
     index: usize,
+    /// Header offset of the last chunk read (for the report of a damaged chunk after it).
+    last: Option<usize>,
 }
 
 impl<'a> Chunks<'a> {
@@ -49,6 +51,7 @@ impl<'a> Chunks<'a> {
             data,
             pos: 0,
             index: 0,
+            last: None,
         }
     }
 
@@ -75,6 +78,26 @@ impl<'a> Chunks<'a> {
         };
         if cur.bytes(self.pos).is_err() {
             return at(cur.invalid("chunk position past the end"), "header");
+        }
+        // The damage may be the previous chunk's: a string lengthened without fixing its length
+        // leaves the next "header" inside the string's tail. Name that chunk and the cause.
+        if let Some(prev) = self.last {
+            if let Some(fix) = overrun_at(self.data, prev, self.pos) {
+                self.pos = self.data.len();
+                let mut cur = Cursor::new(self.data, 0);
+                let _ = cur.bytes(prev + 2);
+                let mut e = cur.invalid(format!(
+                    "chunk 0x{:04X} at byte offset {prev}: its fields take {} bytes but its \
+                     length says {}: a string edited without fixing the length? (`animkit \
+                     repair` writes the file with lengths that agree)",
+                    fix.id, fix.new_length, fix.old_length
+                ));
+                e.path = FieldPath::new()
+                    .field("chunks")
+                    .index(index - 1)
+                    .field("length");
+                return e;
+            }
         }
         self.pos = self.data.len();
         let header = match cur.record::<ChunkHeader, HEADER_SIZE>() {
@@ -114,6 +137,7 @@ impl<'a> Iterator for Chunks<'a> {
             {
                 self.pos = start + length;
                 self.index += 1;
+                self.last = Some(pos);
                 return Some(Ok(RawChunk {
                     id,
                     offset: pos as u64,
@@ -123,6 +147,133 @@ impl<'a> Iterator for Chunks<'a> {
         }
         Some(Err(self.damaged()))
     }
+}
+
+/// A chunk whose length field is less than what its fields take (see [`overrun_at`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LengthFix {
+    /// Offset of the chunk's header.
+    pub offset: usize,
+    pub id: u16,
+    pub old_length: u32,
+    pub new_length: u32,
+}
+
+/// How far past its stated end an edited chunk's content may run (a name lengthened by hand).
+const MAX_OVERRUN: usize = 256;
+
+/// At most this many chunks of one file are taken to overrun their lengths.
+const MAX_FIXES: u32 = 3;
+
+/// The end of the chunk whose header is at `pos`, when its header and payload fit in `data`.
+fn chunk_end(data: &[u8], pos: usize) -> Option<usize> {
+    let h = data.get(pos..pos + HEADER_SIZE)?;
+    let length = u32::from_le_bytes([h[2], h[3], h[4], h[5]]) as usize;
+    let end = (pos + HEADER_SIZE).checked_add(length)?;
+    (end <= data.len()).then_some(end)
+}
+
+/// The length fixes (at most `budget`) that make the chunks from `pos` walk to exactly the
+/// end of `data`; `last` is the header offset of the chunk before `pos`.
+fn plan_from(
+    data: &[u8],
+    mut pos: usize,
+    mut last: Option<usize>,
+    budget: u32,
+) -> Option<Vec<LengthFix>> {
+    loop {
+        if pos == data.len() {
+            return Some(Vec::new());
+        }
+        match chunk_end(data, pos) {
+            Some(end) => {
+                last = Some(pos);
+                pos = end;
+            }
+            None => {
+                let prev = last?;
+                if budget == 0 {
+                    return None;
+                }
+                return overrun_plan(data, prev, pos, budget);
+            }
+        }
+    }
+}
+
+/// The chunk at `prev` runs past its stated end `bad`: the smallest overrun from which the
+/// rest walks (with at most `budget - 1` more fixes). The chunks a hand edit lengthens end with
+/// a string (ZenGin strings end with a line feed), so overruns ending after a `\n` are tried
+/// first.
+fn overrun_plan(data: &[u8], prev: usize, bad: usize, budget: u32) -> Option<Vec<LengthFix>> {
+    let h = data.get(prev..prev + HEADER_SIZE)?;
+    let id = u16::from_le_bytes([h[0], h[1]]);
+    let old_length = u32::from_le_bytes([h[2], h[3], h[4], h[5]]);
+    // (a chunk header must follow: a chunk that swallows the rest of the file is no fix)
+    let max = MAX_OVERRUN.min(data.len().saturating_sub(bad + HEADER_SIZE));
+    for after_newline in [true, false] {
+        for k in 1..=max {
+            if (data[bad + k - 1] == b'\n') != after_newline {
+                continue;
+            }
+            if let Some(rest) = plan_from(data, bad + k, None, budget - 1) {
+                let fix = LengthFix {
+                    offset: prev,
+                    id,
+                    old_length,
+                    new_length: old_length.checked_add(k as u32)?,
+                };
+                return Some([vec![fix], rest].concat());
+            }
+        }
+    }
+    None
+}
+
+/// The first fix when the chunk at `prev` (whose stated end is `bad`, where no chunk header
+/// fits) runs further: see [`length_fixes`].
+pub fn overrun_at(data: &[u8], prev: usize, bad: usize) -> Option<LengthFix> {
+    overrun_plan(data, prev, bad, MAX_FIXES).and_then(|p| p.first().copied())
+}
+
+/// The chunks whose length fields are shorter than their content (names lengthened by hand
+/// without fixing the length), in file order: each the smallest overrun (after a string's
+/// line feed first) from which the rest walks to the end of the file. Empty when every chunk
+/// walks; `None` when the file is damaged some other way.
+pub fn length_fixes(data: &[u8]) -> Option<Vec<LengthFix>> {
+    plan_from(data, 0, None, MAX_FIXES)
+}
+
+/// `data` with the [`length_fixes`] applied (the same bytes, the length fields patched).
+pub fn apply_length_fixes(data: &[u8], fixes: &[LengthFix]) -> Vec<u8> {
+    let mut out = data.to_vec();
+    for f in fixes {
+        out[f.offset + 2..f.offset + 6].copy_from_slice(&f.new_length.to_le_bytes());
+    }
+    out
+}
+
+/// [`Codec::repair`](crate::codec::Codec::repair) for a chunked file: the length fields
+/// made to agree with the content ([`length_fixes`]); `None` when nothing needs it or the
+/// damage is of another kind.
+pub fn repair_lengths(data: &[u8]) -> Option<crate::codec::Repaired> {
+    let fixes = length_fixes(data)?;
+    if fixes.is_empty() {
+        return None;
+    }
+    let changes = fixes
+        .iter()
+        .map(|f| {
+            format!(
+                "chunk 0x{:04X} at byte offset {}: length {} → {} (its fields take {} bytes)",
+                f.id, f.offset, f.old_length, f.new_length, f.new_length
+            )
+        })
+        .collect();
+    Some(crate::codec::Repaired {
+        bytes: apply_length_fixes(data, &fixes),
+        changes,
+    })
 }
 
 /// Split a file into its chunks, in file order. Fails on a truncated header or a length that

@@ -1,6 +1,7 @@
 //! ZenGin (Gothic 1 and 2) formats. Shared building blocks live in [`chunk`] (the binary
 //! chunked container) and [`types`] (line strings, zDATE, bounding boxes); each format is one
-//! folder: [`asc`], [`man`], [`mdh`], [`mds`], [`msb`], [`vdf`].
+//! folder: [`asc`], [`man`], [`mdh`], [`mdl`], [`mdm`], [`mmb`], [`mds`], [`msb`], [`tex`], [`vdf`];
+//! [`mesh`] holds what the mesh formats share.
 
 pub mod anirefs;
 pub mod asc;
@@ -8,11 +9,16 @@ pub mod chunk;
 pub mod gltf;
 pub mod man;
 pub mod mdh;
+pub mod mdl;
+pub mod mdm;
 pub mod mds;
+pub mod mesh;
+pub mod mmb;
 pub mod msb;
 pub mod script;
 pub mod stext;
 pub mod tagged;
+pub mod tex;
 pub mod types;
 pub mod vdf;
 

@@ -32,7 +32,7 @@ pub const TAG: &str = "zengin.asc";
 pub fn push_num(out: &mut String, v: f64) {
     let start = out.len();
     push_g(out, v);
-    if parse_f64(out[start..].as_bytes()).map(f64::to_bits) == Some(v.to_bits()) {
+    if parse_f64(&out.as_bytes()[start..]).map(f64::to_bits) == Some(v.to_bits()) {
         return;
     }
     out.truncate(start);

@@ -23,6 +23,8 @@ pub enum Container {
 #[derive(Debug, Clone, Default)]
 pub struct ExportReport {
     pub nodes: usize,
+    /// Meshes written (the character's).
+    pub meshes: usize,
     pub animations: Vec<String>,
     pub warnings: Vec<String>,
 }
@@ -127,6 +129,16 @@ pub fn export(
     anims: &[Animation<'_>],
     container: Container,
 ) -> Result<(Vec<u8>, ExportReport), GltfError> {
+    export_with(sk, anims, None, container)
+}
+
+/// Build the glTF file, with the character's meshes when given.
+pub fn export_with(
+    sk: &Skeleton,
+    anims: &[Animation<'_>],
+    character: Option<&super::mesh::Character<'_>>,
+    container: Container,
+) -> Result<(Vec<u8>, ExportReport), GltfError> {
     let mut report = ExportReport {
         nodes: sk.len(),
         ..Default::default()
@@ -171,6 +183,12 @@ pub fn export(
         let (times_bin, out_bin) = bin[ibm_len..].split_at_mut(times_len);
         push_animations(&mut root, &plans, (ibm_len, times_bin, out_bin));
         report.animations = plans.iter().map(|p| p.name.clone()).collect();
+    }
+    if let Some(ch) = character {
+        report
+            .warnings
+            .extend(super::mesh::push_character(&mut root, sk, ch, &mut bin)?);
+        report.meshes = root.meshes.len();
     }
     Ok((serialize(root, bin, container)?, report))
 }

@@ -5,6 +5,7 @@
 //!   right-handed, Y up, metres: x is mirrored, lengths divided by 100).
 //! * [`skeleton`]: the MDH hierarchy with its rest poses in glTF coordinates.
 //! * [`mod@export`]: MDH + MANs → `.glb` / `.gltf`.
+//! * [`mesh`]: the character's meshes (skinned, node-attached, head) and textures in it.
 //! * [`read`]: a glTF file (GLB or JSON with embedded, external or GLB buffers) read and
 //!   checked, with JSON paths in every error.
 //! * [`import`]: one glTF animation sampled at a MAN's frame times and packed into a copy of the
@@ -14,10 +15,11 @@ pub mod coords;
 pub mod export;
 pub mod glb;
 pub mod import;
+pub mod mesh;
 pub mod read;
 pub mod skeleton;
 
-pub use export::{export, Container, ExportReport};
+pub use export::{export, export_with, Container, ExportReport};
 pub use import::{import_animation, ImportOptions, ImportReport};
 pub use read::Document;
 pub use skeleton::Skeleton;

@@ -255,6 +255,9 @@ pub use crate::zengin::chunk::{Hex16, Unknown};
 // Registration
 
 impl Codec for Man {
+    fn repair(data: &[u8]) -> Option<crate::codec::Repaired> {
+        crate::zengin::chunk::repair_lengths(data)
+    }
     const TAG: &'static str = "zengin.man";
     const DESCRIPTION: &'static str = "ZenGin model animation (.MAN)";
     const EXTENSIONS: &'static [&'static str] = &["man"];
@@ -323,7 +326,50 @@ impl Codec for Man {
         diff::edit_warnings(self, edited)
     }
     fn check(&self, ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
-        crate::zengin::mdh::check_man_findings(self, ctx)
+        let mut out = self.value_findings();
+        out.extend(crate::zengin::mdh::check_man_findings(self, ctx));
+        out
+    }
+    fn value_findings(&self) -> Vec<crate::codec::Finding> {
+        use crate::codec::{Finding, Severity};
+        let mut out = Vec::new();
+        if let Some(h) = self.header() {
+            let fps = h.fps.get();
+            if !(fps.is_finite() && fps > 0.0) {
+                out.push(Finding::new(
+                    Severity::Error,
+                    "header.fps",
+                    format!("fps {fps}: the playback rate must be a finite number above 0"),
+                ));
+            }
+            if h.frame_count == 0 && self.samples().is_some_and(|s| !s.codes.is_empty()) {
+                out.push(Finding::new(
+                    Severity::Error,
+                    "header.frame_count",
+                    "frame_count 0, but the samples chunk holds samples",
+                ));
+            }
+        }
+        if let Some(s) = self.samples() {
+            let mut seen = std::collections::HashMap::new();
+            for (k, &idx) in s.node_indices.iter().enumerate() {
+                if idx > 65535 {
+                    out.push(Finding::new(
+                        Severity::Error,
+                        format!("samples.node_indices[{k}]"),
+                        format!("{idx}: above 65,535, past any skeleton's nodes"),
+                    ));
+                }
+                if let Some(first) = seen.insert(idx, k) {
+                    out.push(Finding::new(
+                        Severity::Error,
+                        format!("samples.node_indices[{k}]"),
+                        format!("{idx}: the same node as node_indices[{first}]"),
+                    ));
+                }
+            }
+        }
+        out
     }
     /// The checksum of the skeleton's node names the samples were made for.
     fn companion_key(&self) -> Option<u32> {

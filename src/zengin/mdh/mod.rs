@@ -570,6 +570,9 @@ impl Mdh {
 }
 
 impl Codec for Mdh {
+    fn repair(data: &[u8]) -> Option<crate::codec::Repaired> {
+        crate::zengin::chunk::repair_lengths(data)
+    }
     const TAG: &'static str = Mdh::TAG_STR;
     const DESCRIPTION: &'static str = "ZenGin model hierarchy (.MDH)";
     const EXTENSIONS: &'static [&'static str] = &["mdh"];

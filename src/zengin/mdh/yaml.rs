@@ -161,7 +161,7 @@ impl Serialize for DocOut<'_> {
 }
 
 impl Mdh {
-    pub(super) fn to_doc(&self) -> Vec<ChunkDoc> {
+    pub(crate) fn to_doc(&self) -> Vec<ChunkDoc> {
         self.chunks
             .iter()
             .map(|c| match c {
@@ -180,9 +180,12 @@ impl Mdh {
         let doc: MdhDocument = crate::yaml::from_str(text)?;
         check_document_header(&doc.format, doc.version, Mdh::TAG, Mdh::YAML_VERSION)
             .map_err(EncodeError::new)?;
-        Ok(Mdh {
-            chunks: doc
-                .chunks
+        Ok(Mdh::from_doc(doc.chunks))
+    }
+    /// The model of a document's chunk list (also an MDL's hierarchy part).
+    pub(crate) fn from_doc(chunks: Vec<ChunkDoc>) -> Mdh {
+        Mdh {
+            chunks: chunks
                 .into_iter()
                 .map(|c| match c {
                     ChunkDoc::Hierarchy(h) => Chunk::Hierarchy(h.into_model()),
@@ -191,6 +194,6 @@ impl Mdh {
                     ChunkDoc::Unknown(u) => Chunk::Unknown(u),
                 })
                 .collect(),
-        })
+        }
     }
 }

@@ -49,6 +49,10 @@ pub struct Header {
     pub root_given: bool,
     /// Whether the header has a `source` line (else a default source chunk is written).
     pub source_given: bool,
+    /// The closing chunks left out (`ends modelEnd=0 end=0`): an engine MSB may stop after its
+    /// last statement (CHESTBIG_ORCMUMMY.MSB has neither `modelEnd` nor `end`).
+    pub no_model_end: bool,
+    pub no_end: bool,
 }
 
 const PREFIX: &str = "// animkit-msb: ";
@@ -112,6 +116,10 @@ pub fn read_header(src: &[u8]) -> Header {
                 if let (Some(d), Some(p)) = (date, get("path")) {
                     h.source = Some((d, Text::new(p)));
                 }
+            }
+            Some("ends") => {
+                h.no_model_end = get("modelEnd").is_some_and(|v| v == b"0");
+                h.no_end = get("end").is_some_and(|v| v == b"0");
             }
             _ => {}
         }
@@ -189,6 +197,16 @@ fn write_header(h: &Header) -> Vec<u8> {
             .as_bytes(),
         ),
         None => o.extend_from_slice(format!("{PREFIX}source none\r\n").as_bytes()),
+    }
+    if h.no_model_end || h.no_end {
+        o.extend_from_slice(
+            format!(
+                "{PREFIX}ends modelEnd={} end={}\r\n",
+                u8::from(!h.no_model_end),
+                u8::from(!h.no_end)
+            )
+            .as_bytes(),
+        );
     }
     o.extend_from_slice(b"\r\n");
     o
@@ -404,8 +422,12 @@ pub fn compile(script: &Script, src: &[u8], opts: &CompileOptions) -> Msb {
             }
         }
     }
-    e.push(Entry::ModelEnd(Marker::default()));
-    e.push(Entry::End(Marker::default()));
+    if !header.no_model_end {
+        e.push(Entry::ModelEnd(Marker::default()));
+    }
+    if !header.no_end {
+        e.push(Entry::End(Marker::default()));
+    }
     Msb { entries: e }
 }
 
@@ -525,8 +547,9 @@ impl Convert<Compiled, Written> for Decompiler {
         };
         (*v != default).then_some(*v)
     }
-    fn opt_text(&mut self, v: &Text, _: &str) -> Option<Text> {
-        Some(v.clone())
+    fn opt_text(&mut self, v: &Text, default: &str) -> Option<Text> {
+        // the engine stores an omitted direction as the default (empty): written back omitted
+        (v.as_bytes() != default.as_bytes()).then(|| v.clone())
     }
     fn text_only(&mut self, _: &NotStored) -> Option<i32> {
         None
@@ -560,6 +583,8 @@ pub fn decompile(m: &Msb) -> Decompiled {
     let mut header = Header {
         root_given: true,
         source_given: true,
+        no_model_end: !m.entries.iter().any(|e| matches!(e, Entry::ModelEnd(_))),
+        no_end: !m.entries.iter().any(|e| matches!(e, Entry::End(_))),
         ..Header::default()
     };
     let mut items: Vec<ModelItem> = Vec::new();

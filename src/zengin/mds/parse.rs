@@ -339,6 +339,19 @@ impl<'a> Parser<'a> {
                             continue;
                         }
                     }
+                    // A flag word with `:` for "not set" (`M:`, SWAMPRAT.MSB): the engine
+                    // stores the text as written, colon included.
+                    if let Some(c) = self.peek() {
+                        let word = self.text(t);
+                        if c.tok.kind == Kind::Colon
+                            && c.tok.start == t.end
+                            && word.iter().all(|b| b"MREFIP.mrefip:".contains(b))
+                        {
+                            self.bump();
+                            args.push(Arg::new(ArgKind::Word, t.start, t.start, c.tok.end));
+                            continue;
+                        }
+                    }
                     args.push(Arg::new(ArgKind::Word, t.start, t.start, t.end));
                 }
                 Kind::Colon => self.warn(off, format!("{keyword}: stray `:` ignored")),
@@ -857,10 +870,8 @@ impl<'a> Parser<'a> {
                 let blend_out = r.num("the blend-out time")?;
                 let flags = r.word("the flags (e.g. M.)")?;
                 let alias_of = r.string("the aliased animation")?;
+                // no direction: the engine stores an empty one (KEILER.MSB, ORC.MSB)
                 let direction = r.opt_word();
-                if direction.is_none() {
-                    r.p.warn(off, "aniAlias: no direction; F is used");
-                }
                 AniItem::AniAlias(AniAlias {
                     name,
                     layer,

@@ -118,7 +118,7 @@ pub trait Convert<A: Encoding, B: Encoding> {
     fn text(&mut self, t: &Text) -> Text;
     /// A value the text may omit, with the engine's rule for it.
     fn opt(&mut self, v: &A::Opt<F32>, rule: Rule<f32>) -> B::Opt<F32>;
-    /// The `aniAlias` direction (`F` when omitted).
+    /// The `aniAlias` direction (empty when omitted, as the engine stores it).
     fn opt_text(&mut self, v: &A::Opt<Text>, default: &str) -> B::Opt<Text>;
     fn text_only(&mut self, v: &A::TextOnly<i32>) -> B::TextOnly<i32>;
     fn trailing(&mut self, v: &A::Trailing) -> B::Trailing;
@@ -194,7 +194,8 @@ pub struct AniAlias<E: Encoding> {
     pub blend_out: F32,
     pub flags: Text,
     pub alias_of: Text,
-    /// `F` or `R`; the MSB stores `F` when the text omits it.
+    /// `F` or `R`; the MSB stores an empty direction when the text omits it (the engine's
+    /// KEILER.MSB, ORC.MSB, HUMANS.MSB hold such aliases).
     #[serde(skip_serializing_if = "Value::is_absent")]
     pub direction: E::Opt<Text>,
     #[serde(default, skip_serializing_if = "Value::is_absent")]
@@ -369,7 +370,7 @@ impl<A: Encoding> AniAlias<A> {
             blend_out: self.blend_out,
             flags: c.text(&self.flags),
             alias_of: c.text(&self.alias_of),
-            direction: c.opt_text(&self.direction, "F"),
+            direction: c.opt_text(&self.direction, ""),
             trailing: c.trailing(&self.trailing),
             events: c.events(self.events.as_ref()),
         }

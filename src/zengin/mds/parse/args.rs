@@ -54,6 +54,25 @@ impl<'p, 'a> ArgReader<'p, 'a> {
         }
     }
     pub(super) fn missing(&mut self, what: &str) -> Stop {
+        // A string without its closing quote ends at the line end (as the engine's reader
+        // does); the statement then lacks what followed on the next line: point at the quote.
+        let src = self.p.src;
+        let open = self.args.iter().find(|a| {
+            src.get(a.off as usize) == Some(&b'"')
+                && a.start == a.off + 1
+                && src.get(a.end as usize) != Some(&b'"')
+        });
+        if let Some(a) = open {
+            let e = self.p.error(
+                a.offset(),
+                format!(
+                    "{}: unterminated string: this `\"` has no closing quote on its line (a name \
+                     cannot continue on the next line), so {what} is missing",
+                    self.kw
+                ),
+            );
+            return self.p.stop(e);
+        }
         let found = self.next_pos();
         let (off, found) = match found {
             Some((_, a)) => (a.offset(), a.describe(self.p.src)),

@@ -1,0 +1,311 @@
+"""animkit for Blender: Gothic (ZenGin) models and animations in and out of Blender.
+
+File > Import > Gothic model/animation (animkit) and File > Export > Gothic animation (animkit).
+Both run the `animkit` executable (its path is set in the add-on's preferences; by default
+the one on PATH) and Blender's own glTF importer/exporter: animkit does every format, this
+add-on only sets the scene the way the round trip needs (frame rate before the import, frame
+range before the export) and writes the edited motion back where it came from.
+"""
+
+bl_info = {
+    "name": "animkit: Gothic models and animations",
+    "author": "animkit contributors",
+    "version": (0, 1, 0),
+    "blender": (3, 4, 0),
+    "location": "File > Import/Export > Gothic ... (animkit); 3D View > Sidebar > animkit",
+    "description": "Import Gothic MAN/MDH/MDS/MSB/VDF and write edited animations back, "
+                   "byte-exactly, with the animkit executable",
+    "doc_url": "",
+    "category": "Import-Export",
+}
+
+import json
+import os
+import tempfile
+
+import bpy
+from bpy.props import CollectionProperty, EnumProperty, StringProperty
+from bpy_extras.io_utils import ImportHelper
+
+from . import core
+
+# The custom property on the armature: where its motion came from (JSON, see core.Plan).
+ORIGIN = "animkit_origin"
+# The scene frame rate the import set (an export at another rate would not be exact).
+FPS = "animkit_fps"
+
+
+def _prefs(context):
+    addon = context.preferences.addons.get(__package__)
+    return addon.preferences if addon else None
+
+
+def _message(e):
+    """animkit's message for a Blender report, without its own `animkit: error:` prefix."""
+    text = str(e).strip()
+    for prefix in ("animkit: error: ", "animkit: "):
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+    return "animkit: " + text
+
+
+def _exe(context):
+    prefs = _prefs(context)
+    return core.find_animkit(prefs.animkit_path if prefs else "")
+
+
+class AnimkitPreferences(bpy.types.AddonPreferences):
+    bl_idname = __package__
+
+    animkit_path: StringProperty(
+        name="animkit executable",
+        description="Path of animkit (animkit.exe on Windows); empty: the one on PATH",
+        subtype="FILE_PATH",
+        default="",
+    )
+
+    def draw(self, context):
+        self.layout.prop(self, "animkit_path")
+        try:
+            self.layout.label(text=f"Using: {core.find_animkit(self.animkit_path)}")
+        except core.AnimkitError as e:
+            self.layout.label(text=str(e), icon="ERROR")
+
+
+# The model list of the chosen archive or folder, kept alive while Blender shows it (Blender
+# needs the strings of dynamic enum items to outlive the callback).
+AUTO = "-"
+_model_items = {"key": None, "items": [(AUTO, "(automatic)", "The only model, or the file's")]}
+
+
+def _models(self, context):
+    path = bpy.path.abspath(self.filepath) if self.filepath else ""
+    if _model_items["key"] == path:
+        return _model_items["items"]
+    items = [(AUTO, "(automatic)", "The only model, or the one named like the file")]
+    try:
+        if os.path.isdir(path) or not os.path.basename(path):
+            names = core.models_in_folder(os.path.dirname(path) if not os.path.isdir(path) else path)
+        elif core.ext(path) in (".vdf", ".mod"):
+            names = core.models_in_archive(_exe(context), path)
+        elif core.ext(path) in (".mdh", ".mds", ".msb", ".man"):
+            names = core.models_in_folder(os.path.dirname(path))
+        else:
+            names = []
+        items += [(n, n, f"{n}.MDH and the animations with its checksum") for n in names]
+    except (core.AnimkitError, OSError):
+        pass
+    _model_items.update(key=path, items=items)
+    return items
+
+
+class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
+    """Import a Gothic model and its animations with animkit (MAN, MDH, MDS/MSB, VDF, or a
+    folder made by `animkit unpack`)"""
+
+    bl_idname = "import_scene.animkit"
+    bl_label = "Import Gothic (animkit)"
+    bl_options = {"REGISTER", "UNDO"}
+
+    filename_ext = ""
+    filter_glob: StringProperty(default=core.FILTER_GLOB, options={"HIDDEN"})
+    files: CollectionProperty(type=bpy.types.OperatorFileListElement,
+                              options={"HIDDEN", "SKIP_SAVE"})
+    directory: StringProperty(subtype="DIR_PATH", options={"HIDDEN", "SKIP_SAVE"})
+    mdh: StringProperty(
+        name="MDH",
+        description="For MANs: their model hierarchy (empty: the .MDH beside them with their "
+                    "checksum)",
+        subtype="FILE_PATH",
+    )
+    model_choice: EnumProperty(name="Model", description="The model in the archive or folder",
+                               items=_models)
+    model: StringProperty(
+        name="Model name",
+        description="The model (its MDH's name) in an archive or folder; overrides the list",
+    )
+
+    def draw(self, context):
+        layout = self.layout
+        layout.label(text="MAN: its MDH (empty: found beside it)")
+        layout.prop(self, "mdh", text="")
+        layout.label(text="Archive, folder, MDS: the model")
+        layout.prop(self, "model_choice", text="")
+        layout.prop(self, "model", text="Name")
+
+    def _paths(self):
+        folder = bpy.path.abspath(self.directory) if self.directory else ""
+        names = [f.name for f in self.files if f.name]
+        if folder and names:
+            return [os.path.join(folder, n) for n in names]
+        path = bpy.path.abspath(self.filepath)
+        if os.path.isdir(path) or (folder and not os.path.basename(path)):
+            return [path if os.path.isdir(path) else folder]
+        return [path]
+
+    def execute(self, context):
+        try:
+            exe = _exe(context)
+            model = self.model or (self.model_choice if self.model_choice != AUTO else "")
+            plan = core.plan_for(exe, self._paths(), bpy.path.abspath(self.mdh) if self.mdh
+                                 else "", model)
+            arm, lines = import_plan(context, exe, plan)
+        except core.AnimkitError as e:
+            self.report({"ERROR"}, _message(e))
+            return {"CANCELLED"}
+        for line in lines:
+            self.report({"INFO"}, line)
+        return {"FINISHED"}
+
+
+def import_plan(context, exe, plan):
+    """animkit's glTF of the plan, through Blender's glTF importer at the right frame rate."""
+    scene = context.scene
+    with tempfile.TemporaryDirectory(prefix="animkit-blender-") as tmp:
+        glb = os.path.join(tmp, "animkit.glb")
+        summary = core.export_gltf(exe, plan, glb)
+        rates = core.animation_rates(core.glb_json(glb))
+        fps = core.scene_rate(rates)
+        # Blender's importer places a key at time t on frame t x scene rate: set it first.
+        scene.render.fps = fps
+        scene.render.fps_base = 1.0
+        before = set(bpy.data.objects)
+        bpy.ops.import_scene.gltf(filepath=glb)
+    arms = [o for o in bpy.data.objects if o not in before and o.type == "ARMATURE"]
+    if len(arms) != 1:
+        raise core.AnimkitError(f"the glTF import gave {len(arms)} armatures, not one")
+    arm = arms[0]
+    arm[ORIGIN] = json.dumps(plan.origin)
+    arm[FPS] = fps
+    # The exporter samples the scene's range: from frame 0 to the longest action's last frame.
+    scene.frame_start = 0
+    scene.frame_end = max(0, last_frame(arm))
+    rate_text = ", ".join(sorted({f"{r:g}" for r, _ in rates.values() if r}))
+    return arm, [summary, f"animkit: scene at {fps} fps (animations at {rate_text} fps), "
+                          f"frames 0-{scene.frame_end}"]
+
+
+def armature_actions(arm):
+    ad = arm.animation_data
+    actions = []
+    if ad:
+        if ad.action:
+            actions.append(ad.action)
+        for track in ad.nla_tracks:
+            for strip in track.strips:
+                if strip.action and strip.action not in actions:
+                    actions.append(strip.action)
+    return actions
+
+
+def last_frame(arm):
+    return max((int(round(a.frame_range[1])) for a in armature_actions(arm)), default=0)
+
+
+def _origin_armature(context):
+    active = context.active_object
+    if active is not None and active.type == "ARMATURE" and ORIGIN in active:
+        return active
+    arms = [o for o in context.scene.objects if o.type == "ARMATURE" and ORIGIN in o]
+    if len(arms) == 1:
+        return arms[0]
+    if not arms:
+        raise core.AnimkitError("no armature imported with animkit in this scene")
+    raise core.AnimkitError("several armatures came from animkit: select the one to export")
+
+
+class EXPORT_SCENE_OT_animkit(bpy.types.Operator):
+    """Write the edited animations back into the Gothic files they were imported from (with
+    animkit; the originals are kept once as .bak) and report what changed"""
+
+    bl_idname = "export_scene.animkit"
+    bl_label = "Export Gothic animation (animkit)"
+    bl_options = {"REGISTER"}
+
+    def execute(self, context):
+        try:
+            lines = export_armature(context, _exe(context), _origin_armature(context))
+        except core.AnimkitError as e:
+            self.report({"ERROR"}, _message(e))
+            return {"CANCELLED"}
+        for line in lines:
+            self.report({"INFO"}, line)
+        return {"FINISHED"}
+
+
+def export_armature(context, exe, arm):
+    scene = context.scene
+    fps = int(arm.get(FPS, 0))
+    if scene.render.fps != fps or scene.render.fps_base != 1.0:
+        raise core.AnimkitError(
+            f"the scene's frame rate is {scene.render.fps / scene.render.fps_base:g} fps, the "
+            f"import set {fps}: set it back (Output Properties > Frame Rate) to export exactly"
+        )
+    origin = json.loads(arm[ORIGIN])
+    # The exporter samples the scene's range: from 0 to the last frame of the longest action
+    # (keys added after the end lengthen it; a longer range would lengthen the others).
+    scene.frame_start = 0
+    scene.frame_end = last_frame(arm)
+    with tempfile.TemporaryDirectory(prefix="animkit-blender-") as tmp:
+        glb = os.path.join(tmp, "blender.glb")
+        bpy.ops.export_scene.gltf(filepath=glb)
+        return core.write_back(exe, origin, glb)
+
+
+class VIEW3D_PT_animkit(bpy.types.Panel):
+    bl_space_type = "VIEW_3D"
+    bl_region_type = "UI"
+    bl_category = "animkit"
+    bl_label = "animkit"
+
+    def draw(self, context):
+        layout = self.layout
+        try:
+            arm = _origin_armature(context)
+        except core.AnimkitError as e:
+            layout.label(text=str(e))
+            layout.operator(IMPORT_SCENE_OT_animkit.bl_idname, text="Import Gothic...",
+                            icon="IMPORT")
+            return
+        origin = json.loads(arm[ORIGIN])
+        box = layout.box()
+        box.label(text=f"Armature: {arm.name}", icon="ARMATURE_DATA")
+        if origin["kind"] == "mans":
+            for m in origin["mans"]:
+                box.label(text=os.path.basename(m), icon="ACTION")
+            box.label(text=f"Skeleton: {os.path.basename(origin['mdh'])}", icon="BONE_DATA")
+        else:
+            box.label(text=f"Model {origin['model']} in", icon="ACTION")
+            box.label(text=os.path.basename(origin["path"].rstrip("/\\")), icon="FILE_FOLDER")
+        box.label(text=f"{arm.get(FPS, 0)} fps, {len(armature_actions(arm))} actions",
+                  icon="TIME")
+        layout.operator(EXPORT_SCENE_OT_animkit.bl_idname, text="Write back to Gothic files",
+                        icon="EXPORT")
+
+
+def menu_import(self, context):
+    self.layout.operator(IMPORT_SCENE_OT_animkit.bl_idname,
+                         text="Gothic model/animation (animkit)")
+
+
+def menu_export(self, context):
+    self.layout.operator(EXPORT_SCENE_OT_animkit.bl_idname,
+                         text="Gothic animation (animkit)")
+
+
+CLASSES = (AnimkitPreferences, IMPORT_SCENE_OT_animkit, EXPORT_SCENE_OT_animkit,
+           VIEW3D_PT_animkit)
+
+
+def register():
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+    bpy.types.TOPBAR_MT_file_import.append(menu_import)
+    bpy.types.TOPBAR_MT_file_export.append(menu_export)
+
+
+def unregister():
+    bpy.types.TOPBAR_MT_file_export.remove(menu_export)
+    bpy.types.TOPBAR_MT_file_import.remove(menu_import)
+    for cls in reversed(CLASSES):
+        bpy.utils.unregister_class(cls)

@@ -1,0 +1,446 @@
+"""The add-on's work outside Blender's API: finding and running the `animkit` executable, the
+source kinds the import offers, and the write-back after an export. animkit does every format;
+this module only builds its command lines and reads its JSON and glTF output.
+
+Nothing here imports bpy, so it can be read (and tried) with a plain Python.
+"""
+
+import json
+import math
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+
+
+class AnimkitError(Exception):
+    """animkit refused or failed: the message is animkit's own (its stderr)."""
+
+
+# --- the executable ---------------------------------------------------------------------------
+
+
+def find_animkit(configured):
+    """The animkit executable: the path set in the add-on's preferences, else `animkit` on PATH."""
+    if configured:
+        path = os.path.abspath(os.path.expanduser(configured))
+        if os.path.isfile(path):
+            return path
+        raise AnimkitError(
+            f"animkit executable not found at {path!r} (Edit > Preferences > Add-ons > animkit)"
+        )
+    found = shutil.which("animkit")
+    if not found:
+        raise AnimkitError(
+            "animkit executable not found on PATH: download it (or `cargo install`) and set its "
+            "path in Edit > Preferences > Add-ons > animkit"
+        )
+    return found
+
+
+def run(exe, args, ok_codes=(0,)):
+    """Run animkit; returns (exit code, stdout, stderr). A code outside ok_codes raises
+    AnimkitError with animkit's message."""
+    flags = 0
+    if os.name == "nt":  # no console window flashing up for each call
+        flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)
+    proc = subprocess.run(
+        [exe, *[str(a) for a in args]],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        creationflags=flags,
+    )
+    out = proc.stdout.decode("utf-8", "replace")
+    err = proc.stderr.decode("utf-8", "replace")
+    if proc.returncode not in ok_codes:
+        # animkit's error lines (its progress lines before them are not the message)
+        errors = [line for line in err.splitlines() if ": error: " in line or
+                  line.startswith("animkit: error")]
+        message = "\n".join(errors) or err.strip() or out.strip() or \
+            f"exit code {proc.returncode}"
+        raise AnimkitError(message)
+    return proc.returncode, out, err
+
+
+def info(exe, paths):
+    """`animkit info --json`: {path: {label: value}} for each file."""
+    _, out, _ = run(exe, ["info", "--json", *paths])
+    files = json.loads(out)["files"]
+    return {
+        f["path"]: {s["label"]: s["value"] for s in f.get("summary", [])} | {"format": f["format"]}
+        for f in files
+    }
+
+
+def checksum_of(summary):
+    """The checksum of an `info` summary ("0x5eaf502f (matches ...)" -> "0x5eaf502f")."""
+    value = summary.get("checksum", "")
+    return value.split()[0].lower() if value else None
+
+
+# --- what a file is and how animkit exports it -----------------------------------------------
+
+
+def ext(path):
+    return os.path.splitext(path)[1].lower()
+
+
+def find_ci(folder, name):
+    """`name` in `folder`, ignoring case (as the game does), or None."""
+    try:
+        for entry in os.listdir(folder):
+            if entry.lower() == name.lower():
+                return os.path.join(folder, entry)
+    except OSError:
+        pass
+    return None
+
+
+def models_in_folder(folder):
+    """Model names (MDH stems) in a folder, sorted."""
+    try:
+        names = [os.path.splitext(e)[0] for e in os.listdir(folder) if ext(e) == ".mdh"]
+    except OSError:
+        return []
+    return sorted(names, key=str.upper)
+
+
+def models_in_archive(exe, archive):
+    """Model names (MDH members) in a VDF archive, from `animkit vdf list --json`."""
+    _, out, _ = run(exe, ["vdf", "list", "--json", archive])
+    names = []
+    for entry in json.loads(out):
+        if not entry.get("directory") and entry["path"].lower().endswith(".mdh"):
+            names.append(os.path.splitext(entry["path"].replace("\\", "/").split("/")[-1])[0])
+    return sorted(set(names), key=str.upper)
+
+
+@dataclass
+class Plan:
+    """How to get a glTF from a source, and where an export goes back to.
+
+    export_args: animkit's arguments after `gltf export` (without `-o`).
+    origin: stored on the armature; what `write_back` needs (JSON-able).
+    """
+
+    export_args: list
+    origin: dict
+    label: str = ""
+    notes: list = field(default_factory=list)
+
+
+def plan_mans(exe, mans, mdh=None):
+    """One or more MANs: the MDH chosen, or the one beside the first MAN whose checksum is the
+    MAN's (animkit's own link between them)."""
+    mans = [os.path.abspath(m) for m in mans]
+    if not mdh:
+        folder = os.path.dirname(mans[0])
+        candidates = [os.path.join(folder, e) for e in os.listdir(folder) if ext(e) == ".mdh"]
+        summaries = info(exe, [mans[0], *candidates])
+        want = checksum_of(summaries[mans[0]])
+        matching = [c for c in candidates if checksum_of(summaries[c]) == want]
+        if not matching:
+            raise AnimkitError(
+                f"{mans[0]}: no model hierarchy (.MDH) beside it has its checksum {want}: "
+                "choose the MDH in the import options"
+            )
+        mdh = matching[0]
+    mdh = os.path.abspath(mdh)
+    return Plan(
+        export_args=[*mans, "--mdh", mdh],
+        origin={"kind": "mans", "mans": mans, "mdh": mdh},
+        label=", ".join(os.path.basename(m) for m in mans),
+    )
+
+
+def plan_folder(exe, folder, model):
+    """A folder (made by `animkit unpack`, or the game's _COMPILED folder) and a model in it:
+    the MDH NAME.MDH and every MAN with its checksum."""
+    folder = os.path.abspath(folder)
+    if not model:
+        models = models_in_folder(folder)
+        if len(models) != 1:
+            raise AnimkitError(
+                f"{folder}: which model? choose one in the import options (models here: "
+                f"{', '.join(models) or 'none'})"
+            )
+        model = models[0]
+    return Plan(
+        export_args=[folder, "--model", model],
+        origin={"kind": "folder", "path": folder, "model": model},
+        label=f"{model} in {folder}",
+    )
+
+
+def plan_archive(exe, archive, model):
+    """A VDF archive and a model in it."""
+    archive = os.path.abspath(archive)
+    if not model:
+        models = models_in_archive(exe, archive)
+        if len(models) != 1:
+            raise AnimkitError(
+                f"{archive}: which model? choose one in the import options (models here: "
+                f"{', '.join(models) or 'none'})"
+            )
+        model = models[0]
+    return Plan(
+        export_args=[archive, "--model", model],
+        origin={"kind": "archive", "path": archive, "model": model},
+        label=f"{model} in {os.path.basename(archive)}",
+    )
+
+
+def plan_mdh(exe, path, model):
+    """An MDH: the model of that name in its folder (the MDH and every MAN with its checksum)."""
+    return plan_folder(exe, os.path.dirname(os.path.abspath(path)), model or stem(path))
+
+
+def plan_script(exe, path, model):
+    """A model script (.MDS, or .MSB compiled): its model's MDH and MANs, beside it or in the
+    `_COMPILED` folder beside it (the game's layout: ANIMS/HUMANS.MDS, ANIMS/_COMPILED/)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    name = model or stem(path)
+    for candidate in (folder, find_ci(folder, "_COMPILED")):
+        if candidate and find_ci(candidate, name + ".MDH"):
+            return plan_folder(exe, candidate, name)
+    raise AnimkitError(
+        f"{path}: no {name}.MDH beside it or in _COMPILED beside it: import the MDH or the "
+        "MANs instead"
+    )
+
+
+def stem(path):
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+@dataclass
+class Source:
+    """A kind of file the import takes: extensions, a description, and its plan."""
+
+    extensions: tuple
+    description: str
+    plan: object  # (exe, paths, mdh, model) -> Plan
+
+
+# The import's file kinds. A new kind (e.g. ASC, once `animkit asc` converts it) is one more
+# entry whose plan turns the file into what `gltf export` takes.
+SOURCES = [
+    Source((".man",), "Gothic model animations (with their MDH)",
+           lambda exe, paths, mdh, model: plan_mans(exe, paths, mdh)),
+    Source((".mdh",), "Gothic model hierarchy (every animation beside it)",
+           lambda exe, paths, mdh, model: plan_mdh(exe, paths[0], model)),
+    Source((".mds", ".msb"), "Gothic model script (its model's MDH and MANs)",
+           lambda exe, paths, mdh, model: plan_script(exe, paths[0], model)),
+    Source((".vdf", ".mod"), "Gothic archive (a model chosen from it)",
+           lambda exe, paths, mdh, model: plan_archive(exe, paths[0], model)),
+]
+
+FILTER_GLOB = ";".join(f"*{e};*{e.upper()}" for s in SOURCES for e in s.extensions)
+
+
+def plan_for(exe, paths, mdh="", model=""):
+    """The plan for the chosen files (or one folder)."""
+    if len(paths) == 1 and os.path.isdir(paths[0]):
+        return plan_folder(exe, paths[0], model)
+    kinds = {ext(p) for p in paths}
+    for source in SOURCES:
+        if kinds <= set(source.extensions):
+            if len(paths) > 1 and source.extensions != (".man",):
+                raise AnimkitError("choose several files only for MANs of one model")
+            return source.plan(exe, [os.path.abspath(p) for p in paths], mdh, model)
+    known = ", ".join(e.upper() for s in SOURCES for e in s.extensions)
+    raise AnimkitError(f"cannot import {', '.join(paths)}: animkit's Blender import takes {known}")
+
+
+def export_gltf(exe, plan, out_glb):
+    """`animkit gltf export ... -o OUT.glb`; returns animkit's summary line."""
+    _, _, err = run(exe, ["gltf", "export", *plan.export_args, "-o", out_glb, "--force"])
+    return err.strip()
+
+
+# --- frame rates -----------------------------------------------------------------------------
+
+
+def glb_json(path):
+    """The JSON chunk of a .glb."""
+    with open(path, "rb") as f:
+        data = f.read()
+    magic, _version, _length = struct.unpack_from("<4sII", data, 0)
+    if magic != b"glTF":
+        raise AnimkitError(f"{path}: not a binary glTF")
+    length, kind = struct.unpack_from("<I4s", data, 12)
+    if kind != b"JSON":
+        raise AnimkitError(f"{path}: first chunk is not JSON")
+    return json.loads(data[20:20 + length].decode("utf-8"))
+
+
+def animation_rates(doc):
+    """{animation name: (keys per second, key count)} of an animkit glTF: its keys are one per
+    frame at the MAN's rate, from time 0."""
+    rates = {}
+    for anim in doc.get("animations", []):
+        best = None
+        for sampler in anim.get("samplers", []):
+            acc = doc["accessors"][sampler["input"]]
+            count, last = acc["count"], acc["max"][0]
+            if count > 1 and last > 0:
+                best = ((count - 1) / last, count)
+                break
+            best = best or (None, count)
+        rates[anim.get("name", "")] = best
+    return rates
+
+
+def integer_rate(rate):
+    """The smallest whole frame rate that is a multiple of `rate` (12.5 -> 25)."""
+    for k in range(1, 1001):
+        n = rate * k
+        if abs(n - round(n)) < 1e-3 * k and round(n) > 0:
+            return int(round(n))
+    raise AnimkitError(f"frame rate {rate} has no whole multiple Blender can play")
+
+
+def scene_rate(rates):
+    """The scene frame rate at which every animation's frames fall on whole frames: the least
+    common multiple of their whole rates (25 and 10 -> 50). Blender's glTF importer places a
+    key at frame time x scene rate and its exporter samples every scene frame, so at this rate
+    every stored frame comes back exactly (README: The Blender loop)."""
+    whole = [integer_rate(r) for r, _ in rates.values() if r]
+    if not whole:
+        return 25
+    fps = whole[0]
+    for n in whole[1:]:
+        fps = fps * n // math.gcd(fps, n)
+    if fps > 1000:
+        raise AnimkitError(
+            f"the animations' rates ({', '.join(map(str, sorted(set(whole))))} fps) need a scene "
+            f"rate of {fps} fps: import them one model rate at a time"
+        )
+    return fps
+
+
+# --- write-back -------------------------------------------------------------------------------
+
+
+def _keep_once(path):
+    """Keep the original once as PATH.bak (as animkit's one-step use does): never overwritten."""
+    bak = path + ".bak"
+    if os.path.exists(bak):
+        return None
+    # copied to a temporary file and renamed: a .bak is never half-written
+    tmp = os.path.join(os.path.dirname(path), f".animkit-{os.path.basename(path)}.bak.tmp")
+    shutil.copy2(path, tmp)
+    os.replace(tmp, bak)
+    return bak
+
+
+def _replace(new, target):
+    """Move `new` over `target` (same folder: an atomic rename)."""
+    os.replace(new, target)
+
+
+def write_back(exe, origin, glb):
+    """animkit's `gltf import` of Blender's export into the files the armature came from.
+    Returns report lines (animkit's summary and `diff` of what changed). Raises AnimkitError
+    with animkit's message when it refuses; then nothing is changed."""
+    kind = origin["kind"]
+    if kind == "mans":
+        return _into_mans(exe, origin, glb)
+    if kind == "folder":
+        return _into_folder(exe, origin["path"], glb, True)
+    if kind == "archive":
+        return _into_archive(exe, origin["path"], glb)
+    raise AnimkitError(f"unknown origin {kind!r} on the armature")
+
+
+def _diff_lines(exe, old, new):
+    code, out, _ = run(exe, ["diff", old, new], ok_codes=(0, 1))
+    return code, [line for line in out.splitlines() if line.strip()]
+
+
+def _into_mans(exe, origin, glb):
+    lines, staged = [], []
+    try:
+        # All MANs first, into temporary files beside them: a refusal changes none.
+        for man in origin["mans"]:
+            tmp = os.path.join(os.path.dirname(man), f".animkit-{os.path.basename(man)}.new")
+            staged.append((man, tmp))
+            _, _, err = run(exe, ["gltf", "import", glb, "--into", man, "--mdh", origin["mdh"],
+                                  "-o", tmp, "--force"])
+            lines += [line for line in err.splitlines() if line.strip()]
+        for man, tmp in staged:
+            code, diff = _diff_lines(exe, man, tmp)
+            name = os.path.basename(man)
+            if code == 0:
+                os.remove(tmp)
+                lines.append(f"{name}: unchanged")
+                continue
+            bak = _keep_once(man)
+            _replace(tmp, man)
+            lines.append(f"{name}: changed" + (f" (the original kept as {os.path.basename(bak)})"
+                                               if bak else ""))
+            lines += [f"  {d}" for d in diff]
+    finally:
+        for _, tmp in staged:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+    return lines
+
+
+def _mans_under(folder):
+    found = {}
+    for root, _dirs, files in os.walk(folder):
+        for f in files:
+            if ext(f) == ".man":
+                path = os.path.join(root, f)
+                found[os.path.relpath(path, folder)] = path
+    return found
+
+
+def _into_folder(exe, folder, glb, show_diff):
+    with tempfile.TemporaryDirectory(prefix="animkit-blender-") as snap:
+        before = {}
+        for rel, path in _mans_under(folder).items():
+            copy = os.path.join(snap, f"{len(before)}.MAN")
+            shutil.copy2(path, copy)
+            before[rel] = copy
+        _, _, err = run(exe, ["gltf", "import", glb, "--into", folder])
+        lines = [line for line in err.splitlines() if line.strip()]
+        for rel, path in sorted(_mans_under(folder).items()):
+            old = before.get(rel)
+            if old is None:
+                lines.append(f"{rel}: new")
+                continue
+            with open(old, "rb") as a, open(path, "rb") as b:
+                if a.read() == b.read() or not show_diff:
+                    continue
+            _, diff = _diff_lines(exe, old, path)
+            lines.append(f"{rel}: changed")
+            lines += [f"  {d}" for d in diff]
+    return lines
+
+
+def _into_archive(exe, archive, glb):
+    with tempfile.TemporaryDirectory(prefix="animkit-blender-") as work:
+        unpacked = os.path.join(work, "unpacked")
+        run(exe, ["unpack", archive, "-o", unpacked, "--no-yaml"])
+        lines = _into_folder(exe, unpacked, glb, False)
+        new = os.path.join(os.path.dirname(archive), f".animkit-{os.path.basename(archive)}.new")
+        try:
+            run(exe, ["repack", unpacked, "-o", new, "--force"])
+            code, diff = _diff_lines(exe, archive, new)
+            name = os.path.basename(archive)
+            if code == 0:
+                lines.append(f"{name}: unchanged")
+                return lines
+            bak = _keep_once(archive)
+            _replace(new, archive)
+            lines.append(f"{name}: changed" + (f" (the original kept as {os.path.basename(bak)})"
+                                               if bak else ""))
+            lines += [f"  {d}" for d in diff]
+        finally:
+            if os.path.exists(new):
+                os.remove(new)
+    return lines

@@ -1,0 +1,669 @@
+//! The real files of `../shared/corpus/realworld/` (issue 27): `compile` gives the engine's
+//! bytes, damaged files are named for what they are, and the reports fit real data.
+
+use crate::common::{corpus_path, run};
+use animkit::registry::Codec;
+use animkit::zengin::mds::compile::{compile, decompile, CompileOptions};
+use animkit::zengin::msb::{Entry, Msb};
+use std::path::{Path, PathBuf};
+
+/// A realworld folder's files (recursively), sorted.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn ext_is(p: &Path, ext: &str) -> bool {
+    p.extension()
+        .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case(ext))
+}
+
+/// `NAME@abcdef1.EXT` → `NAME` (one of several stored versions of a path), upper case.
+fn base_name(p: &Path) -> String {
+    let stem = p
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .to_ascii_uppercase();
+    stem.split('@').next().unwrap().to_string()
+}
+
+/// The repository folder (`owner+repo`) a realworld file comes from.
+fn repo_of(p: &Path, folder: &Path) -> String {
+    let rel = p.strip_prefix(folder).unwrap();
+    rel.components()
+        .next()
+        .unwrap()
+        .as_os_str()
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn msb_bytes(m: &Msb) -> Vec<u8> {
+    let mut out = Vec::new();
+    m.write(&mut out).unwrap();
+    out
+}
+
+/// Compile `mds` with the root and source chunks of the engine's `msb` (the engine takes them
+/// from the file's place and time; a script holds them only as the `animkit-msb` header).
+fn compile_like(mds_src: &[u8], msb: &Msb) -> Vec<u8> {
+    let header: Vec<u8> = decompile(msb)
+        .text
+        .split(|&b| b == b'\n')
+        .filter(|l| l.starts_with(b"// animkit-msb:"))
+        .flat_map(|l| [l, b"\n"].concat())
+        .collect();
+    let src = [header.as_slice(), mds_src].concat();
+    let parsed = animkit::zengin::mds::parse(&src).expect("the script parses");
+    msb_bytes(&compile(&parsed.script, &src, &CompileOptions::default()))
+}
+
+/// MDS/MSB pairs of the corpus whose script is the one the engine compiled: `(MSB, MDS)`,
+/// paths inside `realworld/`.
+const ENGINE_PAIRS: &[(&str, &str)] = &[
+    (
+        "msb/PiotrDrozdz96+Gothic/Anims/_compiled/KEILER.MSB",
+        "mds/PiotrDrozdz96+Gothic/Anims/KEILER.MDS",
+    ),
+    (
+        "msb/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/GOBBO@cf37282.MSB",
+        "mds/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/asc_gobbo/GOBBO@13e2aee.MDS",
+    ),
+    (
+        "msb/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/GOBBO_BERSERK@34aa8ed.MSB",
+        "mds/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/asc_gobbo_berserk/GOBBO_BERSERK@cf74b61.MDS",
+    ),
+    (
+        "msb/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/GOBBO_BERSERK@7d3ec7c.MSB",
+        "mds/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/asc_gobbo_berserk/GOBBO_BERSERK@cf74b61.MDS",
+    ),
+    (
+        "msb/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/GOBBO_BERSERK@f9fd9b5.MSB",
+        "mds/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/asc_gobbo_berserk/GOBBO_BERSERK@a93842f.MDS",
+    ),
+    (
+        "msb/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/HUMANS@402a39a.MSB",
+        "mds/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/HumanS.mds",
+    ),
+];
+
+/// MSBs with a same-named script in the same repository that is not the script compiled (no
+/// stored version of the script gives the MSB), and why.
+const NOT_THE_COMPILED_SCRIPT: &[(&str, &str)] = &[
+    ("HUMANS_RUN.MSB", "script edited after compiling: the MSB has T_RUN_2_RUNL/S_RUNL where the script has T_WALK_2_WALKL/S_WALKL"),
+    ("HUMANS_ACROBATIC.MSB", "script edited after compiling: the MSB's S_JUMP has fps 10 and an alias T_2HRUNSTRAFEL the script no longer has"),
+    ("SWAMPRAT.MSB", "script edited after compiling: it registers BAGIENNYRAT_BODY.ASC, the MSB has no such registerMesh"),
+    ("CHESTBIG_ORCMUMMY.MSB", "the MSB stops after meshAndTree (no aniEnum, modelEnd, end) where the script has an aniEnum"),
+    ("GOBBO@54994da.MSB", "compiled from a version not stored: no stored GOBBO.MDS registers GOBBO_SKELETON_BODY.ASC's neighbours as the MSB does, and its S_FISTRUN has fps 15"),
+    ("GOBBO_BERSERK@9d08314.MSB", "compiled from a version not stored: the MSB's mesh is GOB_BODY, every stored script's HGOB_BODY"),
+    ("GOBBO@bfdd00f.MSB", "damaged: a name lengthened without fixing its chunk's length (see `repair`)"),
+    ("HUMANS@5736635.MSB", "compiled from a version not stored: the MSB registers HUM_BODY_NAKED3500.ASC, ARMOR_PAL_L.ASC …, which HumanS.mds does not"),
+];
+
+#[test]
+fn every_engine_compiled_pair_compiles_to_the_engines_msb_byte_for_byte() {
+    let Some(rw) = corpus_path("realworld") else {
+        return;
+    };
+    for (msb_rel, mds_rel) in ENGINE_PAIRS {
+        let msb_data = std::fs::read(rw.join(msb_rel)).unwrap();
+        let msb = Msb::decode(&msb_data).unwrap();
+        let src = std::fs::read(rw.join(mds_rel)).unwrap();
+        let ours = compile_like(&src, &msb);
+        assert!(
+            ours == msb_data,
+            "{mds_rel} → {msb_rel}: first difference at byte {:?}",
+            animkit::exact::first_difference(&ours, &msb_data)
+        );
+    }
+    // Every same-named MDS/MSB pair of one repository is listed: verified above, or excluded
+    // with its reason (and then truly no stored script version gives the MSB).
+    let (msb_dir, mds_dir) = (rw.join("msb"), rw.join("mds"));
+    let scripts: Vec<PathBuf> = files(&mds_dir)
+        .into_iter()
+        .filter(|p| ext_is(p, "mds"))
+        .collect();
+    let mut pairs = 0;
+    for m in files(&msb_dir).into_iter().filter(|p| ext_is(p, "msb")) {
+        let repo = repo_of(&m, &msb_dir);
+        let candidates: Vec<&PathBuf> = scripts
+            .iter()
+            .filter(|s| repo_of(s, &mds_dir) == repo && base_name(s) == base_name(&m))
+            .collect();
+        if candidates.is_empty() {
+            continue;
+        }
+        pairs += 1;
+        let rel = m
+            .strip_prefix(&rw)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let name = m.file_name().unwrap().to_string_lossy().into_owned();
+        let listed = ENGINE_PAIRS.iter().any(|(p, _)| *p == rel);
+        let excluded = NOT_THE_COMPILED_SCRIPT.iter().any(|(n, _)| *n == name);
+        assert!(
+            listed != excluded,
+            "{rel}: list it in ENGINE_PAIRS or NOT_THE_COMPILED_SCRIPT (exactly one)"
+        );
+        if excluded {
+            let data = std::fs::read(&m).unwrap();
+            let Ok(msb) = Msb::decode(&data) else {
+                assert!(name == "GOBBO@bfdd00f.MSB", "{rel} does not decode");
+                continue;
+            };
+            for c in candidates {
+                let ours = compile_like(&std::fs::read(c).unwrap(), &msb);
+                assert!(
+                    ours != data,
+                    "{rel} is excluded but {} gives it",
+                    c.display()
+                );
+            }
+        }
+    }
+    assert_eq!(pairs, ENGINE_PAIRS.len() + NOT_THE_COMPILED_SCRIPT.len());
+}
+
+/// The engine's MSBs that decode (all but the damaged GOBBO@bfdd00f.MSB): decompiled, each
+/// compiles back to the same bytes, with no "cannot produce" warning.
+#[test]
+fn every_corpus_msb_decompiles_to_a_script_that_compiles_back_to_it() {
+    let Some(dir) = corpus_path("realworld/msb") else {
+        return;
+    };
+    let mut n = 0;
+    for m in files(&dir).into_iter().filter(|p| ext_is(p, "msb")) {
+        let data = std::fs::read(&m).unwrap();
+        let Ok(msb) = Msb::decode(&data) else {
+            assert!(m.ends_with("GOBBO@bfdd00f.MSB"), "{} fails", m.display());
+            continue;
+        };
+        let d = decompile(&msb);
+        assert!(d.losses.is_empty(), "{}: {:?}", m.display(), d.losses);
+        let parsed = animkit::zengin::mds::parse(&d.text).unwrap();
+        let again = msb_bytes(&compile(
+            &parsed.script,
+            &d.text,
+            &CompileOptions::default(),
+        ));
+        assert!(again == data, "{}", m.display());
+        n += 1;
+    }
+    assert_eq!(n, 54);
+}
+
+fn rw_file(rel: &str) -> Option<(PathBuf, Vec<u8>)> {
+    let p = corpus_path(&format!("realworld/{rel}"))?;
+    let data = std::fs::read(&p).unwrap();
+    Some((p, data))
+}
+
+#[test]
+fn an_alias_without_a_direction_is_an_empty_direction_as_the_engine_stores_it() {
+    let Some((_, data)) = rw_file("msb/PiotrDrozdz96+Gothic/Anims/_compiled/KEILER.MSB") else {
+        return;
+    };
+    let msb = Msb::decode(&data).unwrap();
+    let alias = msb.entries.iter().find_map(|e| match e {
+        Entry::AniAlias(a) if a.name.to_string() == "T_FISTJUMPB" => Some(a),
+        _ => None,
+    });
+    assert_eq!(
+        alias.map(|a| (a.alias_of.to_string(), a.direction.to_string())),
+        Some(("T_STUMBLEB".into(), String::new()))
+    );
+    let text = String::from_utf8(decompile(&msb).text).unwrap();
+    assert!(
+        text.contains("aniAlias (\"T_FISTJUMPB\" 1 \"S_FISTRUN\" 0 0 M. \"T_STUMBLEB\")\r\n"),
+        "{text}"
+    );
+    // the original script's line `aniAlias ("t_FistJumpB" … "t_StumbleB")` compiles to it
+    let Some((_, src)) = rw_file("mds/PiotrDrozdz96+Gothic/Anims/KEILER.MDS") else {
+        return;
+    };
+    let parsed = animkit::zengin::mds::parse(&src).unwrap();
+    assert!(
+        !parsed
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("direction")),
+        "{:?}",
+        parsed.warnings
+    );
+    let ours = compile(&parsed.script, &src, &CompileOptions::default());
+    let a = ours.entries.iter().find_map(|e| match e {
+        Entry::AniAlias(a) if a.name.to_string() == "T_FISTJUMPB" => Some(a),
+        _ => None,
+    });
+    assert_eq!(a.map(|a| a.direction.to_string()), Some(String::new()));
+}
+
+#[test]
+fn decompile_of_an_engine_msb_gives_no_cannot_produce_warning() {
+    let Some(dir) = corpus_path("realworld/msb") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, rel) in [
+        ("KEILER", "PiotrDrozdz96+Gothic/Anims/_compiled/KEILER.MSB"),
+        ("SWAMPRAT", "PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT.MSB"),
+        (
+            "ORC",
+            "NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/ORC.MSB",
+        ),
+        (
+            "CHESTBIG_ORCMUMMY",
+            "NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/CHESTBIG_ORCMUMMY.MSB",
+        ),
+    ] {
+        let input = dir.join(rel);
+        let mds = tmp.path().join(format!("{name}.MDS"));
+        let msb = tmp.path().join(format!("{name}.MSB"));
+        let (code, out, err) = run(
+            tmp.path(),
+            &[
+                "decompile",
+                input.to_str().unwrap(),
+                "-o",
+                mds.to_str().unwrap(),
+            ],
+        );
+        assert_eq!((code, err.as_str()), (0, ""), "{name}");
+        assert!(out.ends_with("; compiles back to the same MSB\n"), "{out}");
+        let (code, _, err) = run(
+            tmp.path(),
+            &["compile", mds.to_str().unwrap(), "-o", msb.to_str().unwrap()],
+        );
+        assert_eq!((code, err.as_str()), (0, ""), "{name}");
+        assert!(
+            std::fs::read(&msb).unwrap() == std::fs::read(&input).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn flag_text_is_stored_as_written() {
+    // SWAMPRAT.MSB holds the flag word `M:` (`:` for "not set"), as its script wrote it
+    let Some((_, data)) = rw_file("msb/PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT.MSB") else {
+        return;
+    };
+    let msb = Msb::decode(&data).unwrap();
+    let flags: Vec<String> = msb
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::AniAlias(a) if a.name.to_string() == "T_FISTWALKBL_2_FISTWALK" => {
+                Some(a.flags.to_string())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(flags, ["M:"]);
+    let src = b"Model(\"M\") {\n aniEnum {\n  aniAlias(\"A\" 1 \"B\" 0 0 M: \"C\" R)\n }\n}\n";
+    let parsed = animkit::zengin::mds::parse(src).unwrap();
+    assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+    let m = compile(&parsed.script, src, &CompileOptions::default());
+    let a = m.entries.iter().find_map(|e| match e {
+        Entry::AniAlias(a) => Some(a),
+        _ => None,
+    });
+    assert_eq!(
+        a.map(|a| (a.flags.to_string(), a.alias_of.to_string())),
+        Some(("M:".into(), "C".into()))
+    );
+}
+
+#[test]
+fn an_msb_without_closing_chunks_decompiles_to_a_script_that_keeps_that() {
+    let Some((_, data)) = rw_file(
+        "msb/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/CHESTBIG_ORCMUMMY.MSB",
+    ) else {
+        return;
+    };
+    let msb = Msb::decode(&data).unwrap();
+    let kinds: Vec<&str> = msb.entries.iter().map(Entry::kind).collect();
+    assert_eq!(kinds, ["root", "source", "model", "meshAndTree"]);
+    let d = decompile(&msb);
+    assert!(d.losses.is_empty(), "{:?}", d.losses);
+    let text = String::from_utf8(d.text.clone()).unwrap();
+    assert!(
+        text.contains("// animkit-msb: ends modelEnd=0 end=0\r\n"),
+        "{text}"
+    );
+    let parsed = animkit::zengin::mds::parse(&d.text).unwrap();
+    let again = msb_bytes(&compile(
+        &parsed.script,
+        &d.text,
+        &CompileOptions::default(),
+    ));
+    assert!(again == data);
+}
+
+#[test]
+fn a_string_broken_across_two_lines_is_an_unterminated_string_at_its_quote() {
+    // GOLEM.MDS line 79: `ani ("t_FistWalkL_2_FistWalk" 1 "s_FistWalk" 0.0 0.0 M. "` and the
+    // name's rest `.asc" F 50 64)` on line 80. The engine's reader (as ZenKit reads it) ends a
+    // string at the line end and then fails on `.asc` where F or R must stand: it refuses the
+    // script too.
+    let Some(p) = corpus_path(
+        "realworld/mds/CarnageMarkus+gothic-animations-decompiled/Gothic_2/MONSTER/GOLEM/GOLEM.MDS",
+    ) else {
+        return;
+    };
+    let src = std::fs::read(&p).unwrap();
+    let e = animkit::zengin::mds::parse(&src).unwrap_err();
+    assert_eq!(
+        (e.line, e.column, e.message.as_str()),
+        (
+            79,
+            64,
+            "ani: unterminated string: this `\"` has no closing quote on its line (a name cannot continue on the next line), so the direction F or R is missing"
+        )
+    );
+    let (code, out, _) = run(p.parent().unwrap(), &["verify", "GOLEM.MDS"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("GOLEM.MDS:79:64: error: ani: unterminated string"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_name_lengthened_without_its_chunk_length_is_named_and_repaired() {
+    let Some(rw) = corpus_path("realworld") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let mut mans_with_samples = 0;
+    for (rel, offset, old, new) in crate::common::DAMAGED {
+        let input = rw.join(rel);
+        let data = std::fs::read(&input).unwrap();
+        let format = animkit::registry::detect(&data).expect("detected");
+        let e = format.decode(&data).err().expect("damaged");
+        assert_eq!(
+            (e.offset, e.to_string().contains(&format!(
+                "at byte offset {offset}: its fields take {new} bytes but its length says {old}: a string edited without fixing the length?"
+            ))),
+            (*offset as u64 + 2, true),
+            "{rel}: {e}"
+        );
+        // repair: the same bytes with the lengths that agree, and what changed
+        let out = tmp.path().join("repaired");
+        let (code, stdout, err) = run(
+            tmp.path(),
+            &[
+                "repair",
+                input.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+                "--force",
+            ],
+        );
+        assert_eq!((code, err.as_str()), (0, ""), "{rel}");
+        assert!(
+            stdout.contains(&format!("at byte offset {offset}: length {old} → {new}")),
+            "{rel}: {stdout}"
+        );
+        let fixed = std::fs::read(&out).unwrap();
+        assert_eq!(fixed.len(), data.len(), "{rel}");
+        // only the length fields of the chunks it names changed
+        let fixed_headers: Vec<usize> = stdout
+            .lines()
+            .filter_map(|l| {
+                l.split("at byte offset ")
+                    .nth(1)?
+                    .split(':')
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .collect();
+        assert!(fixed_headers.contains(offset), "{rel}: {stdout}");
+        let changed: Vec<usize> = (0..data.len()).filter(|&i| data[i] != fixed[i]).collect();
+        assert!(!changed.is_empty());
+        assert!(
+            changed
+                .iter()
+                .all(|&i| fixed_headers.iter().any(|h| (h + 2..h + 6).contains(&i))),
+            "{rel}: {changed:?} {stdout}"
+        );
+        let asset = format.decode(&fixed).expect("the repaired file reads");
+        assert!(asset.encode().unwrap() == fixed, "{rel}: round trip");
+        if rel.ends_with(".MAN") {
+            let man = animkit::zengin::man::Man::decode(&fixed).unwrap();
+            let (frames, nodes) = man.header().map(|h| (h.frame_count, h.node_count)).unwrap();
+            let s = man.samples().unwrap();
+            assert!(frames > 0 && nodes > 0, "{rel}");
+            assert_eq!(s.codes.len(), (frames * nodes) as usize, "{rel}");
+            mans_with_samples += 1;
+        }
+    }
+    // ZenKit reads 7 of these 9 MANs with their samples; animkit repairs all 9
+    assert_eq!(mans_with_samples, 9);
+}
+
+#[test]
+fn repair_refuses_a_sound_file_and_damage_it_cannot_name() {
+    let Some(rw) = corpus_path("realworld") else {
+        return;
+    };
+    let sound = rw.join("msb/PiotrDrozdz96+Gothic/Anims/_compiled/KEILER.MSB");
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(
+        tmp.path(),
+        &["repair", sound.to_str().unwrap(), "-o", "out.MSB"],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.ends_with("KEILER.MSB: reads as zengin.msb without damage; nothing to repair\n"),
+        "{err}"
+    );
+    assert!(!tmp.path().join("out.MSB").exists());
+}
+
+#[test]
+fn info_and_check_take_folders_like_verify() {
+    let Some(dir) = corpus_path("realworld/msb/PiotrDrozdz96+Gothic/Anims/_compiled") else {
+        return;
+    };
+    let (code, out, err) = run(&dir, &["info", "."]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    // the folder's four MSBs, each with its summary
+    let heads: Vec<&str> = out.lines().filter(|l| !l.starts_with("  ")).collect();
+    assert_eq!(heads.len(), 4, "{out}");
+    assert!(
+        heads
+            .iter()
+            .any(|l| l.starts_with("./KEILER.MSB: zengin.msb (")),
+        "{out}"
+    );
+    let (code, out, err) = run(&dir, &["check", "--json", "."]);
+    assert!(code == 0 || code == 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["files"].as_array().map(Vec::len), Some(4), "{out}");
+}
+
+#[test]
+fn an_empty_file_and_a_missing_output_folder_are_said_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("EMPTY.MAN"), b"").unwrap();
+    for cmd in ["info", "export", "import", "check"] {
+        let (code, out, err) = run(tmp.path(), &[cmd, "EMPTY.MAN"]);
+        assert!(code != 0, "{cmd}");
+        assert!(
+            err.contains("EMPTY.MAN: empty file") || out.contains("EMPTY.MAN: empty file"),
+            "{cmd}: {out}{err}"
+        );
+    }
+    let walk = crate::common::root().join("samples/WALK.MAN");
+    let (code, _, err) = run(
+        tmp.path(),
+        &["export", walk.to_str().unwrap(), "-o", "nodir/WALK.yaml"],
+    );
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            "animkit: error: nodir/WALK.yaml: the output folder nodir does not exist\n"
+        )
+    );
+}
+
+#[test]
+fn a_document_whose_keys_were_sorted_is_read() {
+    // PyYAML's default dump sorts the keys: `format:` comes after `entries:`
+    let Some(msb) = corpus_path("realworld/msb/PiotrDrozdz96+Gothic/Anims/_compiled/KEILER.MSB")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, yaml, _) = run(tmp.path(), &["export", msb.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let mut lines: Vec<&str> = yaml.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with("format:")).unwrap();
+    let format = lines.remove(at);
+    lines.push(format);
+    std::fs::write(tmp.path().join("sorted.yaml"), lines.join("\n") + "\n").unwrap();
+    let (code, _, err) = run(tmp.path(), &["import", "sorted.yaml", "-o", "K.MSB"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (0, "wrote K.MSB (10710 bytes, zengin.msb)\n")
+    );
+    assert!(std::fs::read(tmp.path().join("K.MSB")).unwrap() == std::fs::read(&msb).unwrap());
+}
+
+#[test]
+fn values_that_make_no_sense_are_findings_and_import_warnings() {
+    let Some(man) =
+        corpus_path("realworld/man/PiotrDrozdz96+Gothic/Anims/_compiled/GIANT_BUG-S_DEAD.MAN")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, yaml, _) = run(tmp.path(), &["export", man.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let edited = yaml
+        .replace("    fps: 25.0\n", "    fps: 0.0\n")
+        .replace("node_indices: [0, 1, 2,", "node_indices: [0, 1, 1,");
+    assert_ne!(edited, yaml);
+    std::fs::write(tmp.path().join("BUG.MAN.yaml"), edited).unwrap();
+    let (code, _, err) = run(tmp.path(), &["import", "BUG.MAN.yaml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: BUG.MAN.yaml: header.fps: fps 0: the playback rate must be a finite number above 0\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "warning: BUG.MAN.yaml: samples.node_indices[2]: 1: the same node as node_indices[1]\n"
+        ),
+        "{err}"
+    );
+    let (code, out, _) = run(tmp.path(), &["check", "BUG.MAN"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("header.fps"), "{out}");
+    assert!(out.contains("samples.node_indices[2]"), "{out}");
+    // the original has none
+    let (code, out, _) = run(tmp.path(), &["check", man.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn gltf_export_takes_the_model_as_a_path_inside_the_folder() {
+    let Some(rw) = corpus_path("realworld") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("mod/ANIMS/_COMPILED");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (from, name) in [
+        (
+            "mdh/PiotrDrozdz96+Gothic/Anims/_compiled/GIANT_BUG.MDH",
+            "GIANT_BUG.MDH",
+        ),
+        (
+            "man/PiotrDrozdz96+Gothic/Anims/_compiled/GIANT_BUG-S_DEAD.MAN",
+            "GIANT_BUG-S_DEAD.MAN",
+        ),
+    ] {
+        std::fs::copy(rw.join(from), dir.join(name)).unwrap();
+    }
+    for model in [
+        "ANIMS/_COMPILED/GIANT_BUG.MDH",
+        "anims\\_compiled\\giant_bug",
+        "GIANT_BUG",
+    ] {
+        let (code, out, err) = run(
+            tmp.path(),
+            &[
+                "gltf", "export", "mod", "--model", model, "-o", "bug.glb", "--force",
+            ],
+        );
+        assert_eq!(code, 0, "{model}: {err}");
+        assert!(
+            format!("{out}{err}").contains("33 nodes, 1 animation (S_DEAD)"),
+            "{model}: {out}{err}"
+        );
+    }
+}
+
+#[test]
+fn diff_of_two_msbs_names_the_statement() {
+    let Some(msb) = corpus_path("realworld/msb/PiotrDrozdz96+Gothic/Anims/_compiled/KEILER.MSB")
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, yaml, _) = run(tmp.path(), &["export", msb.to_str().unwrap()]);
+    let edited = yaml.replacen("    fps: 25.0\n", "    fps: 12.5\n", 1);
+    std::fs::write(tmp.path().join("K.yaml"), edited).unwrap();
+    let (code, _, err) = run(tmp.path(), &["import", "K.yaml", "-o", "K.MSB"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = run(tmp.path(), &["diff", msb.to_str().unwrap(), "K.MSB"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (1, "entries[7] ani \"S_FISTRUN\": fps 25.0 → 12.5\n")
+    );
+}
+
+#[test]
+fn info_json_carries_numbers_as_numbers() {
+    let Some(man) =
+        corpus_path("realworld/man/PiotrDrozdz96+Gothic/Anims/_compiled/GIANT_BUG-S_DEAD.MAN")
+    else {
+        return;
+    };
+    let (code, out, _) = run(
+        man.parent().unwrap(),
+        &["info", "--json", "GIANT_BUG-S_DEAD.MAN"],
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let summary = v["files"][0]["summary"].as_array().unwrap();
+    let number = |label: &str| {
+        summary
+            .iter()
+            .find(|l| l["label"] == label)
+            .map(|l| l["number"].clone())
+    };
+    assert_eq!(number("frames"), Some(serde_json::json!(1)));
+    assert_eq!(number("nodes"), Some(serde_json::json!(33)));
+    assert_eq!(number("fps"), Some(serde_json::json!(25.0)));
+    // text stays text only
+    assert_eq!(number("name"), Some(serde_json::Value::Null));
+}

@@ -1,0 +1,401 @@
+//! Read-only views of what a mesh file holds, from its stored chunks: the model mesh (`.MDM`
+//! and the mesh part of `.MDL`: node-attached meshes and soft-skin meshes with their weights)
+//! and the morph mesh (`.MMB`: a head and its morph animations).
+
+use super::mrm::Mrm;
+use super::{in_chunk, ChunkFile};
+use crate::exact::{Cursor, DecodeError, Within};
+use deku::{DekuRead, DekuWrite};
+
+// Model mesh chunks
+pub const MDM_HEADER: u16 = 0xD000;
+pub const MDM_SOURCE: u16 = 0xD010;
+pub const MDM_NODES: u16 = 0xD020;
+pub const MDM_SOFTSKINS: u16 = 0xD030;
+pub const MDM_END: u16 = 0xD040;
+// Soft-skin mesh chunks
+pub const SKIN_HEADER: u16 = 0xE100;
+pub const SKIN_END: u16 = 0xE110;
+// The multi-resolution mesh and the chunk after it (soft skin: weights; morph mesh: morph
+// positions; alone: end)
+pub const MRM_MESH: u16 = 0xB100;
+pub const MRM_AFTER: u16 = 0xB1FF;
+// Morph mesh chunks
+pub const MMB_START: u16 = 0xE000;
+pub const MMB_SOURCES: u16 = 0xE010;
+pub const MMB_HEADER: u16 = 0xE020;
+pub const MMB_ANIMATIONS: u16 = 0xE030;
+// Model hierarchy chunks (the first part of an MDL)
+pub const MDH_HIERARCHY: u16 = 0xD100;
+pub const MDH_SOURCE: u16 = 0xD110;
+pub const MDH_END: u16 = 0xD120;
+
+/// A name for each known chunk id, for `info` and the YAML.
+pub fn chunk_kind(id: u16) -> &'static str {
+    match id {
+        MDM_HEADER => "model mesh header",
+        MDM_SOURCE => "model mesh source",
+        MDM_NODES => "attachment node names",
+        MDM_SOFTSKINS => "soft-skin list",
+        MDM_END => "model mesh end",
+        SKIN_HEADER => "soft-skin header",
+        SKIN_END => "soft-skin end",
+        MRM_MESH => "multi-resolution mesh",
+        MRM_AFTER => "mesh end / weights / morph positions",
+        MMB_START => "morph mesh start",
+        MMB_SOURCES => "morph mesh sources",
+        MMB_HEADER => "morph mesh header",
+        MMB_ANIMATIONS => "morph animations",
+        MDH_HIERARCHY => "hierarchy",
+        MDH_SOURCE => "hierarchy source",
+        MDH_END => "hierarchy end",
+        _ => "unknown",
+    }
+}
+
+/// One influence of a bone on a soft-skin vertex: the vertex position in that bone's space.
+#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite)]
+#[deku(endian = "little")]
+pub struct Weight {
+    pub weight: f32,
+    pub position: [f32; 3],
+    /// Index of the bone in the model hierarchy (the MDH's node list).
+    pub node: u8,
+}
+pub const WEIGHT_SIZE: usize = 17;
+
+/// A soft-skin mesh: the mesh, each vertex's weights, the hierarchy nodes it uses.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SoftSkin {
+    pub mesh: Mrm,
+    pub weights: Vec<Vec<Weight>>,
+    /// The hierarchy nodes the mesh has bounding boxes for (stored after the weights).
+    pub nodes: Vec<i32>,
+}
+
+/// The model mesh in a chunk list.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ModelMesh {
+    pub version: Option<u32>,
+    /// Names of the nodes the attachments hang on, in order.
+    pub node_names: Vec<String>,
+    /// Node-attached (rigid) meshes: the node's name and the mesh, in its space.
+    pub attachments: Vec<(String, Mrm)>,
+    /// Checksum of the hierarchy's node names (as in the MDH).
+    pub checksum: Option<u32>,
+    pub softskins: Vec<SoftSkin>,
+}
+
+fn text(b: &[u8]) -> String {
+    encoding_rs::WINDOWS_1252.decode(b).0.into_owned()
+}
+
+/// A `\n`-ended line (the engine's `read_line`, `\r` dropped).
+fn line(cur: &mut Cursor<'_>) -> Result<String, DecodeError> {
+    let b = cur.until(b'\n')?;
+    Ok(text(b.strip_suffix(b"\r").unwrap_or(b)))
+}
+
+fn read_weights(
+    payload: &[u8],
+    base: u64,
+    vertices: usize,
+) -> Result<(Vec<Vec<Weight>>, Vec<i32>), DecodeError> {
+    let mut cur = Cursor::new(payload, base);
+    let size = cur.u32().within("weights_size")?;
+    let n = cur.check_count(u64::from(size), 1).within("weights_size")?;
+    let block = cur.bytes(n)?;
+    let mut wc = Cursor::new(block, base + 4);
+    // every vertex takes at least its 4-byte count
+    wc.check_count(vertices as u64, 4).within("weights")?;
+    let mut weights = Vec::with_capacity(vertices);
+    for v in 0..vertices {
+        let count = wc.u32().within_index(v).within("weights")?;
+        let count = wc
+            .check_count(u64::from(count), WEIGHT_SIZE)
+            .within_index(v)
+            .within("weights")?;
+        let mut w = Vec::with_capacity(count);
+        for k in 0..count {
+            w.push(
+                wc.record::<Weight, WEIGHT_SIZE>()
+                    .within_index(k)
+                    .within_index(v)
+                    .within("weights")?,
+            );
+        }
+        weights.push(w);
+    }
+    let normals = cur.u32().within("wedge_normal_count")?;
+    let n = cur
+        .check_count(u64::from(normals), 16)
+        .within("wedge_normal_count")?;
+    cur.bytes(n * 16)?;
+    let count = cur.u16().within("node_count")?;
+    let count = cur.check_count(u64::from(count), 4).within("node_count")?;
+    let mut nodes = Vec::with_capacity(count);
+    for i in 0..count {
+        nodes.push(cur.i32().within_index(i).within("nodes")?);
+    }
+    Ok((weights, nodes))
+}
+
+/// [`ModelMesh::read`]'s state: the mesh so far, whether the soft-skin list has begun, the
+/// soft-skin mesh waiting for its weights.
+#[derive(Default)]
+struct MeshReader {
+    mesh: ModelMesh,
+    in_skins: bool,
+    pending: Option<Mrm>,
+}
+
+impl MeshReader {
+    fn chunk(&mut self, id: u16, payload: &[u8], base: u64) -> Result<(), DecodeError> {
+        let m = &mut self.mesh;
+        let mut cur = Cursor::new(payload, base);
+        match id {
+            MDM_HEADER => m.version = Some(cur.u32().within("version")?),
+            MDM_NODES => {
+                let count = cur.u16().within("node_count")?;
+                let count = cur.check_count(u64::from(count), 1).within("node_count")?;
+                for k in 0..count {
+                    m.node_names
+                        .push(line(&mut cur).within_index(k).within("names")?);
+                }
+            }
+            MDM_SOFTSKINS => {
+                m.checksum = Some(cur.u32().within("checksum")?);
+                self.in_skins = true;
+            }
+            MRM_MESH => {
+                let mesh = Mrm::read(payload, base)?;
+                if self.in_skins {
+                    self.pending = Some(mesh);
+                } else {
+                    let k = m.attachments.len();
+                    let name = m.node_names.get(k).cloned().ok_or_else(|| {
+                        cur.invalid(format!(
+                            "attachment mesh {k} has no node name (the node list names {})",
+                            m.node_names.len()
+                        ))
+                    })?;
+                    m.attachments.push((name, mesh));
+                }
+            }
+            MRM_AFTER if self.in_skins => {
+                if let Some(mesh) = self.pending.take() {
+                    let (weights, nodes) = read_weights(payload, base, mesh.positions.len())?;
+                    m.softskins.push(SoftSkin {
+                        mesh,
+                        weights,
+                        nodes,
+                    });
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+impl ModelMesh {
+    /// The model mesh of `file`'s chunks (an MDM, or an MDL's chunks after its hierarchy).
+    pub fn read(file: &ChunkFile) -> Result<ModelMesh, DecodeError> {
+        let offsets = file.payload_offsets();
+        let mut r = MeshReader::default();
+        for (i, c) in file.chunks.iter().enumerate() {
+            r.chunk(c.id, c.data.as_bytes(), offsets[i])
+                .map_err(|e| in_chunk(e, i))?;
+        }
+        Ok(r.mesh)
+    }
+
+    pub fn vertex_count(&self) -> usize {
+        self.softskins
+            .iter()
+            .map(|s| s.mesh.positions.len())
+            .sum::<usize>()
+            + self
+                .attachments
+                .iter()
+                .map(|(_, a)| a.positions.len())
+                .sum::<usize>()
+    }
+
+    /// Lines for `info`.
+    pub fn info(&self) -> Vec<(&'static str, String)> {
+        let mut v = Vec::new();
+        if let Some(c) = self.checksum {
+            v.push(("checksum", format!("0x{c:08X}")));
+        }
+        v.push((
+            "soft-skin meshes",
+            self.softskins
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{} vertices, {} triangles, {} nodes",
+                        s.mesh.positions.len(),
+                        s.mesh.triangle_count(),
+                        s.nodes.len()
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        ));
+        v.push((
+            "attachments",
+            self.attachments
+                .iter()
+                .map(|(n, a)| format!("{n} ({} vertices)", a.positions.len()))
+                .collect::<Vec<_>>()
+                .join(", "),
+        ));
+        let mut tex: Vec<String> = self
+            .softskins
+            .iter()
+            .map(|s| &s.mesh)
+            .chain(self.attachments.iter().map(|(_, a)| a))
+            .flat_map(|m| m.submeshes.iter().filter_map(|s| s.texture.clone()))
+            .collect();
+        tex.sort();
+        tex.dedup();
+        v.push(("textures", tex.join(", ")));
+        v
+    }
+}
+
+/// A morph animation's head (the fixed fields after its name line).
+#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite)]
+#[deku(endian = "little")]
+pub struct MorphAnimationHead {
+    pub blend_in: f32,
+    pub blend_out: f32,
+    pub duration: f32,
+    pub layer: i32,
+    pub speed: f32,
+    pub flags: u8,
+    pub vertex_count: u32,
+    pub frame_count: u32,
+}
+pub const MORPH_ANIMATION_HEAD_SIZE: usize = 29;
+
+/// A morph animation: which vertices it moves, and their offsets per frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MorphAnimation {
+    pub name: String,
+    pub head: MorphAnimationHead,
+    pub vertices: Vec<u32>,
+    /// `frame_count × vertices` offsets, frame by frame.
+    pub samples: Vec<[f32; 3]>,
+}
+
+/// A morph mesh (head).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MorphMesh {
+    pub name: String,
+    pub mesh: Option<Mrm>,
+    pub morph_positions: Vec<[f32; 3]>,
+    pub animations: Vec<MorphAnimation>,
+    pub sources: Vec<String>,
+}
+
+impl MorphMesh {
+    pub fn read(file: &ChunkFile) -> Result<MorphMesh, DecodeError> {
+        let offsets = file.payload_offsets();
+        let mut m = MorphMesh::default();
+        for (i, c) in file.chunks.iter().enumerate() {
+            m.chunk(c.id, c.data.as_bytes(), offsets[i])
+                .map_err(|e| in_chunk(e, i))?;
+        }
+        Ok(m)
+    }
+
+    fn chunk(&mut self, id: u16, payload: &[u8], base: u64) -> Result<(), DecodeError> {
+        let m = self;
+        let mut cur = Cursor::new(payload, base);
+        match id {
+            MMB_HEADER => {
+                cur.u32().within("version")?;
+                m.name = line(&mut cur).within("name")?;
+            }
+            MRM_MESH => m.mesh = Some(Mrm::read(payload, base)?),
+            MRM_AFTER => {
+                let n = m.mesh.as_ref().map_or(0, |x| x.positions.len());
+                let n = cur.check_count(n as u64, 12).within("morph_positions")?;
+                for k in 0..n {
+                    let p = cur
+                        .record::<super::mrm::Point, 12>()
+                        .within_index(k)
+                        .within("morph_positions")?;
+                    m.morph_positions.push(p.xyz);
+                }
+            }
+            MMB_SOURCES => {
+                let count = cur.u16().within("count")?;
+                let count = cur.check_count(u64::from(count), 17).within("count")?;
+                for k in 0..count {
+                    cur.bytes(16)
+                        .within("date")
+                        .within_index(k)
+                        .within("sources")?;
+                    m.sources.push(
+                        line(&mut cur)
+                            .within("file")
+                            .within_index(k)
+                            .within("sources")?,
+                    );
+                }
+            }
+            MMB_ANIMATIONS => {
+                let count = cur.u16().within("count")?;
+                let count = cur
+                    .check_count(u64::from(count), 1 + MORPH_ANIMATION_HEAD_SIZE)
+                    .within("count")?;
+                for k in 0..count {
+                    let a = read_morph_animation(&mut cur)
+                        .within_index(k)
+                        .within("animations")?;
+                    m.animations.push(a);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+fn read_morph_animation(cur: &mut Cursor<'_>) -> Result<MorphAnimation, DecodeError> {
+    let name = line(cur).within("name")?;
+    let head = cur
+        .record::<MorphAnimationHead, MORPH_ANIMATION_HEAD_SIZE>()
+        .within("head")?;
+    let nv = cur
+        .check_count(u64::from(head.vertex_count), 4)
+        .within("vertex_count")?;
+    let mut vertices = Vec::with_capacity(nv);
+    for k in 0..nv {
+        vertices.push(cur.u32().within_index(k).within("vertices")?);
+    }
+    let ns = cur
+        .check_count(
+            u64::from(head.vertex_count) * u64::from(head.frame_count),
+            12,
+        )
+        .within("frame_count")?;
+    let mut samples = Vec::with_capacity(ns);
+    for k in 0..ns {
+        samples.push(
+            cur.record::<super::mrm::Point, 12>()
+                .within_index(k)
+                .within("samples")?
+                .xyz,
+        );
+    }
+    Ok(MorphAnimation {
+        name,
+        head,
+        vertices,
+        samples,
+    })
+}
