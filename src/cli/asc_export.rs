@@ -12,6 +12,9 @@ use crate::zengin::mdh::Mdh;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
+/// An ASC made: where it goes, its text, which animations it holds (none: the skeleton).
+type Written = (PathBuf, String, Vec<Coverage>);
+
 /// Write ASC files (3ds Max ASCII, GothicSourcer's layout) that KrxImpExp, 3ds Max and the
 /// engine read: world-space samples per frame, `%g` numbers.
 ///
@@ -185,7 +188,7 @@ fn animations(a: &Args, eol: Eol) -> Result<Status, Error> {
             ),
         ));
     }
-    let results: Vec<Result<(PathBuf, String, Vec<Coverage>), Error>> = mans
+    let results: Vec<Result<Written, Error>> = mans
         .par_iter()
         .map(|(label, man)| {
             let out = if one_file {
@@ -211,11 +214,7 @@ fn animations(a: &Args, eol: Eol) -> Result<Status, Error> {
 
 /// Write every file that could be made (as one: all or none), then report each; an
 /// animation that could not be written is reported and makes the status failed.
-#[allow(clippy::type_complexity)]
-fn write_all(
-    a: &Args,
-    results: Vec<Result<(PathBuf, String, Vec<Coverage>), Error>>,
-) -> Result<Status, Error> {
+fn write_all(a: &Args, results: Vec<Result<Written, Error>>) -> Result<Status, Error> {
     let mut files = Vec::with_capacity(results.len());
     let mut said = Vec::with_capacity(results.len());
     let mut failed = Vec::new();
@@ -313,7 +312,7 @@ fn whole_model(a: &Args, source: &Path, eol: Eol) -> Result<Status, Error> {
         }
     }
     let skeleton = skeleton_name(&mdh, &mdh_label);
-    let mut results: Vec<Result<(PathBuf, String, Vec<Coverage>), Error>> = groups
+    let mut results: Vec<Result<Written, Error>> = groups
         .par_iter()
         .map(|(name, members)| {
             let parts: Vec<Part<'_>> = members

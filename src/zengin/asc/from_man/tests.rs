@@ -243,9 +243,37 @@ fn skeleton_has_every_mdh_node_and_no_track() {
     );
 }
 
-/// Every MAN of the corpus whose MDH is there (by checksum): `asc export` then re-compile with
-/// round-to-nearest (asc.md §3 forward against the printed parents) into the MAN's position
-/// range gives back ≥ 99.9 % of the codes, none off by more than 1.
+/// The codes of `b` against `a`'s, per (frame, node index): (compared, equal, max diff).
+fn compare_codes(a: &Man, b: &Man) -> (usize, usize, i64) {
+    let (sa, sb) = (a.samples().unwrap(), b.samples().unwrap());
+    assert_eq!(sa.frame_count(), sb.frame_count(), "frames");
+    let (mut total, mut same, mut max) = (0, 0, 0i64);
+    for f in 0..sa.frame_count() {
+        for (j, code) in sa.frame(f).iter().enumerate() {
+            let node = sa.node_indices[j];
+            let k = sb
+                .node_indices
+                .iter()
+                .position(|&n| n == node)
+                .expect("node kept");
+            let other = sb.frame(f)[k];
+            for c in 0..6 {
+                total += 1;
+                let d = (code[c] as i64 - other[c] as i64).abs();
+                if d == 0 {
+                    same += 1;
+                }
+                max = max.max(d);
+            }
+        }
+    }
+    (total, same, max)
+}
+
+/// Every MAN of the corpus whose MDH is there (by checksum): `asc export`, then asc's import
+/// (`asc import --rounding nearest`) into the MAN's position range gives back ≥ 99.9 % of the
+/// codes, none off by more than 1 (measured: all); into the engine's range from the ASC,
+/// ≥ 90 % (measured 94.7 %).
 #[test]
 fn every_corpus_man_compiles_back() {
     let Some(root) = crate::testing::corpus() else {
@@ -269,10 +297,13 @@ fn every_corpus_man_compiles_back() {
             continue;
         };
         if let (Some(h), Ok(rig)) = (mdh.hierarchy(), Rig::from_mdh(&mdh)) {
-            rigs.entry(h.checksum.0).or_insert(rig);
+            let names: Vec<Vec<u8>> = h.nodes.iter().map(|n| n.name.as_bytes().to_vec()).collect();
+            rigs.entry(h.checksum.0).or_insert((rig, names));
         }
     }
     let (mut mans, mut total, mut same, mut max) = (0, 0usize, 0usize, 0i64);
+    let (mut total_e, mut same_e, mut max_e) = (0usize, 0usize, 0i64);
+    let mut frame_mismatch = 0;
     let mut seen = std::collections::HashSet::new();
     for p in files.iter().filter(|p| ext(p, "man")) {
         let data = std::fs::read(p).unwrap();
@@ -281,24 +312,69 @@ fn every_corpus_man_compiles_back() {
         }
         let Ok(man) = Man::read(&data) else { continue };
         let Some(s) = man.samples() else { continue };
-        let Some(rig) = rigs.get(&s.checksum.0) else {
+        let Some((rig, names)) = rigs.get(&s.checksum.0) else {
             continue;
         };
         if s.frame_count() == 0 || s.node_indices.iter().any(|&i| i as usize >= rig.len()) {
             continue;
         }
-        let start = ani_line(man.source().map_or(&[][..], |s| s.script.as_bytes()))
-            .map_or(1, |l| l.first_frame);
+        let line = ani_line(man.source().map_or(&[][..], |s| s.script.as_bytes()));
+        let start = line.as_ref().map_or(1, |l| l.first_frame);
         let part = Part {
             label: p.display().to_string(),
             man: &man,
             start,
-            end: None,
+            end: line.map(|l| l.last_frame),
         };
         let (model, _) = animation(rig, "X.ASC", &[part]).unwrap();
         let text = print_gs(&model, Eol::Lf);
         let back = Asc::parse(text.as_bytes()).unwrap().model;
-        let (t, sm, mx) = requantise(&back, rig, &man, start);
+        // asc's import (`asc import --rounding nearest`) into the MAN's position range, and
+        // into the range the engine would choose from the ASC.
+        let script = man
+            .source()
+            .map(|s| s.script.to_string())
+            .unwrap_or_default();
+        let Ok(ani) = crate::zengin::asc::to_man::parse_ani(&script) else {
+            continue;
+        };
+        let h = man.header().unwrap();
+        let compile = |range| {
+            let input = crate::zengin::asc::to_man::AniInput {
+                ani: &ani,
+                line: &script,
+                asc_path: "X.ASC",
+                nodes: names,
+                checksum: s.checksum.0,
+                rounding: crate::zengin::asc::to_man::Rounding::Nearest,
+                position_range: range,
+            };
+            crate::zengin::asc::to_man::compile(&back, &input)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+                .0
+        };
+        let own = compile(Some((h.position_min.get(), h.position_scale.get())));
+        if own.samples().unwrap().frame_count() != s.frame_count() {
+            eprintln!(
+                "frame count differs: {} (fps {} / source {}, {script:?}): {} frames, re-compiled {}",
+                p.display(),
+                h.fps.get(),
+                h.fps_source.get(),
+                s.frame_count(),
+                own.samples().unwrap().frame_count()
+            );
+            frame_mismatch += 1;
+            continue;
+        }
+        let (t, sm, mx) = compare_codes(&man, &own);
+        let engine_range = compile(None);
+        let (t2, sm2, mx2) = compare_codes(&man, &engine_range);
+        total_e += t2;
+        same_e += sm2;
+        max_e = max_e.max(mx2);
+        // The spec's own recompile (§3 forward against the printed parents) agrees.
+        let (t3, sm3, _) = requantise(&back, rig, &man, start);
+        assert_eq!((t3, sm3), (t, sm), "{}", p.display());
         assert!(mx <= 1, "{}: a code off by {mx}", p.display());
         total += t;
         same += sm;
@@ -309,5 +385,17 @@ fn every_corpus_man_compiles_back() {
         "{mans} corpus MANs: {same} of {total} codes equal after MAN → ASC → MAN, max diff {max}"
     );
     assert!(mans >= 150, "only {mans} MANs with their MDH");
+    // Measured: 1 (a resampled animation whose frame count the engine's rule gives one less).
+    assert!(
+        frame_mismatch <= 1,
+        "{frame_mismatch} MANs re-compile to another frame count"
+    );
     assert!(same as f64 >= total as f64 * 0.999, "{same} of {total}");
+    // Into the range the engine computes from the ASC's positions the share is lower: that
+    // range differs from the MAN's stored f32 min/scale by a fraction of a code (measured:
+    // 94.7 %). The figure is printed; only the MAN's range is the round-trip promise.
+    assert!(
+        same_e as f64 >= total_e as f64 * 0.9,
+        "{same_e} of {total_e}"
+    );
 }

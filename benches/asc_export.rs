@@ -1,0 +1,84 @@
+//! `asc export` against YAML export of the same animations, per sample (node-frame): the 71
+//! Swamprat MANs of the corpus with their MDH (`../shared/corpus/realworld`), each written as
+//! an ASC (MAN → world samples → GothicSourcer text, spellings checked against the codes) and
+//! as animkit YAML with node names. Skipped with a notice without the corpus.
+//!
+//!     cargo bench --bench asc_export
+
+// The same allocator as the animkit binary.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use animkit::zengin::asc::from_man::{ani_line, animation, Part, Rig};
+use animkit::zengin::asc::{print_gs, Eol};
+use animkit::zengin::man::Man;
+use animkit::zengin::mdh::Mdh;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::path::PathBuf;
+
+fn bench(c: &mut Criterion) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/realworld/")
+        .canonicalize();
+    let Ok(root) = root else {
+        eprintln!("NOTICE: the corpus is missing: the asc_export bench is skipped");
+        return;
+    };
+    let mdh = Mdh::read(
+        &std::fs::read(root.join("mdh/PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT.MDH")).unwrap(),
+    )
+    .unwrap();
+    let sum = mdh.hierarchy().unwrap().checksum.0;
+    let names = mdh.node_names();
+    let mut mans = Vec::new();
+    for e in std::fs::read_dir(root.join("man/PiotrDrozdz96+Gothic/Anims/_compiled")).unwrap() {
+        let Ok(man) = Man::read(&std::fs::read(e.unwrap().path()).unwrap()) else {
+            continue;
+        };
+        if man.samples().is_some_and(|s| s.checksum.0 == sum) {
+            mans.push(man);
+        }
+    }
+    let samples: usize = mans
+        .iter()
+        .map(|m| m.samples().map_or(0, |s| s.codes.len()))
+        .sum();
+    eprintln!("{} MANs, {samples} samples", mans.len());
+    let mut g = c.benchmark_group("asc_export");
+    g.throughput(Throughput::Elements(samples as u64));
+    g.sample_size(10);
+    g.bench_function("asc", |b| {
+        b.iter(|| {
+            let rig = Rig::from_mdh(&mdh).unwrap();
+            let mut n = 0;
+            for m in &mans {
+                let start =
+                    ani_line(m.source().unwrap().script.as_bytes()).map_or(1, |l| l.first_frame);
+                let part = Part {
+                    label: String::new(),
+                    man: m,
+                    start,
+                    end: None,
+                };
+                let (model, _) = animation(&rig, "X.ASC", &[part]).unwrap();
+                n += print_gs(&model, Eol::Lf).len();
+            }
+            n
+        })
+    });
+    g.bench_function("yaml", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for m in &mans {
+                n += animkit::zengin::man::yaml::to_yaml_with(m, Some(&names))
+                    .unwrap()
+                    .len();
+            }
+            n
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
