@@ -390,6 +390,15 @@ fn a_name_lengthened_without_its_chunk_length_is_named_and_repaired() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let mut mans_with_samples = 0;
+    for rel in crate::common::DAMAGED_READ_AS_MDL {
+        let data = std::fs::read(rw.join(rel)).unwrap();
+        let format = animkit::registry::detect(&data).expect("detected");
+        assert_eq!(format.tag(), "zengin.mdl", "{rel}");
+        let asset = format
+            .decode(&data)
+            .unwrap_or_else(|e| panic!("{rel}: {e}"));
+        assert!(asset.encode().unwrap() == data, "{rel}: not byte-exact");
+    }
     for (rel, offset, old, new) in crate::common::DAMAGED {
         let input = rw.join(rel);
         let data = std::fs::read(&input).unwrap();

@@ -155,6 +155,30 @@ fn windows_exe_info_export_import_and_unpack_repack_under_wine() {
     let (code, _, err) = wine(&d, &["repack", "u", "-o", "R.VDF"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read(d.join("R.VDF")).unwrap(), sample("ANIMS.VDF"));
+    // the unpacked folder holds no staging folder of the run (Windows cannot move or remove
+    // a folder a process holds open: both were left behind before their handles were closed)
+    assert!(!d.read_dir().unwrap().any(|e| e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .contains(".animkit-")));
+
+    // vdf extract: all members in place, its staging folder gone.
+    let (code, _, err) = wine(&d, &["vdf", "extract", "ANIMS.VDF", "-o", "x"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read(d.join("x/ANIMS/WALK.MAN")).unwrap(),
+        sample("WALK.MAN")
+    );
+    let left: Vec<String> = d
+        .join("x")
+        .read_dir()
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let mut left = left;
+    left.sort();
+    assert_eq!(left, ["ANIMS", "SAMPLE.MDH"]);
 }
 
 #[test]

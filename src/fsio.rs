@@ -569,10 +569,10 @@ impl OutTree {
                         .map_err(|e| Error::io(self.path.join(&name), e))?;
                     return Ok(StagingIn {
                         parent: self,
-                        tree: OutTree {
+                        tree: Some(OutTree {
                             dir,
                             path: self.path.join(&name),
-                        },
+                        }),
                         name,
                     });
                 }
@@ -588,13 +588,16 @@ impl OutTree {
 /// [`StagingIn::move_into_place`]; whatever is left is removed when it is dropped.
 pub struct StagingIn<'p> {
     parent: &'p OutTree,
-    tree: OutTree,
+    /// Open until dropped (`None` only inside `drop`).
+    tree: Option<OutTree>,
     name: String,
 }
 
 impl StagingIn<'_> {
     pub fn tree(&self) -> &OutTree {
-        &self.tree
+        self.tree
+            .as_ref()
+            .expect("the staging folder stays open until it is dropped")
     }
 
     /// Move every file of `rels` (all written in the staging folder) to its place in the
@@ -605,7 +608,7 @@ impl StagingIn<'_> {
         let mut moved: Vec<&Path> = Vec::new();
         let result = (|| {
             for rel in rels {
-                let (from, name) = self.tree.parent_of(rel)?;
+                let (from, name) = self.tree().parent_of(rel)?;
                 let (to, _) = self.parent.parent_of(rel)?;
                 let existed = to.symlink_metadata(name).is_ok();
                 if existed && !overwrite {
@@ -635,6 +638,9 @@ impl StagingIn<'_> {
 
 impl Drop for StagingIn<'_> {
     fn drop(&mut self) {
+        // Its handle is closed first: Windows cannot remove a folder a process holds open
+        // (the staging folder was left behind under wine).
+        self.tree = None;
         let _ = self.parent.dir.remove_dir_all(&self.name);
     }
 }

@@ -162,7 +162,7 @@ pub fn unpack(
         out: &root,
         direct: staging.is_some(),
     };
-    let result = (|| -> Result<UnpackReport, Error> {
+    let result = (|| -> Result<(UnpackReport, Option<crate::fsio::Staging>), Error> {
         job.make_folders(tree)?;
         let results: Vec<Result<Done, Error>> = v
             .layout
@@ -184,9 +184,19 @@ pub fn unpack(
             report.warnings.extend(d.warning);
             layout.push(d.piece);
         }
-        job.write_manifest(layout, staging)?;
-        Ok(report)
+        let staging = job.write_manifest(layout, staging)?;
+        Ok((report, staging))
     })();
+    // The staging folder moves into place only after every handle into it is closed: Windows
+    // refuses to rename a folder that a process holds open (a sharing violation).
+    drop(job);
+    drop(tree_out);
+    let result = result.and_then(|(report, staging)| {
+        if let Some(st) = staging {
+            st.finish()?;
+        }
+        Ok(report)
+    });
     // Errors name the files where they will be, not inside the staging folder.
     result.map_err(|mut e| {
         let file = e.file_mut();
@@ -389,12 +399,13 @@ impl Job<'_, '_> {
         Ok(done)
     }
 
-    /// The manifest, written last; then a staging folder moves into place.
+    /// The manifest, written last; a staging folder is handed back to be moved into place
+    /// once the folder handles are closed.
     fn write_manifest(
         &self,
         layout: Vec<ManifestPiece>,
         staging: Option<crate::fsio::Staging>,
-    ) -> Result<(), Error> {
+    ) -> Result<Option<crate::fsio::Staging>, Error> {
         let doc = ManifestDocument {
             format: MANIFEST_TAG.into(),
             version: MANIFEST_VERSION,
@@ -408,11 +419,12 @@ impl Job<'_, '_> {
             Some(st) => {
                 self.tree_out
                     .write_new(Path::new(MANIFEST), text.as_bytes())?;
-                st.finish()
+                Ok(Some(st))
             }
             None => self
                 .tree_out
-                .write_replace(Path::new(MANIFEST), text.as_bytes()),
+                .write_replace(Path::new(MANIFEST), text.as_bytes())
+                .map(|()| None),
         }
     }
 }
