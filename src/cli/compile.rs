@@ -1,7 +1,10 @@
 //! `animkit compile IN.MDS [-o OUT.MSB]`: the MSB the engine would write for a model script.
 
 use super::Status;
+use crate::codec::Codec;
 use crate::exact::Error;
+use crate::zengin::asc::to_man::{skeleton_names, Rounding};
+use crate::zengin::asc::Asc;
 use crate::zengin::mds::compile::{compile, CompileOptions};
 use crate::zengin::stext::ShortText as Text;
 use crate::zengin::types::ZDate;
@@ -35,8 +38,8 @@ pub struct Args {
     #[arg(long, requires = "asc")]
     pub(super) mdh: Option<PathBuf>,
     /// Rounding of the animation codes (with --asc).
-    #[arg(long, value_enum, default_value_t = super::asc::RoundingArg::Engine, requires = "asc")]
-    pub(super) rounding: super::asc::RoundingArg,
+    #[arg(long, value_enum, default_value_t = RoundingArg::Engine, requires = "asc")]
+    pub(super) rounding: RoundingArg,
 }
 
 pub fn location(path: &Path, line: usize, column: usize) -> PathBuf {
@@ -72,7 +75,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
     let mut out = Vec::new();
     msb.write(&mut out).map_err(Error::encoding(&args.input))?;
     if let Some(dir) = &args.asc {
-        return super::asc::compile_model(&args, dir, &mds, out);
+        return compile_model(&args, dir, &mds, out);
     }
     let target = args
         .output
@@ -81,4 +84,204 @@ pub fn run(args: Args) -> Result<Status, Error> {
     crate::fsio::write_file(&target, &out, args.force)?;
     println!("{}: {} bytes", target.display(), out.len());
     Ok(Status::Ok)
+}
+
+/// How sample values become MAN codes.
+#[derive(Clone, Copy, clap::ValueEnum, Default)]
+pub enum RoundingArg {
+    /// The engine's truncation: what the game's own compiler writes (fresh ASCs).
+    #[default]
+    Engine,
+    /// Round to nearest: gives back a vanilla MAN from GothicSourcer's ASC of it.
+    Nearest,
+}
+
+pub(super) fn rounding(r: RoundingArg) -> Rounding {
+    match r {
+        RoundingArg::Engine => Rounding::Engine,
+        RoundingArg::Nearest => Rounding::Nearest,
+    }
+}
+
+/// The hierarchy's node names and checksum, from `mdh` or else from the ASC itself.
+pub(super) fn skeleton(mdh: Option<&Path>, asc: &Asc) -> Result<(Vec<Vec<u8>>, u32), Error> {
+    match mdh {
+        Some(path) => {
+            let data = crate::fsio::read_file(path)?;
+            let m = crate::zengin::mdh::Mdh::decode(&data).map_err(|e| Error::Decode {
+                file: path.into(),
+                source: e,
+            })?;
+            let h = m
+                .hierarchy()
+                .ok_or_else(|| Error::other(path, "the MDH holds no hierarchy chunk"))?;
+            Ok((
+                h.nodes.iter().map(|n| n.name.as_bytes().to_vec()).collect(),
+                h.checksum.0,
+            ))
+        }
+        None => {
+            let names = skeleton_names(&asc.model);
+            let sum = crate::zengin::node_list_checksum(names.iter().map(|n| n.as_slice()));
+            Ok((names, sum))
+        }
+    }
+}
+
+/// A compiled MAN: its path, bytes and notes.
+type Written = (PathBuf, Vec<u8>, Vec<String>);
+
+/// `compile MODEL.MDS --asc DIR`: MSB (already compiled: `msb`), MDH and one MAN per `ani`.
+pub(super) fn compile_model(
+    args: &Args,
+    dir: &Path,
+    mds: &crate::zengin::mds::Mds,
+    msb: Vec<u8>,
+) -> Result<Status, Error> {
+    use crate::zengin::asc::model_compile::{ani_jobs, man_for, mdh_from_asc};
+    use rayon::prelude::*;
+    use std::collections::HashMap;
+    // Every ASC under DIR by upper-case file name (the first found wins, in sorted order).
+    let mut found: HashMap<String, PathBuf> = HashMap::new();
+    let mut all: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("asc")))
+        .collect();
+    all.sort();
+    for p in all {
+        if let Some(n) = p.file_name() {
+            found
+                .entry(n.to_string_lossy().to_ascii_uppercase())
+                .or_insert(p);
+        }
+    }
+    let model_name = args
+        .input
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_ascii_uppercase())
+        .unwrap_or_default();
+    let out_dir = args.output.clone().unwrap_or_else(|| {
+        args.input
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    });
+    let read_asc = |path: &Path| -> Result<Asc, Error> {
+        let data = crate::fsio::read_file(path)?;
+        Asc::parse(&data).map_err(|e| Error::Decode {
+            file: path.into(),
+            source: e.into(),
+        })
+    };
+    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(out_dir.join(format!("{model_name}.MSB")), msb)];
+    // The skeleton: --mdh, else the meshAndTree ASC (written as MODEL.MDH).
+    let mesh_and_tree = mds.script.items.iter().find_map(|i| match i {
+        crate::zengin::mds::ModelItem::MeshAndTree(m) => Some(m.asc.to_string()),
+        _ => None,
+    });
+    let (nodes, checksum) = match &args.mdh {
+        Some(p) => {
+            let dummy = Asc::parse(b"*3DSMAX_ASCIIEXPORT\t110\n")
+                .map_err(|e| Error::other(p, e.to_string()))?;
+            skeleton(Some(p), &dummy)?
+        }
+        None => {
+            let Some(name) = mesh_and_tree else {
+                return Err(Error::other(
+                    &args.input,
+                    "the script has no meshAndTree: pass the model's hierarchy with --mdh",
+                ));
+            };
+            let Some(path) = found.get(&name.to_ascii_uppercase()) else {
+                return Err(Error::other(
+                    &args.input,
+                    format!(
+                        "the meshAndTree ASC `{name}` is not under {}: pass --mdh or add it",
+                        dir.display()
+                    ),
+                ));
+            };
+            let asc = read_asc(path)?;
+            let mdh = mdh_from_asc(&asc.model, &name.to_ascii_uppercase())
+                .map_err(|m| Error::other(path, m))?;
+            let mut bytes = Vec::new();
+            mdh.encode(&mut bytes).map_err(Error::encoding(path))?;
+            files.push((out_dir.join(format!("{model_name}.MDH")), bytes));
+            let h = mdh.hierarchy().expect("built with one");
+            (
+                h.nodes.iter().map(|n| n.name.as_bytes().to_vec()).collect(),
+                h.checksum.0,
+            )
+        }
+    };
+    let jobs = ani_jobs(mds);
+    let rounding = rounding(args.rounding);
+    // One ani per task on all cores; each reads its own ASC (memory: one ASC per core).
+    let results: Vec<Result<Option<Written>, Error>> = jobs
+        .par_iter()
+        .map(|job| {
+            let asc_name = job.ani.asc.to_string();
+            let Some(path) = found.get(&asc_name.to_ascii_uppercase()) else {
+                return Ok(None);
+            };
+            let asc = read_asc(path)?;
+            let (name, man, notes) = man_for(
+                &model_name,
+                job,
+                &asc.model,
+                &asc_name.to_ascii_uppercase(),
+                &nodes,
+                checksum,
+                rounding,
+            )
+            .map_err(|m| Error::other(path, format!("ani `{}`: {m}", job.ani.name)))?;
+            let mut bytes = Vec::new();
+            man.encode(&mut bytes).map_err(Error::encoding(path))?;
+            Ok(Some((out_dir.join(name), bytes, notes)))
+        })
+        .collect();
+    let mut missing = 0;
+    let mut failed = 0;
+    for (job, r) in jobs.iter().zip(results) {
+        match r {
+            Ok(Some((path, bytes, notes))) => {
+                for n in notes {
+                    eprintln!("warning: {}: {n}", path.display());
+                }
+                files.push((path, bytes));
+            }
+            Ok(None) => {
+                missing += 1;
+                eprintln!(
+                    "warning: {}: ani `{}`: its ASC `{}` is not under {}: no MAN written",
+                    args.input.display(),
+                    job.ani.name,
+                    job.ani.asc,
+                    dir.display()
+                );
+            }
+            Err(e) => {
+                failed += 1;
+                super::report(&e);
+            }
+        }
+    }
+    std::fs::create_dir_all(&out_dir).map_err(|e| Error::io(&out_dir, e))?;
+    crate::fsio::write_files(&files, args.force)?;
+    println!(
+        "{}: {} files written ({} MAN), {} ani without ASC, {} failed",
+        out_dir.display(),
+        files.len(),
+        files.len() - 1 - usize::from(args.mdh.is_none()),
+        missing,
+        failed
+    );
+    Ok(if failed == 0 {
+        Status::Ok
+    } else {
+        Status::Failed
+    })
 }

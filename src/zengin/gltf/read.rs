@@ -390,35 +390,6 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The first node whose parents form a cycle (each node has at most one parent). Each chain
-/// of parents is walked once, so this is linear in the node count however deep the chains
-/// are: a node already known to reach a root ends a walk; one met again on this walk is a
-/// cycle.
-pub(super) fn first_cycle(parents: &[Option<usize>]) -> Option<usize> {
-    const OPEN: u8 = 1;
-    const ROOTED: u8 = 2;
-    let mut state = vec![0u8; parents.len()];
-    let mut walk = Vec::new();
-    for start in 0..parents.len() {
-        let mut at = start;
-        while state[at] == 0 {
-            state[at] = OPEN;
-            walk.push(at);
-            match parents[at] {
-                Some(p) if p < parents.len() => at = p,
-                _ => break,
-            }
-        }
-        if state[at] == OPEN && parents[at].is_some() {
-            return Some(start);
-        }
-        for w in walk.drain(..) {
-            state[w] = ROOTED;
-        }
-    }
-    None
-}
-
 /// Each node's parent, checking that no node has two parents and no node is its own
 /// ancestor.
 fn node_parents(root: &json::Root) -> Result<Vec<Option<usize>>, GltfError> {
@@ -442,7 +413,7 @@ fn node_parents(root: &json::Root) -> Result<Vec<Option<usize>>, GltfError> {
             parents[c] = Some(i);
         }
     }
-    if let Some(start) = first_cycle(&parents) {
+    if let Some(start) = super::skeleton::first_cycle(&parents) {
         return Err(GltfError::at(
             format!("nodes[{start}]"),
             "its parents form a cycle",

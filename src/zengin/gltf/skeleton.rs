@@ -94,7 +94,7 @@ impl Skeleton {
             });
         }
         // Parents must lead to a root (no cycles).
-        if let Some(start) = super::read::first_cycle(&parents) {
+        if let Some(start) = first_cycle(&parents) {
             return Err(GltfError::new(format!(
                 "MDH hierarchy.nodes[{start}] ({}): its parents form a cycle",
                 names[start]
@@ -151,4 +151,33 @@ impl Skeleton {
         let a = DAffine3::from_mat4(self.world[i]).inverse();
         DMat4::from(a).to_cols_array().map(|v| v as f32)
     }
+}
+
+/// The first node whose parents form a cycle (each node has at most one parent). Each chain
+/// of parents is walked once, so this is linear in the node count however deep the chains
+/// are: a node already known to reach a root ends a walk; one met again on this walk is a
+/// cycle.
+pub(super) fn first_cycle(parents: &[Option<usize>]) -> Option<usize> {
+    const OPEN: u8 = 1;
+    const ROOTED: u8 = 2;
+    let mut state = vec![0u8; parents.len()];
+    let mut walk = Vec::new();
+    for start in 0..parents.len() {
+        let mut at = start;
+        while state[at] == 0 {
+            state[at] = OPEN;
+            walk.push(at);
+            match parents[at] {
+                Some(p) if p < parents.len() => at = p,
+                _ => break,
+            }
+        }
+        if state[at] == OPEN && parents[at].is_some() {
+            return Some(start);
+        }
+        for w in walk.drain(..) {
+            state[w] = ROOTED;
+        }
+    }
+    None
 }

@@ -189,7 +189,6 @@ pub fn unpack(
     })();
     // The staging folder moves into place only after every handle into it is closed: Windows
     // refuses to rename a folder that a process holds open (a sharing violation).
-    drop(job);
     drop(tree_out);
     let result = result.and_then(|(report, staging)| {
         if let Some(st) = staging {
