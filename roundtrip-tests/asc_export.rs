@@ -3,6 +3,7 @@
 //! Debian's `assimp` reads every written ASC with the MDH's names and hierarchy.
 
 use crate::common::{corpus, missing_tool, run};
+use crate::gltf_blender::{blender, run_script};
 use animkit::zengin::asc::from_man::Rig;
 use animkit::zengin::asc::pose;
 use animkit::zengin::man::Man;
@@ -34,33 +35,10 @@ fn krximpexp() -> Option<PathBuf> {
     )
 }
 
-fn blender() -> Option<PathBuf> {
-    let found = std::process::Command::new("blender")
-        .args(["-b", "--factory-startup", "--version"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if found {
-        return Some(PathBuf::from("blender"));
-    }
-    missing_tool("Blender", "apt-get install blender (.ci/run does it)")
-}
-
 /// KrxImpExp's bone heads and slot positions (m) at every frame of the scene.
 fn heads(exe: &Path, addon: &Path, skel: &Path, anim: &Path, report: &Path) -> Value {
-    let out = std::process::Command::new(exe)
-        .args(["-b", "--factory-startup", "--python"])
-        .arg(crate::common::root().join("roundtrip-tests/blender/asc_bone_heads.py"))
-        .arg("--")
-        .args([addon, skel, anim, report])
-        .output()
-        .expect("blender runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && text.contains("animkit-asc: ok"),
-        "blender failed:\n{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&std::fs::read(report).unwrap()).unwrap()
+    let args = [addon, skel, anim, report].map(|p| p.as_os_str());
+    run_script(exe, "asc_bone_heads.py", &args, "animkit-asc: ok", report)
 }
 
 fn xyz(v: &Value) -> [f64; 3] {

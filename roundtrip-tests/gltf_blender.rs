@@ -27,6 +27,59 @@ pub fn blender() -> Option<PathBuf> {
     )
 }
 
+/// World matrices (glTF) of every node of `sk` at MAN frame `f`: the MDH's rest pose with the
+/// MAN's samples of that frame (parents come first in these skeletons).
+pub fn world_at(sk: &Skeleton, man: &Man, f: usize) -> Vec<DMat4> {
+    let s = man.samples().unwrap();
+    let decoded = man.decode_samples();
+    let n = s.node_indices.len();
+    let mut local: Vec<DMat4> = sk.rest.iter().map(|r| r.matrix()).collect();
+    for (k, &idx) in s.node_indices.iter().enumerate() {
+        let (q, p) = decoded[f * n + k];
+        let q = rotation_to_gltf(q.to_array()).map(f64::from);
+        let p = position_to_gltf(p.to_array()).map(f64::from);
+        local[idx as usize] =
+            DMat4::from_rotation_translation(DQuat::from_array(q), DVec3::from_array(p));
+    }
+    let mut world = vec![DMat4::IDENTITY; sk.len()];
+    for i in 0..sk.len() {
+        world[i] = match sk.parents[i] {
+            Some(p) => world[p] * local[i],
+            None => local[i],
+        };
+    }
+    world
+}
+
+/// Run `roundtrip-tests/blender/SCRIPT` in Blender headless with `args`; it must exit 0 and
+/// print `marker`; its JSON report (written to `report`) is returned.
+pub fn run_script(
+    exe: &Path,
+    script: &str,
+    args: &[&std::ffi::OsStr],
+    marker: &str,
+    report: &Path,
+) -> Value {
+    let out = std::process::Command::new(exe)
+        .args(["-b", "--factory-startup", "--python"])
+        .arg(
+            crate::common::root()
+                .join("roundtrip-tests/blender")
+                .join(script),
+        )
+        .arg("--")
+        .args(args)
+        .output()
+        .expect("blender runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains(marker),
+        "blender failed:\n{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&std::fs::read(report).unwrap()).unwrap()
+}
+
 fn script() -> PathBuf {
     crate::common::root().join("roundtrip-tests/blender/roundtrip.py")
 }
@@ -86,9 +139,6 @@ fn rows(v: &Value) -> DMat4 {
 
 /// Every bone's head and motion in Blender at the sampled frames is what the MAN decodes to.
 fn check_poses(report: &Value, track: &str, sk: &Skeleton, man: &Man) {
-    let s = man.samples().unwrap();
-    let decoded = man.decode_samples();
-    let n = s.node_indices.len();
     let samples = &report["samples"][track];
     let frames: Vec<usize> = samples
         .as_object()
@@ -99,23 +149,7 @@ fn check_poses(report: &Value, track: &str, sk: &Skeleton, man: &Man) {
     assert!(frames.len() >= 2, "{frames:?}");
     let a = to_blender();
     for f in frames {
-        // World matrices from the MDH rest and the MAN's frame f, in glTF coordinates.
-        let mut local: Vec<DMat4> = sk.rest.iter().map(|r| r.matrix()).collect();
-        for (k, &idx) in s.node_indices.iter().enumerate() {
-            let (q, p) = decoded[f * n + k];
-            let q = rotation_to_gltf(q.to_array()).map(f64::from);
-            let p = position_to_gltf(p.to_array()).map(f64::from);
-            local[idx as usize] =
-                DMat4::from_rotation_translation(DQuat::from_array(q), DVec3::from_array(p));
-        }
-        let mut world = vec![DMat4::IDENTITY; sk.len()];
-        for i in 0..sk.len() {
-            // Parents come first in these skeletons.
-            world[i] = match sk.parents[i] {
-                Some(p) => world[p] * local[i],
-                None => local[i],
-            };
-        }
+        let world = world_at(sk, man, f);
         let bones = &samples[f.to_string()];
         for (i, name) in sk.names.iter().enumerate() {
             let b = &bones[name.as_str()];

@@ -4,14 +4,15 @@
 //! the MDH and the MAN) at sampled frames, within 1 mm.
 
 use crate::common::corpus;
-use crate::gltf::{missing_tool, ok, s, validate, validator};
+use crate::gltf::{ok, s, validate, validator};
+use crate::gltf_blender::{blender, run_script, world_at};
 use animkit::registry::Codec;
-use animkit::zengin::gltf::coords::{position_to_gltf, rotation_to_gltf};
+use animkit::zengin::gltf::coords::position_to_gltf;
 use animkit::zengin::gltf::Skeleton;
 use animkit::zengin::man::Man;
 use animkit::zengin::mdh::Mdh;
 use animkit::zengin::mdm::Mdm;
-use glam::{DMat4, DQuat, DVec3};
+use glam::{DMat4, DVec3};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -21,43 +22,6 @@ fn file(kind: &str, name: &str) -> Option<PathBuf> {
     let p = corpus()?.join(DIR.replace("{}", kind)).join(name);
     assert!(p.is_file(), "corpus file {} is missing", p.display());
     Some(p)
-}
-
-fn blender() -> Option<PathBuf> {
-    let found = std::process::Command::new("blender")
-        .args(["-b", "--factory-startup", "--version"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if found {
-        return Some(PathBuf::from("blender"));
-    }
-    missing_tool(
-        "Blender",
-        "apt-get install blender python3-numpy (.ci/run does it)",
-    )
-}
-
-/// World matrices (glTF) of every node at MAN frame `f`.
-fn world_at(sk: &Skeleton, man: &Man, f: usize) -> Vec<DMat4> {
-    let s = man.samples().unwrap();
-    let decoded = man.decode_samples();
-    let n = s.node_indices.len();
-    let mut local: Vec<DMat4> = sk.rest.iter().map(|r| r.matrix()).collect();
-    for (k, &idx) in s.node_indices.iter().enumerate() {
-        let (q, p) = decoded[f * n + k];
-        let q = rotation_to_gltf(q.to_array()).map(f64::from);
-        let p = position_to_gltf(p.to_array()).map(f64::from);
-        local[idx as usize] =
-            DMat4::from_rotation_translation(DQuat::from_array(q), DVec3::from_array(p));
-    }
-    let mut world = vec![DMat4::IDENTITY; sk.len()];
-    for i in 0..sk.len() {
-        world[i] = match sk.parents[i] {
-            Some(p) => world[p] * local[i],
-            None => local[i],
-        };
-    }
-    world
 }
 
 /// glTF (y up) to Blender (z up).
@@ -77,23 +41,11 @@ fn vec3(v: &Value) -> DVec3 {
 
 fn run_blender(exe: &Path, glb: &Path, action: &str, frames: &[u32]) -> Value {
     let report = glb.with_extension("json");
-    let script = crate::common::root().join("roundtrip-tests/blender/skinned.py");
-    let out = std::process::Command::new(exe)
-        .args(["-b", "--factory-startup", "--python"])
-        .arg(script)
-        .arg("--")
-        .args([glb, &report])
-        .arg(action)
-        .args(frames.iter().map(|f| f.to_string()))
-        .output()
-        .expect("blender runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && text.contains("animkit-blender: ok"),
-        "blender failed:\n{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&std::fs::read(report).unwrap()).unwrap()
+    let frames: Vec<String> = frames.iter().map(|f| f.to_string()).collect();
+    let mut args: Vec<&std::ffi::OsStr> =
+        vec![glb.as_os_str(), report.as_os_str(), action.as_ref()];
+    args.extend(frames.iter().map(std::ffi::OsStr::new));
+    run_script(exe, "skinned.py", &args, "animkit-blender: ok", &report)
 }
 
 #[test]
