@@ -398,6 +398,27 @@ fn a_name_lengthened_without_its_chunk_length_is_named_and_repaired() {
             .decode(&data)
             .unwrap_or_else(|e| panic!("{rel}: {e}"));
         assert!(asset.encode().unwrap() == data, "{rel}: not byte-exact");
+        // ... but the damage is said: the bytes after the overrun chunk are not a chunk
+        let found = asset.check(&Default::default());
+        assert_eq!(found.len(), 1, "{rel}: {found:?}");
+        assert_eq!(found[0].path, "trailing");
+        assert!(
+            found[0].message.ends_with("are not a chunk (kept as they are): a chunk before them was probably edited without fixing its length (the game cannot read past it; animkit has no repair for the mesh formats yet)")
+                && found[0].message.contains("from byte offset 348"),
+            "{rel}: {}",
+            found[0].message
+        );
+        let (code, _, err) = run(
+            tmp.path(),
+            &["repair", rw.join(rel).to_str().unwrap(), "-o", "x.mdl"],
+        );
+        assert_eq!(code, 2, "{rel}");
+        assert!(
+            err.contains(
+                "reads as zengin.mdl, keeping damage animkit knows no repair for: trailing:"
+            ),
+            "{rel}: {err}"
+        );
     }
     for (rel, offset, old, new) in crate::common::DAMAGED {
         let input = rw.join(rel);

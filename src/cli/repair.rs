@@ -25,23 +25,39 @@ pub fn run(args: Args) -> Result<Status, Error> {
     let Some(format) = crate::registry::detect(&data) else {
         return Err(Error::other(&args.input, "format not recognised"));
     };
-    let damage = match format.decode(&data) {
-        Ok(_) => {
-            return Err(Error::other(
-                &args.input,
-                format!(
-                    "reads as {} without damage; nothing to repair",
-                    format.tag()
-                ),
-            ))
-        }
-        Err(e) => e,
-    };
+    // A file may read and still be damaged (a format that keeps bytes it cannot place, such
+    // as the mesh formats' `trailing`): the repair decides, the decoder only words the refusal.
     let Some(fixed) = format.repair(&data) else {
-        return Err(Error::other(
-            &args.input,
-            format!("{}; animkit knows no repair for this damage", damage),
-        ));
+        return Err(match format.decode(&data) {
+            Ok(asset) => {
+                let kept = asset
+                    .export_warnings()
+                    .into_iter()
+                    .find(|f| f.severity == crate::codec::Severity::Error);
+                match kept {
+                    Some(f) => Error::other(
+                        &args.input,
+                        format!(
+                            "reads as {}, keeping damage animkit knows no repair for: {}: {}",
+                            format.tag(),
+                            f.path,
+                            f.message
+                        ),
+                    ),
+                    None => Error::other(
+                        &args.input,
+                        format!(
+                            "reads as {} without damage; nothing to repair",
+                            format.tag()
+                        ),
+                    ),
+                }
+            }
+            Err(damage) => Error::other(
+                &args.input,
+                format!("{damage}; animkit knows no repair for this damage"),
+            ),
+        });
     };
     format
         .decode(&fixed.bytes)

@@ -73,6 +73,12 @@ struct DocOut<'a> {
 }
 
 impl Codec for Mdl {
+    fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
+        self.file.damage()
+    }
+    fn export_warnings(&self) -> Vec<crate::codec::Finding> {
+        self.file.damage()
+    }
     const TAG: &'static str = "zengin.mdl";
     const DESCRIPTION: &'static str = "ZenGin model: hierarchy and mesh (.MDL)";
     const EXTENSIONS: &'static [&'static str] = &["mdl"];

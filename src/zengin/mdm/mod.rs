@@ -36,6 +36,12 @@ impl Mdm {
 }
 
 impl Codec for Mdm {
+    fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
+        self.file.damage()
+    }
+    fn export_warnings(&self) -> Vec<crate::codec::Finding> {
+        self.file.damage()
+    }
     const TAG: &'static str = "zengin.mdm";
     const DESCRIPTION: &'static str = "ZenGin model mesh (.MDM)";
     const EXTENSIONS: &'static [&'static str] = &["mdm"];

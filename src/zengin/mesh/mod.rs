@@ -11,7 +11,7 @@
 pub mod model;
 pub mod mrm;
 
-use crate::codec::check_document_header;
+use crate::codec::{check_document_header, Finding, Severity};
 use crate::exact::{Blob, DecodeError, EncodeError, ImportError, Within};
 use crate::zengin::chunk::{self, Hex16};
 use schemars::JsonSchema;
@@ -58,6 +58,31 @@ impl ChunkFile {
             chunks,
             trailing: Blob::new(&data[end..]),
         }
+    }
+
+    /// Bytes that are not a chunk (kept as `trailing`, so the file still writes back byte for
+    /// byte) are damage the game cannot read past: a finding for `check` and `export` naming
+    /// where they start and the likely cause.
+    pub fn damage(&self) -> Vec<Finding> {
+        if self.trailing.is_empty() {
+            return Vec::new();
+        }
+        let at = self.base
+            + self
+                .chunks
+                .iter()
+                .map(|c| (chunk::HEADER_SIZE + c.data.len()) as u64)
+                .sum::<u64>();
+        vec![Finding::new(
+            Severity::Error,
+            "trailing",
+            format!(
+                "{} bytes from byte offset {at} are not a chunk (kept as they are): a chunk before \
+                 them was probably edited without fixing its length (the game cannot read past \
+                 it; animkit has no repair for the mesh formats yet)",
+                self.trailing.len()
+            ),
+        )]
     }
 
     pub fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {

@@ -30,6 +30,12 @@ impl Mmb {
 }
 
 impl Codec for Mmb {
+    fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
+        self.file.damage()
+    }
+    fn export_warnings(&self) -> Vec<crate::codec::Finding> {
+        self.file.damage()
+    }
     const TAG: &'static str = "zengin.mmb";
     const DESCRIPTION: &'static str = "ZenGin morph mesh (.MMB)";
     const EXTENSIONS: &'static [&'static str] = &["mmb"];
