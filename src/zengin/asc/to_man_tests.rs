@@ -171,11 +171,13 @@ fn class_b_pairs_with_engine_rounding() {
         share(t.pos),
         t.worst
     );
-    // Issue goal: ≥ 98.5 % of both. Measured on these 30 pairs (f64 transform, asc.md §3):
-    // rotation 98.93 %, position 98.39 %; f32 arithmetic and an un-normalised axis were tried
-    // and do worse (98.79/98.36, 98.30/97.86). The position goal is NOT met by 0.11 points.
-    assert!(share(t.rot) >= 0.985, "{}", share(t.rot));
-    assert!(share(t.pos) >= 0.983, "{}", share(t.pos));
+    // Issue goal: ≥ 98.5 % of both, every difference ±1. Measured on these 30 pairs: rotation
+    // 99.17 %, position 98.70 %, with the engine's arithmetic as far as the pairs tell it: the
+    // ASC's numbers read into f32, the transform in double from those, local positions kept
+    // as f32, scale = f32((max − min)/65535) in double, codes in double. (Before, f64 from the
+    // text and an f32 scale: 98.93 / 98.39 %.)
+    assert!(share(t.rot) >= 0.9915, "{}", share(t.rot));
+    assert!(share(t.pos) >= 0.9868, "{}", share(t.pos));
     assert_eq!(t.worst, 1);
 }
 
