@@ -55,29 +55,35 @@ pub fn compile(asc: &Model, input: &AniInput<'_>) -> Result<(Man, Vec<Note>), St
     let first = scene.first_frame;
     let last = scene.last_frame;
     let fps_source = scene.frame_speed as f32;
-    let fps: f32 = ani.fps.map(|f| f.get()).unwrap_or(25.0);
+    let mut fps: f32 = ani.fps.map(|f| f.get()).unwrap_or(25.0);
     let s = ani.first_frame as i64;
     let e = if ani.last_frame < 0 {
         last
     } else {
         ani.last_frame as i64
     };
+    let start = s.max(first);
+    let end = e.min(last);
+    if end < start {
+        return Err(format!(
+            "the ani's frames {s}..{e} are outside the ASC's range {first}..={last}"
+        ));
+    }
+    if fps != fps_source && !(fps > 0.0 && fps_source > 0.0) {
+        return Err(format!("fps {fps} / source fps {fps_source}: not a rate"));
+    }
+    let resampled = (((e - s + 1) as f64) * fps as f64 / fps_source as f64).ceil() as i64;
+    // The engine only ever drops frames: where the rate asked for would give as many frames
+    // as the ASC has or more, it keeps the ASC's frames and rate (asc.md §4.4: GOLEM's
+    // `FPS:12.5` on a 12-fps ASC → fps 12; a one-frame ani of a 30-fps ASC → fps 30).
+    if fps != fps_source && resampled >= end - start + 1 {
+        fps = fps_source;
+    }
     // ASC frame of each MAN frame.
     let frames: Vec<i64> = if fps == fps_source {
-        let start = s.max(first);
-        let end = e.min(last);
-        if end < start {
-            return Err(format!(
-                "the ani's frames {s}..{e} are outside the ASC's range {first}..={last}"
-            ));
-        }
         (start..=end).collect()
     } else {
-        if !(fps > 0.0 && fps_source > 0.0) {
-            return Err(format!("fps {fps} / source fps {fps_source}: not a rate"));
-        }
-        let count = (((e - s + 1) as f64) * fps as f64 / fps_source as f64).ceil() as i64;
-        (0..count.max(0))
+        (0..resampled.max(0))
             .map(|f| {
                 (s + ((f as f64) * fps_source as f64 / fps as f64).floor() as i64)
                     .clamp(first, last)
