@@ -243,7 +243,6 @@ fn mdh_from_the_mesh_and_tree_asc_matches_the_engines() {
     assert_eq!(a.root_translation[1].get(), 99.9496);
 }
 
-
 /// A one-node ASC of frames `first..=last` at `speed` frames per second (the root moves 1 cm
 /// along x per frame, so each MAN frame tells which ASC frame it came from).
 fn moving_root(first: i64, last: i64, speed: u32) -> super::Model {
@@ -307,7 +306,10 @@ fn fps_resampling_as_the_engine_does_it() {
     let (fps, src, fr) = frames_of(&a30, r#"ani ("S_S0" 1 "S_S0" 0 0 M. "X.ASC" F 3 3)"#);
     assert_eq!((fps, src, fr), (30.0, 30.0, vec![3]));
     let a12 = moving_root(0, 89, 12);
-    let (fps, src, fr) = frames_of(&a12, r#"ani ("S_X" 1 "S_X" 0 0 M. "X.ASC" F 0 89 FPS:12.5)"#);
+    let (fps, src, fr) = frames_of(
+        &a12,
+        r#"ani ("S_X" 1 "S_X" 0 0 M. "X.ASC" F 0 89 FPS:12.5)"#,
+    );
     assert_eq!((fps, src), (12.0, 12.0));
     assert_eq!(fr, (0..=89).collect::<Vec<_>>());
 }
