@@ -71,8 +71,11 @@ pub fn push_g_digits(out: &mut String, v: f64, digits: usize) {
 /// Append the decimal `m·10^e` (`|m|` of exactly `digits` digits) in `%.{digits}g` layout:
 /// `%f` when the exponent X of its first digit is in −4 ≤ X < digits, else `%e` with a sign
 /// and at least three exponent digits; trailing zeros and a bare point removed.
-fn ascii(b: &[u8]) -> &str {
-    std::str::from_utf8(b).unwrap_or("")
+/// Push ASCII digits (each byte as its char).
+fn push_ascii(out: &mut String, b: &[u8]) {
+    for &c in b {
+        out.push(c as char);
+    }
 }
 
 fn write_decimal(out: &mut String, m: i64, e: i32, digits: usize) {
@@ -98,25 +101,25 @@ fn write_decimal(out: &mut String, m: i64, e: i32, digits: usize) {
             for _ in 0..(-x - 1) {
                 out.push('0');
             }
-            out.push_str(ascii(sig));
+            push_ascii(out, sig);
         } else {
             let int = x as usize + 1;
             if sig.len() <= int {
-                out.push_str(ascii(sig));
+                push_ascii(out, sig);
                 for _ in sig.len()..int {
                     out.push('0');
                 }
             } else {
-                out.push_str(ascii(&sig[..int]));
+                push_ascii(out, &sig[..int]);
                 out.push('.');
-                out.push_str(ascii(&sig[int..]));
+                push_ascii(out, &sig[int..]);
             }
         }
     } else {
-        out.push_str(ascii(&sig[..1]));
+        push_ascii(out, &sig[..1]);
         if sig.len() > 1 {
             out.push('.');
-            out.push_str(ascii(&sig[1..]));
+            push_ascii(out, &sig[1..]);
         }
         out.push('e');
         out.push(if x < 0 { '-' } else { '+' });
@@ -200,7 +203,9 @@ fn decimal_exact(v: f64, digits: usize) -> Option<(i64, i32)> {
     let e2 = biased - 1075;
     let lo = POW10_U128[digits - 1];
     let hi = POW10_U128[digits];
-    let mut x = v.abs().log10().floor() as i32;
+    // floor(log10 |v|) is floor(b·log10 2) or one more, b the binary exponent of the leading
+    // bit (78913/2^18 = log10 2 to 1e-7; exact for |b| < 1650); the loop corrects.
+    let mut x = (((biased as i64 - 1023) * 78913) >> 18) as i32;
     for _ in 0..3 {
         let k = x - (digits as i32 - 1);
         let q = scaled(mant, e2, k)?;
