@@ -25,6 +25,7 @@ fn text(o: &Output) -> (String, String) {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn list_text_and_json() {
     let Some(basic) = corpus("basic.vdf") else {
         return;
@@ -51,6 +52,7 @@ fn list_text_and_json() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn extract_pattern_pack_unpack_repack_verify() {
     let Some(basic) = corpus("basic.vdf") else {
         return;

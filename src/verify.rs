@@ -302,6 +302,7 @@ mod tests {
     use std::path::Path;
 
     #[test]
+    #[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
     fn verify_reports_every_recognised_member_by_path() {
         let Some(anims) = crate::zengin::vdf::tests::archive_with_a_man() else {
             return;

@@ -413,6 +413,7 @@ fn names_equal_ignoring_unicode_case_are_refused_before_any_write() {
 // The corpus archive
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn basic_vdf_reads_as_the_spec_says() {
     let Some(data) = corpus("basic.vdf") else {
         return;
@@ -511,6 +512,7 @@ fn basic_vdf_reads_as_the_spec_says() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn basic_vdf_round_trips_byte_exactly() {
     let Some(data) = corpus("basic.vdf") else {
         return;
@@ -528,6 +530,7 @@ fn basic_vdf_round_trips_byte_exactly() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn pack_of_the_extracted_tree_rebuilds_basic_vdf() {
     let Some(data) = corpus("basic.vdf") else {
         return;
@@ -585,6 +588,7 @@ fn build_zipped(plain: &[u8]) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn zipped_volume_reads_and_writes_byte_exactly() {
     let Some(plain) = corpus("basic.vdf") else {
         return;
@@ -693,6 +697,7 @@ fn zipped_volume_reads_and_writes_byte_exactly() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn zipped_yaml_edit_recompresses_only_the_edited_file() {
     let Some(plain) = corpus("basic.vdf") else {
         return;
@@ -1166,6 +1171,7 @@ pub(crate) fn archive_with_a_man() -> Option<Vec<u8>> {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn unpack_repack_is_byte_identical_plain_zipped_and_yaml_only() {
     let Some(plain) = corpus("basic.vdf") else {
         return;
@@ -1217,6 +1223,7 @@ fn unpack_repack_is_byte_identical_plain_zipped_and_yaml_only() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn repack_takes_edits_additions_and_removals() {
     let Some(anims) = archive_with_a_man() else {
         return;
@@ -1313,6 +1320,7 @@ fn replaced_once(data: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_yaml_exported_after_an_unpack_without_yaml_is_the_members_edit() {
     let Some(anims) = archive_with_a_man() else {
         return;
@@ -1358,6 +1366,7 @@ fn a_yaml_exported_after_an_unpack_without_yaml_is_the_members_edit() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn repack_sees_edits_that_keep_size_and_time() {
     let Some(anims) = archive_with_a_man() else {
         return;
@@ -1439,6 +1448,7 @@ fn a_failed_staged_unpack_names_the_files_where_they_were_going_and_leaves_nothi
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn unpack_replaces_an_empty_folder_and_creates_missing_parents() {
     let Some(plain) = corpus("basic.vdf") else {
         return;
