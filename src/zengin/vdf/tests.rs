@@ -2062,3 +2062,101 @@ fn links_below_a_folder_to_pack_are_found() {
         [d.join("DIRLINK"), d.join("SUB/LINK.TXT")]
     );
 }
+
+/// A zipped archive of two members (A.MAN, B.MDH; seeded bytes) whose first member's deflate
+/// data is damaged (40 bytes flipped inside the stream), and that member's data offset.
+pub(crate) fn damaged_zipped_archive() -> (Vec<u8>, usize) {
+    let files: Vec<PackFile> = [
+        ("A.MAN", seeded(0x11, 20000)),
+        ("B.MDH", seeded(0x22, 3000)),
+    ]
+    .iter()
+    .map(|(p, d)| PackFile {
+        path: vec![p.as_bytes().to_vec()],
+        source: Source::Memory(d.clone()),
+    })
+    .collect();
+    let opts = PackOptions {
+        signature: *SIGNATURE_GOTHIC2,
+        comment: b"damaged".to_vec(),
+        timestamp: 0x5C38_9B1A,
+        zipped: true,
+    };
+    let mut out = std::io::Cursor::new(Vec::new());
+    folder::pack_to(&mut out, &files, &opts, &|| {}).unwrap();
+    let mut data = out.into_inner();
+    let v = Vdf::parse(&data).unwrap();
+    assert!(v.damage().is_empty());
+    let first = v
+        .layout
+        .iter()
+        .find(|p| matches!(p.kind, PieceKind::File { entry: 0, .. }))
+        .unwrap();
+    let (start, len) = (first.offset as usize, first.bytes.len());
+    // inside the deflate data of block 0 (after the stream and block headers)
+    for b in &mut data[start + len / 2..start + len / 2 + 40] {
+        *b ^= 0x5A;
+    }
+    (data, start)
+}
+
+/// The damaged member of [`damaged_zipped_archive`]: the bytes still round-trip, but `check`
+/// (the format's and the opened archive's) has an error finding naming entry, path and offset,
+/// and `export` is refused naming the entry (verify: src/verify.rs's tests).
+#[test]
+fn a_zipped_member_that_does_not_inflate_is_damage_for_check_and_export() {
+    let (bad, start) = damaged_zipped_archive();
+    let v = Vdf::parse(&bad).unwrap();
+    assert_eq!(encode(&v), bad, "the damaged bytes still round-trip");
+    let damage = v.damage();
+    assert_eq!(damage.len(), 1, "{damage:?}");
+    assert_eq!(damage[0].severity, crate::codec::Severity::Error);
+    assert_eq!(damage[0].path, "catalog[0]");
+    assert!(
+        damage[0].message.starts_with(&format!(
+            "A.MAN: the compressed data at byte {start} does not inflate: "
+        )),
+        "{}",
+        damage[0].message
+    );
+    let owned = Vdf::decode(&bad).unwrap();
+    assert_eq!(
+        Codec::check(&owned, &crate::codec::CheckContext::default()),
+        damage
+    );
+    let err = owned.to_yaml(&ExportOptions::default()).unwrap_err();
+    assert_eq!(err.path.to_string(), "catalog[0]");
+    assert!(err.message.contains("does not inflate"), "{}", err.message);
+    use crate::codec::Container;
+    let archive = container::VdfContainer.open(&bad).unwrap();
+    assert_eq!(archive.check(), damage);
+    assert!(archive.to_yaml(&ExportOptions::default()).is_err());
+}
+
+/// A catalog loop: `check` finds it (an error with the entry and offset) and `export` refuses
+/// (verify: src/verify.rs's tests).
+#[test]
+fn a_catalog_loop_is_damage_for_check_and_export() {
+    let data = catalog_loop();
+    let v = Vdf::decode(&data).unwrap();
+    let damage = Codec::check(&v, &crate::codec::CheckContext::default());
+    assert_eq!(damage.len(), 1);
+    assert_eq!(damage[0].path, "catalog[0]");
+    assert!(
+        damage[0].message.starts_with("at byte 296: catalog loop"),
+        "{}",
+        damage[0].message
+    );
+    assert!(v.to_yaml(&ExportOptions::default()).is_err());
+}
+
+/// An archive whose directory A's first child is its own block.
+pub(crate) fn catalog_loop() -> Vec<u8> {
+    raw_archive(
+        2,
+        296,
+        VOLUME_NORMAL,
+        &[(b"A", 0, 0, D), (b"B", 0, 0, L)],
+        &[],
+    )
+}
