@@ -2160,3 +2160,33 @@ pub(crate) fn catalog_loop() -> Vec<u8> {
         &[],
     )
 }
+
+/// A document whose layout lost a member's piece is refused naming that entry (issue 28 item
+/// 9): the archive it gave had that member's data past its end, unreadable.
+#[test]
+fn a_document_that_lost_a_members_piece_is_refused() {
+    let files: Vec<PackFile> = [("A.MAN", seeded(0x31, 500)), ("B.MDH", seeded(0x32, 300))]
+        .iter()
+        .map(|(p, d)| PackFile {
+            path: vec![p.as_bytes().to_vec()],
+            source: Source::Memory(d.clone()),
+        })
+        .collect();
+    let data = packed(&files, SIGNATURE_GOTHIC2, b"lost");
+    let text = Vdf::decode(&data)
+        .unwrap()
+        .to_yaml(&ExportOptions::default())
+        .unwrap();
+    assert_eq!(yaml_round_trip(&data), data);
+    let cut = text
+        .find("- kind: file\n  # B.MDH")
+        .expect("B's piece is last");
+    let err = Vdf::from_yaml(&text[..cut], &ImportOptions::default()).unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("catalog[1]")
+            && msg.contains("B.MDH: no `layout` piece holds this file's data")
+            && msg.contains("offset 956 + size 300 lies past the end of the archive (956 bytes)"),
+        "{msg}"
+    );
+}
