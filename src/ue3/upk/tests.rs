@@ -950,3 +950,45 @@ fn a_cut_off_summary_names_the_field_it_ends_in() {
     assert_eq!(e.path.to_string(), "summary.tag");
     assert!(e.to_string().contains("is not a UE3 package"), "{e}");
 }
+
+/// An impossible NumFrames (2,000,000,000 frames, tracks of 2 keys) is damage that names the
+/// property and the byte offset of its value, like every other bad-package report; the bytes
+/// at that offset are the value.
+#[test]
+fn an_impossible_num_frames_names_the_property_and_its_offset() {
+    let q = super::synth::SeqSpec {
+        name: "huge".into(),
+        format: super::codec::RotFormat::Float96NoW,
+        frames: 2_000_000_000,
+        length: 2.0 / 30.0,
+        rate_scale: None,
+        tracks: vec![(vec![], vec![[0.0, 0.0, 0.0, 1.0]; 2]); 2],
+    };
+    let data = super::synth::package("Set", &["a", "b"], &[q]).unwrap();
+    let pkg = Package::read(&data).unwrap();
+    let d = super::anim::damaged(&pkg);
+    assert_eq!(d.len(), 1, "{d:?}");
+    let m = regex_lite_offset(&d[0].message);
+    assert_eq!(
+        i32::from_le_bytes(data[m..m + 4].try_into().unwrap()),
+        2_000_000_000
+    );
+    assert!(
+        d[0].path.starts_with("objects[") && d[0].path.ends_with("].value"),
+        "{}",
+        d[0].path
+    );
+    assert!(
+        d[0].message
+            .contains("NumFrames 2000000000 at byte offset ")
+            && d[0].message.contains("is more than any PSA holds"),
+        "{}",
+        d[0].message
+    );
+}
+
+/// The N of "at byte offset N (0x…)" in a message.
+fn regex_lite_offset(message: &str) -> usize {
+    let rest = &message[message.find("at byte offset ").unwrap() + 15..];
+    rest[..rest.find(' ').unwrap()].parse().unwrap()
+}
