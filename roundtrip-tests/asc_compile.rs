@@ -51,6 +51,7 @@ fn statement(line: &str, keyword: &str) -> Option<Vec<String>> {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn compile_every_real_model_script_with_the_corpus_ascs() {
     let Some(root) = corpus() else { return };
     let rw = root.join("realworld");

@@ -183,6 +183,10 @@ fn check_krximpexp(man_name: &str, mdh_name: &str, gs: Option<&str>, share: f64)
 
 /// An overlay animation (the root and pelvis stand still, the spine and arms move).
 #[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "krximpexp", missing = "blender"),
+    ignore = "needs ../shared/corpus, ../shared/clients/krximpexp-blender and Blender"
+)]
 fn krximpexp_poses_an_overlay_as_the_man() {
     check_krximpexp(
         "HUMANS_1HST3-T_1HRUNTURNR.MAN",
@@ -194,6 +198,10 @@ fn krximpexp_poses_an_overlay_as_the_man() {
 
 /// A whole-body animation with the root moving.
 #[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "krximpexp", missing = "blender"),
+    ignore = "needs ../shared/corpus, ../shared/clients/krximpexp-blender and Blender"
+)]
 fn krximpexp_poses_a_moving_root_as_the_man() {
     check_krximpexp("KEILER-S_DIVEF.MAN", "KEILER.MDH", None, 0.9);
 }

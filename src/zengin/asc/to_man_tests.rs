@@ -172,6 +172,7 @@ fn share(x: [usize; 2]) -> f64 {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn class_b_pairs_with_engine_rounding() {
     let Some(t) = run("B", Rounding::Engine, false) else {
         return;
@@ -193,6 +194,7 @@ fn class_b_pairs_with_engine_rounding() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn class_a_pairs_with_nearest_rounding() {
     let Some(t) = run("A", Rounding::Nearest, true) else {
         return;
@@ -208,6 +210,7 @@ fn class_a_pairs_with_nearest_rounding() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn mdh_from_the_mesh_and_tree_asc_matches_the_engines() {
     // asc.md §5: HUM_BODY_NAKED0.ASC against a real HUMANS hierarchy (checksum 0xc63488c2).
     let Some(asc) = crate::testing::corpus_file(
