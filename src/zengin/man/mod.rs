@@ -5,6 +5,7 @@
 mod chunks;
 mod diff;
 mod field;
+pub mod build;
 pub mod quant;
 pub mod synth;
 #[cfg(test)]
