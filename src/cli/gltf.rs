@@ -58,10 +58,38 @@ struct ImportArgs {
     /// The glTF file (.glb or .gltf).
     input: PathBuf,
     /// The original MAN, or a folder made by `animkit unpack` (every MAN there that an
-    /// animation of the file names is updated in place; then `repack`).
+    /// animation of the file names is updated in place; then `repack`). With --new: the
+    /// folder or the model script (.MDS/.MSB) that gets the new MAN and its `ani` line.
     #[arg(long)]
-    into: PathBuf,
-    /// Output MAN (with --into FILE).
+    into: Option<PathBuf>,
+    /// Make a new animation NAME (a new MAN, `MODEL-NAME.MAN`) from the file's animation
+    /// (--animation, else the only one or the one named NAME): with `--mdh MODEL.MDH -o
+    /// OUT.MAN`, or `--into` a folder or model script, which also gets the `ani` line
+    /// `ani ("NAME" LAYER "NEXT" IN OUT FLAGS "NAME.ASC" F 0 LAST)`. The MAN has the engine's
+    /// header: the nodes that leave the rest pose, the position range of the motion, the
+    /// MDH's checksum, no events.
+    #[arg(long, value_name = "NAME")]
+    new: Option<String>,
+    /// With --new: the layer (default 1).
+    #[arg(long, requires = "new")]
+    layer: Option<u32>,
+    /// With --new: the animation that follows (default none: it plays once).
+    #[arg(long, requires = "new", value_name = "NAME")]
+    next: Option<String>,
+    /// With --new: blend-in time in seconds (default 0.1).
+    #[arg(long, requires = "new", value_name = "SECONDS")]
+    blend_in: Option<f32>,
+    /// With --new: blend-out time in seconds (default 0.1).
+    #[arg(long, requires = "new", value_name = "SECONDS")]
+    blend_out: Option<f32>,
+    /// With --new: the ani's flags (default `M.` when the root node moves, so the motion
+    /// moves the model, else `.`).
+    #[arg(long, requires = "new")]
+    flags: Option<String>,
+    /// With --new: rounding of the codes (default engine: the game's own compiler's).
+    #[arg(long, value_enum, requires = "new", default_value_t = super::compile::RoundingArg::Engine)]
+    rounding: super::compile::RoundingArg,
+    /// Output MAN (with --into FILE, or --new with --mdh).
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// The animation to take (default: the only one, or the one named like the MAN).
@@ -71,7 +99,8 @@ struct ImportArgs {
     /// checksum is the MAN's).
     #[arg(long)]
     mdh: Option<PathBuf>,
-    /// Sample at this rate and store it as the MAN's fps (default: the MAN's fps).
+    /// Sample at this rate and store it as the MAN's fps (default: the MAN's fps; with --new
+    /// the rate of the file's keys, else 25).
     #[arg(long)]
     fps: Option<f32>,
     /// Recompute the position range from all positions instead of failing on one outside it.
@@ -459,6 +488,7 @@ fn import_options(a: &ImportArgs) -> Result<import::ImportOptions, Error> {
     Ok(import::ImportOptions {
         fps: a.fps,
         requantize: a.requantize,
+        rates: Vec::new(),
     })
 }
 
@@ -487,27 +517,33 @@ fn summary(r: &import::ImportReport) -> String {
 fn import(a: ImportArgs) -> Result<Status, Error> {
     let opts = import_options(&a)?;
     let doc = read_document(&a.input)?;
-    if a.into.is_dir() {
-        return import_into_folder(&a, &doc, &opts);
+    if let Some(name) = &a.new {
+        return import_new(&a, &doc, name);
+    }
+    let Some(into) = a.into.clone() else {
+        return super::gltf_back::import_back(&a.input, &doc, &opts, a.animation.as_deref());
+    };
+    if into.is_dir() {
+        return import_into_folder(&a, &into, &doc, &opts);
     }
     let output = a.output.clone().ok_or_else(|| {
         Error::other(
-            &a.into,
+            &into,
             "--into a MAN needs -o OUT.MAN (use the same path with --force to replace it)",
         )
     })?;
-    let data = crate::fsio::read_file(&a.into)?;
-    let man = decode_man(&a.into, &data)?;
+    let data = crate::fsio::read_file(&into)?;
+    let man = decode_man(&into, &data)?;
     let (mdh_path, mdh) = match &a.mdh {
         Some(p) => (p.clone(), read_mdh(p)?),
         None => {
             let sum = man_checksum(&man)
-                .ok_or_else(|| Error::other(&a.into, "the MAN has no samples chunk (0xA090)"))?;
-            let dir = a.into.parent().filter(|d| !d.as_os_str().is_empty());
+                .ok_or_else(|| Error::other(&into, "the MAN has no samples chunk (0xA090)"))?;
+            let dir = into.parent().filter(|d| !d.as_os_str().is_empty());
             let found = mdh_files_with(dir.unwrap_or(Path::new(".")), sum);
             let Some(p) = found.first() else {
                 return Err(Error::other(
-                    &a.into,
+                    &into,
                     format!(
                         "needs the model hierarchy it was made for: pass --mdh MODEL.MDH (none beside it has the MAN's checksum 0x{sum:08x})"
                     ),
@@ -516,7 +552,7 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
             (p.clone(), read_mdh(p)?)
         }
     };
-    check_pair(&a.into, &man, &mdh, true)?;
+    check_pair(&into, &man, &mdh, true)?;
     let sk = skeleton(&mdh_path, &mdh)?;
     let man_name = man
         .header()
@@ -545,24 +581,60 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
     Ok(Status::Ok)
 }
 
+fn import_new(a: &ImportArgs, doc: &Document, name: &str) -> Result<Status, Error> {
+    use super::gltf_new::{AniValues, Target};
+    let values = AniValues {
+        layer: a.layer,
+        next: a.next.clone(),
+        blend_in: a.blend_in,
+        blend_out: a.blend_out,
+        flags: a.flags.clone(),
+        fps: a.fps,
+        rounding: super::compile::rounding(a.rounding),
+    };
+    let target = match (&a.into, &a.mdh, &a.output) {
+        (Some(into), mdh, None) => Target::Model {
+            into,
+            mdh: mdh.as_deref(),
+        },
+        (None, Some(mdh), Some(output)) => Target::File { mdh, output },
+        _ => {
+            return Err(Error::other(
+                &a.input,
+                "--new NAME needs --mdh MODEL.MDH -o OUT.MAN, or --into a folder or a model script (.MDS/.MSB) without -o",
+            ))
+        }
+    };
+    super::gltf_new::run(
+        &a.input,
+        doc,
+        a.animation.as_deref(),
+        name,
+        &values,
+        target,
+        a.force,
+    )
+}
+
 fn import_into_folder(
     a: &ImportArgs,
+    into: &Path,
     doc: &Document,
     opts: &import::ImportOptions,
 ) -> Result<Status, Error> {
     if a.output.is_some() {
         return Err(Error::other(
-            &a.into,
+            into,
             "-o is for --into FILE; --into a folder updates its MAN files in place",
         ));
     }
-    let found = collect(&a.into)?;
+    let found = collect(into)?;
     let mut mdhs: Vec<(PathBuf, Mdh)> = Vec::new();
     if let Some(p) = &a.mdh {
         mdhs.push((p.clone(), read_mdh(p)?));
     } else {
         for f in found.iter().filter(|f| ext_is(&f.name, "mdh")) {
-            let p = a.into.join(&f.name);
+            let p = into.join(&f.name);
             if let Ok(m) = decode_mdh(&p, &f.bytes) {
                 mdhs.push((p, m));
             }
@@ -570,7 +642,7 @@ fn import_into_folder(
     }
     let mut mans: Vec<(PathBuf, Vec<u8>, Man, String)> = Vec::new();
     for f in found.iter().filter(|f| ext_is(&f.name, "man")) {
-        let p = a.into.join(&f.name);
+        let p = into.join(&f.name);
         if let Ok(m) = decode_man(&p, &f.bytes) {
             let name = m
                 .header()
@@ -596,6 +668,21 @@ fn import_into_folder(
             },
         ));
     }
+    // The rates of every MAN the file goes back into (the advice on Blender's scene rate
+    // must fit all of them).
+    let mut opts = opts.clone();
+    for (_, aname) in &names {
+        for (_, _, man, name) in &mans {
+            if name == aname {
+                if let Some(h) = man.header() {
+                    if !opts.rates.contains(&h.fps.get()) {
+                        opts.rates.push(h.fps.get());
+                    }
+                }
+            }
+        }
+    }
+    let opts = &opts;
     // Everything is computed before anything is written.
     let mut writes: Vec<(PathBuf, Vec<u8>, Option<PathBuf>, String)> = Vec::new();
     for (ai, aname) in &names {
@@ -665,7 +752,7 @@ fn import_into_folder(
         if !any {
             eprintln!(
                 "warning: animation {aname:?}: no MAN of that name (with its MDH) in {}; skipped",
-                a.into.display()
+                into.display()
             );
         }
     }
@@ -679,7 +766,7 @@ fn import_into_folder(
                     .map(|n| n.1.clone())
                     .collect::<Vec<_>>()
                     .join(", "),
-                a.into.display()
+                into.display()
             ),
         ));
     }
