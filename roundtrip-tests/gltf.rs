@@ -736,7 +736,7 @@ fn longer_and_shorter_animations_and_position_range() {
         ],
     );
     assert!(
-        err.contains("frame times fall between the file's keys (keys 0.040000 s apart, 25.000 per second; the MAN has 24 fps)")
+        err.contains("samples fall between the file's keys (keys 0.040000 s apart, 25.000 per second; the MAN has 24 fps)")
             && err.contains("set Blender's frame rate to 24 before importing"),
         "{err}"
     );

@@ -27,7 +27,10 @@ pub(super) enum Target<'a> {
     /// `--mdh MODEL.MDH -o OUT.MAN`.
     File { mdh: &'a Path, output: &'a Path },
     /// `--into` a folder (its MDH: `--mdh`, or the only one) or a model script.
-    Model { into: &'a Path, mdh: Option<&'a Path> },
+    Model {
+        into: &'a Path,
+        mdh: Option<&'a Path>,
+    },
 }
 
 pub(super) fn run(
@@ -41,9 +44,7 @@ pub(super) fn run(
 ) -> Result<Status, Error> {
     if name.is_empty()
         || name.len() > 64
-        || !name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
     {
         return Err(Error::other(
             input,
@@ -57,7 +58,11 @@ pub(super) fn run(
             let sk = skeleton(mdh, &m)?;
             let (bytes, report, _) = make(input, doc, anim, &sk, name, values)?;
             crate::fsio::write_file(output, &bytes, force)?;
-            eprintln!("wrote {} ({} bytes): {report}", output.display(), bytes.len());
+            eprintln!(
+                "wrote {} ({} bytes): {report}",
+                output.display(),
+                bytes.len()
+            );
             Ok(Status::Ok)
         }
         Target::Model { into, mdh } => into_model(input, doc, anim, name, values, into, mdh),
@@ -110,20 +115,17 @@ fn make(
     let (man, report) = import::new_animation(doc, anim, sk, &probe)
         .map_err(|e| Error::other(input, e.to_string()))?;
     // The flags' default: M. (the root's motion moves the model) when the root moves.
-    let root_moves = man
-        .samples()
-        .zip(man.header())
-        .is_some_and(|(s, _)| {
-            let root = sk.parents.iter().position(Option::is_none);
-            let n = s.node_indices.len();
-            s.node_indices
-                .iter()
-                .position(|&i| Some(i as usize) == root)
-                .is_some_and(|k| {
-                    let first = &s.codes[k][3..];
-                    (0..s.frame_count()).any(|f| &s.codes[f * n + k][3..] != first)
-                })
-        });
+    let root_moves = man.samples().zip(man.header()).is_some_and(|(s, _)| {
+        let root = sk.parents.iter().position(Option::is_none);
+        let n = s.node_indices.len();
+        s.node_indices
+            .iter()
+            .position(|&i| Some(i as usize) == root)
+            .is_some_and(|k| {
+                let first = &s.codes[k][3..];
+                (0..s.frame_count()).any(|f| &s.codes[f * n + k][3..] != first)
+            })
+    });
     let flags = v
         .flags
         .clone()
@@ -240,11 +242,18 @@ fn into_model(
     let bak = keep_once(&script)?;
     crate::fsio::write_new(&man_path, &bytes)?;
     crate::fsio::write_file(&script, &new_script, true)?;
-    eprintln!("wrote {} ({} bytes): {summary}", man_path.display(), bytes.len());
+    eprintln!(
+        "wrote {} ({} bytes): {summary}",
+        man_path.display(),
+        bytes.len()
+    );
     eprintln!(
         "added to {}: {line}{}",
         script.display(),
-        bak.map_or(String::new(), |b| format!(" (the original kept as {})", b.display()))
+        bak.map_or(String::new(), |b| format!(
+            " (the original kept as {})",
+            b.display()
+        ))
     );
     Ok(Status::Ok)
 }
@@ -340,8 +349,10 @@ fn mdh_of_script(script: &Path) -> Result<PathBuf, Error> {
         v.sort();
         v.into_iter().find(|p| {
             p.is_file()
-                && p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(&format!("{stem}.MDH")))
+                && p.file_name().is_some_and(|n| {
+                    n.to_string_lossy()
+                        .eq_ignore_ascii_case(&format!("{stem}.MDH"))
+                })
         })
     };
     if let Some(p) = find_in(dir) {
@@ -349,7 +360,10 @@ fn mdh_of_script(script: &Path) -> Result<PathBuf, Error> {
     }
     if let Ok(rd) = std::fs::read_dir(dir) {
         for e in rd.flatten() {
-            if e.file_name().to_string_lossy().eq_ignore_ascii_case("_compiled") {
+            if e.file_name()
+                .to_string_lossy()
+                .eq_ignore_ascii_case("_compiled")
+            {
                 if let Some(p) = find_in(&e.path()) {
                     return Ok(p);
                 }
@@ -367,22 +381,26 @@ fn add_ani(script: &Path, old: &[u8], name: &str, line: &str) -> Result<Vec<u8>,
     if ext_is(&script.to_string_lossy(), "msb") {
         return add_ani_msb(script, old, name, line);
     }
-    let mds = crate::zengin::mds::parse(old).map_err(|e| {
-        Error::other(script, format!("not a model script: {}", e.message))
-    })?;
+    let mds = crate::zengin::mds::parse(old)
+        .map_err(|e| Error::other(script, format!("not a model script: {}", e.message)))?;
     if has_ani(&mds, name) {
         return Err(exists(script, name));
     }
-    let at = ani_enum_end(old).ok_or_else(|| {
-        Error::other(script, "has no aniEnum { … } block to add the ani line to")
-    })?;
+    let at = ani_enum_end(old)
+        .ok_or_else(|| Error::other(script, "has no aniEnum { … } block to add the ani line to"))?;
     // Insert before the line holding the closing brace, indented like the line above.
-    let line_start = old[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line_start = old[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
     let crlf = old.windows(2).any(|w| w == b"\r\n");
     let nl: &[u8] = if crlf { b"\r\n" } else { b"\n" };
     let indent: Vec<u8> = {
         let prev_end = line_start.saturating_sub(1);
-        let prev_start = old[..prev_end].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let prev_start = old[..prev_end]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
         old[prev_start..prev_end]
             .iter()
             .take_while(|b| **b == b' ' || **b == b'\t')
@@ -390,27 +408,35 @@ fn add_ani(script: &Path, old: &[u8], name: &str, line: &str) -> Result<Vec<u8>,
             .collect()
     };
     let mut out = Vec::with_capacity(old.len() + line.len() + 8);
-    out.extend_from_slice(&old[..line_start]);
-    if line_start == at {
+    if indent_len(&old[line_start..at]) == at - line_start {
+        // The brace on its own line: the new line before it.
+        out.extend_from_slice(&old[..line_start]);
         out.extend_from_slice(&indent);
+        out.extend_from_slice(line.as_bytes());
+        out.extend_from_slice(nl);
+        out.extend_from_slice(&old[line_start..]);
     } else {
-        out.extend_from_slice(&old[line_start..at]);
+        out.extend_from_slice(&old[..at]);
         out.extend_from_slice(nl);
         out.extend_from_slice(&indent);
+        out.extend_from_slice(line.as_bytes());
+        out.extend_from_slice(nl);
+        out.extend_from_slice(&old[at..]);
     }
-    out.extend_from_slice(line.as_bytes());
-    out.extend_from_slice(nl);
-    if line_start != at {
-        out.extend_from_slice(&old[line_start..line_start + indent_len(&old[line_start..at])]);
-    } else {
-        out.extend_from_slice(&old[line_start..at]);
-    }
-    out.extend_from_slice(&old[at..]);
     let check = crate::zengin::mds::parse(&out).map_err(|e| {
-        Error::other(script, format!("the script with the new line does not parse ({}); nothing written", e.message))
+        Error::other(
+            script,
+            format!(
+                "the script with the new line does not parse ({}); nothing written",
+                e.message
+            ),
+        )
     })?;
     if !has_ani(&check, name) {
-        return Err(Error::other(script, "the new ani line is not inside the aniEnum block; nothing written"));
+        return Err(Error::other(
+            script,
+            "the new ani line is not inside the aniEnum block; nothing written",
+        ));
     }
     Ok(out)
 }
@@ -495,16 +521,18 @@ fn add_ani_msb(script: &Path, old: &[u8], name: &str, line: &str) -> Result<Vec<
         file: script.into(),
         source: e,
     })?;
-    if msb
-        .entries
-        .iter()
-        .any(|e| matches!(e, Entry::Ani(a) if a.name.as_bytes().eq_ignore_ascii_case(name.as_bytes())))
-    {
+    if msb.entries.iter().any(
+        |e| matches!(e, Entry::Ani(a) if a.name.as_bytes().eq_ignore_ascii_case(name.as_bytes())),
+    ) {
         return Err(exists(script, name));
     }
     let src = format!("Model (\"X\")\r\n{{\r\n\taniEnum\r\n\t{{\r\n\t\t{line}\r\n\t}}\r\n}}\r\n");
-    let mds = crate::zengin::mds::parse(src.as_bytes())
-        .map_err(|e| Error::other(script, format!("the ani line does not parse: {}", e.message)))?;
+    let mds = crate::zengin::mds::parse(src.as_bytes()).map_err(|e| {
+        Error::other(
+            script,
+            format!("the ani line does not parse: {}", e.message),
+        )
+    })?;
     let compiled = crate::zengin::mds::compile::compile(&mds.script, &mds.src, &Default::default());
     let ani = compiled
         .entries
@@ -515,7 +543,12 @@ fn add_ani_msb(script: &Path, old: &[u8], name: &str, line: &str) -> Result<Vec<
         .entries
         .iter()
         .position(|e| matches!(e, Entry::AniEnumEnd(_)))
-        .ok_or_else(|| Error::other(script, "has no aniEnum end chunk (0xF5FF) to add the ani before"))?;
+        .ok_or_else(|| {
+            Error::other(
+                script,
+                "has no aniEnum end chunk (0xF5FF) to add the ani before",
+            )
+        })?;
     msb.entries.insert(at, ani);
     let mut out = Vec::with_capacity(old.len() + 128);
     msb.write(&mut out).map_err(|e| Error::Encode {

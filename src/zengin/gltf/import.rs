@@ -603,11 +603,12 @@ pub fn new_animation(
             })
             .collect();
         let rest = &sk.rest[node];
-        let rest_q = rotation_from_gltf(DQuat::from_array(rest.rotation.map(f64::from)).normalize());
+        let rest_q =
+            rotation_from_gltf(DQuat::from_array(rest.rotation.map(f64::from)).normalize());
         let rest_p = position_from_gltf(DVec3::from_array(rest.translation.map(f64::from)));
-        let moves = values.iter().any(|(q, p)| {
-            rotation_distance(*q, rest_q) > rot_tol || p.distance(rest_p) > 1e-3
-        });
+        let moves = values
+            .iter()
+            .any(|(q, p)| rotation_distance(*q, rest_q) > rot_tol || p.distance(rest_p) > 1e-3);
         if moves {
             report.nodes.push(sk.names[node].clone());
             kept.push((node, values));
@@ -689,7 +690,13 @@ fn motion_bbox(
             hi = hi.max(d);
         }
     }
-    let f3 = |v: DVec3| [F32::new(v.x as f32), F32::new(v.y as f32), F32::new(v.z as f32)];
+    let f3 = |v: DVec3| {
+        [
+            F32::new(v.x as f32),
+            F32::new(v.y as f32),
+            F32::new(v.z as f32),
+        ]
+    };
     if lo.x.is_finite() {
         crate::zengin::types::BBox {
             min: f3(lo),
@@ -1104,7 +1111,9 @@ fn key_matches(
     let decoded = |fr: usize| {
         let c = cx.orig(fr, k).unwrap_or([32767, 32767, 32767, 0, 0, 0]);
         let q = quant::engine_rotation([c[0], c[1], c[2]]).as_dquat();
-        let p = DVec3::from_array([c[3], c[4], c[5]].map(|c| quant::unpack_position(c, min0, scale0) as f64));
+        let p = DVec3::from_array(
+            [c[3], c[4], c[5]].map(|c| quant::unpack_position(c, min0, scale0) as f64),
+        );
         (q, p)
     };
     times
@@ -1114,7 +1123,11 @@ fn key_matches(
             let u = time * cx.fps as f64;
             let f0 = (u.floor().max(0.0) as usize).min(frames - 1);
             let f1 = (f0 + 1).min(frames - 1);
-            let w = if f1 == f0 { 0.0 } else { (u - f0 as f64).clamp(0.0, 1.0) };
+            let w = if f1 == f0 {
+                0.0
+            } else {
+                (u - f0 as f64).clamp(0.0, 1.0)
+            };
             let ((qa, pa), (qb, pb)) = (decoded(f0), decoded(f1));
             let qb = if qa.dot(qb) < 0.0 { -qb } else { qb };
             let nlerp = (qa * (1.0 - w) + qb * w).normalize();

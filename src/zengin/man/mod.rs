@@ -2,10 +2,10 @@
 //! positions. Chunks are kept in file order; unknown chunks and bytes left over inside known
 //! chunks are kept verbatim, so every file that parses is written back byte for byte.
 
+pub mod build;
 mod chunks;
 mod diff;
 mod field;
-pub mod build;
 pub mod quant;
 pub mod synth;
 #[cfg(test)]
