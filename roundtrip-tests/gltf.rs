@@ -590,7 +590,7 @@ fn whole_model_from_archive_and_folder_and_back() {
 
 /// Turn the first rotation key of `node` in animation `anim` of a GLB by 90° about x; write
 /// the result beside it.
-fn edit_first_rotation(glb: &Path, anim: &str, node: &str) -> PathBuf {
+pub fn edit_first_rotation(glb: &Path, anim: &str, node: &str) -> PathBuf {
     let data = std::fs::read(glb).unwrap();
     let json_len = u32::from_le_bytes(data[12..16].try_into().unwrap()) as usize;
     let j: Value = serde_json::from_slice(&data[20..20 + json_len]).unwrap();

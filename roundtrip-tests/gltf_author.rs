@@ -369,4 +369,32 @@ fn a_mixed_rate_model_survives_blender_at_any_scene_rate() {
             "scene {scene}: {err}"
         );
     }
+    // The way back in one step: Blender's file with nothing else finds the model folder
+    // beside it by the animation names (Blender drops animkit's record by default) and keeps
+    // the edited MAN's original as .bak; several such folders are refused.
+    let (code, _, err) = run(d, &["gltf", "import", "out25.glb"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("name MANs in several folders"), "{err}");
+    let solo = d.join("solo");
+    std::fs::create_dir_all(solo.join("model")).unwrap();
+    for f in ["HUMAN.MDH", "HUMAN-S_WALKL.MAN", "HUMAN-S_RUNL.MAN"] {
+        std::fs::copy(model.join(f), solo.join("model").join(f)).unwrap();
+    }
+    std::fs::copy(d.join("out25.glb"), solo.join("edited.glb")).unwrap();
+    let err = ok(&solo, &["gltf", "import", "edited.glb"]);
+    assert!(err.contains("back into"), "{err}");
+    let walk = solo.join("model/HUMAN-S_WALKL.MAN");
+    assert_eq!(
+        std::fs::read(solo.join("model/HUMAN-S_WALKL.MAN.bak")).unwrap(),
+        std::fs::read(model.join("HUMAN-S_WALKL.MAN")).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(&walk).unwrap(),
+        std::fs::read(d.join("work25/HUMAN-S_WALKL.MAN")).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(solo.join("model/HUMAN-S_RUNL.MAN")).unwrap(),
+        std::fs::read(model.join("HUMAN-S_RUNL.MAN")).unwrap()
+    );
+    assert!(!solo.join("model/HUMAN-S_RUNL.MAN.bak").exists());
 }

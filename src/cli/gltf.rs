@@ -205,7 +205,7 @@ pub(super) fn decode_man(path: &Path, data: &[u8]) -> Result<Man, Error> {
     })
 }
 
-fn mdh_checksum(mdh: &Mdh) -> Option<u32> {
+pub(super) fn mdh_checksum(mdh: &Mdh) -> Option<u32> {
     mdh.hierarchy().map(|h| h.checksum.0)
 }
 
@@ -297,8 +297,10 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
     let source = single_source.then(|| a.inputs[0].as_path());
     let loaded = super::gltf_mesh::load(&a.character, source, a.model.as_deref())?;
     let character = loaded.as_ref().map(|l| l.character(&sk)).transpose()?;
-    let (bytes, report) = gltf::export_with(&sk, &anims, character.as_ref(), container)
-        .map_err(|e| Error::other(&mdh_label, e.to_string()))?;
+    let origin = origin_of(&a.output, source, &mdh_label, &mans);
+    let (bytes, report) =
+        gltf::export_with_origin(&sk, &anims, character.as_ref(), container, Some(&origin))
+            .map_err(|e| Error::other(&mdh_label, e.to_string()))?;
     drop(mans);
     for w in &report.warnings {
         eprintln!("warning: {w}");
@@ -327,6 +329,53 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
         }
     );
     Ok(Status::Ok)
+}
+
+/// Where an export's model came from, for the way back (paths relative to the output's
+/// folder when inside it; members of an archive or folder relative to it).
+fn origin_of(
+    output: &Path,
+    source: Option<&Path>,
+    mdh: &Path,
+    mans: &[(PathBuf, Man)],
+) -> gltf::origin::Origin {
+    let base = output
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
+    let slashed = |p: &Path| {
+        p.components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    let rel = |p: &Path| {
+        let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        match abs.strip_prefix(&base) {
+            Ok(r) => slashed(r),
+            Err(_) => abs.to_string_lossy().into_owned(),
+        }
+    };
+    let inside = |p: &Path| match source.and_then(|s| p.strip_prefix(s).ok()) {
+        Some(r) => slashed(r),
+        None => rel(p),
+    };
+    gltf::origin::Origin {
+        mdh: inside(mdh),
+        source: source.map(rel),
+        animations: mans
+            .iter()
+            .filter_map(|(p, m)| {
+                let h = m.header()?;
+                Some(gltf::origin::OriginAnimation {
+                    name: h.name.to_unicode().into_owned(),
+                    man: inside(p),
+                    fps: h.fps.get(),
+                })
+            })
+            .collect(),
+    }
 }
 
 /// A model's MDH and MANs (with their labels).
@@ -469,7 +518,7 @@ fn list_or_none(items: impl Iterator<Item = String>) -> String {
     }
 }
 
-fn read_document(path: &Path) -> Result<Document, Error> {
+pub(super) fn read_document(path: &Path) -> Result<Document, Error> {
     let data = crate::fsio::map_file(path)?;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     Document::read(&data, Some(dir.unwrap_or(Path::new("."))))
@@ -651,18 +700,51 @@ fn import_into_folder(
             mans.push((p, f.bytes.clone(), m, name));
         }
     }
+    let mdh_given = a.mdh.is_some();
+    update_mans(
+        &a.input,
+        doc,
+        opts,
+        a.animation.as_deref(),
+        into,
+        &mans,
+        &mdhs,
+        mdh_given,
+        false,
+    )
+    .map(|_| Status::Ok)
+}
+
+/// A MAN read for an update: its path, bytes, model and header name.
+pub(super) type ManFile = (PathBuf, Vec<u8>, Man, String);
+
+/// Update every MAN of `mans` that an animation of `doc` names (with the MDH of `mdhs` that
+/// has its checksum), everything computed before anything is written; with `backup` each
+/// replaced MAN is kept once as `.bak`. Returns what was written.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn update_mans(
+    input: &Path,
+    doc: &Document,
+    opts: &import::ImportOptions,
+    animation: Option<&str>,
+    into: &Path,
+    mans: &[ManFile],
+    mdhs: &[(PathBuf, Mdh)],
+    mdh_given: bool,
+    backup: bool,
+) -> Result<Vec<String>, Error> {
     let names: Vec<(usize, String)> = doc
         .root
         .animations
         .iter()
         .enumerate()
         .map(|(i, an)| (i, an.name.clone().unwrap_or_default()))
-        .filter(|(_, n)| a.animation.as_deref().is_none_or(|w| w == n))
+        .filter(|(_, n)| animation.is_none_or(|w| w == n))
         .collect();
     if names.is_empty() {
         return Err(Error::other(
-            &a.input,
-            match &a.animation {
+            input,
+            match &animation {
                 Some(w) => format!("animations: none is named {w:?}"),
                 None => "animations: the file has no animation".into(),
             },
@@ -672,7 +754,7 @@ fn import_into_folder(
     // must fit all of them).
     let mut opts = opts.clone();
     for (_, aname) in &names {
-        for (_, _, man, name) in &mans {
+        for (_, _, man, name) in mans {
             if name == aname {
                 if let Some(h) = man.header() {
                     if !opts.rates.contains(&h.fps.get()) {
@@ -687,7 +769,7 @@ fn import_into_folder(
     let mut writes: Vec<(PathBuf, Vec<u8>, Option<PathBuf>, String)> = Vec::new();
     for (ai, aname) in &names {
         let mut any = false;
-        for (path, bytes, man, name) in &mans {
+        for (path, bytes, man, name) in mans {
             if name != aname {
                 continue;
             }
@@ -699,13 +781,13 @@ fn import_into_folder(
                 eprintln!(
                     "warning: {}: named {aname:?}, but no MDH {} has its checksum 0x{sum:08x}; skipped",
                     path.display(),
-                    if a.mdh.is_some() { "given" } else { "in the folder" }
+                    if mdh_given { "given" } else { "in the folder" }
                 );
                 continue;
             };
             let sk = skeleton(mdh_path, mdh)?;
             let (out, report) = gltf::import_animation(doc, *ai, &sk, man, opts)
-                .map_err(|e| Error::other(&a.input, e.to_string()))?;
+                .map_err(|e| Error::other(input, e.to_string()))?;
             for w in &report.warnings {
                 eprintln!("warning: {w}");
             }
@@ -738,7 +820,7 @@ fn import_into_folder(
                         &yaml,
                         format!(
                             "was edited, and {aname} in {} changes {} too; keep only one of the edits (nothing was written)",
-                            a.input.display(),
+                            input.display(),
                             path.display()
                         ),
                     ));
@@ -758,7 +840,7 @@ fn import_into_folder(
     }
     if writes.is_empty() && !names.iter().any(|(_, n)| mans.iter().any(|m| &m.3 == n)) {
         return Err(Error::other(
-            &a.input,
+            input,
             format!(
                 "none of its animations ({}) names a MAN in {}",
                 names
@@ -770,13 +852,28 @@ fn import_into_folder(
             ),
         ));
     }
+    let mut done = Vec::new();
     for (path, bytes, stale, what) in writes {
+        let bak = if backup {
+            super::gltf_new::keep_once(&path)?
+        } else {
+            None
+        };
         crate::fsio::write_file(&path, &bytes, true)?;
-        eprintln!("updated {}: {what}", path.display());
+        let line = format!(
+            "updated {}: {what}{}",
+            path.display(),
+            bak.map_or(String::new(), |b| format!(
+                " (the original kept as {})",
+                b.display()
+            ))
+        );
+        eprintln!("{line}");
+        done.push(line);
         if let Some(y) = stale {
             std::fs::remove_file(&y).map_err(|e| Error::io(&y, e))?;
             eprintln!("removed {} (it showed the old motion)", y.display());
         }
     }
-    Ok(Status::Ok)
+    Ok(done)
 }

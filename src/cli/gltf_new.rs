@@ -259,7 +259,7 @@ fn into_model(
 }
 
 /// Keep `path` once as `path.bak` (an earlier `.bak` is never replaced).
-fn keep_once(path: &Path) -> Result<Option<PathBuf>, Error> {
+pub(super) fn keep_once(path: &Path) -> Result<Option<PathBuf>, Error> {
     let mut os = path.as_os_str().to_owned();
     os.push(".bak");
     let bak = PathBuf::from(os);

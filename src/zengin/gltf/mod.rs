@@ -16,10 +16,11 @@ pub mod export;
 pub mod glb;
 pub mod import;
 pub mod mesh;
+pub mod origin;
 pub mod read;
 pub mod skeleton;
 
-pub use export::{export, export_with, Container, ExportReport};
+pub use export::{export, export_with, export_with_origin, Container, ExportReport};
 pub use import::{import_animation, ImportOptions, ImportReport};
 pub use read::Document;
 pub use skeleton::Skeleton;
