@@ -398,3 +398,61 @@ fn a_mixed_rate_model_survives_blender_at_any_scene_rate() {
     );
     assert!(!solo.join("model/HUMAN-S_RUNL.MAN.bak").exists());
 }
+
+/// `info`, `verify` and `diff` take glTF files: the summary with the recorded origin, the file
+/// compared with the MANs it came from, and what importing it changes in a MAN.
+#[test]
+fn gltf_files_have_info_verify_and_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for f in ["HUMAN.MDH", "HUMAN-S_WALKL.MAN", "HUMAN-S_RUNL.MAN"] {
+        std::fs::copy(sample(f), d.join(f)).unwrap();
+    }
+    ok(
+        d,
+        &[
+            "gltf",
+            "export",
+            "HUMAN-S_WALKL.MAN",
+            "HUMAN-S_RUNL.MAN",
+            "--mdh",
+            "HUMAN.MDH",
+            "-o",
+            "h.glb",
+        ],
+    );
+    let (code, out, err) = run(d, &["info", "h.glb"]);
+    assert_eq!(code, 0, "{err}");
+    for want in [
+        "skin: HUMAN (26 joints)",
+        "S_WALKL: 1.240 s, 52 channels, keys at 25 per second",
+        "S_RUNL: 0.760 s, 46 channels, keys at 25 per second",
+        "S_WALKL ← HUMAN-S_WALKL.MAN (25 fps)",
+    ] {
+        assert!(out.contains(want), "{want}\n{out}");
+    }
+    let (code, out, err) = run(d, &["verify", "h.glb"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("S_WALKL: unchanged against ./HUMAN-S_WALKL.MAN (the same bytes)"),
+        "{out}"
+    );
+    let edited = crate::gltf::edit_first_rotation(&d.join("h.glb"), "S_WALKL", "BIP01 HEAD");
+    let (code, out, err) = run(d, &["verify", s(&edited)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("HUMAN-S_WALKL.MAN: 1 samples"), "{out}");
+    assert!(out.contains("S_RUNL: unchanged"), "{out}");
+    let (code, out, _) = run(d, &["diff", s(&edited), "HUMAN-S_WALKL.MAN"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("1 of 32 frames changed"), "{out}");
+    let (code, out, _) = run(d, &["diff", "HUMAN-S_RUNL.MAN", "h.glb"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("no differences: S_RUNL is the motion of HUMAN-S_RUNL.MAN"),
+        "{out}"
+    );
+    std::fs::write(d.join("bad.gltf"), "{\"asset\":{\"version\":\"2.0\"}").unwrap();
+    let (code, out, _) = run(d, &["verify", "bad.gltf"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("error    gltf         bad.gltf"), "{out}");
+}

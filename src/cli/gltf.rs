@@ -581,40 +581,18 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
             "--into a MAN needs -o OUT.MAN (use the same path with --force to replace it)",
         )
     })?;
-    let data = crate::fsio::read_file(&into)?;
-    let man = decode_man(&into, &data)?;
-    let (mdh_path, mdh) = match &a.mdh {
-        Some(p) => (p.clone(), read_mdh(p)?),
-        None => {
-            let sum = man_checksum(&man)
-                .ok_or_else(|| Error::other(&into, "the MAN has no samples chunk (0xA090)"))?;
-            let dir = into.parent().filter(|d| !d.as_os_str().is_empty());
-            let found = mdh_files_with(dir.unwrap_or(Path::new(".")), sum);
-            let Some(p) = found.first() else {
-                return Err(Error::other(
-                    &into,
-                    format!(
-                        "needs the model hierarchy it was made for: pass --mdh MODEL.MDH (none beside it has the MAN's checksum 0x{sum:08x})"
-                    ),
-                ));
-            };
-            (p.clone(), read_mdh(p)?)
-        }
-    };
-    check_pair(&into, &man, &mdh, true)?;
-    let sk = skeleton(&mdh_path, &mdh)?;
-    let man_name = man
-        .header()
-        .map(|h| h.name.to_unicode().into_owned())
-        .unwrap_or_default();
-    let anim = import::pick_animation(&doc, a.animation.as_deref(), &man_name)
-        .map_err(|e| Error::other(&a.input, e.to_string()))?;
-    let (out, report) = gltf::import_animation(&doc, anim, &sk, &man, &opts)
-        .map_err(|e| Error::other(&a.input, e.to_string()))?;
+    let (man, out, report) = import_one(
+        &a.input,
+        &doc,
+        &into,
+        a.mdh.as_deref(),
+        a.animation.as_deref(),
+        &opts,
+    )?;
     for w in &report.warnings {
         eprintln!("warning: {w}");
     }
-    let mut bytes = Vec::with_capacity(data.len());
+    let mut bytes = Vec::new();
     out.write(&mut bytes).map_err(|e| Error::Encode {
         file: output.clone(),
         source: e,
@@ -628,6 +606,50 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
         summary(&report)
     );
     Ok(Status::Ok)
+}
+
+/// Animation `animation` (or the one named like the MAN) of `doc` imported into the MAN
+/// `into` (its MDH: `mdh`, or the one beside it with its checksum): the original, the result
+/// and the report.
+pub(super) fn import_one(
+    input: &Path,
+    doc: &Document,
+    into: &Path,
+    mdh: Option<&Path>,
+    animation: Option<&str>,
+    opts: &import::ImportOptions,
+) -> Result<(Man, Man, import::ImportReport), Error> {
+    let data = crate::fsio::read_file(into)?;
+    let man = decode_man(into, &data)?;
+    let (mdh_path, mdh) = match mdh {
+        Some(p) => (p.to_path_buf(), read_mdh(p)?),
+        None => {
+            let sum = man_checksum(&man)
+                .ok_or_else(|| Error::other(into, "the MAN has no samples chunk (0xA090)"))?;
+            let dir = into.parent().filter(|d| !d.as_os_str().is_empty());
+            let found = mdh_files_with(dir.unwrap_or(Path::new(".")), sum);
+            let Some(p) = found.first() else {
+                return Err(Error::other(
+                    into,
+                    format!(
+                        "needs the model hierarchy it was made for: pass --mdh MODEL.MDH (none beside it has the MAN's checksum 0x{sum:08x})"
+                    ),
+                ));
+            };
+            (p.clone(), read_mdh(p)?)
+        }
+    };
+    check_pair(into, &man, &mdh, true)?;
+    let sk = skeleton(&mdh_path, &mdh)?;
+    let man_name = man
+        .header()
+        .map(|h| h.name.to_unicode().into_owned())
+        .unwrap_or_default();
+    let anim = import::pick_animation(doc, animation, &man_name)
+        .map_err(|e| Error::other(input, e.to_string()))?;
+    let (out, report) = gltf::import_animation(doc, anim, &sk, &man, opts)
+        .map_err(|e| Error::other(input, e.to_string()))?;
+    Ok((man, out, report))
 }
 
 fn import_new(a: &ImportArgs, doc: &Document, name: &str) -> Result<Status, Error> {

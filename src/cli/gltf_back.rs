@@ -220,3 +220,67 @@ fn by_names(input: &Path, base: &Path, names: &[String]) -> Result<Found, Error>
         )),
     }
 }
+
+/// For `verify`: each animation of the file imported (in memory) into the MAN it came from:
+/// unchanged or the samples it changes. No MAN found is an error.
+pub(super) fn compare(input: &Path, doc: &Document) -> Result<Vec<String>, Error> {
+    let names: Vec<String> = doc
+        .root
+        .animations
+        .iter()
+        .filter_map(|a| a.name.clone())
+        .collect();
+    let base = folder_of(input);
+    let (_, mans, mdhs) = match Origin::of(doc).and_then(|o| recorded(&base, &o).transpose()) {
+        Some(found) => found?,
+        None => by_names(input, &base, &names)?,
+    };
+    let mut out = Vec::new();
+    for (i, name) in doc.root.animations.iter().enumerate() {
+        let name = name.name.clone().unwrap_or_default();
+        let Some((path, bytes, man, _)) = mans.iter().find(|m| m.3 == name) else {
+            out.push(format!("{name}: no MAN of that name found"));
+            continue;
+        };
+        let sum = man.samples().map(|s| s.checksum.0);
+        let Some((mdh_path, mdh)) = mdhs.iter().find(|(_, h)| mdh_checksum(h) == sum) else {
+            out.push(format!(
+                "{name}: {}: no MDH with its checksum",
+                path.display()
+            ));
+            continue;
+        };
+        let mut sk = crate::zengin::gltf::Skeleton::from_mdh(mdh)
+            .map_err(|e| Error::other(mdh_path, e.to_string()))?;
+        sk.model = mdh_path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (new, report) =
+            crate::zengin::gltf::import_animation(doc, i, &sk, man, &Default::default())
+                .map_err(|e| Error::other(input, e.to_string()))?;
+        let mut b = Vec::new();
+        new.write(&mut b).map_err(|e| Error::Encode {
+            file: path.clone(),
+            source: e,
+        })?;
+        out.push(if &b == bytes {
+            format!(
+                "{name}: unchanged against {} (the same bytes)",
+                path.display()
+            )
+        } else {
+            format!(
+                "{name}: changes {}: {} samples{}",
+                path.display(),
+                report.changed_samples,
+                if report.frames != report.frames_before {
+                    format!(", {} frames (was {})", report.frames, report.frames_before)
+                } else {
+                    String::new()
+                }
+            )
+        });
+    }
+    Ok(out)
+}

@@ -490,6 +490,46 @@ pub fn key_rate(doc: &Document, anim: usize) -> Option<f32> {
     (dt.is_finite() && dt > 0.0).then(|| ((1.0 / dt) * 1000.0).round() as f32 / 1000.0)
 }
 
+/// What an animation of a glTF file holds (for `info`): read and checked like an import.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimationFacts {
+    pub name: String,
+    pub channels: usize,
+    /// The last key's time, s.
+    pub duration: f64,
+    /// The rate of its keys ([`key_rate`]).
+    pub rate: Option<f32>,
+}
+
+/// The facts of animation `anim`; a bad channel is an error with its JSON path.
+pub fn facts(doc: &Document, anim: usize) -> Result<AnimationFacts, GltfError> {
+    let a =
+        doc.root.animations.get(anim).ok_or_else(|| {
+            GltfError::at("animations", format!("animation {anim} does not exist"))
+        })?;
+    let mut duration = 0.0f64;
+    for (c, ch) in a.channels.iter().enumerate() {
+        let path = match ch.target.path {
+            Checked::Valid(Property::MorphTargetWeights) => continue,
+            Checked::Valid(p) => p,
+            Checked::Invalid => {
+                return Err(GltfError::at(
+                    format!("animations[{anim}].channels[{c}].target.path"),
+                    "unknown path",
+                ))
+            }
+        };
+        let t = read_track(doc, anim, c, path)?;
+        duration = duration.max(*t.times.last().unwrap_or(&0.0) as f64);
+    }
+    Ok(AnimationFacts {
+        name: a.name.clone().unwrap_or_else(|| format!("#{anim}")),
+        channels: a.channels.len(),
+        duration,
+        rate: key_rate(doc, anim),
+    })
+}
+
 /// A new MAN from animation `anim` of `doc` for skeleton `sk` (checksum `sk.checksum`), with
 /// the engine's header rules: the MDH nodes whose motion leaves the rest pose (in MDH order),
 /// sampled at the frame times from 0 to the last key, the position range of that motion, no
