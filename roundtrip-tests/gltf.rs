@@ -508,6 +508,7 @@ fn whole_model_from_archive_and_folder_and_back() {
             "HUMAN",
             "-o",
             "h.glb",
+            "--no-origin",
         ],
     );
     assert!(
@@ -530,7 +531,16 @@ fn whole_model_from_archive_and_folder_and_back() {
     ok(d, &["unpack", "Anims.vdf", "-o", "work"]);
     let err = ok(
         d,
-        &["gltf", "export", "work", "--model", "HUMAN", "-o", "h2.glb"],
+        &[
+            "gltf",
+            "export",
+            "work",
+            "--model",
+            "HUMAN",
+            "-o",
+            "h2.glb",
+            "--no-origin",
+        ],
     );
     assert!(err.contains("2 animations"), "{err}");
     assert_eq!(
@@ -1014,6 +1024,7 @@ fn the_readme_picture_is_current() {
             s(&sample("HUMAN.MDH")),
             "-o",
             "walk.glb",
+            "--no-origin",
         ],
     );
     let digest = hex::encode(sha2::Sha256::digest(
@@ -1025,7 +1036,7 @@ fn the_readme_picture_is_current() {
         recorded.trim(),
         digest,
         "roundtrip-tests/blender/poses.png shows an older export; redraw it:\n  \
-         animkit gltf export samples/HUMAN-S_WALKL.MAN --mdh samples/HUMAN.MDH -o walk.glb\n  \
+         animkit gltf export samples/HUMAN-S_WALKL.MAN --mdh samples/HUMAN.MDH -o walk.glb --no-origin\n  \
          blender -b --factory-startup --python roundtrip-tests/blender/render_poses.py -- walk.glb roundtrip-tests/blender/poses.png"
     );
     let png = std::fs::read(root().join("roundtrip-tests/blender/poses.png")).unwrap();

@@ -45,6 +45,11 @@ struct ExportArgs {
     /// Export animations whose checksum differs from the MDH's, and overwrite OUTPUT.
     #[arg(long)]
     force: bool,
+    /// Leave out the record of the files the model came from (`asset.extras.animkit`, which
+    /// `gltf import FILE` alone and the one-step use follow back): the file then depends only
+    /// on the model, not on where its files are.
+    #[arg(long)]
+    no_origin: bool,
     #[command(flatten)]
     character: super::gltf_mesh::MeshArgs,
 }
@@ -119,16 +124,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
 }
 
 /// A MAN or MDH found in an archive or folder.
-pub(super) struct Found {
-    /// Path inside the archive or folder, `/`-separated.
-    pub(super) name: String,
-    pub(super) bytes: Vec<u8>,
-}
-
-pub(super) fn ext_is(name: &str, ext: &str) -> bool {
-    name.rsplit_once('.')
-        .is_some_and(|(_, e)| e.eq_ignore_ascii_case(ext))
-}
+pub(super) use crate::zengin::gltf::model::{ext_is, Member as Found};
 
 /// Every .MAN and .MDH member of an archive, or file of a folder (recursively).
 pub(super) fn collect(source: &Path) -> Result<Vec<Found>, Error> {
@@ -248,23 +244,7 @@ fn skeleton(path: &Path, mdh: &Mdh) -> Result<Skeleton, Error> {
 /// Refuse a MAN that does not belong to the MDH (as `check --mdh` reports it) unless forced;
 /// node indices outside the MDH are refused always.
 pub(super) fn check_pair(label: &Path, man: &Man, mdh: &Mdh, force: bool) -> Result<(), Error> {
-    let problems = crate::zengin::mdh::check_man(man, mdh);
-    let (index, other): (Vec<String>, Vec<String>) = problems
-        .into_iter()
-        .partition(|p| p.starts_with("samples.node_indices"));
-    if !index.is_empty() {
-        return Err(Error::other(label, index.join("; ")));
-    }
-    if !other.is_empty() && !force {
-        return Err(Error::other(
-            label,
-            format!(
-                "{}; pass --force to export it with this MDH anyway",
-                other.join("; ")
-            ),
-        ));
-    }
-    Ok(())
+    gltf::model::fits(man, mdh, force).map_err(|m| Error::other(label, m))
 }
 
 fn export(a: ExportArgs) -> Result<Status, Error> {
@@ -298,9 +278,14 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
     let loaded = super::gltf_mesh::load(&a.character, source, a.model.as_deref())?;
     let character = loaded.as_ref().map(|l| l.character(&sk)).transpose()?;
     let origin = origin_of(&a.output, source, &mdh_label, &mans);
-    let (bytes, report) =
-        gltf::export_with_origin(&sk, &anims, character.as_ref(), container, Some(&origin))
-            .map_err(|e| Error::other(&mdh_label, e.to_string()))?;
+    let (bytes, report) = gltf::export_with_origin(
+        &sk,
+        &anims,
+        character.as_ref(),
+        container,
+        (!a.no_origin).then_some(&origin),
+    )
+    .map_err(|e| Error::other(&mdh_label, e.to_string()))?;
     drop(mans);
     for w in &report.warnings {
         eprintln!("warning: {w}");
@@ -389,79 +374,24 @@ pub(super) fn model_in(
     source: &Path,
 ) -> Result<Model, Error> {
     let found = collect(source)?;
-    let mdhs: Vec<&Found> = found.iter().filter(|f| ext_is(&f.name, "mdh")).collect();
-    let (label, mdh) = match (mdh, model) {
-        (Some(p), _) => (p.to_path_buf(), read_mdh(p)?),
-        (None, Some(model)) => {
-            let want = format!("{model}.MDH");
-            // NAME, NAME.MDH, or the member's path (`ANIMS/_COMPILED/WARAN.MDH`, any case,
-            // either slash)
-            let path = model.replace('\\', "/").to_ascii_uppercase();
-            let hit = mdhs.iter().find(|f| {
-                let base = f.name.rsplit('/').next().unwrap_or(&f.name);
-                let name = f.name.replace('\\', "/").to_ascii_uppercase();
-                base.eq_ignore_ascii_case(&want)
-                    || base.eq_ignore_ascii_case(model)
-                    || (path.contains('/')
-                        && (name == path
-                            || name.ends_with(&format!("/{path}"))
-                            || name == format!("{path}.MDH")))
-            });
-            let Some(hit) = hit else {
-                return Err(Error::other(
-                    source,
-                    format!(
-                        "no {want} in it (model hierarchies: {})",
-                        list_or_none(mdhs.iter().map(|f| f.name.clone()))
-                    ),
-                ));
-            };
+    let (label, mdh) = match mdh {
+        Some(p) => (p.to_path_buf(), read_mdh(p)?),
+        None => {
+            let hit = gltf::model::find_mdh(&found, model).map_err(|m| Error::other(source, m))?;
             let label = source.join(&hit.name);
             let mdh = decode_mdh(&label, &hit.bytes)?;
             (label, mdh)
         }
-        (None, None) => {
-            let listed: Vec<String> = mdhs
-                .iter()
-                .map(|f| {
-                    let sum = Mdh::read(&f.bytes)
-                        .ok()
-                        .and_then(|m| mdh_checksum(&m))
-                        .map_or("?".into(), |c| format!("0x{c:08x}"));
-                    format!("{} ({sum})", f.name)
-                })
-                .collect();
-            return Err(Error::other(
-                source,
-                format!(
-                    "which model? pass --model NAME (model hierarchies here: {})",
-                    list_or_none(listed.into_iter())
-                ),
-            ));
-        }
     };
-    let want = mdh_checksum(&mdh);
-    let mut mans = Vec::new();
-    for f in found.iter().filter(|f| ext_is(&f.name, "man")) {
-        let label = source.join(&f.name);
-        let Ok(man) = decode_man(&label, &f.bytes) else {
-            eprintln!("warning: {}: not a readable MAN; skipped", f.name);
-            continue;
-        };
-        if man_checksum(&man) == want && want.is_some() {
-            mans.push((label, man));
-        }
+    let (mans, skipped) = gltf::model::mans_of(&found, &mdh, &label.display().to_string())
+        .map_err(|m| Error::other(source, m))?;
+    for name in skipped {
+        eprintln!("warning: {name}: not a readable MAN; skipped");
     }
-    if mans.is_empty() {
-        return Err(Error::other(
-            source,
-            format!(
-                "no MAN in it has the checksum of {} ({})",
-                label.display(),
-                want.map_or("none".into(), |c| format!("0x{c:08x}"))
-            ),
-        ));
-    }
+    let mans = mans
+        .into_iter()
+        .map(|(name, man)| (source.join(name), man))
+        .collect();
     Ok((label, mdh, mans))
 }
 
@@ -507,15 +437,6 @@ pub(super) fn mans_and_mdh(inputs: &[PathBuf], mdh: Option<&Path>) -> Result<Mod
         ));
     };
     Ok((mdh_path.to_path_buf(), read_mdh(mdh_path)?, mans))
-}
-
-fn list_or_none(items: impl Iterator<Item = String>) -> String {
-    let v: Vec<String> = items.collect();
-    if v.is_empty() {
-        "none".into()
-    } else {
-        v.join(", ")
-    }
 }
 
 pub(super) fn read_document(path: &Path) -> Result<Document, Error> {
