@@ -56,7 +56,7 @@ pub fn common_rate(rates: &[f32]) -> Option<f32> {
     let mut l: u64 = 0;
     for &r in rates {
         let m = (r as f64 * 1000.0).round();
-        if !(m >= 1.0 && m < 1e9) {
+        if !(1.0..1e9).contains(&m) {
             return None;
         }
         let m = m as u64;

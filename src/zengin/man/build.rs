@@ -52,7 +52,7 @@ pub fn build(m: &NewMan<'_>) -> Result<Man, String> {
     if n == 0 {
         return Err("no animated node".into());
     }
-    if m.locals.len() % n != 0 || m.locals.is_empty() {
+    if !m.locals.len().is_multiple_of(n) || m.locals.is_empty() {
         return Err(format!(
             "{} values for {n} nodes: not whole frames",
             m.locals.len()
@@ -103,7 +103,7 @@ pub fn build(m: &NewMan<'_>) -> Result<Man, String> {
         fps_source: F32::new(m.fps_source),
         position_min: F32::new(min),
         position_scale: F32::new(scale),
-        bbox: m.bbox.clone(),
+        bbox: m.bbox,
         next: upper(m.next),
         trailing: Blob::default(),
     };
