@@ -1034,7 +1034,7 @@ fn sample_columns(
             if !keys.is_empty() && !on_key(&keys, time, cx.eps) {
                 report.between_keys += 1;
             }
-            if let Some(o) = o.filter(|_| between_original_keys(&keys, time, cx.eps)) {
+            if let Some(o) = o.filter(|_| between_original_keys(&keys, time, cx.eps, cx.frame_dt)) {
                 rot_codes[fr * n + k] = [o[0], o[1], o[2]];
                 positions[fr * n + k] = Err([o[3], o[4], o[5]]);
                 report.kept_between_keys += 1;
@@ -1186,13 +1186,22 @@ fn on_key(keys: &[(f64, bool)], time: f64, eps: f64) -> bool {
 }
 
 /// Whether `time` lies strictly between two keys (or after the last, or before the first)
-/// that are all the original motion, and on none of them.
-fn between_original_keys(keys: &[(f64, bool)], time: f64, eps: f64) -> bool {
-    if keys.is_empty() {
+/// that are all the original motion, and on none of them, where the keys are at another rate
+/// than the MAN's frames (their spacing no whole number of frames `frame_dt`): a resampled
+/// file. Keys a whole number of frames apart (keyframes of an edit at the MAN's rate) are
+/// interpolated as they are.
+fn between_original_keys(keys: &[(f64, bool)], time: f64, eps: f64, frame_dt: f64) -> bool {
+    if keys.len() < 2 || on_key(keys, time, eps) {
         return false;
     }
     let idx = keys.partition_point(|k| k.0 < time - eps);
-    if on_key(keys, time, eps) {
+    let (a, b) = match idx {
+        0 => (0, 1),
+        i if i >= keys.len() => (keys.len() - 2, keys.len() - 1),
+        i => (i - 1, i),
+    };
+    let frames_apart = (keys[b].0 - keys[a].0) / frame_dt;
+    if (frames_apart - frames_apart.round()).abs() < 1e-3 {
         return false;
     }
     let prev = idx.checked_sub(1).map(|i| keys[i].1);
@@ -1422,6 +1431,34 @@ mod tests {
         let q = DQuat::from_array(rot.sample(0.5, 1e-6));
         let want = DQuat::from_rotation_y(std::f64::consts::FRAC_PI_4);
         assert!(q.angle_between(want) < 1e-6, "{q:?}");
+    }
+
+    /// Original samples are kept only between keys at another rate (Blender's resampling),
+    /// never between keyframes a whole number of frames apart (an edit at the MAN's rate).
+    #[test]
+    fn original_samples_between_resampled_keys_only() {
+        let dt = 0.04;
+        // Keys 0.1 s apart (a 10 fps file) around a 25 fps frame at 0.12 s, both original.
+        let resampled = [(0.0, true), (0.1, true), (0.2, true)];
+        assert!(between_original_keys(&resampled, 0.12, 1e-6, dt));
+        // After the last key: the spacing of the last two.
+        assert!(between_original_keys(&resampled, 0.24, 1e-6, dt));
+        // On a key: decided by the key's value.
+        assert!(!between_original_keys(&resampled, 0.2, 1e-6, dt));
+        // One neighbour edited: interpolated.
+        assert!(!between_original_keys(
+            &[(0.0, true), (0.1, false)],
+            0.04,
+            1e-6,
+            dt
+        ));
+        // Keyframes 10 frames apart at the MAN's rate: interpolated as they are.
+        assert!(!between_original_keys(
+            &[(0.0, true), (0.4, true)],
+            0.12,
+            1e-6,
+            dt
+        ));
     }
 
     /// Codes whose x² + y² + z² > 1 (the engine normalises them) survive, as do ordinary ones
