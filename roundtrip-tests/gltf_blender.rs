@@ -85,7 +85,7 @@ fn script() -> PathBuf {
 }
 
 /// Run the Blender side; returns its report.
-fn blender_roundtrip(
+pub fn blender_roundtrip(
     exe: &Path,
     input: &Path,
     output: &Path,
