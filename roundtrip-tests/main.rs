@@ -8,6 +8,7 @@ mod cli;
 mod common;
 mod fuzz_corpus;
 mod gltf;
+mod gltf_author;
 mod gltf_blender;
 mod gltf_mesh;
 mod man_bad_input;

@@ -38,7 +38,8 @@ fn every_variant_round_trips_byte_for_byte() {
     }
 }
 
-fn encode(p: &Package) -> Vec<u8> {
+/// A package's bytes (the UE3 tests' one helper for it).
+pub(crate) fn encode(p: &Package) -> Vec<u8> {
     let mut out = Vec::new();
     p.write(&mut out).unwrap();
     out

@@ -8,23 +8,13 @@
 
 use super::model::{Model, Object};
 use super::pose::{local_from_world, quat_from_angaxis, world_from_tm_rows, Local, World};
-use crate::exact::{Blob, Hex32, Text, F32};
-use crate::zengin::man::quant::{self, ROT_MID, ROT_SCALE};
-use crate::zengin::man::{Chunk, Header, Man, Marker, Samples, Source};
+use crate::exact::{Blob, Text, F32};
+pub use crate::zengin::man::build::Rounding;
+use crate::zengin::man::build::{build, NewMan};
+use crate::zengin::man::{quant, Man, Source};
 use crate::zengin::mds::Ani;
 use crate::zengin::types::{BBox, ZDate};
-use glam::{DVec3, Vec3};
-
-/// How sample values become codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Rounding {
-    /// The engine's: rotation `trunc(q/S) + 32767`, position `floor((p − min)/scale)`. For
-    /// fresh ASCs from a modeller (what the game's own compiler would write).
-    #[default]
-    Engine,
-    /// Round to nearest: gives back the vanilla MAN from GothicSourcer's ASC of it.
-    Nearest,
-}
+use glam::{DQuat, DVec3, Vec3};
 
 /// What one animation is compiled from.
 pub struct AniInput<'a> {
@@ -174,38 +164,11 @@ pub fn compile(asc: &Model, input: &AniInput<'_>) -> Result<(Man, Vec<Note>), St
     for l in &mut locals {
         l.pos = l.pos.as_vec3().as_dvec3();
     }
-    let (min, scale) = input
-        .position_range
-        .unwrap_or_else(|| engine_position_range(&locals));
-    let rot_code = |q: f64| -> u16 {
-        let t = q / ROT_SCALE as f64;
-        let c = match input.rounding {
-            Rounding::Engine => t.trunc(),
-            Rounding::Nearest => t.round(),
-        } + ROT_MID as f64;
-        c.clamp(0.0, 65535.0) as u16
-    };
-    let pos_code = |p: f64| -> u16 {
-        let t = (p - min as f64) / scale as f64;
-        let c = match input.rounding {
-            Rounding::Engine => t.floor(),
-            Rounding::Nearest => t.round(),
-        };
-        c.clamp(0.0, 65535.0) as u16
-    };
-    let codes: Vec<[u16; 6]> = locals
-        .iter()
-        .map(|l| {
-            [
-                rot_code(l.rot.x),
-                rot_code(l.rot.y),
-                rot_code(l.rot.z),
-                pos_code(l.pos.x),
-                pos_code(l.pos.y),
-                pos_code(l.pos.z),
-            ]
-        })
-        .collect();
+    let position_range = Some(
+        input
+            .position_range
+            .unwrap_or_else(|| engine_position_range(&locals)),
+    );
     let f3 = |v: Vec3| [F32::new(v.x), F32::new(v.y), F32::new(v.z)];
     let bbox = if lo.x.is_finite() {
         BBox {
@@ -214,21 +177,6 @@ pub fn compile(asc: &Model, input: &AniInput<'_>) -> Result<(Man, Vec<Note>), St
         }
     } else {
         BBox::default()
-    };
-    let upper = |t: &[u8]| Text::new(t.to_ascii_uppercase());
-    let header = Header {
-        version: 12,
-        name: upper(ani.name.as_bytes()),
-        layer: ani.layer as u32,
-        frame_count: frames.len() as u32,
-        node_count: animated.len() as u32,
-        fps: F32::new(fps),
-        fps_source: F32::new(fps_source),
-        position_min: F32::new(min),
-        position_scale: F32::new(scale),
-        bbox,
-        next: upper(ani.next.as_bytes()),
-        trailing: Blob::default(),
     };
     let source = Source {
         date: ZDate::default(),
@@ -240,23 +188,22 @@ pub fn compile(asc: &Model, input: &AniInput<'_>) -> Result<(Man, Vec<Note>), St
         script: Text::new(input.line.to_ascii_uppercase().into_bytes()),
         trailing: Blob::default(),
     };
-    let samples = Samples {
-        checksum: Hex32(input.checksum),
+    let locals: Vec<(DQuat, DVec3)> = locals.iter().map(|l| (l.rot, l.pos)).collect();
+    let man = build(&NewMan {
+        name: ani.name.as_bytes(),
+        next: ani.next.as_bytes(),
+        layer: ani.layer as u32,
+        fps,
+        fps_source,
+        checksum: input.checksum,
         node_indices: animated.iter().map(|&(_, idx)| idx).collect(),
-        codes,
-        trailing: Blob::default(),
-    };
-    Ok((
-        Man {
-            chunks: vec![
-                Chunk::Marker(Marker::default()),
-                Chunk::Header(header),
-                Chunk::Source(source),
-                Chunk::Samples(samples),
-            ],
-        },
-        notes,
-    ))
+        locals: &locals,
+        rounding: input.rounding,
+        position_range,
+        bbox,
+        source,
+    })?;
+    Ok((man, notes))
 }
 
 /// The engine's `position_min` and `position_scale`: the least and greatest f32 component of

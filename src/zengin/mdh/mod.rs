@@ -12,7 +12,7 @@ mod check;
 mod tests;
 mod yaml;
 
-pub use check::{check_man, check_man_findings};
+pub use check::{check_man, check_man_findings, check_pair, PairKind, PairProblem};
 pub use yaml::{ChunkDoc, HierarchyDoc, MdhDocument, NodeDoc};
 
 use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
