@@ -272,7 +272,7 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
         .map_err(|e| Error::other(&mdh_label, e.to_string()))?;
     drop(mans);
     for w in &report.warnings {
-        eprintln!("warning: {w}");
+        crate::convert::warn_plain(w);
     }
     crate::fsio::write_file(&a.output, &bytes, a.force)?;
     eprintln!(
@@ -367,7 +367,7 @@ pub(super) fn model_in(
     for f in found.iter().filter(|f| ext_is(&f.name, "man")) {
         let label = source.join(&f.name);
         let Ok(man) = decode_man(&label, &f.bytes) else {
-            eprintln!("warning: {}: not a readable MAN; skipped", f.name);
+            crate::convert::warn(Path::new(&f.name), "not a readable MAN; skipped");
             continue;
         };
         if man_checksum(&man) == want && want.is_some() {
@@ -527,14 +527,14 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
     let (out, report) = gltf::import_animation(&doc, anim, &sk, &man, &opts)
         .map_err(|e| Error::other(&a.input, e.to_string()))?;
     for w in &report.warnings {
-        eprintln!("warning: {w}");
+        crate::convert::warn_plain(w);
     }
     let mut bytes = Vec::with_capacity(data.len());
     out.write(&mut bytes).map_err(|e| Error::Encode {
         file: output.clone(),
         source: e,
     })?;
-    super::import::print_edit_warnings(&output, &man, &out);
+    crate::convert::print_edit_warnings(&output, &man, &out);
     crate::fsio::write_file(&output, &bytes, a.force)?;
     eprintln!(
         "wrote {} ({} bytes): {}",
@@ -609,10 +609,16 @@ fn import_into_folder(
             };
             let Some((mdh_path, mdh)) = mdhs.iter().find(|(_, m)| mdh_checksum(m) == Some(sum))
             else {
-                eprintln!(
-                    "warning: {}: named {aname:?}, but no MDH {} has its checksum 0x{sum:08x}; skipped",
-                    path.display(),
-                    if a.mdh.is_some() { "given" } else { "in the folder" }
+                crate::convert::warn(
+                    path,
+                    format_args!(
+                        "named {aname:?}, but no MDH {} has its checksum 0x{sum:08x}; skipped",
+                        if a.mdh.is_some() {
+                            "given"
+                        } else {
+                            "in the folder"
+                        }
+                    ),
                 );
                 continue;
             };
@@ -620,7 +626,7 @@ fn import_into_folder(
             let (out, report) = gltf::import_animation(doc, *ai, &sk, man, opts)
                 .map_err(|e| Error::other(&a.input, e.to_string()))?;
             for w in &report.warnings {
-                eprintln!("warning: {w}");
+                crate::convert::warn_plain(w);
             }
             let mut new = Vec::with_capacity(bytes.len());
             out.write(&mut new).map_err(|e| Error::Encode {
@@ -632,7 +638,7 @@ fn import_into_folder(
                 eprintln!("unchanged {}: {}", path.display(), summary(&report));
                 continue;
             }
-            super::import::print_edit_warnings(path, man, &out);
+            crate::convert::print_edit_warnings(path, man, &out);
             // A YAML beside the MAN (from `unpack`): unedited, it shows the old motion and
             // goes; edited, the two edits conflict.
             let mut yaml_os = path.as_os_str().to_owned();
@@ -663,10 +669,10 @@ fn import_into_folder(
             writes.push((path.clone(), new, stale, summary(&report)));
         }
         if !any {
-            eprintln!(
-                "warning: animation {aname:?}: no MAN of that name (with its MDH) in {}; skipped",
+            crate::convert::warn_plain(format_args!(
+                "animation {aname:?}: no MAN of that name (with its MDH) in {}; skipped",
                 a.into.display()
-            );
+            ));
         }
     }
     if writes.is_empty() && !names.iter().any(|(_, n)| mans.iter().any(|m| &m.3 == n)) {
@@ -692,4 +698,18 @@ fn import_into_folder(
         }
     }
     Ok(Status::Ok)
+}
+
+/// `gltf import GLB --into TARGET -o TARGET --force` (the one-step mode's glTF drop).
+pub(super) fn import_into_itself(glb: &Path, target: &Path) -> Result<Status, Error> {
+    import(ImportArgs {
+        input: glb.to_path_buf(),
+        into: target.to_path_buf(),
+        output: Some(target.to_path_buf()),
+        animation: None,
+        mdh: None,
+        fps: None,
+        requantize: false,
+        force: true,
+    })
 }

@@ -77,6 +77,16 @@ pub trait Archive: Send + Sync {
     fn info(&self) -> Vec<InfoLine>;
     /// The container's YAML document (`export`).
     fn to_yaml(&self, opts: &ExportOptions<'_>) -> Result<String, EncodeError>;
+    /// [`Archive::to_yaml`] written to `out` (by default made whole, then written).
+    fn to_yaml_into(
+        &self,
+        opts: &ExportOptions<'_>,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), super::ExportError> {
+        let text = self.to_yaml(opts)?;
+        out.write_all(text.as_bytes())?;
+        Ok(())
+    }
     /// The field path of the byte at `offset` (for mismatch reports).
     fn field_at(&self, offset: u64) -> String;
     /// The container's own round trips (binary → model → binary, binary → YAML → binary), its
