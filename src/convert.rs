@@ -11,9 +11,8 @@
 //! One floor above the [`registry`](crate::registry), below the command line
 //! ([`crate::cli`]), which parses arguments and calls these functions (never an argv).
 
-use crate::codec::{Archive, Asset, CheckContext, ExportError, ExportOptions, Finding, Format};
-use crate::codec::{InfoLine, Sink};
-use crate::exact::{EncodeError, Error};
+use crate::codec::{Archive, Asset, Document, ExportError, ExportOptions, Finding, Format, Sink};
+use crate::exact::Error;
 use crate::fsio::Mapped;
 use crate::registry::{self, ImportOptions};
 use std::fmt::Display;
@@ -184,49 +183,13 @@ impl Input {
     }
 }
 
-impl Opened<'_> {
-    pub fn info(&self) -> Vec<InfoLine> {
+/// An opened file is a [`Document`] whichever it is (info, YAML, findings, key).
+impl<'a> std::ops::Deref for Opened<'a> {
+    type Target = dyn Document + 'a;
+    fn deref(&self) -> &Self::Target {
         match self {
-            Opened::Asset(a) => a.info(),
-            Opened::Archive(a) => a.info(),
-        }
-    }
-    pub fn to_yaml(&self, opts: &ExportOptions<'_>) -> Result<String, EncodeError> {
-        match self {
-            Opened::Asset(a) => a.to_yaml(opts),
-            Opened::Archive(a) => a.to_yaml(opts),
-        }
-    }
-    /// The document written to `out` as it is made (see
-    /// [`crate::codec::Codec::to_yaml_into`]).
-    pub fn to_yaml_into(
-        &self,
-        opts: &ExportOptions<'_>,
-        out: &mut dyn Write,
-    ) -> Result<(), ExportError> {
-        match self {
-            Opened::Asset(a) => a.to_yaml_into(opts, out),
-            Opened::Archive(a) => a.to_yaml_into(opts, out),
-        }
-    }
-    pub fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding> {
-        match self {
-            Opened::Asset(a) => a.check(ctx),
-            Opened::Archive(a) => a.check(),
-        }
-    }
-    /// See [`crate::codec::Codec::export_warnings`] (containers have none).
-    pub fn export_warnings(&self) -> Vec<Finding> {
-        match self {
-            Opened::Asset(a) => a.export_warnings(),
-            Opened::Archive(_) => Vec::new(),
-        }
-    }
-    /// See [`crate::codec::Codec::companion_key`] (containers have none).
-    pub fn companion_key(&self) -> Option<u32> {
-        match self {
-            Opened::Asset(a) => a.companion_key(),
-            Opened::Archive(_) => None,
+            Opened::Asset(a) => a.as_ref(),
+            Opened::Archive(a) => a.as_ref(),
         }
     }
 }

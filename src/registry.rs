@@ -6,7 +6,7 @@
 //! still one module and one line here.
 
 pub use crate::codec::{
-    check_document_header, Archive, Asset, CheckContext, Codec, Companion, Container, ExportError,
+    check_document_header, Archive, Asset, CheckContext, Codec, Companion, Container, Document, ExportError,
     ExportOptions, Finding, Format, Formats, ImportOptions, Imported, InfoLine, Member, Registered,
     Severity, Sink,
 };

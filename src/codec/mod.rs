@@ -9,6 +9,7 @@ mod finding;
 
 pub use companion::Companion;
 pub use container::{Archive, Container, Member, Mismatch, Stage, Which};
+
 pub use finding::{CheckContext, Finding, Severity};
 
 use crate::exact::{DecodeError, EncodeError, ImportError};
@@ -250,29 +251,78 @@ pub trait Format: Send + Sync {
     fn repair(&self, data: &[u8]) -> Option<Repaired>;
 }
 
-/// A decoded file, as the commands see it.
-pub trait Asset: Send + Sync {
-    fn tag(&self) -> &'static str;
-    fn encode(&self) -> Result<Vec<u8>, EncodeError>;
+/// What the commands read from any opened file, a decoded [`Asset`] or an [`Archive`]
+/// borrowed from its map: one set of methods for both (each with its [`Codec`] method's
+/// meaning), so a command handles either through `&dyn Document`.
+pub trait Document: Send + Sync {
+    /// See [`Codec::info`].
+    fn info(&self) -> Vec<InfoLine>;
+    /// See [`Codec::to_yaml`].
     fn to_yaml(&self, opts: &ExportOptions<'_>) -> Result<String, EncodeError>;
-    /// See [`Codec::to_yaml_into`].
+    /// See [`Codec::to_yaml_into`] (by default made whole, then written).
     fn to_yaml_into(
         &self,
         opts: &ExportOptions<'_>,
         out: &mut dyn std::io::Write,
-    ) -> Result<(), ExportError>;
-    fn info(&self) -> Vec<InfoLine>;
+    ) -> Result<(), ExportError> {
+        let text = self.to_yaml(opts)?;
+        out.write_all(text.as_bytes())?;
+        Ok(())
+    }
+    /// See [`Codec::field_at`].
     fn field_at(&self, offset: u64) -> String;
+    /// See [`Codec::check`] (a container's own rules: its members are checked on their own).
+    fn check(&self, _ctx: &CheckContext<'_>) -> Vec<Finding> {
+        Vec::new()
+    }
+    /// See [`Codec::export_warnings`].
+    fn export_warnings(&self) -> Vec<Finding> {
+        Vec::new()
+    }
+    /// See [`Codec::companion_key`].
+    fn companion_key(&self) -> Option<u32> {
+        None
+    }
+}
+
+/// The [`Document`] of a [`Codec`] type: its methods, forwarded.
+impl<T: Codec> Document for T {
+    fn info(&self) -> Vec<InfoLine> {
+        Codec::info(self)
+    }
+    fn to_yaml(&self, opts: &ExportOptions<'_>) -> Result<String, EncodeError> {
+        Codec::to_yaml(self, opts)
+    }
+    fn to_yaml_into(
+        &self,
+        opts: &ExportOptions<'_>,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), ExportError> {
+        Codec::to_yaml_into(self, opts, out)
+    }
+    fn field_at(&self, offset: u64) -> String {
+        Codec::field_at(self, offset)
+    }
+    fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding> {
+        Codec::check(self, ctx)
+    }
+    fn export_warnings(&self) -> Vec<Finding> {
+        Codec::export_warnings(self)
+    }
+    fn companion_key(&self) -> Option<u32> {
+        Codec::companion_key(self)
+    }
+}
+
+/// A decoded file, as the commands see it: a [`Document`], and what needs the model's own
+/// type (encoding, comparing two of them).
+pub trait Asset: Document {
+    fn tag(&self) -> &'static str;
+    fn encode(&self) -> Result<Vec<u8>, EncodeError>;
     /// `None` when `other` is a different format.
     fn diff(&self, other: &dyn Asset) -> Option<Vec<String>>;
-    /// See [`Codec::check`].
-    fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding>;
-    /// See [`Codec::export_warnings`].
-    fn export_warnings(&self) -> Vec<Finding>;
     /// See [`Codec::value_findings`].
     fn value_findings(&self) -> Vec<Finding>;
-    /// See [`Codec::companion_key`].
-    fn companion_key(&self) -> Option<u32>;
     /// See [`Codec::edit_warnings`]; empty when `edited` is another format.
     fn edit_warnings(&self, edited: &dyn Asset) -> Vec<Finding>;
     /// See [`Codec::yaml_round_trip`].
@@ -289,39 +339,14 @@ impl<T: Codec> Asset for T {
         Codec::encode(self, &mut out)?;
         Ok(out)
     }
-    fn to_yaml(&self, opts: &ExportOptions<'_>) -> Result<String, EncodeError> {
-        Codec::to_yaml(self, opts)
-    }
-    fn to_yaml_into(
-        &self,
-        opts: &ExportOptions<'_>,
-        out: &mut dyn std::io::Write,
-    ) -> Result<(), ExportError> {
-        Codec::to_yaml_into(self, opts, out)
-    }
-    fn info(&self) -> Vec<InfoLine> {
-        Codec::info(self)
-    }
-    fn field_at(&self, offset: u64) -> String {
-        Codec::field_at(self, offset)
-    }
     fn diff(&self, other: &dyn Asset) -> Option<Vec<String>> {
         other
             .as_any()
             .downcast_ref::<T>()
             .map(|o| Codec::diff(self, o))
     }
-    fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding> {
-        Codec::check(self, ctx)
-    }
-    fn export_warnings(&self) -> Vec<Finding> {
-        Codec::export_warnings(self)
-    }
     fn value_findings(&self) -> Vec<Finding> {
         Codec::value_findings(self)
-    }
-    fn companion_key(&self) -> Option<u32> {
-        Codec::companion_key(self)
     }
     fn edit_warnings(&self, edited: &dyn Asset) -> Vec<Finding> {
         edited

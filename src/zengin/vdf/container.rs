@@ -2,7 +2,7 @@
 //! the placed files in data order, named by their catalog path.
 
 use super::{info_lines, PieceKind, Tree, Vdf};
-use crate::codec::{Archive, Container, ExportOptions, Formats, InfoLine, Member, Mismatch, Which};
+use crate::codec::{Archive, Container, Document, ExportOptions, Formats, InfoLine, Member, Mismatch, Which};
 use crate::exact::{DecodeError, EncodeError};
 use std::borrow::Cow;
 
@@ -44,7 +44,7 @@ impl Container for VdfContainer {
     }
 }
 
-impl Archive for Opened<'_> {
+impl Document for Opened<'_> {
     fn info(&self) -> Vec<InfoLine> {
         info_lines(&self.v)
     }
@@ -54,6 +54,9 @@ impl Archive for Opened<'_> {
     fn field_at(&self, offset: u64) -> String {
         self.v.field_at(offset)
     }
+}
+
+impl Archive for Opened<'_> {
     fn verify_structure(
         &self,
         release: &(dyn Fn(&[u8]) + Sync),
