@@ -2,7 +2,9 @@
 //! the placed files in data order, named by their catalog path.
 
 use super::{info_lines, PieceKind, Tree, Vdf};
-use crate::codec::{Archive, Container, Document, ExportOptions, Formats, InfoLine, Member, Mismatch, Which};
+use crate::codec::{
+    Archive, Container, Document, ExportOptions, Formats, InfoLine, Member, Mismatch, Which,
+};
 use crate::exact::{DecodeError, EncodeError};
 use std::borrow::Cow;
 
@@ -55,6 +57,9 @@ impl Document for Opened<'_> {
     fn field_at(&self, offset: u64) -> String {
         self.v.field_at(offset)
     }
+    fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
+        self.v.damage()
+    }
 }
 
 impl Archive for Opened<'_> {
@@ -89,8 +94,5 @@ impl Archive for Opened<'_> {
     }
     fn stored(&self, id: usize) -> &[u8] {
         self.v.layout.get(id).map_or(&[], |p| &p.bytes)
-    }
-    fn check(&self) -> Vec<crate::codec::Finding> {
-        self.v.damage()
     }
 }
