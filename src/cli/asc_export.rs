@@ -328,7 +328,9 @@ fn whole_model(a: &Args, source: &Path, eol: Eol) -> Result<Status, Error> {
         .iter()
         .any(|(g, _)| g.eq_ignore_ascii_case(&skeleton))
     {
-        eprintln!("warning: an animation ASC is named {skeleton} like the skeleton: the skeleton is not written");
+        crate::convert::warn_plain(format_args!(
+            "an animation ASC is named {skeleton} like the skeleton: the skeleton is not written"
+        ));
     } else {
         let text = print_gs(&from_man::skeleton(&rig, &skeleton), eol);
         results.push(Ok((a.output.join(&skeleton), text, Vec::new())));

@@ -288,7 +288,7 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
     .map_err(|e| Error::other(&mdh_label, e.to_string()))?;
     drop(mans);
     for w in &report.warnings {
-        eprintln!("warning: {w}");
+        crate::convert::warn_plain(w);
     }
     crate::fsio::write_file(&a.output, &bytes, a.force)?;
     eprintln!(
@@ -386,7 +386,7 @@ pub(super) fn model_in(
     let (mans, skipped) = gltf::model::mans_of(&found, &mdh, &label.display().to_string())
         .map_err(|m| Error::other(source, m))?;
     for name in skipped {
-        eprintln!("warning: {name}: not a readable MAN; skipped");
+        crate::convert::warn(Path::new(&name), "not a readable MAN; skipped");
     }
     let mans = mans
         .into_iter()
@@ -511,14 +511,14 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
         &opts,
     )?;
     for w in &report.warnings {
-        eprintln!("warning: {w}");
+        crate::convert::warn_plain(w);
     }
     let mut bytes = Vec::new();
     out.write(&mut bytes).map_err(|e| Error::Encode {
         file: output.clone(),
         source: e,
     })?;
-    super::import::print_edit_warnings(&output, &man, &out);
+    crate::convert::print_edit_warnings(&output, &man, &out);
     crate::fsio::write_file(&output, &bytes, a.force)?;
     eprintln!(
         "wrote {} ({} bytes): {}",
@@ -721,10 +721,12 @@ pub(super) fn update_mans(
             };
             let Some((mdh_path, mdh)) = mdhs.iter().find(|(_, m)| mdh_checksum(m) == Some(sum))
             else {
-                eprintln!(
-                    "warning: {}: named {aname:?}, but no MDH {} has its checksum 0x{sum:08x}; skipped",
-                    path.display(),
-                    if mdh_given { "given" } else { "in the folder" }
+                crate::convert::warn(
+                    path,
+                    format_args!(
+                        "named {aname:?}, but no MDH {} has its checksum 0x{sum:08x}; skipped",
+                        if mdh_given { "given" } else { "in the folder" }
+                    ),
                 );
                 continue;
             };
@@ -732,7 +734,7 @@ pub(super) fn update_mans(
             let (out, report) = gltf::import_animation(doc, *ai, &sk, man, opts)
                 .map_err(|e| Error::other(input, e.to_string()))?;
             for w in &report.warnings {
-                eprintln!("warning: {w}");
+                crate::convert::warn_plain(w);
             }
             let mut new = Vec::with_capacity(bytes.len());
             out.write(&mut new).map_err(|e| Error::Encode {
@@ -744,7 +746,7 @@ pub(super) fn update_mans(
                 eprintln!("unchanged {}: {}", path.display(), summary(&report));
                 continue;
             }
-            super::import::print_edit_warnings(path, man, &out);
+            crate::convert::print_edit_warnings(path, man, &out);
             // A YAML beside the MAN (from `unpack`): unedited, it shows the old motion and
             // goes; edited, the two edits conflict.
             let mut yaml_os = path.as_os_str().to_owned();
@@ -775,10 +777,10 @@ pub(super) fn update_mans(
             writes.push((path.clone(), new, stale, summary(&report)));
         }
         if !any {
-            eprintln!(
-                "warning: animation {aname:?}: no MAN of that name (with its MDH) in {}; skipped",
+            crate::convert::warn_plain(format_args!(
+                "animation {aname:?}: no MAN of that name (with its MDH) in {}; skipped",
                 into.display()
-            );
+            ));
         }
     }
     if writes.is_empty() && !names.iter().any(|(_, n)| mans.iter().any(|m| &m.3 == n)) {

@@ -125,7 +125,7 @@ pub(super) fn diff(a: &Path, b: &Path) -> Result<Status, Error> {
     let (orig, out, report) =
         super::gltf::import_one(glb, &doc, man, None, None, &Default::default())?;
     for w in &report.warnings {
-        eprintln!("warning: {w}");
+        crate::convert::warn_plain(w);
     }
     let changes = crate::codec::Codec::diff(&orig, &out);
     if changes.is_empty() {

@@ -156,7 +156,7 @@ fn make(
         }
     }
     for w in &report.warnings {
-        eprintln!("warning: {w}");
+        crate::convert::warn_plain(w);
     }
     let mut bytes = Vec::new();
     man.write(&mut bytes).map_err(|e| Error::Encode {

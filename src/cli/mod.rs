@@ -41,7 +41,8 @@ mod unpack;
 mod vdf;
 mod verify;
 
-pub use input::{import_error, write_text, Input, OutputArgs, WithArgs};
+pub use crate::convert::{import_error, Input, Opened};
+pub use input::{write_text, OutputArgs, WithArgs};
 
 use crate::exact::Error;
 use clap::{Parser, Subcommand};
