@@ -1,6 +1,7 @@
 //! Round-trip and end-to-end tests: the verify engine over `samples/` and `../shared/corpus`,
 //! decoded corpus values, bad input, generated property tests, the CLI and the README.
 
+mod asc_compile;
 mod asc_export;
 mod blender_addon;
 mod cli;

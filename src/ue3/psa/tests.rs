@@ -5,11 +5,7 @@ use crate::ue3::upk::package::Package;
 use crate::ue3::upk::tests::{corpus, VARIANTS};
 use crate::ue3::upk::{anim, tests::plain};
 
-fn encode(p: &Package) -> Vec<u8> {
-    let mut out = Vec::new();
-    p.write(&mut out).unwrap();
-    out
-}
+use crate::ue3::upk::tests::encode;
 
 #[test]
 #[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]

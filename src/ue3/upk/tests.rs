@@ -38,7 +38,8 @@ fn every_variant_round_trips_byte_for_byte() {
     }
 }
 
-fn encode(p: &Package) -> Vec<u8> {
+/// A package's bytes (the UE3 tests' one helper for it).
+pub(crate) fn encode(p: &Package) -> Vec<u8> {
     let mut out = Vec::new();
     p.write(&mut out).unwrap();
     out
@@ -838,8 +839,10 @@ fn check_reports_damaged_sequences_as_errors_with_offset_and_path() {
     let e = errors(&d);
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(
-        e[0].starts_with("error: objects[2]: AnimSequence_1 (run): NumFrames 1073741824")
-            && e[0].contains("5 keys"),
+        e[0].starts_with(
+            "error: objects[2].properties[2].value: AnimSequence_1 (run): NumFrames 1073741824 \
+             at byte offset 1997 (0x7cd) is more than any PSA holds"
+        ) && e[0].contains("5 keys"),
         "{}",
         e[0]
     );

@@ -92,7 +92,7 @@ fn hierarchy_and_source_table() {
             second: 35812,
             padding: 0x0EB7,
         },
-        path: Text::from("X.ASC"),
+        path: crate::zengin::stext::ShortText::from("X.ASC"),
         trailing: Blob::default(),
     };
     let bytes =
