@@ -164,9 +164,11 @@ pub fn compile(asc: &Model, input: &AniInput<'_>) -> Result<(Man, Vec<Note>), St
     for l in &mut locals {
         l.pos = l.pos.as_vec3().as_dvec3();
     }
-    let range = input
-        .position_range
-        .unwrap_or_else(|| engine_position_range(&locals));
+    let position_range = Some(
+        input
+            .position_range
+            .unwrap_or_else(|| engine_position_range(&locals)),
+    );
     let f3 = |v: Vec3| [F32::new(v.x), F32::new(v.y), F32::new(v.z)];
     let bbox = if lo.x.is_finite() {
         BBox {
@@ -197,7 +199,7 @@ pub fn compile(asc: &Model, input: &AniInput<'_>) -> Result<(Man, Vec<Note>), St
         node_indices: animated.iter().map(|&(_, idx)| idx).collect(),
         locals: &locals,
         rounding: input.rounding,
-        position_range: Some(range),
+        position_range,
         bbox,
         source,
     })?;
