@@ -122,6 +122,8 @@ pub(super) fn skeleton(mdh: Option<&Path>, asc: &Asc) -> Result<(Vec<Vec<u8>>, u
 
 /// A compiled MAN: its path, bytes and notes.
 type Written = (PathBuf, Vec<u8>, Vec<String>);
+/// One ani's result: its index and what it wrote (none: its ASC is not there).
+type AniResult = (usize, Result<Option<Written>, Error>);
 
 /// `compile MODEL.MDS --asc DIR`: MSB (already compiled: `msb`), MDH and one MAN per `ani`.
 pub(super) fn compile_model(
@@ -257,7 +259,7 @@ pub(super) fn compile_model(
         });
         by_asc[g].1.push(i);
     }
-    let grouped: Vec<Vec<(usize, Result<Option<Written>, Error>)>> = by_asc
+    let grouped: Vec<Vec<AniResult>> = by_asc
         .par_iter()
         .map(|(key, members)| {
             let Some(path) = found.get(key) else {

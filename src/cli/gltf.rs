@@ -59,6 +59,10 @@ struct ExportArgs {
 /// by name and sampled at the MAN's frame times; untouched motion gives the original bytes.
 /// Everything glTF does not carry (events, source, next, layer, unknown chunks) comes from
 /// the original MAN.
+///
+/// `gltf import FILE.glb` alone goes back into the MANs the file came from (recorded by the
+/// export, or named like its animations in its folder or one below), keeping each replaced
+/// MAN once as `.bak`. `--new NAME` makes a new animation instead.
 #[derive(clap::Args)]
 struct ImportArgs {
     /// The glTF file (.glb or .gltf).
