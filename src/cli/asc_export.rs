@@ -1,7 +1,7 @@
 //! `animkit asc export`: MAN → ASC as GothicSourcer writes it (one ASC per animation, a whole
 //! model from an archive or folder, or the skeleton of an MDH).
 
-use super::gltf::{check_pair, decode_mdh, mans_and_mdh, model_in};
+use super::gltf_files::{check_pair, decode_mdh, mans_and_mdh, model_in};
 use super::Status;
 use crate::exact::Error;
 use crate::registry::{self, Codec};

@@ -22,6 +22,7 @@ mod diff;
 mod export;
 mod gltf;
 mod gltf_back;
+mod gltf_files;
 mod gltf_info;
 mod gltf_mesh;
 mod gltf_new;
