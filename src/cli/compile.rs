@@ -122,8 +122,6 @@ pub(super) fn skeleton(mdh: Option<&Path>, asc: &Asc) -> Result<(Vec<Vec<u8>>, u
 
 /// A compiled MAN: its path, bytes and notes.
 type Written = (PathBuf, Vec<u8>, Vec<String>);
-/// One ani's result: its index and what it wrote (none: its ASC is not there).
-type AniResult = (usize, Result<Option<Written>, Error>);
 
 /// One ani's outcome: its index in the script, and its MAN (`None`: its ASC is missing).
 type AniResult = (usize, Result<Option<Written>, Error>);
