@@ -239,6 +239,10 @@ fn assimp_tree(asc: &Path) -> Option<Vec<(usize, String)>> {
 /// Every ASC of a whole model (33 animation files and the skeleton of the Swamprat): assimp
 /// reads it, with the MDH's nodes in MDH order (Biped case) and each under its MDH parent.
 #[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "assimp"),
+    ignore = "needs ../shared/corpus and assimp (apt-get install assimp-utils)"
+)]
 fn assimp_reads_every_written_asc_with_the_mdh_hierarchy() {
     let Some(root) = corpus() else { return };
     let mdh_path = root.join("realworld/mdh/PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT.MDH");

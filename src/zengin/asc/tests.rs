@@ -39,6 +39,7 @@ fn crlf(data: &[u8]) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn every_corpus_asc_prints_back_byte_exact_lf_and_crlf() {
     let Some(files) = corpus_ascs() else { return };
     for f in &files {
@@ -59,6 +60,7 @@ fn every_corpus_asc_prints_back_byte_exact_lf_and_crlf() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn every_gs_file_is_printed_again_by_print_gs_byte_exact() {
     // GothicSourcer's layout and numbers: the typed model printed in GS layout gives the
     // file's bytes (animations and the mesh-and-tree bodies with their material lists).
@@ -83,6 +85,7 @@ fn every_gs_file_is_printed_again_by_print_gs_byte_exact() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn hum_body_naked0_decodes_as_the_spec_says() {
     let Some(data) = corpus_file(&format!("{BODIES}/HUM_BODY_NAKED0.ASC")) else {
         return;
@@ -137,6 +140,7 @@ fn hum_body_naked0_decodes_as_the_spec_says() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn an_animation_file_decodes_world_samples() {
     let Some(data) = corpus_file(
         "realworld/asc-pairs/CarnageMarkus+gothic-animations-decompiled/Gothic_2/ORC/ORC/ORC_DRUMNOMOVE_JUE02.ASC",
@@ -284,6 +288,7 @@ fn yaml_round_trip(data: &[u8]) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn every_corpus_asc_round_trips_through_yaml_byte_exact() {
     let Some(files) = corpus_ascs() else { return };
     for f in &files {
@@ -337,6 +342,7 @@ fn other_layouts_round_trip_through_yaml_with_their_source() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn yaml_edits_are_honoured_or_refused() {
     let Some(data) = corpus_file(
         "realworld/asc-pairs/CarnageMarkus+gothic-animations-decompiled/Gothic_2/ORC/ORC/ORC_FISTTURN.ASC",

@@ -100,6 +100,7 @@ fn ani_line_of_a_real_source_chunk() {
 /// same objects, tracks and frame range (FIRST 26..49 of GS's 1..49), values equal to GS's
 /// to its 6 digits, and round-to-nearest gives back every code (±1 at most).
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn real_man_as_gothicsourcer_wrote_it() {
     let (Some(man), Some(mdh), Some(gs)) = (load(MAN), load(MDH), load(GS)) else {
         return;
@@ -225,6 +226,7 @@ fn real_man_as_gothicsourcer_wrote_it() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn skeleton_has_every_mdh_node_and_no_track() {
     let Some(mdh) = load(MDH) else { return };
     let mdh = Mdh::read(&mdh).unwrap();
@@ -275,6 +277,7 @@ fn compare_codes(a: &Man, b: &Man) -> (usize, usize, i64) {
 /// codes, none off by more than 1 (measured: all); into the engine's range from the ASC,
 /// ≥ 90 % (measured 94.7 %).
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn every_corpus_man_compiles_back() {
     let Some(root) = crate::testing::corpus() else {
         return;

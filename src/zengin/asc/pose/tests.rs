@@ -151,6 +151,7 @@ fn mdh_matrix_round_trip() {
 /// asc.md §5 on real files: GS's `Bip01` and `Bip01 Pelvis` `*NODE_TM` made local give the
 /// MDH's root matrix, `root_translation` and the pelvis matrix; and back.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn gs_node_tm_and_mdh_agree() {
     let Some((_, mdh)) = load() else { return };
     let bip = world_from_tm_rows(rows(GS_BIP01_TM));
@@ -198,6 +199,7 @@ fn gs_node_tm_and_mdh_agree() {
 /// spine from the static pelvis gives GS's world samples (to GS's 6 digits and its 1e-5 rad),
 /// and GS's samples made local and re-quantised with round-to-nearest give the MAN's codes.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn real_man_frame_matches_gothicsourcer() {
     let Some((man, mdh)) = load() else { return };
     let h = man.header().unwrap();
