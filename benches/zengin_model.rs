@@ -5,7 +5,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use animkit::exact::{Blob, Hex32, Text, F32};
+use animkit::exact::{Blob, Hex32, F32};
 use animkit::zengin::mdh::{Chunk as MdhChunk, End, Hierarchy, Mdh, Node, Source as MdhSource};
 use animkit::zengin::mds;
 use animkit::zengin::mds::compile::decompile;
@@ -116,7 +116,7 @@ fn generated_mdh(nodes: usize) -> Mdh {
             }),
             MdhChunk::Source(MdhSource {
                 date: ZDate::default(),
-                path: Text::from(r"\_WORK\DATA\ANIMS\HUMANS.ASC"),
+                path: animkit::zengin::stext::ShortText::from(r"\_WORK\DATA\ANIMS\HUMANS.ASC"),
                 trailing: Blob::default(),
             }),
             MdhChunk::End(End::default()),

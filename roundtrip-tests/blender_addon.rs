@@ -3,7 +3,9 @@
 //! their MDH and of a model in a VDF archive (mixed frame rates), one bone keyed at one
 //! frame, File > Export > Gothic animation (animkit): exactly that node at that frame changes,
 //! every other animation stays byte-identical, and a refusal of animkit reaches Blender as an
-//! error report with animkit's message, changing nothing.
+//! error report with animkit's message, changing nothing. Each test runs in Debian's Blender 3.4
+//! and in Blender 4.5 (PyPI's `bpy` module, roundtrip-tests/blender/bpy_run.py): the add-on's
+//! oldest and current API.
 
 use crate::common::{animkit, root, run};
 use crate::gltf::{missing_tool, ok, s, sample};
@@ -36,24 +38,66 @@ fn addon_zip(dir: &Path) -> Option<PathBuf> {
     Some(zip)
 }
 
+/// A Blender the add-on test runs in: Debian's `blender` (3.4), or Blender 4.5 as PyPI's `bpy`
+/// module in the venv .ci/run makes (`python3 -m venv roundtrip-tests/bpy/venv` and
+/// `pip install bpy==4.5.15` in it).
+#[derive(Clone, Copy)]
+enum Blender {
+    Debian,
+    Bpy45,
+}
+
+impl Blender {
+    /// The command that runs `script` headless with `args` after `--`, or None (a skip, a
+    /// failure in CI) when this Blender is missing.
+    fn command(self, script: &Path) -> Option<std::process::Command> {
+        match self {
+            Blender::Debian => {
+                let mut c = std::process::Command::new(blender()?);
+                c.args(["-b", "--factory-startup", "--python"]).arg(script);
+                Some(c)
+            }
+            Blender::Bpy45 => {
+                let bin = if cfg!(windows) {
+                    "Scripts/python.exe"
+                } else {
+                    "bin/python"
+                };
+                let python = root().join("roundtrip-tests/bpy/venv").join(bin);
+                if !python.is_file() {
+                    return missing_tool(
+                        "Blender 4.5 (the bpy module)",
+                        "python3 -m venv roundtrip-tests/bpy/venv && \
+                         roundtrip-tests/bpy/venv/bin/pip install bpy==4.5.15 (.ci/run does it)",
+                    );
+                }
+                let mut c = std::process::Command::new(python);
+                c.arg(root().join("roundtrip-tests/blender/bpy_run.py"))
+                    .arg(script);
+                Some(c)
+            }
+        }
+    }
+}
+
 /// Run roundtrip-tests/blender/addon_test.py; returns its report and Blender's stdout.
 fn blender_addon(
-    exe: &Path,
+    exe: std::process::Command,
     tmp: &Path,
     mode: &str,
     source: &Path,
     model: &str,
     run_fps: u32,
+    blender: Blender,
 ) -> (Value, String) {
     let zip = addon_zip(&tmp.join("zip")).expect("python3 is there when Blender is");
     let report = tmp.join(format!("{mode}.json"));
     // The add-on goes into a scripts folder of this test, not the user's.
-    let out = std::process::Command::new(exe)
+    let mut exe = exe;
+    let out = exe
         .env("BLENDER_USER_SCRIPTS", tmp.join("scripts"))
         .env("BLENDER_USER_CONFIG", tmp.join("config"))
         .env("RUN_FPS", run_fps.to_string())
-        .args(["-b", "--factory-startup", "--python"])
-        .arg(root().join("roundtrip-tests/blender/addon_test.py"))
         .arg("--")
         .arg(&zip)
         .arg(env!("CARGO_BIN_EXE_animkit"))
@@ -69,10 +113,15 @@ fn blender_addon(
         "blender failed:\n{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    (
-        serde_json::from_slice(&std::fs::read(report).unwrap()).unwrap(),
-        text,
-    )
+    let report: Value = serde_json::from_slice(&std::fs::read(report).unwrap()).unwrap();
+    // It ran in the Blender it was meant for.
+    let version = report["blender"].as_str().unwrap_or_default();
+    let want = match blender {
+        Blender::Debian => "3.4",
+        Blender::Bpy45 => "4.5",
+    };
+    assert!(version.starts_with(want), "Blender {version}, not {want}");
+    (report, text)
 }
 
 /// The (frame, column) pairs whose decoded sample differs.
@@ -107,9 +156,32 @@ fn check_refusal(report: &Value, files: &[PathBuf]) {
     }
 }
 
+fn addon_script() -> PathBuf {
+    root().join("roundtrip-tests/blender/addon_test.py")
+}
+
 #[test]
+#[cfg_attr(
+    missing = "blender",
+    ignore = "needs Blender: apt-get install blender python3-numpy"
+)]
 fn addon_imports_mans_and_writes_one_keyed_bone_back() {
-    let Some(exe) = blender() else { return };
+    mans_and_one_keyed_bone(Blender::Debian);
+}
+
+#[test]
+#[cfg_attr(
+    missing = "bpy",
+    ignore = "needs Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
+)]
+fn addon_imports_mans_and_writes_one_keyed_bone_back_blender4() {
+    mans_and_one_keyed_bone(Blender::Bpy45);
+}
+
+fn mans_and_one_keyed_bone(blender: Blender) {
+    let Some(exe) = blender.command(&addon_script()) else {
+        return;
+    };
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path().join("Mods Ä ß");
     std::fs::create_dir(&work).unwrap();
@@ -122,7 +194,7 @@ fn addon_imports_mans_and_writes_one_keyed_bone_back() {
     ] {
         std::fs::copy(sample(name), work.join(name)).unwrap();
     }
-    let (report, stdout) = blender_addon(&exe, tmp.path(), "mans", &work, "", 25);
+    let (report, stdout) = blender_addon(exe, tmp.path(), "mans", &work, "", 25, blender);
     // The scene as the README's loop sets it: the MANs' 25 fps, frames 0 .. 31 (the walk).
     assert_eq!(report["fps"], 25, "{report}");
     assert_eq!(report["frame_range"], serde_json::json!([0, 31]));
@@ -173,8 +245,27 @@ fn addon_imports_mans_and_writes_one_keyed_bone_back() {
 }
 
 #[test]
+#[cfg_attr(
+    missing = "blender",
+    ignore = "needs Blender: apt-get install blender python3-numpy"
+)]
 fn addon_imports_a_mixed_rate_model_from_an_archive_and_writes_it_back() {
-    let Some(exe) = blender() else { return };
+    mixed_rate_archive(Blender::Debian);
+}
+
+#[test]
+#[cfg_attr(
+    missing = "bpy",
+    ignore = "needs Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
+)]
+fn addon_imports_a_mixed_rate_model_from_an_archive_and_writes_it_back_blender4() {
+    mixed_rate_archive(Blender::Bpy45);
+}
+
+fn mixed_rate_archive(blender: Blender) {
+    let Some(exe) = blender.command(&addon_script()) else {
+        return;
+    };
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     // A model whose run is stored at 10 fps and walk at 25 fps, in an archive.
@@ -206,7 +297,7 @@ fn addon_imports_a_mixed_rate_model_from_an_archive_and_writes_it_back() {
     ok(d, &["vdf", "pack", "pack", "-o", s(&archive)]);
     let original = std::fs::read(&archive).unwrap();
 
-    let (report, stdout) = blender_addon(&exe, d, "archive", &archive, "HUMAN", 10);
+    let (report, stdout) = blender_addon(exe, d, "archive", &archive, "HUMAN", 10, blender);
     // 25 and 10 fps: the scene at 50, where both rates' frames are whole frames; the run's
     // 19th frame is scene frame 95.
     assert_eq!(report["fps"], 50, "{report}");
@@ -246,4 +337,96 @@ fn addon_imports_a_mixed_rate_model_from_an_archive_and_writes_it_back() {
     );
     assert!(stdout.contains("Info: Änims Mod.vdf: changed"), "{stdout}");
     check_refusal(&report, &[archive]);
+}
+
+#[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "blender"),
+    ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
+)]
+fn addon_imports_an_asc_and_writes_its_man() {
+    asc_to_man(Blender::Debian);
+}
+
+#[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "bpy"),
+    ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
+)]
+fn addon_imports_an_asc_and_writes_its_man_blender4() {
+    asc_to_man(Blender::Bpy45);
+}
+
+/// A real GothicSourcer ASC (the molerat's jump) with its model's MDH beside it: File > Import
+/// compiles it (animkit's `asc import`), one bone keyed, File > Export writes
+/// SWAMPRAT-MOL_JUMP_M01.MAN beside the ASC: the ASC's animation with exactly that change; the
+/// ASC itself is left as it was.
+fn asc_to_man(blender: Blender) {
+    let Some(mut exe) = blender.command(&addon_script()) else {
+        return;
+    };
+    let Some(pairs) = crate::common::corpus_path("realworld/asc-pairs") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("Mod ASC");
+    std::fs::create_dir(&work).unwrap();
+    let asc_src = pairs.join(
+        "CarnageMarkus+gothic-animations-decompiled/Gothic_2/MONSTER/MOLERAT/MOL_JUMP_M01.ASC",
+    );
+    let asc = work.join("MOL_JUMP_M01.ASC");
+    let mdh = work.join("SWAMPRAT.MDH");
+    std::fs::copy(&asc_src, &asc).unwrap();
+    std::fs::copy(
+        pairs.join("PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT.MDH"),
+        &mdh,
+    )
+    .unwrap();
+    exe.env("KEY_TRACK", "MOL_JUMP_M01")
+        .env("KEY_BONE", "BIP01 NECK");
+    let (report, stdout) = blender_addon(exe, tmp.path(), "asc", &asc, "", 25, blender);
+    assert_eq!(report["origin"]["kind"], "asc");
+    assert_eq!(report["origin"]["mdh"], s(&mdh));
+    assert_eq!(report["frame_range"], serde_json::json!([0, 22]));
+
+    // The same compile by hand: the add-on's MAN differs from it in BIP01 NECK (node 5) at
+    // frame 10 only.
+    let plain = tmp.path().join("plain.MAN");
+    ok(
+        &work,
+        &[
+            "asc",
+            "import",
+            s(&asc),
+            "--mdh",
+            s(&mdh),
+            "--ani",
+            "ani (\"MOL_JUMP_M01\" 1 \"\" 0.0 0.0 M. \"MOL_JUMP_M01.ASC\" F 0 -1)",
+            "-o",
+            s(&plain),
+        ],
+    );
+    let man = work.join("SWAMPRAT-MOL_JUMP_M01.MAN");
+    assert_eq!(
+        changed_samples(
+            &std::fs::read(&plain).unwrap(),
+            &std::fs::read(&man).unwrap()
+        ),
+        vec![(10, 5)]
+    );
+    assert!(
+        stdout.contains("Info: SWAMPRAT-MOL_JUMP_M01.MAN: new, from MOL_JUMP_M01.ASC"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Info:   samples node 5 (index 5): 1 of 23 frames changed"),
+        "{stdout}"
+    );
+    assert_eq!(
+        std::fs::read(&asc).unwrap(),
+        std::fs::read(&asc_src).unwrap()
+    );
+    let (code, _, err) = run(&work, &["verify", s(&man)]);
+    assert_eq!(code, 0, "{err}");
+    check_refusal(&report, &[man]);
 }

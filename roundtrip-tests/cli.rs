@@ -18,6 +18,7 @@ fn checksum_of_the_documented_example() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn info_summarises_a_man() {
     let Some(c) = corpus() else { return };
     let (code, out, _) = run(&c, &["info", "zengin/G1_HUMANS-S_FISTRUN.MAN"]);

@@ -77,6 +77,7 @@ fn replay(target: &str, data: &[u8]) {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn every_regression_input_replays_cleanly() {
     let dir = root().join("fuzz/regressions");
     let mut n = 0;
@@ -130,6 +131,7 @@ fn every_sample_replays_cleanly_through_every_target() {
 /// The regression recipes build the inputs they describe (a recipe that no longer hits its
 /// spot would replay nothing useful).
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn the_recipes_build_the_failing_inputs() {
     let r = root().join("fuzz/regressions");
     if let Some(d) = input(&r.join("ue3_package/lzo-match-before-block-start.edit")) {

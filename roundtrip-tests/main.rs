@@ -1,12 +1,14 @@
 //! Round-trip and end-to-end tests: the verify engine over `samples/` and `../shared/corpus`,
 //! decoded corpus values, bad input, generated property tests, the CLI and the README.
 
+mod asc_compile;
 mod asc_export;
 mod blender_addon;
 mod cli;
 mod common;
 mod fuzz_corpus;
 mod gltf;
+mod gltf_author;
 mod gltf_blender;
 mod gltf_mesh;
 mod man_bad_input;

@@ -27,6 +27,7 @@ fn header(frames: u32, nodes: u32) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn every_truncation_of_real_and_generated_files_is_an_error_not_a_panic() {
     let mut inputs = vec![synthesize_bytes(&Synth {
         events: 3,
@@ -66,6 +67,7 @@ fn every_truncation_of_real_and_generated_files_is_an_error_not_a_panic() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn truncation_inside_the_header_names_the_chunk_length() {
     let Some(bytes) = corpus_file("zengin/G1_HUMANS-S_FISTRUN.MAN") else {
         return;

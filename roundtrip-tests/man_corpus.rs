@@ -13,6 +13,7 @@ fn load() -> Option<(Vec<u8>, Man)> {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn header_and_source_values() {
     let Some((bytes, man)) = load() else { return };
     assert_eq!(bytes.len(), 6354);
@@ -67,6 +68,7 @@ fn header_and_source_values() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn node_indices_checksum_and_samples() {
     let Some((_, man)) = load() else { return };
     let s = man.samples().unwrap();
@@ -116,6 +118,7 @@ fn node_indices_checksum_and_samples() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn yaml_export_shows_the_expected_values() {
     let Some((_, man)) = load() else { return };
     let yaml = animkit::zengin::man::yaml::to_yaml(&man).unwrap();

@@ -175,9 +175,23 @@ fn an_animkit_gltf_goes_back_into_the_animation_it_was_exported_from() {
     assert_eq!(code, 0, "{err}");
     let (code, _, err) = run(&dir, &[dir.join("Stehen.glb").to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("imported into"), "{err}");
-    // untouched motion: the same bytes; the original kept
+    // untouched motion: nothing to write, the same bytes
+    assert!(err.contains("nothing changed"), "{err}");
     assert_eq!(
+        std::fs::read(dir.join("Stehen.MAN")).unwrap(),
+        sample("IDLE.MAN")
+    );
+    assert!(!dir.join("Stehen.MAN.bak").exists());
+    // edited (its first key of BIP01 turned): into the MAN the export recorded, the
+    // original kept
+    let edited = crate::gltf::edit_first_rotation(&dir.join("Stehen.glb"), "S_IDLE", "BIP01");
+    let (code, _, err) = run(&dir, &[edited.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("updated") && err.contains("Stehen.MAN: S_IDLE: 10 frames"),
+        "{err}"
+    );
+    assert_ne!(
         std::fs::read(dir.join("Stehen.MAN")).unwrap(),
         sample("IDLE.MAN")
     );
@@ -186,15 +200,19 @@ fn an_animkit_gltf_goes_back_into_the_animation_it_was_exported_from() {
         sample("IDLE.MAN")
     );
 
-    // a glTF from another program is refused by name
+    // a glTF that matches nothing here is refused, saying what to pass
     std::fs::write(
         dir.join("other.gltf"),
-        r#"{"asset":{"version":"2.0","generator":"Khronos glTF Blender I/O"}}"#,
+        r#"{"asset":{"version":"2.0","generator":"Khronos glTF Blender I/O"},"animations":[{"name":"S_ELSE","channels":[],"samplers":[]}]}"#,
     )
     .unwrap();
     let (code, _, err) = run(&dir, &[dir.join("other.gltf").to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("not written by animkit"), "{err}");
+    assert!(
+        err.contains("found nothing it came from: no MAN named like its animations (S_ELSE)")
+            && err.contains("Pass --into THE.MAN"),
+        "{err}"
+    );
 }
 
 #[test]

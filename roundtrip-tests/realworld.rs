@@ -114,6 +114,7 @@ const NOT_THE_COMPILED_SCRIPT: &[(&str, &str)] = &[
 ];
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn every_engine_compiled_pair_compiles_to_the_engines_msb_byte_for_byte() {
     let Some(rw) = corpus_path("realworld") else {
         return;
@@ -181,6 +182,7 @@ fn every_engine_compiled_pair_compiles_to_the_engines_msb_byte_for_byte() {
 /// The engine's MSBs that decode (all but the damaged GOBBO@bfdd00f.MSB): decompiled, each
 /// compiles back to the same bytes, with no "cannot produce" warning.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn every_corpus_msb_decompiles_to_a_script_that_compiles_back_to_it() {
     let Some(dir) = corpus_path("realworld/msb") else {
         return;
@@ -213,6 +215,7 @@ fn rw_file(rel: &str) -> Option<(PathBuf, Vec<u8>)> {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn an_alias_without_a_direction_is_an_empty_direction_as_the_engine_stores_it() {
     let Some((_, data)) = rw_file("msb/PiotrDrozdz96+Gothic/Anims/_compiled/KEILER.MSB") else {
         return;
@@ -253,6 +256,7 @@ fn an_alias_without_a_direction_is_an_empty_direction_as_the_engine_stores_it() 
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn decompile_of_an_engine_msb_gives_no_cannot_produce_warning() {
     let Some(dir) = corpus_path("realworld/msb") else {
         return;
@@ -297,6 +301,7 @@ fn decompile_of_an_engine_msb_gives_no_cannot_produce_warning() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn flag_text_is_stored_as_written() {
     // SWAMPRAT.MSB holds the flag word `M:` (`:` for "not set"), as its script wrote it
     let Some((_, data)) = rw_file("msb/PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT.MSB") else {
@@ -329,6 +334,7 @@ fn flag_text_is_stored_as_written() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn an_msb_without_closing_chunks_decompiles_to_a_script_that_keeps_that() {
     let Some((_, data)) = rw_file(
         "msb/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/CHESTBIG_ORCMUMMY.MSB",
@@ -355,6 +361,7 @@ fn an_msb_without_closing_chunks_decompiles_to_a_script_that_keeps_that() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_string_broken_across_two_lines_is_an_unterminated_string_at_its_quote() {
     // GOLEM.MDS line 79: `ani ("t_FistWalkL_2_FistWalk" 1 "s_FistWalk" 0.0 0.0 M. "` and the
     // name's rest `.asc" F 50 64)` on line 80. The engine's reader (as ZenKit reads it) ends a
@@ -384,6 +391,7 @@ fn a_string_broken_across_two_lines_is_an_unterminated_string_at_its_quote() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_name_lengthened_without_its_chunk_length_is_named_and_repaired() {
     let Some(rw) = corpus_path("realworld") else {
         return;
@@ -488,6 +496,7 @@ fn a_name_lengthened_without_its_chunk_length_is_named_and_repaired() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn repair_refuses_a_sound_file_and_damage_it_cannot_name() {
     let Some(rw) = corpus_path("realworld") else {
         return;
@@ -507,6 +516,7 @@ fn repair_refuses_a_sound_file_and_damage_it_cannot_name() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn info_and_check_take_folders_like_verify() {
     let Some(dir) = corpus_path("realworld/msb/PiotrDrozdz96+Gothic/Anims/_compiled") else {
         return;
@@ -555,6 +565,7 @@ fn an_empty_file_and_a_missing_output_folder_are_said_so() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_document_whose_keys_were_sorted_is_read() {
     // PyYAML's default dump sorts the keys: `format:` comes after `entries:`
     let Some(msb) = corpus_path("realworld/msb/PiotrDrozdz96+Gothic/Anims/_compiled/KEILER.MSB")
@@ -578,6 +589,7 @@ fn a_document_whose_keys_were_sorted_is_read() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn values_that_make_no_sense_are_findings_and_import_warnings() {
     let Some(man) =
         corpus_path("realworld/man/PiotrDrozdz96+Gothic/Anims/_compiled/GIANT_BUG-S_DEAD.MAN")
@@ -614,6 +626,7 @@ fn values_that_make_no_sense_are_findings_and_import_warnings() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn gltf_export_takes_the_model_as_a_path_inside_the_folder() {
     let Some(rw) = corpus_path("realworld") else {
         return;
@@ -653,6 +666,7 @@ fn gltf_export_takes_the_model_as_a_path_inside_the_folder() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn diff_of_two_msbs_names_the_statement() {
     let Some(msb) = corpus_path("realworld/msb/PiotrDrozdz96+Gothic/Anims/_compiled/KEILER.MSB")
     else {
@@ -672,6 +686,7 @@ fn diff_of_two_msbs_names_the_statement() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn info_json_carries_numbers_as_numbers() {
     let Some(man) =
         corpus_path("realworld/man/PiotrDrozdz96+Gothic/Anims/_compiled/GIANT_BUG-S_DEAD.MAN")

@@ -6,6 +6,7 @@ use crate::common::{corpus, run};
 const VARIANTS: [&str; 4] = ["plain", "obf", "xor", "lzo"];
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn verify_export_import_and_psa_on_every_corpus_variant() {
     let Some(c) = corpus() else { return };
     let d = tempfile::tempdir().unwrap();
@@ -63,6 +64,7 @@ fn verify_export_import_and_psa_on_every_corpus_variant() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn check_reports_the_zonly_reading_of_each_track() {
     let Some(c) = corpus() else { return };
     let (code, out, _) = run(&c, &["check", "ue3/plain/TestAnims.upk"]);
@@ -76,6 +78,7 @@ fn check_reports_the_zonly_reading_of_each_track() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_truncated_package_is_a_clear_error() {
     let Some(c) = corpus() else { return };
     let d = tempfile::tempdir().unwrap();
@@ -93,6 +96,7 @@ fn a_truncated_package_is_a_clear_error() {
 /// Issue 11 item 13: a package with an undecodable sequence exports (the sequence kept as raw
 /// bytes) with a warning naming file, offset and field path; `check` fails it.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_damaged_sequence_warns_on_export_and_fails_check() {
     let Some(c) = corpus() else { return };
     let d = tempfile::tempdir().unwrap();

@@ -25,6 +25,7 @@ fn text(o: &Output) -> (String, String) {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn list_text_and_json() {
     let Some(basic) = corpus("basic.vdf") else {
         return;
@@ -51,6 +52,7 @@ fn list_text_and_json() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn extract_pattern_pack_unpack_repack_verify() {
     let Some(basic) = corpus("basic.vdf") else {
         return;
@@ -467,4 +469,55 @@ fn repack_and_pack_leave_out_their_output_and_own_temp_files() {
         .map(|e| e["path"].as_str().unwrap())
         .collect();
     assert_eq!(paths, ["D/", "D/A.TXT"]);
+}
+
+/// A zipped archive whose first member's deflate data is damaged: `check` has an error finding
+/// (exit 1), `vdf list` lists it and then says so (exit 2), `export` refuses it (exit 2, nothing
+/// written), `verify` reports that member once, as an error.
+#[test]
+fn a_member_that_does_not_inflate_is_an_error_for_check_list_export_and_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("in")).unwrap();
+    let samples = crate::common::root().join("samples");
+    for n in ["HUMAN-S_WALKL.MAN", "HUMAN.MDH"] {
+        std::fs::copy(samples.join(n), d.join("in").join(n)).unwrap();
+    }
+    let good = d.join("z.vdf");
+    let o = animkit(&[&"vdf", &"pack", &d.join("in"), &"-o", &good, &"--zipped"]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    // The walk's stream starts right after the catalog (296 + 2 x 80 = 456).
+    let (listing, _) = text(&animkit(&[&"vdf", &"list", &good]));
+    assert!(listing.contains("       456      10313"), "{listing}");
+    let mut bytes = std::fs::read(&good).unwrap();
+    for b in &mut bytes[456 + 200..456 + 260] {
+        *b ^= 0x5A;
+    }
+    let bad = d.join("bad.vdf");
+    std::fs::write(&bad, &bytes).unwrap();
+    let what = "catalog[0]: HUMAN-S_WALKL.MAN: the compressed data at byte 456 does not inflate";
+
+    let o = animkit(&[&"check", &bad]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).0.contains(what), "{:?}", text(&o));
+    let o = animkit(&[&"vdf", &"list", &bad]);
+    assert_eq!(o.status.code(), Some(2));
+    let (out, err) = text(&o);
+    assert!(
+        out.contains("HUMAN-S_WALKL.MAN") && err.contains(what),
+        "{out}{err}"
+    );
+    let yaml = d.join("bad.yaml");
+    let o = animkit(&[&"export", &bad, &"-o", &yaml]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains(what), "{:?}", text(&o));
+    assert!(!yaml.exists());
+    let o = animkit(&[&"verify", &bad]);
+    let (out, _) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert_eq!(out.matches("ERROR").count(), 1, "{out}");
+    assert!(
+        out.contains("ERROR    ?            ") && out.contains("HUMAN-S_WALKL.MAN"),
+        "{out}"
+    );
 }

@@ -27,6 +27,7 @@ fn every_sample_round_trips_byte_for_byte() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn every_recognised_corpus_file_round_trips_byte_for_byte() {
     let Some(dir) = corpus() else { return };
     let (ok, problems) = verify_all(&dir);

@@ -118,6 +118,10 @@ fn sample(name: &str) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(
+    missing = "wine",
+    ignore = "needs wine and MinGW: apt-get install wine gcc-mingw-w64-x86-64"
+)]
 fn windows_exe_info_export_import_and_unpack_repack_under_wine() {
     let Some((_tmp, d)) = setup() else { return };
     for name in ["WALK.MAN", "ANIMS.VDF"] {
@@ -182,6 +186,10 @@ fn windows_exe_info_export_import_and_unpack_repack_under_wine() {
 }
 
 #[test]
+#[cfg_attr(
+    missing = "wine",
+    ignore = "needs wine and MinGW: apt-get install wine gcc-mingw-w64-x86-64"
+)]
 fn windows_exe_converts_a_non_ascii_name_given_by_a_backslash_path_in_one_step() {
     let Some((_tmp, d)) = setup() else { return };
     let sub = d.join("Mods Übung");
@@ -279,6 +287,10 @@ fn wait_max(child: &mut std::process::Child) -> std::process::ExitStatus {
 /// A double click: the exe in a console of its own (wine gives it one on a terminal) and
 /// no arguments: it explains how to drop files on it and stays open until Enter.
 #[test]
+#[cfg_attr(
+    missing = "wine",
+    ignore = "needs wine and MinGW: apt-get install wine gcc-mingw-w64-x86-64"
+)]
 fn windows_exe_started_without_arguments_explains_and_waits_for_enter() {
     let Some((_tmp, d)) = setup() else { return };
     let Some(mut child) = in_terminal("wine ../bin/animkit.exe", &d) else {
@@ -314,6 +326,10 @@ fn windows_exe_started_without_arguments_explains_and_waits_for_enter() {
 
 /// On Linux nothing waits, even on a terminal: no double click there.
 #[test]
+#[cfg_attr(
+    missing = "wine",
+    ignore = "needs wine and MinGW: apt-get install wine gcc-mingw-w64-x86-64"
+)]
 fn native_exe_started_without_arguments_on_a_terminal_does_not_wait() {
     let dir = tempfile::tempdir().unwrap();
     let command = format!("'{}'", env!("CARGO_BIN_EXE_animkit"));

@@ -44,6 +44,7 @@ fn export(path: &Path) -> (Vec<u8>, String) {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_document_with_a_bom_and_crlf_line_ends_imports_byte_identically() {
     let tmp = tempfile::tempdir().unwrap();
     for path in binaries() {
@@ -121,6 +122,7 @@ for path in sys.argv[1:]:
 "#;
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn every_document_validates_and_survives_a_pyyaml_load_and_dump() {
     let tmp = tempfile::tempdir().unwrap();
     let mut docs = Vec::new();
@@ -322,6 +324,7 @@ fn a_document_nested_too_deep_is_refused_at_once_with_its_line_and_column() {
 /// and the formats whose documents are inside the fast reader's subset it was the fast reader
 /// that read them.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn fast_and_slow_yaml_readers_give_the_same_bytes_for_every_sample_and_corpus_file() {
     use animkit::registry::{ExportOptions, ImportOptions};
     use animkit::yaml::read::with_fast_reader;

@@ -25,6 +25,7 @@ macro_rules! run {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn checksum_mdh_matches_and_mismatches() {
     let Some(mdh) = corpus("hierarchy0.mdh") else {
         return;
@@ -45,6 +46,7 @@ fn checksum_mdh_matches_and_mismatches() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn check_and_export_a_man_against_an_mdh() {
     let (Some(mdh), Some(man)) = (corpus("hierarchy0.mdh"), corpus("G1_HUMANS-S_FISTRUN.MAN"))
     else {
@@ -72,6 +74,7 @@ fn check_and_export_a_man_against_an_mdh() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn compile_decompile_compile_gives_the_same_msb() {
     let Some(mds) = corpus("waran.mds") else {
         return;

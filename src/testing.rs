@@ -3,7 +3,11 @@
 //! (`roundtrip-tests/common.rs`), so there is a single copy of the rule:
 //!
 //! - the corpus (`../shared/corpus`) or an external program is missing: outside CI the test
-//!   prints a notice and is skipped; with `CI=true` it fails;
+//!   is reported as `ignored` with its reason (build.rs finds what is missing and sets
+//!   `cfg(missing = "...")`, which the test's `#[cfg_attr(missing = "...", ignore = "...")]`
+//!   reads); with `CI=true` nothing is ignored and the test fails;
+//! - a requirement that disappears after the build (or a test not yet marked): the test prints
+//!   a notice and returns, outside CI only;
 //! - the corpus is there but a file the test names is not: the test fails (a broken corpus
 //!   is not a reason to skip).
 #![allow(dead_code)] // each user takes the part it needs

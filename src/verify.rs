@@ -251,10 +251,9 @@ pub fn verify_container(
     })];
     let members = match archive.members() {
         Ok(m) => m,
-        Err(e) => {
-            out.push(report(decode_failed(e)));
-            return out;
-        }
+        // The archive's own line says it (one report per file, not `ok` and `ERROR`): its
+        // bytes round-trip, but its members cannot be found.
+        Err(e) => return vec![report(decode_failed(e))],
     };
     (progress.found)(members.len() as u64);
     let one = |m: &crate::codec::Member| {
@@ -325,7 +324,44 @@ pub fn verify_files(files: &[PathBuf], progress: Progress<'_>) -> Vec<FileReport
 mod tests {
     use std::path::Path;
 
+    fn outcomes(path: &str, data: &[u8]) -> Vec<(String, &'static str)> {
+        super::verify_data(Path::new(path), data, &|_| {}, super::Progress::NONE)
+            .iter()
+            .map(|r| {
+                let what = match r.outcome {
+                    super::Outcome::Ok { .. } => "ok",
+                    super::Outcome::Unrecognised => "unrecognised",
+                    super::Outcome::Failed { .. } => "error",
+                    _ => "other",
+                };
+                (r.path.display().to_string(), what)
+            })
+            .collect()
+    }
+
+    /// A member whose compressed data does not inflate: one error, for that member.
     #[test]
+    fn a_damaged_member_is_one_error() {
+        let (bad, _) = crate::zengin::vdf::tests::damaged_zipped_archive();
+        assert_eq!(
+            outcomes("D.VDF", &bad),
+            [
+                ("D.VDF".to_string(), "ok"),
+                ("D.VDF:A.MAN".to_string(), "error"),
+                ("D.VDF:B.MDH".to_string(), "unrecognised"),
+            ]
+        );
+    }
+
+    /// A catalog loop: the archive is reported once, as an error (not `ok`, then `ERROR`).
+    #[test]
+    fn a_catalog_loop_is_one_error() {
+        let data = crate::zengin::vdf::tests::catalog_loop();
+        assert_eq!(outcomes("L.VDF", &data), [("L.VDF".to_string(), "error")]);
+    }
+
+    #[test]
+    #[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
     fn verify_reports_every_recognised_member_by_path() {
         let Some(anims) = crate::zengin::vdf::tests::archive_with_a_man() else {
             return;

@@ -100,7 +100,7 @@ def _models(self, context):
 
 
 class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
-    """Import a Gothic model and its animations with animkit (MAN, MDH, MDS/MSB, VDF, or a
+    """Import a Gothic model and its animations with animkit (MAN, MDH, MDS/MSB, VDF, ASC, or a
     folder made by `animkit unpack`)"""
 
     bl_idname = "import_scene.animkit"
@@ -127,7 +127,7 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
 
     def draw(self, context):
         layout = self.layout
-        layout.label(text="MAN: its MDH (empty: found beside it)")
+        layout.label(text="MAN, ASC: the MDH (empty: found beside it)")
         layout.prop(self, "mdh", text="")
         layout.label(text="Archive, folder, MDS: the model")
         layout.prop(self, "model_choice", text="")
@@ -248,8 +248,18 @@ def export_armature(context, exe, arm):
     scene.frame_end = last_frame(arm)
     with tempfile.TemporaryDirectory(prefix="animkit-blender-") as tmp:
         glb = os.path.join(tmp, "blender.glb")
-        bpy.ops.export_scene.gltf(filepath=glb)
+        bpy.ops.export_scene.gltf(filepath=glb, **_every_frame_options())
         return core.write_back(exe, origin, glb)
+
+
+def _every_frame_options():
+    """glTF exporter options that keep one key per scene frame, for the Blender versions that
+    have them: Blender 4.x drops keys equal to their neighbours by default (animkit would then
+    interpolate between the remaining keys and warn; the values come back the same, but the
+    file no longer says so)."""
+    props = bpy.ops.export_scene.gltf.get_rna_type().properties.keys()
+    wanted = {"export_force_sampling": True, "export_optimize_animation_size": False}
+    return {k: v for k, v in wanted.items() if k in props}
 
 
 class VIEW3D_PT_animkit(bpy.types.Panel):

@@ -129,6 +129,8 @@ class Plan:
     origin: dict
     label: str = ""
     notes: list = field(default_factory=list)
+    # a temporary folder holding files export_args name (removed after the export)
+    staging: object = None
 
 
 def plan_mans(exe, mans, mdh=None):
@@ -215,6 +217,63 @@ def stem(path):
     return os.path.splitext(os.path.basename(path))[0]
 
 
+def _mdh_beside(path):
+    """The one .MDH beside `path` (or in _COMPILED beside it), or an error asking for it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    found = []
+    for candidate in (folder, find_ci(folder, "_COMPILED")):
+        if candidate:
+            found += [os.path.join(candidate, e) for e in sorted(os.listdir(candidate))
+                      if ext(e) == ".mdh"]
+    if len(found) != 1:
+        raise AnimkitError(
+            f"{path}: which model hierarchy (.MDH)? choose it in the import options (found "
+            f"{len(found)} beside it{': ' + ', '.join(map(os.path.basename, found)) if found else ''})"
+        )
+    return found[0]
+
+
+def asc_ani(path):
+    """The MDS `ani` line the add-on compiles an animation ASC with: the whole ASC (`F 0 -1`),
+    named after the file (HUM_RUN.ASC -> HUM_RUN), as `animkit compile` would with that line."""
+    name = stem(path).upper().replace('"', "")
+    return f'ani ("{name}" 1 "" 0.0 0.0 M. "{os.path.basename(path)}" F 0 -1)'
+
+
+def asc_man(path, mdh):
+    """Where the add-on writes the animation made from an ASC: MODEL-NAME.MAN beside it."""
+    return os.path.join(os.path.dirname(path), f"{stem(mdh).upper()}-{stem(path).upper()}.MAN")
+
+
+def compile_asc(exe, origin, out_man):
+    """`animkit asc import` of the origin's ASC with its MDH and `ani` line into `out_man`."""
+    run(exe, ["asc", "import", origin["asc"], "--mdh", origin["mdh"], "--ani", origin["ani"],
+              "-o", out_man, "--force"])
+
+
+def plan_asc(exe, path, mdh):
+    """An animation ASC (GothicSourcer's, KrxImpExp's, the engine's format): compiled with the
+    model's MDH into a MAN (animkit's `asc import`), shown as that MAN. The export writes the
+    edited animation as MODEL-NAME.MAN beside the ASC (the ASC itself is not rewritten)."""
+    path = os.path.abspath(path)
+    mdh = os.path.abspath(mdh) if mdh else _mdh_beside(path)
+    origin = {"kind": "asc", "asc": path, "mdh": mdh, "ani": asc_ani(path),
+              "man": asc_man(path, mdh)}
+    staging = tempfile.TemporaryDirectory(prefix="animkit-blender-")
+    staged = os.path.join(staging.name, os.path.basename(origin["man"]))
+    try:
+        compile_asc(exe, origin, staged)
+    except AnimkitError:
+        staging.cleanup()
+        raise
+    return Plan(
+        export_args=[staged, "--mdh", mdh],
+        origin=origin,
+        label=os.path.basename(path),
+        staging=staging,
+    )
+
+
 @dataclass
 class Source:
     """A kind of file the import takes: extensions, a description, and its plan."""
@@ -224,8 +283,8 @@ class Source:
     plan: object  # (exe, paths, mdh, model) -> Plan
 
 
-# The import's file kinds. A new kind (e.g. ASC, once `animkit asc` converts it) is one more
-# entry whose plan turns the file into what `gltf export` takes.
+# The import's file kinds. A new kind is one more entry whose plan turns the file into what
+# `gltf export` takes.
 SOURCES = [
     Source((".man",), "Gothic model animations (with their MDH)",
            lambda exe, paths, mdh, model: plan_mans(exe, paths, mdh)),
@@ -235,6 +294,8 @@ SOURCES = [
            lambda exe, paths, mdh, model: plan_script(exe, paths[0], model)),
     Source((".vdf", ".mod"), "Gothic archive (a model chosen from it)",
            lambda exe, paths, mdh, model: plan_archive(exe, paths[0], model)),
+    Source((".asc",), "3ds Max ASCII animation (with the model's MDH)",
+           lambda exe, paths, mdh, model: plan_asc(exe, paths[0], mdh)),
 ]
 
 FILTER_GLOB = ";".join(f"*{e};*{e.upper()}" for s in SOURCES for e in s.extensions)
@@ -256,7 +317,11 @@ def plan_for(exe, paths, mdh="", model=""):
 
 def export_gltf(exe, plan, out_glb):
     """`animkit gltf export ... -o OUT.glb`; returns animkit's summary line."""
-    _, _, err = run(exe, ["gltf", "export", *plan.export_args, "-o", out_glb, "--force"])
+    try:
+        _, _, err = run(exe, ["gltf", "export", *plan.export_args, "-o", out_glb, "--force"])
+    finally:
+        if plan.staging is not None:
+            plan.staging.cleanup()
     return err.strip()
 
 
@@ -352,6 +417,8 @@ def write_back(exe, origin, glb):
         return _into_folder(exe, origin["path"], glb, True)
     if kind == "archive":
         return _into_archive(exe, origin["path"], glb)
+    if kind == "asc":
+        return _into_asc_man(exe, origin, glb)
     raise AnimkitError(f"unknown origin {kind!r} on the armature")
 
 
@@ -386,6 +453,37 @@ def _into_mans(exe, origin, glb):
         for _, tmp in staged:
             if os.path.exists(tmp):
                 os.remove(tmp)
+    return lines
+
+
+def _into_asc_man(exe, origin, glb):
+    """The animation compiled from the ASC again, Blender's edits imported into it, written as
+    MODEL-NAME.MAN beside the ASC (a MAN already there is kept once as .bak). Reports what
+    changed against the ASC's animation."""
+    target = origin["man"]
+    name = os.path.basename(target)
+    with tempfile.TemporaryDirectory(prefix="animkit-blender-") as tmp:
+        base = os.path.join(tmp, "base.MAN")
+        compile_asc(exe, origin, base)
+        new = os.path.join(tmp, name)
+        _, _, err = run(exe, ["gltf", "import", glb, "--into", base, "--mdh", origin["mdh"],
+                              "-o", new, "--force"])
+        lines = [line for line in err.splitlines() if line.strip()]
+        _, diff = _diff_lines(exe, base, new)
+        existed = os.path.exists(target)
+        if existed:
+            code, _ = _diff_lines(exe, target, new)
+            if code == 0:
+                return lines + [f"{name}: unchanged"]
+        bak = _keep_once(target) if existed else None
+        # copied beside the target and renamed: never half-written
+        staged = os.path.join(os.path.dirname(target), f".animkit-{name}.new")
+        shutil.copy2(new, staged)
+        _replace(staged, target)
+        what = "changed" if existed else f"new, from {os.path.basename(origin['asc'])}"
+        lines.append(f"{name}: {what}" + (f" (the original kept as {os.path.basename(bak)})"
+                                          if bak else ""))
+        lines += [f"  {d}" for d in diff] or ["  (the ASC's animation, unedited)"]
     return lines
 
 

@@ -6,8 +6,9 @@
 Installs the add-on from its zip as a user would (Preferences > Add-ons > Install, enable),
 points it at ANIMKIT, imports SOURCE with File > Import > Gothic model/animation (animkit)
 (MODE `mans`: SOURCE is a folder, every *.MAN in it is chosen, the MDH found beside them;
-`archive`: SOURCE is a VDF and MODEL the model in it), turns BIP01 L FOREARM of the S_WALKL
-action by 30 degrees at the walk's frame 10 and keys it, runs File > Export > Gothic animation
+`archive`: SOURCE is a VDF and MODEL the model in it; `asc`: SOURCE is an animation ASC with
+one MDH beside it), turns BIP01 L FOREARM of the S_WALKL action (or $KEY_BONE of $KEY_TRACK)
+by 30 degrees at the MAN's frame 10 and keys it, runs File > Export > Gothic animation
 (animkit), then keys BIP01 1 km away and exports again, which animkit must refuse. REPORT
 holds the scene settings, the add-on's reports and the refusal.
 """
@@ -40,11 +41,14 @@ if mode == "mans":
     bpy.ops.import_scene.animkit(filepath=os.path.join(source, names[0]),
                                  directory=source + os.sep,
                                  files=[{"name": n} for n in names])
+elif mode == "asc":
+    bpy.ops.import_scene.animkit(filepath=source)
 else:
     bpy.ops.import_scene.animkit(filepath=source, model=model)
 
 arm = next(o for o in bpy.data.objects if o.type == "ARMATURE")
 ad = arm.animation_data
+report["blender"] = bpy.app.version_string
 report["fps"] = scene.render.fps
 report["frame_range"] = [scene.frame_start, scene.frame_end]
 report["origin"] = json.loads(arm["animkit_origin"])
@@ -76,6 +80,10 @@ def key(track_name, bone, man_frame, change):
 
 # The MANs' own rates (from animkit, as a user reads them with `animkit info`).
 report["man_fps"] = {"S_WALKL": 25.0, "S_RUNL": float(os.environ.get("RUN_FPS", "25"))}
+# The action and bone to key (mode `asc`: the ASC's animation and one of its bones).
+track = os.environ.get("KEY_TRACK", "S_WALKL")
+bone = os.environ.get("KEY_BONE", "BIP01 L FOREARM")
+report["man_fps"].setdefault(track, 25.0)
 
 
 def turn(pb):
@@ -84,12 +92,10 @@ def turn(pb):
     return "rotation_quaternion"
 
 
-report["edited_scene_frame"] = key("S_WALKL", "BIP01 L FOREARM", 10, turn)
+report["edited_scene_frame"] = key(track, bone, 10, turn)
 bpy.ops.export_scene.animkit()
-report["after_export"] = {
-    p: sha(p) for p in ([*report["origin"]["mans"]] if mode == "mans"
-                        else [report["origin"]["path"]])
-}
+written = {"mans": report["origin"].get("mans"), "asc": [report["origin"].get("man")]}
+report["after_export"] = {p: sha(p) for p in written.get(mode) or [report["origin"]["path"]]}
 
 
 def far(pb):
@@ -97,7 +103,7 @@ def far(pb):
     return "location"
 
 
-key("S_WALKL", "BIP01", 5, far)
+key(track, "BIP01", 5, far)
 try:
     bpy.ops.export_scene.animkit()
     report["refused"] = None

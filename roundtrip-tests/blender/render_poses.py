@@ -1,7 +1,7 @@
 """Draw the README picture: an exported skeleton in several poses of its animation, rendered
 by Blender (headless, Cycles on the CPU) from the glTF that animkit wrote.
 
-    animkit gltf export samples/HUMAN-S_WALKL.MAN --mdh samples/HUMAN.MDH -o walk.glb
+    animkit gltf export samples/HUMAN-S_WALKL.MAN --mdh samples/HUMAN.MDH -o walk.glb --no-origin
     blender -b --factory-startup --python roundtrip-tests/blender/render_poses.py -- \
         walk.glb roundtrip-tests/blender/poses.png
 

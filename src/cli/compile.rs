@@ -177,72 +177,165 @@ pub(super) fn compile_model(
         })
     };
     let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(out_dir.join(format!("{model_name}.MSB")), msb)];
+    // The MDH of a skeleton ASC, queued as MODEL.MDH; its node names and checksum.
+    let mdh_of = |asc: &Asc,
+                  path: &Path,
+                  stored: &str,
+                  files: &mut Vec<(PathBuf, Vec<u8>)>|
+     -> Result<(Vec<Vec<u8>>, u32), Error> {
+        let mdh = mdh_from_asc(&asc.model, stored).map_err(|m| Error::other(path, m))?;
+        let mut bytes = Vec::new();
+        mdh.encode(&mut bytes).map_err(Error::encoding(path))?;
+        files.push((out_dir.join(format!("{model_name}.MDH")), bytes));
+        let h = mdh.hierarchy().expect("built with one");
+        Ok((
+            h.nodes.iter().map(|n| n.name.as_bytes().to_vec()).collect(),
+            h.checksum.0,
+        ))
+    };
     // The skeleton: --mdh, else the meshAndTree ASC (written as MODEL.MDH).
     let mesh_and_tree = mds.script.items.iter().find_map(|i| match i {
         crate::zengin::mds::ModelItem::MeshAndTree(m) => Some(m.asc.to_string()),
         _ => None,
     });
+    let jobs = ani_jobs(mds);
     let (nodes, checksum) = match &args.mdh {
         Some(p) => {
             let dummy = Asc::parse(b"*3DSMAX_ASCIIEXPORT\t110\n")
                 .map_err(|e| Error::other(p, e.to_string()))?;
             skeleton(Some(p), &dummy)?
         }
-        None => {
-            let Some(name) = mesh_and_tree else {
-                return Err(Error::other(
-                    &args.input,
-                    "the script has no meshAndTree: pass the model's hierarchy with --mdh",
-                ));
-            };
-            let Some(path) = found.get(&name.to_ascii_uppercase()) else {
-                return Err(Error::other(
-                    &args.input,
-                    format!(
-                        "the meshAndTree ASC `{name}` is not under {}: pass --mdh or add it",
+        None => match mesh_and_tree
+            .as_ref()
+            .and_then(|name| Some((name, found.get(&name.to_ascii_uppercase())?)))
+        {
+            Some((name, path)) => {
+                let asc = read_asc(path)?;
+                mdh_of(&asc, path, &name.to_ascii_uppercase(), &mut files)?
+            }
+            None => {
+                // No meshAndTree ASC (an overlay script has none): GothicSourcer writes every
+                // node of the model, in MDH order and with its rest pose, into each animation
+                // ASC (asc.md §5), so the first animation ASC found gives the skeleton.
+                let what = match &mesh_and_tree {
+                    Some(name) => format!(
+                        "the meshAndTree ASC `{name}` is not under {}",
                         dir.display()
                     ),
-                ));
-            };
-            let asc = read_asc(path)?;
-            let mdh = mdh_from_asc(&asc.model, &name.to_ascii_uppercase())
-                .map_err(|m| Error::other(path, m))?;
-            let mut bytes = Vec::new();
-            mdh.encode(&mut bytes).map_err(Error::encoding(path))?;
-            files.push((out_dir.join(format!("{model_name}.MDH")), bytes));
-            let h = mdh.hierarchy().expect("built with one");
-            (
-                h.nodes.iter().map(|n| n.name.as_bytes().to_vec()).collect(),
-                h.checksum.0,
-            )
-        }
+                    None => "the script has no meshAndTree".to_string(),
+                };
+                let first = jobs.iter().find_map(|j| {
+                    let key = j.ani.asc.to_string().to_ascii_uppercase();
+                    Some((key.clone(), found.get(&key)?))
+                });
+                match first {
+                    Some((key, path)) => {
+                        eprintln!(
+                            "warning: {}: {what}: {model_name}.MDH is made from the skeleton of {} \
+                             (pass --mdh MODEL.MDH to compile against the model's own)",
+                            args.input.display(),
+                            path.display()
+                        );
+                        let asc = read_asc(path)?;
+                        mdh_of(&asc, path, &key, &mut files)?
+                    }
+                    None => {
+                        eprintln!(
+                            "warning: {}: {what} and no ani's ASC is: no MDH written",
+                            args.input.display()
+                        );
+                        (Vec::new(), 0)
+                    }
+                }
+            }
+        },
     };
-    let jobs = ani_jobs(mds);
     let rounding = rounding(args.rounding);
-    // One ani per task on all cores; each reads its own ASC (memory: one ASC per core).
-    let results: Vec<Result<Option<Written>, Error>> = jobs
+    // The anis grouped by their ASC (upper case), in script order: each ASC is read and parsed
+    // once, one ASC per task on all cores (memory: one parsed ASC per core).
+    let mut by_asc: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut group_of: HashMap<String, usize> = HashMap::new();
+    for (i, job) in jobs.iter().enumerate() {
+        let key = job.ani.asc.to_string().to_ascii_uppercase();
+        let g = *group_of.entry(key.clone()).or_insert_with(|| {
+            by_asc.push((key, Vec::new()));
+            by_asc.len() - 1
+        });
+        by_asc[g].1.push(i);
+    }
+    let grouped: Vec<Vec<(usize, Result<Option<Written>, Error>)>> = by_asc
         .par_iter()
-        .map(|job| {
-            let asc_name = job.ani.asc.to_string();
-            let Some(path) = found.get(&asc_name.to_ascii_uppercase()) else {
-                return Ok(None);
+        .map(|(key, members)| {
+            let Some(path) = found.get(key) else {
+                return members.iter().map(|&i| (i, Ok(None))).collect();
             };
-            let asc = read_asc(path)?;
-            let (name, man, notes) = man_for(
-                &model_name,
-                job,
-                &asc.model,
-                &asc_name.to_ascii_uppercase(),
-                &nodes,
-                checksum,
-                rounding,
-            )
-            .map_err(|m| Error::other(path, format!("ani `{}`: {m}", job.ani.name)))?;
-            let mut bytes = Vec::new();
-            man.encode(&mut bytes).map_err(Error::encoding(path))?;
-            Ok(Some((out_dir.join(name), bytes, notes)))
+            let asc = match read_asc(path) {
+                Ok(a) => a,
+                Err(e) => {
+                    // The error once; the other anis of this ASC point to it.
+                    let mut e = Some(e);
+                    return members
+                        .iter()
+                        .map(|&i| {
+                            let r = e.take().unwrap_or_else(|| {
+                                Error::other(
+                                    path,
+                                    format!(
+                                        "ani `{}`: its ASC does not read (above)",
+                                        jobs[i].ani.name
+                                    ),
+                                )
+                            });
+                            (i, Err(r))
+                        })
+                        .collect();
+                }
+            };
+            // Where the engine found it, after `\_WORK\DATA\ANIMS\` (a subfolder of DIR
+            // included, asc.md §4.4).
+            let stored = path
+                .strip_prefix(dir)
+                .ok()
+                .map(|r| {
+                    r.components()
+                        .map(|c| c.as_os_str().to_string_lossy().to_string())
+                        .collect::<Vec<_>>()
+                        .join("\\")
+                })
+                .unwrap_or_else(|| key.clone())
+                .to_ascii_uppercase();
+            members
+                .iter()
+                .map(|&i| {
+                    let job = &jobs[i];
+                    let r = man_for(
+                        &model_name,
+                        job,
+                        &asc.model,
+                        &stored,
+                        &nodes,
+                        checksum,
+                        rounding,
+                    )
+                    .map_err(|m| Error::other(path, format!("ani `{}`: {m}", job.ani.name)))
+                    .and_then(|(name, man, notes)| {
+                        let mut bytes = Vec::new();
+                        man.encode(&mut bytes).map_err(Error::encoding(path))?;
+                        Ok(Some((out_dir.join(name), bytes, notes)))
+                    });
+                    (i, r)
+                })
+                .collect()
         })
         .collect();
+    let mut results: Vec<Option<Result<Option<Written>, Error>>> =
+        (0..jobs.len()).map(|_| None).collect();
+    for (i, r) in grouped.into_iter().flatten() {
+        results[i] = Some(r);
+    }
+    let results = results
+        .into_iter()
+        .map(|r| r.expect("every ani has a result"));
     let mut missing = 0;
     let mut failed = 0;
     for (job, r) in jobs.iter().zip(results) {
@@ -275,7 +368,10 @@ pub(super) fn compile_model(
         "{}: {} files written ({} MAN), {} ani without ASC, {} failed",
         out_dir.display(),
         files.len(),
-        files.len() - 1 - usize::from(args.mdh.is_none()),
+        files
+            .iter()
+            .filter(|(p, _)| p.extension().is_some_and(|e| e == "MAN"))
+            .count(),
         missing,
         failed
     );

@@ -22,6 +22,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
+    // An interchange file (glTF) against the binary it goes back into.
+    if !args.yaml
+        && !args.json
+        && (super::gltf_info::is_gltf(&args.a) || super::gltf_info::is_gltf(&args.b))
+    {
+        return super::gltf_info::diff(&args.a, &args.b);
+    }
     let (a, b) = (Input::read(&args.a)?, Input::read(&args.b)?);
     let opts = ImportOptions::default();
     let export = ExportOptions::default();

@@ -45,6 +45,11 @@ struct ExportArgs {
     /// Export animations whose checksum differs from the MDH's, and overwrite OUTPUT.
     #[arg(long)]
     force: bool,
+    /// Leave out the record of the files the model came from (`asset.extras.animkit`, which
+    /// `gltf import FILE` alone and the one-step use follow back): the file then depends only
+    /// on the model, not on where its files are.
+    #[arg(long)]
+    no_origin: bool,
     #[command(flatten)]
     character: super::gltf_mesh::MeshArgs,
 }
@@ -58,10 +63,38 @@ struct ImportArgs {
     /// The glTF file (.glb or .gltf).
     input: PathBuf,
     /// The original MAN, or a folder made by `animkit unpack` (every MAN there that an
-    /// animation of the file names is updated in place; then `repack`).
+    /// animation of the file names is updated in place; then `repack`). With --new: the
+    /// folder or the model script (.MDS/.MSB) that gets the new MAN and its `ani` line.
     #[arg(long)]
-    into: PathBuf,
-    /// Output MAN (with --into FILE).
+    into: Option<PathBuf>,
+    /// Make a new animation NAME (a new MAN, `MODEL-NAME.MAN`) from the file's animation
+    /// (--animation, else the only one or the one named NAME): with `--mdh MODEL.MDH -o
+    /// OUT.MAN`, or `--into` a folder or model script, which also gets the `ani` line
+    /// `ani ("NAME" LAYER "NEXT" IN OUT FLAGS "NAME.ASC" F 0 LAST)`. The MAN has the engine's
+    /// header: the nodes that leave the rest pose, the position range of the motion, the
+    /// MDH's checksum, no events.
+    #[arg(long, value_name = "NAME")]
+    new: Option<String>,
+    /// With --new: the layer (default 1).
+    #[arg(long, requires = "new")]
+    layer: Option<u32>,
+    /// With --new: the animation that follows (default none: it plays once).
+    #[arg(long, requires = "new", value_name = "NAME")]
+    next: Option<String>,
+    /// With --new: blend-in time in seconds (default 0.1).
+    #[arg(long, requires = "new", value_name = "SECONDS")]
+    blend_in: Option<f32>,
+    /// With --new: blend-out time in seconds (default 0.1).
+    #[arg(long, requires = "new", value_name = "SECONDS")]
+    blend_out: Option<f32>,
+    /// With --new: the ani's flags (default `M.` when the root node moves, so the motion
+    /// moves the model, else `.`).
+    #[arg(long, requires = "new")]
+    flags: Option<String>,
+    /// With --new: rounding of the codes (default engine: the game's own compiler's).
+    #[arg(long, value_enum, requires = "new", default_value_t = super::compile::RoundingArg::Engine)]
+    rounding: super::compile::RoundingArg,
+    /// Output MAN (with --into FILE, or --new with --mdh).
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// The animation to take (default: the only one, or the one named like the MAN).
@@ -71,7 +104,8 @@ struct ImportArgs {
     /// checksum is the MAN's).
     #[arg(long)]
     mdh: Option<PathBuf>,
-    /// Sample at this rate and store it as the MAN's fps (default: the MAN's fps).
+    /// Sample at this rate and store it as the MAN's fps (default: the MAN's fps; with --new
+    /// the rate of the file's keys, else 25).
     #[arg(long)]
     fps: Option<f32>,
     /// Recompute the position range from all positions instead of failing on one outside it.
@@ -90,16 +124,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
 }
 
 /// A MAN or MDH found in an archive or folder.
-pub(super) struct Found {
-    /// Path inside the archive or folder, `/`-separated.
-    pub(super) name: String,
-    pub(super) bytes: Vec<u8>,
-}
-
-pub(super) fn ext_is(name: &str, ext: &str) -> bool {
-    name.rsplit_once('.')
-        .is_some_and(|(_, e)| e.eq_ignore_ascii_case(ext))
-}
+pub(super) use crate::zengin::gltf::model::{ext_is, Member as Found};
 
 /// Every .MAN and .MDH member of an archive, or file of a folder (recursively).
 pub(super) fn collect(source: &Path) -> Result<Vec<Found>, Error> {
@@ -176,7 +201,7 @@ pub(super) fn decode_man(path: &Path, data: &[u8]) -> Result<Man, Error> {
     })
 }
 
-fn mdh_checksum(mdh: &Mdh) -> Option<u32> {
+pub(super) fn mdh_checksum(mdh: &Mdh) -> Option<u32> {
     mdh.hierarchy().map(|h| h.checksum.0)
 }
 
@@ -219,23 +244,7 @@ fn skeleton(path: &Path, mdh: &Mdh) -> Result<Skeleton, Error> {
 /// Refuse a MAN that does not belong to the MDH (as `check --mdh` reports it) unless forced;
 /// node indices outside the MDH are refused always.
 pub(super) fn check_pair(label: &Path, man: &Man, mdh: &Mdh, force: bool) -> Result<(), Error> {
-    let problems = crate::zengin::mdh::check_man(man, mdh);
-    let (index, other): (Vec<String>, Vec<String>) = problems
-        .into_iter()
-        .partition(|p| p.starts_with("samples.node_indices"));
-    if !index.is_empty() {
-        return Err(Error::other(label, index.join("; ")));
-    }
-    if !other.is_empty() && !force {
-        return Err(Error::other(
-            label,
-            format!(
-                "{}; pass --force to export it with this MDH anyway",
-                other.join("; ")
-            ),
-        ));
-    }
-    Ok(())
+    gltf::model::fits(man, mdh, force).map_err(|m| Error::other(label, m))
 }
 
 fn export(a: ExportArgs) -> Result<Status, Error> {
@@ -268,8 +277,15 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
     let source = single_source.then(|| a.inputs[0].as_path());
     let loaded = super::gltf_mesh::load(&a.character, source, a.model.as_deref())?;
     let character = loaded.as_ref().map(|l| l.character(&sk)).transpose()?;
-    let (bytes, report) = gltf::export_with(&sk, &anims, character.as_ref(), container)
-        .map_err(|e| Error::other(&mdh_label, e.to_string()))?;
+    let origin = origin_of(&a.output, source, &mdh_label, &mans);
+    let (bytes, report) = gltf::export_with_origin(
+        &sk,
+        &anims,
+        character.as_ref(),
+        container,
+        (!a.no_origin).then_some(&origin),
+    )
+    .map_err(|e| Error::other(&mdh_label, e.to_string()))?;
     drop(mans);
     for w in &report.warnings {
         eprintln!("warning: {w}");
@@ -300,6 +316,53 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
     Ok(Status::Ok)
 }
 
+/// Where an export's model came from, for the way back (paths relative to the output's
+/// folder when inside it; members of an archive or folder relative to it).
+fn origin_of(
+    output: &Path,
+    source: Option<&Path>,
+    mdh: &Path,
+    mans: &[(PathBuf, Man)],
+) -> gltf::origin::Origin {
+    let base = output
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
+    let slashed = |p: &Path| {
+        p.components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    let rel = |p: &Path| {
+        let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        match abs.strip_prefix(&base) {
+            Ok(r) => slashed(r),
+            Err(_) => abs.to_string_lossy().into_owned(),
+        }
+    };
+    let inside = |p: &Path| match source.and_then(|s| p.strip_prefix(s).ok()) {
+        Some(r) => slashed(r),
+        None => rel(p),
+    };
+    gltf::origin::Origin {
+        mdh: inside(mdh),
+        source: source.map(rel),
+        animations: mans
+            .iter()
+            .filter_map(|(p, m)| {
+                let h = m.header()?;
+                Some(gltf::origin::OriginAnimation {
+                    name: h.name.to_unicode().into_owned(),
+                    man: inside(p),
+                    fps: h.fps.get(),
+                })
+            })
+            .collect(),
+    }
+}
+
 /// A model's MDH and MANs (with their labels).
 pub(super) type Model = (PathBuf, Mdh, Vec<(PathBuf, Man)>);
 
@@ -311,79 +374,24 @@ pub(super) fn model_in(
     source: &Path,
 ) -> Result<Model, Error> {
     let found = collect(source)?;
-    let mdhs: Vec<&Found> = found.iter().filter(|f| ext_is(&f.name, "mdh")).collect();
-    let (label, mdh) = match (mdh, model) {
-        (Some(p), _) => (p.to_path_buf(), read_mdh(p)?),
-        (None, Some(model)) => {
-            let want = format!("{model}.MDH");
-            // NAME, NAME.MDH, or the member's path (`ANIMS/_COMPILED/WARAN.MDH`, any case,
-            // either slash)
-            let path = model.replace('\\', "/").to_ascii_uppercase();
-            let hit = mdhs.iter().find(|f| {
-                let base = f.name.rsplit('/').next().unwrap_or(&f.name);
-                let name = f.name.replace('\\', "/").to_ascii_uppercase();
-                base.eq_ignore_ascii_case(&want)
-                    || base.eq_ignore_ascii_case(model)
-                    || (path.contains('/')
-                        && (name == path
-                            || name.ends_with(&format!("/{path}"))
-                            || name == format!("{path}.MDH")))
-            });
-            let Some(hit) = hit else {
-                return Err(Error::other(
-                    source,
-                    format!(
-                        "no {want} in it (model hierarchies: {})",
-                        list_or_none(mdhs.iter().map(|f| f.name.clone()))
-                    ),
-                ));
-            };
+    let (label, mdh) = match mdh {
+        Some(p) => (p.to_path_buf(), read_mdh(p)?),
+        None => {
+            let hit = gltf::model::find_mdh(&found, model).map_err(|m| Error::other(source, m))?;
             let label = source.join(&hit.name);
             let mdh = decode_mdh(&label, &hit.bytes)?;
             (label, mdh)
         }
-        (None, None) => {
-            let listed: Vec<String> = mdhs
-                .iter()
-                .map(|f| {
-                    let sum = Mdh::read(&f.bytes)
-                        .ok()
-                        .and_then(|m| mdh_checksum(&m))
-                        .map_or("?".into(), |c| format!("0x{c:08x}"));
-                    format!("{} ({sum})", f.name)
-                })
-                .collect();
-            return Err(Error::other(
-                source,
-                format!(
-                    "which model? pass --model NAME (model hierarchies here: {})",
-                    list_or_none(listed.into_iter())
-                ),
-            ));
-        }
     };
-    let want = mdh_checksum(&mdh);
-    let mut mans = Vec::new();
-    for f in found.iter().filter(|f| ext_is(&f.name, "man")) {
-        let label = source.join(&f.name);
-        let Ok(man) = decode_man(&label, &f.bytes) else {
-            eprintln!("warning: {}: not a readable MAN; skipped", f.name);
-            continue;
-        };
-        if man_checksum(&man) == want && want.is_some() {
-            mans.push((label, man));
-        }
+    let (mans, skipped) = gltf::model::mans_of(&found, &mdh, &label.display().to_string())
+        .map_err(|m| Error::other(source, m))?;
+    for name in skipped {
+        eprintln!("warning: {name}: not a readable MAN; skipped");
     }
-    if mans.is_empty() {
-        return Err(Error::other(
-            source,
-            format!(
-                "no MAN in it has the checksum of {} ({})",
-                label.display(),
-                want.map_or("none".into(), |c| format!("0x{c:08x}"))
-            ),
-        ));
-    }
+    let mans = mans
+        .into_iter()
+        .map(|(name, man)| (source.join(name), man))
+        .collect();
     Ok((label, mdh, mans))
 }
 
@@ -431,16 +439,7 @@ pub(super) fn mans_and_mdh(inputs: &[PathBuf], mdh: Option<&Path>) -> Result<Mod
     Ok((mdh_path.to_path_buf(), read_mdh(mdh_path)?, mans))
 }
 
-fn list_or_none(items: impl Iterator<Item = String>) -> String {
-    let v: Vec<String> = items.collect();
-    if v.is_empty() {
-        "none".into()
-    } else {
-        v.join(", ")
-    }
-}
-
-fn read_document(path: &Path) -> Result<Document, Error> {
+pub(super) fn read_document(path: &Path) -> Result<Document, Error> {
     let data = crate::fsio::map_file(path)?;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     Document::read(&data, Some(dir.unwrap_or(Path::new("."))))
@@ -459,6 +458,7 @@ fn import_options(a: &ImportArgs) -> Result<import::ImportOptions, Error> {
     Ok(import::ImportOptions {
         fps: a.fps,
         requantize: a.requantize,
+        rates: Vec::new(),
     })
 }
 
@@ -487,49 +487,33 @@ fn summary(r: &import::ImportReport) -> String {
 fn import(a: ImportArgs) -> Result<Status, Error> {
     let opts = import_options(&a)?;
     let doc = read_document(&a.input)?;
-    if a.into.is_dir() {
-        return import_into_folder(&a, &doc, &opts);
+    if let Some(name) = &a.new {
+        return import_new(&a, &doc, name);
+    }
+    let Some(into) = a.into.clone() else {
+        return super::gltf_back::import_back(&a.input, &doc, &opts, a.animation.as_deref());
+    };
+    if into.is_dir() {
+        return import_into_folder(&a, &into, &doc, &opts);
     }
     let output = a.output.clone().ok_or_else(|| {
         Error::other(
-            &a.into,
+            &into,
             "--into a MAN needs -o OUT.MAN (use the same path with --force to replace it)",
         )
     })?;
-    let data = crate::fsio::read_file(&a.into)?;
-    let man = decode_man(&a.into, &data)?;
-    let (mdh_path, mdh) = match &a.mdh {
-        Some(p) => (p.clone(), read_mdh(p)?),
-        None => {
-            let sum = man_checksum(&man)
-                .ok_or_else(|| Error::other(&a.into, "the MAN has no samples chunk (0xA090)"))?;
-            let dir = a.into.parent().filter(|d| !d.as_os_str().is_empty());
-            let found = mdh_files_with(dir.unwrap_or(Path::new(".")), sum);
-            let Some(p) = found.first() else {
-                return Err(Error::other(
-                    &a.into,
-                    format!(
-                        "needs the model hierarchy it was made for: pass --mdh MODEL.MDH (none beside it has the MAN's checksum 0x{sum:08x})"
-                    ),
-                ));
-            };
-            (p.clone(), read_mdh(p)?)
-        }
-    };
-    check_pair(&a.into, &man, &mdh, true)?;
-    let sk = skeleton(&mdh_path, &mdh)?;
-    let man_name = man
-        .header()
-        .map(|h| h.name.to_unicode().into_owned())
-        .unwrap_or_default();
-    let anim = import::pick_animation(&doc, a.animation.as_deref(), &man_name)
-        .map_err(|e| Error::other(&a.input, e.to_string()))?;
-    let (out, report) = gltf::import_animation(&doc, anim, &sk, &man, &opts)
-        .map_err(|e| Error::other(&a.input, e.to_string()))?;
+    let (man, out, report) = import_one(
+        &a.input,
+        &doc,
+        &into,
+        a.mdh.as_deref(),
+        a.animation.as_deref(),
+        &opts,
+    )?;
     for w in &report.warnings {
         eprintln!("warning: {w}");
     }
-    let mut bytes = Vec::with_capacity(data.len());
+    let mut bytes = Vec::new();
     out.write(&mut bytes).map_err(|e| Error::Encode {
         file: output.clone(),
         source: e,
@@ -545,24 +529,104 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
     Ok(Status::Ok)
 }
 
+/// Animation `animation` (or the one named like the MAN) of `doc` imported into the MAN
+/// `into` (its MDH: `mdh`, or the one beside it with its checksum): the original, the result
+/// and the report.
+pub(super) fn import_one(
+    input: &Path,
+    doc: &Document,
+    into: &Path,
+    mdh: Option<&Path>,
+    animation: Option<&str>,
+    opts: &import::ImportOptions,
+) -> Result<(Man, Man, import::ImportReport), Error> {
+    let data = crate::fsio::read_file(into)?;
+    let man = decode_man(into, &data)?;
+    let (mdh_path, mdh) = match mdh {
+        Some(p) => (p.to_path_buf(), read_mdh(p)?),
+        None => {
+            let sum = man_checksum(&man)
+                .ok_or_else(|| Error::other(into, "the MAN has no samples chunk (0xA090)"))?;
+            let dir = into.parent().filter(|d| !d.as_os_str().is_empty());
+            let found = mdh_files_with(dir.unwrap_or(Path::new(".")), sum);
+            let Some(p) = found.first() else {
+                return Err(Error::other(
+                    into,
+                    format!(
+                        "needs the model hierarchy it was made for: pass --mdh MODEL.MDH (none beside it has the MAN's checksum 0x{sum:08x})"
+                    ),
+                ));
+            };
+            (p.clone(), read_mdh(p)?)
+        }
+    };
+    check_pair(into, &man, &mdh, true)?;
+    let sk = skeleton(&mdh_path, &mdh)?;
+    let man_name = man
+        .header()
+        .map(|h| h.name.to_unicode().into_owned())
+        .unwrap_or_default();
+    let anim = import::pick_animation(doc, animation, &man_name)
+        .map_err(|e| Error::other(input, e.to_string()))?;
+    let (out, report) = gltf::import_animation(doc, anim, &sk, &man, opts)
+        .map_err(|e| Error::other(input, e.to_string()))?;
+    Ok((man, out, report))
+}
+
+fn import_new(a: &ImportArgs, doc: &Document, name: &str) -> Result<Status, Error> {
+    use super::gltf_new::{AniValues, Target};
+    let values = AniValues {
+        layer: a.layer,
+        next: a.next.clone(),
+        blend_in: a.blend_in,
+        blend_out: a.blend_out,
+        flags: a.flags.clone(),
+        fps: a.fps,
+        rounding: super::compile::rounding(a.rounding),
+    };
+    let target = match (&a.into, &a.mdh, &a.output) {
+        (Some(into), mdh, None) => Target::Model {
+            into,
+            mdh: mdh.as_deref(),
+        },
+        (None, Some(mdh), Some(output)) => Target::File { mdh, output },
+        _ => {
+            return Err(Error::other(
+                &a.input,
+                "--new NAME needs --mdh MODEL.MDH -o OUT.MAN, or --into a folder or a model script (.MDS/.MSB) without -o",
+            ))
+        }
+    };
+    super::gltf_new::run(
+        &a.input,
+        doc,
+        a.animation.as_deref(),
+        name,
+        &values,
+        target,
+        a.force,
+    )
+}
+
 fn import_into_folder(
     a: &ImportArgs,
+    into: &Path,
     doc: &Document,
     opts: &import::ImportOptions,
 ) -> Result<Status, Error> {
     if a.output.is_some() {
         return Err(Error::other(
-            &a.into,
+            into,
             "-o is for --into FILE; --into a folder updates its MAN files in place",
         ));
     }
-    let found = collect(&a.into)?;
+    let found = collect(into)?;
     let mut mdhs: Vec<(PathBuf, Mdh)> = Vec::new();
     if let Some(p) = &a.mdh {
         mdhs.push((p.clone(), read_mdh(p)?));
     } else {
         for f in found.iter().filter(|f| ext_is(&f.name, "mdh")) {
-            let p = a.into.join(&f.name);
+            let p = into.join(&f.name);
             if let Ok(m) = decode_mdh(&p, &f.bytes) {
                 mdhs.push((p, m));
             }
@@ -570,7 +634,7 @@ fn import_into_folder(
     }
     let mut mans: Vec<(PathBuf, Vec<u8>, Man, String)> = Vec::new();
     for f in found.iter().filter(|f| ext_is(&f.name, "man")) {
-        let p = a.into.join(&f.name);
+        let p = into.join(&f.name);
         if let Ok(m) = decode_man(&p, &f.bytes) {
             let name = m
                 .header()
@@ -579,28 +643,76 @@ fn import_into_folder(
             mans.push((p, f.bytes.clone(), m, name));
         }
     }
+    let mdh_given = a.mdh.is_some();
+    update_mans(
+        &a.input,
+        doc,
+        opts,
+        a.animation.as_deref(),
+        into,
+        &mans,
+        &mdhs,
+        mdh_given,
+        false,
+    )
+    .map(|_| Status::Ok)
+}
+
+/// A MAN read for an update: its path, bytes, model and header name.
+pub(super) type ManFile = (PathBuf, Vec<u8>, Man, String);
+
+/// Update every MAN of `mans` that an animation of `doc` names (with the MDH of `mdhs` that
+/// has its checksum), everything computed before anything is written; with `backup` each
+/// replaced MAN is kept once as `.bak`. Returns what was written.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn update_mans(
+    input: &Path,
+    doc: &Document,
+    opts: &import::ImportOptions,
+    animation: Option<&str>,
+    into: &Path,
+    mans: &[ManFile],
+    mdhs: &[(PathBuf, Mdh)],
+    mdh_given: bool,
+    backup: bool,
+) -> Result<Vec<String>, Error> {
     let names: Vec<(usize, String)> = doc
         .root
         .animations
         .iter()
         .enumerate()
         .map(|(i, an)| (i, an.name.clone().unwrap_or_default()))
-        .filter(|(_, n)| a.animation.as_deref().is_none_or(|w| w == n))
+        .filter(|(_, n)| animation.is_none_or(|w| w == n))
         .collect();
     if names.is_empty() {
         return Err(Error::other(
-            &a.input,
-            match &a.animation {
+            input,
+            match &animation {
                 Some(w) => format!("animations: none is named {w:?}"),
                 None => "animations: the file has no animation".into(),
             },
         ));
     }
+    // The rates of every MAN the file goes back into (the advice on Blender's scene rate
+    // must fit all of them).
+    let mut opts = opts.clone();
+    for (_, aname) in &names {
+        for (_, _, man, name) in mans {
+            if name == aname {
+                if let Some(h) = man.header() {
+                    if !opts.rates.contains(&h.fps.get()) {
+                        opts.rates.push(h.fps.get());
+                    }
+                }
+            }
+        }
+    }
+    let opts = &opts;
     // Everything is computed before anything is written.
     let mut writes: Vec<(PathBuf, Vec<u8>, Option<PathBuf>, String)> = Vec::new();
     for (ai, aname) in &names {
         let mut any = false;
-        for (path, bytes, man, name) in &mans {
+        for (path, bytes, man, name) in mans {
             if name != aname {
                 continue;
             }
@@ -612,13 +724,13 @@ fn import_into_folder(
                 eprintln!(
                     "warning: {}: named {aname:?}, but no MDH {} has its checksum 0x{sum:08x}; skipped",
                     path.display(),
-                    if a.mdh.is_some() { "given" } else { "in the folder" }
+                    if mdh_given { "given" } else { "in the folder" }
                 );
                 continue;
             };
             let sk = skeleton(mdh_path, mdh)?;
             let (out, report) = gltf::import_animation(doc, *ai, &sk, man, opts)
-                .map_err(|e| Error::other(&a.input, e.to_string()))?;
+                .map_err(|e| Error::other(input, e.to_string()))?;
             for w in &report.warnings {
                 eprintln!("warning: {w}");
             }
@@ -651,7 +763,7 @@ fn import_into_folder(
                         &yaml,
                         format!(
                             "was edited, and {aname} in {} changes {} too; keep only one of the edits (nothing was written)",
-                            a.input.display(),
+                            input.display(),
                             path.display()
                         ),
                     ));
@@ -665,13 +777,13 @@ fn import_into_folder(
         if !any {
             eprintln!(
                 "warning: animation {aname:?}: no MAN of that name (with its MDH) in {}; skipped",
-                a.into.display()
+                into.display()
             );
         }
     }
     if writes.is_empty() && !names.iter().any(|(_, n)| mans.iter().any(|m| &m.3 == n)) {
         return Err(Error::other(
-            &a.input,
+            input,
             format!(
                 "none of its animations ({}) names a MAN in {}",
                 names
@@ -679,17 +791,32 @@ fn import_into_folder(
                     .map(|n| n.1.clone())
                     .collect::<Vec<_>>()
                     .join(", "),
-                a.into.display()
+                into.display()
             ),
         ));
     }
+    let mut done = Vec::new();
     for (path, bytes, stale, what) in writes {
+        let bak = if backup {
+            super::gltf_new::keep_once(&path)?
+        } else {
+            None
+        };
         crate::fsio::write_file(&path, &bytes, true)?;
-        eprintln!("updated {}: {what}", path.display());
+        let line = format!(
+            "updated {}: {what}{}",
+            path.display(),
+            bak.map_or(String::new(), |b| format!(
+                " (the original kept as {})",
+                b.display()
+            ))
+        );
+        eprintln!("{line}");
+        done.push(line);
         if let Some(y) = stale {
             std::fs::remove_file(&y).map_err(|e| Error::io(&y, e))?;
             eprintln!("removed {} (it showed the old motion)", y.display());
         }
     }
-    Ok(Status::Ok)
+    Ok(done)
 }

@@ -20,6 +20,10 @@ pub struct Args {
 }
 
 pub fn run(mut args: Args) -> Result<Status, Error> {
+    // Interchange files (glTF) have their own summary.
+    if !args.json && args.files.iter().all(|p| super::gltf_info::is_gltf(p)) {
+        return super::gltf_info::info(&args.files);
+    }
     args.files = super::expand_folders(&args.files)?;
     if args.json {
         let mut status = Status::Ok;

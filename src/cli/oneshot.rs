@@ -237,7 +237,8 @@ fn one(path: &Path) -> Result<Done, Error> {
         return Err(Error::other(path, "no such file or folder"));
     }
     if has_extension(path, &["glb", "gltf"]) {
-        return gltf(path);
+        // A glTF (animkit's export, or Blender's of it) back into the MANs it came from.
+        return super::gltf_back::one_step(path).map(|what| Done { what });
     }
     let input = Input::read(path)?;
     if input.from_yaml {
@@ -413,99 +414,6 @@ fn folder(dir: &Path) -> Result<Done, Error> {
     Ok(Done {
         what: format!("repacked into {}{}", archive.display(), kept(bak)),
     })
-}
-
-/// The generator animkit writes into its glTF files.
-const GLTF_GENERATOR: &str = "animkit";
-
-/// A glTF written by animkit's `gltf export`, back into the file it came from: `WALK.MAN.glb`
-/// or `WALK.glb` next to `WALK.MAN`.
-fn gltf(path: &Path) -> Result<Done, Error> {
-    let data = crate::fsio::read_file(path)?;
-    // glTF is an interchange format, not a registered one: read by its own module.
-    let doc = crate::zengin::gltf::Document::read(&data, Some(&beside(path)))
-        .map_err(|e| Error::other(path, e.to_string()))?;
-    let generator = doc.root.asset.generator.clone().unwrap_or_default();
-    if !generator.starts_with(GLTF_GENERATOR) {
-        return Err(Error::other(
-            path,
-            format!(
-                "a glTF file not written by animkit (generator: {:?}): only animkit's own \
-                 `gltf export` files are imported in one step; use `animkit gltf import FILE \
-                 --into ORIGINAL -o OUT`",
-                generator
-            ),
-        ));
-    }
-    let target = original_of(path)?;
-    let bak = keep_original(&target)?;
-    subcommand(&[
-        OsStr::new("gltf"),
-        OsStr::new("import"),
-        path.as_os_str(),
-        OsStr::new("--into"),
-        target.as_os_str(),
-        OsStr::new("-o"),
-        target.as_os_str(),
-        OsStr::new("--force"),
-    ])?;
-    Ok(Done {
-        what: format!("imported into {}{}", target.display(), kept(bak)),
-    })
-}
-
-/// The file a glTF was exported from: its name without `.glb`/`.gltf` when that file exists
-/// (`WALK.MAN.glb`), else the one recognised binary beside it with the same stem (`WALK.glb`
-/// → `WALK.MAN`).
-fn original_of(path: &Path) -> Result<PathBuf, Error> {
-    let direct = path.with_extension("");
-    if direct.is_file() && direct.extension().is_some() {
-        return Ok(direct);
-    }
-    let stem = path.file_stem().unwrap_or_default();
-    let dir = beside(path);
-    let mut found = Vec::new();
-    for e in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
-        let e = e.map_err(|e| Error::io(&dir, e))?;
-        let p = e.path();
-        let same_stem = p
-            .file_stem()
-            .and_then(OsStr::to_str)
-            .zip(stem.to_str())
-            .is_some_and(|(a, b)| a.eq_ignore_ascii_case(b));
-        if !same_stem || !p.is_file() || p == path {
-            continue;
-        }
-        let data = crate::fsio::map_file(&p)?;
-        if let Some(f) = crate::registry::detect(&data) {
-            if f.container().is_none() {
-                found.push(p);
-            }
-        }
-    }
-    match found.len() {
-        1 => Ok(found.remove(0)),
-        0 => Err(Error::other(
-            path,
-            format!(
-                "no file it was exported from beside it (looked for {} and {}.*)",
-                direct.display(),
-                dir.join(stem).display()
-            ),
-        )),
-        _ => Err(Error::other(
-            path,
-            format!(
-                "several files it may come from ({}); use `animkit gltf import FILE --into \
-                 ORIGINAL -o OUT`",
-                found
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        )),
-    }
 }
 
 #[cfg(test)]

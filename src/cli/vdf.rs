@@ -134,6 +134,22 @@ fn list(a: ListArgs) -> Result<Status, Error> {
             return Err(Error::io("<stdout>", e));
         }
     }
+    // Listed as stored; a member that cannot be read (its data does not inflate) is an error.
+    let damage = v.damage();
+    if let Some((last, rest)) = damage.split_last() {
+        for f in rest {
+            eprintln!(
+                "animkit: error: {}: {}: {}",
+                a.archive.display(),
+                f.path,
+                f.message
+            );
+        }
+        return Err(Error::other(
+            &a.archive,
+            format!("{}: {}", last.path, last.message),
+        ));
+    }
     Ok(Status::Ok)
 }
 

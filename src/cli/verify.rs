@@ -24,6 +24,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
+    // Interchange files (glTF): read, and compared with the MANs they came from.
+    if !args.json && args.paths.iter().all(|p| super::gltf_info::is_gltf(p)) {
+        return super::gltf_info::verify(&args.paths);
+    }
     let files = collect_files(&args.paths)?;
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(Some(files.len() as u64), ProgressDrawTarget::stderr())

@@ -491,3 +491,32 @@ mod tests {
         assert_eq!(out, [0x34, 0x12, 3, 0, 0, 0, b'a', b'b', b'c']);
     }
 }
+
+// One type for both formats (MDH and MSB).
+/// Where a compiled file came from (MDH 0xD110: the skeleton's ASC; MSB 0xF100: the MDS): the
+/// source file's time and path as the engine stored them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// File time of the source file; uninitialised memory in many real files, kept as stored.
+    pub date: crate::zengin::types::ZDate,
+    pub path: crate::zengin::stext::ShortText,
+    #[serde(default, skip_serializing_if = "Blob::is_empty")]
+    pub trailing: Blob,
+}
+
+impl Source {
+    pub fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
+        Ok(Source {
+            date: cur.read().within("date")?,
+            path: crate::zengin::types::read_short_line(cur).within("path")?,
+            trailing: Blob::new(cur.rest()),
+        })
+    }
+    pub fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        out.put(&self.date).within("date")?;
+        crate::zengin::types::put_short_line(out, &self.path).within("path")?;
+        out.extend_from_slice(self.trailing.as_bytes());
+        Ok(())
+    }
+}

@@ -589,6 +589,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
     fn synthetic_file_passes_and_broken_rules_are_found() {
         let Some(mut data) = crate::testing::corpus_file("mw3/synthetic.zbd") else {
             return;

@@ -30,6 +30,7 @@ fn import(text: &str) -> Anim {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn synthetic_round_trips_through_model_and_yaml() {
     let Some(data) = synthetic() else { return };
     assert_eq!(data.len(), 4748);
@@ -44,6 +45,7 @@ fn synthetic_round_trips_through_model_and_yaml() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn synthetic_layout_matches_the_spec_offsets() {
     let Some(data) = synthetic() else { return };
     let a = Anim::read(&data).unwrap();
@@ -122,6 +124,7 @@ fn name_of(r: &refs::Ref) -> String {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn synthetic_agrees_with_mech3ax_field_by_field() {
     let Some(data) = synthetic() else { return };
     let Some(dir) = corpus("mw3/synthetic.mech3ax") else {
@@ -591,6 +594,7 @@ fn edit(text: &str, from: &str, to: &str) -> String {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn edits_are_re_encoded_and_untouched_bytes_stay() {
     let Some(data) = synthetic() else { return };
     let a = Anim::read(&data).unwrap();
@@ -621,6 +625,7 @@ impl Anim {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_reference_edit_is_honoured_or_refused() {
     let Some(data) = synthetic() else { return };
     let a = Anim::read(&data).unwrap();
@@ -717,6 +722,7 @@ fn a_reference_edit_is_honoured_or_refused() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn duplicate_names_round_trip_by_index() {
     let Some(data) = synthetic() else { return };
     let mut a = Anim::read(&data).unwrap();
@@ -729,6 +735,7 @@ fn duplicate_names_round_trip_by_index() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn derived_values_follow_edits_when_consistent() {
     let Some(data) = synthetic() else { return };
     let a = Anim::read(&data).unwrap();
@@ -782,6 +789,7 @@ fn derived_values_follow_edits_when_consistent() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn inconsistent_duplicates_are_kept_as_stored() {
     let Some(mut data) = synthetic() else { return };
     // cur_health ≠ max_health, HAS_CALLBACKS cleared although a CALLBACK exists, node count
@@ -806,6 +814,7 @@ fn inconsistent_duplicates_are_kept_as_stored() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn minus_zero_and_nan_survive_yaml() {
     let Some(mut data) = synthetic() else { return };
     // the first event's start_time → -0.0; gravity → a NaN with payload
@@ -829,6 +838,7 @@ fn decode_err(data: &[u8]) -> crate::exact::DecodeError {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn truncated_files_fail_with_offset_and_path() {
     let Some(data) = synthetic() else { return };
     let e = decode_err(&data[..1916 + 64 + 100]);
@@ -853,6 +863,7 @@ fn truncated_files_fail_with_offset_and_path() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn event_size_disagreeing_with_type_is_an_error() {
     let Some(mut data) = synthetic() else { return };
     let ev7 = 1916 + 64 + 28 + 72 + 132 + 112 + 20 + 32; // events[6] (object_scale_state)
@@ -871,6 +882,7 @@ fn event_size_disagreeing_with_type_is_an_error() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn unknown_event_types_are_errors() {
     let Some(mut data) = synthetic() else { return };
     let ev = 1916 + 64;
@@ -887,6 +899,7 @@ fn unknown_event_types_are_errors() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn counts_beyond_the_file_are_refused_before_allocation() {
     let Some(mut data) = synthetic() else { return };
     data[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
@@ -924,6 +937,7 @@ fn counts_beyond_the_file_are_refused_before_allocation() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn strings_without_terminator_are_errors() {
     let Some(mut data) = synthetic() else { return };
     // the sequence name "seq1" → 32 × 'x'
@@ -935,6 +949,7 @@ fn strings_without_terminator_are_errors() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn yaml_with_bad_values_names_the_path() {
     let Some(data) = synthetic() else { return };
     let text = yaml(&Anim::read(&data).unwrap());
@@ -968,6 +983,7 @@ fn generated_files_round_trip() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn references_may_be_given_by_name_or_index_alone() {
     let Some(data) = synthetic() else { return };
     let text = yaml(&Anim::read(&data).unwrap());

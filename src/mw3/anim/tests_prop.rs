@@ -76,6 +76,7 @@ fn fast_and_slow_yaml_agree(data: &[u8]) {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn fast_and_slow_yaml_readers_agree_on_the_sample_and_corpus() {
     let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ANIM.ZBD");
     fast_and_slow_yaml_agree(&std::fs::read(sample).unwrap());

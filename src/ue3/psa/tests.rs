@@ -5,13 +5,10 @@ use crate::ue3::upk::package::Package;
 use crate::ue3::upk::tests::{corpus, VARIANTS};
 use crate::ue3::upk::{anim, tests::plain};
 
-fn encode(p: &Package) -> Vec<u8> {
-    let mut out = Vec::new();
-    p.write(&mut out).unwrap();
-    out
-}
+use crate::ue3::upk::tests::encode;
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn psa_export_equals_ue_viewer_output() {
     for v in VARIANTS {
         let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
@@ -36,6 +33,7 @@ fn psa_export_equals_ue_viewer_output() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn psa_import_of_the_own_export_is_identity_and_an_edit_reencodes() {
     let Some(data) = corpus("obf/TestAnims.upk") else {
         return;
@@ -80,6 +78,7 @@ fn psa_import_of_the_own_export_is_identity_and_an_edit_reencodes() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_zero_rotation_in_a_psa_is_refused_naming_sequence_bone_and_frame() {
     let Some(data) = plain() else { return };
     let pkg = Package::read(&data).unwrap();

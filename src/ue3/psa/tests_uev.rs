@@ -117,11 +117,7 @@ fn ue_viewer_formulas_show_in_its_file_and_the_engine_formulas_in_the_yaml() {
     assert_eq!(k[..3], t[0].translations[8]);
 }
 
-fn encode(p: &Package) -> Vec<u8> {
-    let mut out = Vec::new();
-    p.write(&mut out).unwrap();
-    out
-}
+use crate::ue3::upk::tests::encode;
 
 const SHORT_LONG_BONE: &str = "Bip01_Spine_Upper_Chest_Twist_____e_With_An_Extremely_Long_Name";
 

@@ -567,12 +567,27 @@ pub fn damaged(pkg: &Package) -> Vec<Damage> {
             None
         };
         if let Some(why) = bad {
+            // Where the value is: the object's record (NetIndex, then the tags).
+            let at = match pkg.objects.get(i) {
+                Some(Object::Tagged { props, .. }) => props.value_offset(pkg.names(), "NumFrames"),
+                _ => None,
+            };
+            let (path, offset) = match at {
+                Some((k, rel)) => (
+                    format!("objects[{i}].properties[{k}].value"),
+                    format!(
+                        " at byte offset {0} (0x{0:x})",
+                        pkg.exports[i].serial_offset as u64 + 4 + rel
+                    ),
+                ),
+                None => (format!("objects[{i}]"), String::new()),
+            };
             out.push(Damage {
-                path: format!("objects[{i}]"),
+                path,
                 message: format!(
-                    "{label}: NumFrames {} {why} ({} tracks, at most {limit} frames), while \
-                     its tracks hold at most {keys} keys: set NumFrames to the sequence's frame \
-                     count",
+                    "{label}: NumFrames {}{offset} {why} ({} tracks, at most {limit} frames), \
+                     while its tracks hold at most {keys} keys: set NumFrames to the sequence's \
+                     frame count",
                     seq.num_frames,
                     decoded.len()
                 ),

@@ -294,6 +294,19 @@ impl Properties {
     pub fn find(&self, names: &Names, name: &str) -> Option<&Property> {
         self.props.iter().find(|p| names.is(p.name, name))
     }
+    /// The index of property `name` and the offset of its value from the stream's start
+    /// (the tags before it, then its own 24-byte tag and struct name).
+    pub fn value_offset(&self, names: &Names, name: &str) -> Option<(usize, u64)> {
+        let k = self.props.iter().position(|p| names.is(p.name, name))?;
+        let before: usize = self.props[..k].iter().map(Property::encoded_len).sum();
+        let tag = 24
+            + if self.props[k].struct_name.is_some() {
+                8
+            } else {
+                0
+            };
+        Some((k, (before + tag) as u64))
+    }
     pub fn find_mut(&mut self, names: &Names, name: &str) -> Option<&mut Property> {
         self.props.iter_mut().find(|p| names.is(p.name, name))
     }

@@ -9,6 +9,7 @@ pub(crate) fn corpus(rel: &str) -> Option<Vec<u8>> {
 pub(crate) const VARIANTS: [&str; 4] = ["plain", "obf", "xor", "lzo"];
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn every_variant_round_trips_byte_for_byte() {
     for v in VARIANTS {
         let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
@@ -37,13 +38,15 @@ fn every_variant_round_trips_byte_for_byte() {
     }
 }
 
-fn encode(p: &Package) -> Vec<u8> {
+/// A package's bytes (the UE3 tests' one helper for it).
+pub(crate) fn encode(p: &Package) -> Vec<u8> {
     let mut out = Vec::new();
     p.write(&mut out).unwrap();
     out
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn every_variant_round_trips_through_yaml() {
     for v in VARIANTS {
         let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
@@ -58,6 +61,7 @@ fn every_variant_round_trips_through_yaml() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn decoded_keys_match_the_corpus_description() {
     let Some(data) = corpus("plain/TestAnims.upk") else {
         return;
@@ -80,6 +84,7 @@ fn decoded_keys_match_the_corpus_description() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn editing_one_key_changes_only_that_sequence_in_place() {
     for v in VARIANTS {
         let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
@@ -136,6 +141,7 @@ fn editing_one_key_changes_only_that_sequence_in_place() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn growing_a_track_shifts_later_objects_and_fixes_offsets() {
     for v in ["plain", "obf", "xor"] {
         let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
@@ -190,6 +196,7 @@ fn growing_a_track_shifts_later_objects_and_fixes_offsets() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_value_the_format_cannot_hold_names_its_path() {
     let Some(data) = corpus("plain/TestAnims.upk") else {
         return;
@@ -208,6 +215,7 @@ fn a_value_the_format_cannot_hold_names_its_path() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn check_reports_the_zonly_reading() {
     let Some(data) = corpus("plain/TestAnims.upk") else {
         return;
@@ -242,6 +250,7 @@ pub(crate) fn exercise(data: &[u8]) {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn every_truncation_is_a_clear_error() {
     for v in VARIANTS {
         let Some(data) = corpus(&format!("{v}/TestAnims.upk")) else {
@@ -264,6 +273,7 @@ fn put(d: &mut [u8], at: usize, v: i32) {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn malformed_packages_give_errors_with_offset_and_path() {
     let Some(data) = plain() else { return };
     // Export 1's SerialSize (export table at 961, 68-byte entries, size at +32) past the file.
@@ -316,6 +326,7 @@ fn malformed_packages_give_errors_with_offset_and_path() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn corrupt_lzo_data_is_an_error() {
     let Some(data) = corpus("lzo/TestAnims.upk") else {
         return;
@@ -333,6 +344,7 @@ fn corrupt_lzo_data_is_an_error() {
 /// naming the block's offset (149: after the 109-byte summary, the 16-byte chunk header and the
 /// 8-byte block record... 125 + 24) and what is wrong, never a panic.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn lzo_blocks_that_panicked_the_old_decoder_are_errors() {
     let Some(data) = corpus("lzo/TestAnims.upk") else {
         return;
@@ -373,6 +385,7 @@ mod prop {
         /// refused with an error at an offset inside the file or rewritten byte for byte (binary
         /// and through YAML), as the MW3, MAN and VDF properties check.
         #[test]
+        #[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
         fn mutated_packages_never_panic(variant in 0usize..4, flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..8)) {
             let Some(mut data) = corpus(&format!("{}/TestAnims.upk", VARIANTS[variant])) else { return Ok(()) };
             for (at, v) in flips {
@@ -384,6 +397,7 @@ mod prop {
 
         /// Mutated YAML documents never panic the importer or the writer.
         #[test]
+        #[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
         fn mutated_documents_never_panic(variant in 0usize..4, edits in proptest::collection::vec((any::<usize>(), 0u8..16), 1..4)) {
             let Some(data) = corpus(&format!("{}/TestAnims.upk", VARIANTS[variant])) else { return Ok(()) };
             let yaml = super::super::doc::to_yaml(&Package::read(&data).unwrap()).unwrap();
@@ -462,6 +476,7 @@ mod prop {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn re_encoding_every_corpus_track_reproduces_its_bytes() {
     let Some(data) = plain() else { return };
     let pkg = Package::read(&data).unwrap();
@@ -507,6 +522,7 @@ fn re_encoding_every_corpus_track_reproduces_its_bytes() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn an_undecodable_sequence_still_round_trips_through_yaml() {
     let Some(data) = plain() else { return };
     let mut d = data.clone();
@@ -525,6 +541,7 @@ fn an_undecodable_sequence_still_round_trips_through_yaml() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_text_edit_of_the_yaml_changes_only_that_key() {
     let Some(data) = plain() else { return };
     let pkg = Package::read(&data).unwrap();
@@ -570,6 +587,7 @@ fn lzo_xor_variant(whole_file: bool) -> Option<Vec<u8>> {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn lzo_with_block_xor_and_whole_file_xor_read_and_round_trip() {
     let Some(plain) = plain() else { return };
     let want = Package::read(&plain).unwrap();
@@ -592,6 +610,7 @@ fn lzo_with_block_xor_and_whole_file_xor_read_and_round_trip() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_hand_edited_layout_with_a_huge_hole_is_refused() {
     let Some(data) = plain() else { return };
     let mut doc = super::doc::to_doc(&Package::read(&data).unwrap()).unwrap();
@@ -604,6 +623,7 @@ fn a_hand_edited_layout_with_a_huge_hole_is_refused() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn the_document_keeps_original_bytes_only_where_keys_cannot_reproduce_them() {
     let Some(data) = plain() else { return };
     let doc = super::doc::to_doc(&Package::read(&data).unwrap()).unwrap();
@@ -632,6 +652,7 @@ fn the_document_keeps_original_bytes_only_where_keys_cannot_reproduce_them() {
 /// Issue 11 item 3: a zero or far-from-unit rotation is refused with the key's path instead of
 /// becoming identity (or being normalised) silently.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_rotation_far_from_unit_length_is_refused_with_the_keys_path() {
     let Some(data) = plain() else { return };
     let pkg = Package::read(&data).unwrap();
@@ -676,6 +697,7 @@ fn a_rotation_far_from_unit_length_is_refused_with_the_keys_path() {
 /// translation_format are derived from the properties; an edit of one is refused naming the
 /// property to edit, instead of being dropped while import reports success.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn an_edit_of_a_derived_animation_field_is_refused_naming_the_property() {
     let Some(data) = plain() else { return };
     let pkg = Package::read(&data).unwrap();
@@ -721,6 +743,7 @@ fn an_edit_of_a_derived_animation_field_is_refused_naming_the_property() {
 }
 
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_property_edit_with_the_derived_lines_deleted_or_updated_is_honoured() {
     let Some(data) = plain() else { return };
     let pkg = Package::read(&data).unwrap();
@@ -768,6 +791,7 @@ fn a_property_edit_with_the_derived_lines_deleted_or_updated_is_honoured() {
 /// Issue 11 item 13: damaged sequences (kept as raw bytes, or with a NumFrames no PSA can hold)
 /// are errors of `check`, with the offset and field path.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn check_reports_damaged_sequences_as_errors_with_offset_and_path() {
     use crate::codec::{Codec, Severity};
     let Some(data) = plain() else { return };
@@ -815,8 +839,10 @@ fn check_reports_damaged_sequences_as_errors_with_offset_and_path() {
     let e = errors(&d);
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(
-        e[0].starts_with("error: objects[2]: AnimSequence_1 (run): NumFrames 1073741824")
-            && e[0].contains("5 keys"),
+        e[0].starts_with(
+            "error: objects[2].properties[2].value: AnimSequence_1 (run): NumFrames 1073741824 \
+             at byte offset 1997 (0x7cd) is more than any PSA holds"
+        ) && e[0].contains("5 keys"),
         "{}",
         e[0]
     );
@@ -824,6 +850,7 @@ fn check_reports_damaged_sequences_as_errors_with_offset_and_path() {
 
 /// Issue 11 item 10: `diff` names what changed with old → new values, as the YAML shows them.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn diff_names_properties_summary_fields_and_keys_with_old_and_new_values() {
     use crate::codec::Codec;
     let Some(data) = plain() else { return };
@@ -925,4 +952,46 @@ fn a_cut_off_summary_names_the_field_it_ends_in() {
     let e = Package::read(b"PK\x03\x04\x00").unwrap_err();
     assert_eq!(e.path.to_string(), "summary.tag");
     assert!(e.to_string().contains("is not a UE3 package"), "{e}");
+}
+
+/// An impossible NumFrames (2,000,000,000 frames, tracks of 2 keys) is damage that names the
+/// property and the byte offset of its value, like every other bad-package report; the bytes
+/// at that offset are the value.
+#[test]
+fn an_impossible_num_frames_names_the_property_and_its_offset() {
+    let q = super::synth::SeqSpec {
+        name: "huge".into(),
+        format: super::codec::RotFormat::Float96NoW,
+        frames: 2_000_000_000,
+        length: 2.0 / 30.0,
+        rate_scale: None,
+        tracks: vec![(vec![], vec![[0.0, 0.0, 0.0, 1.0]; 2]); 2],
+    };
+    let data = super::synth::package("Set", &["a", "b"], &[q]).unwrap();
+    let pkg = Package::read(&data).unwrap();
+    let d = super::anim::damaged(&pkg);
+    assert_eq!(d.len(), 1, "{d:?}");
+    let m = regex_lite_offset(&d[0].message);
+    assert_eq!(
+        i32::from_le_bytes(data[m..m + 4].try_into().unwrap()),
+        2_000_000_000
+    );
+    assert!(
+        d[0].path.starts_with("objects[") && d[0].path.ends_with("].value"),
+        "{}",
+        d[0].path
+    );
+    assert!(
+        d[0].message
+            .contains("NumFrames 2000000000 at byte offset ")
+            && d[0].message.contains("is more than any PSA holds"),
+        "{}",
+        d[0].message
+    );
+}
+
+/// The N of "at byte offset N (0x…)" in a message.
+fn regex_lite_offset(message: &str) -> usize {
+    let rest = &message[message.find("at byte offset ").unwrap() + 15..];
+    rest[..rest.find(' ').unwrap()].parse().unwrap()
 }

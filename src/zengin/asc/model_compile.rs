@@ -5,7 +5,7 @@
 use super::model::Model;
 use super::pose::{mdh_from_tm, world_from_tm_rows, World};
 use super::to_man::{compile, skeleton_names, AniInput, Rounding};
-use crate::exact::{Blob, Hex32, Text, F32};
+use crate::exact::{Blob, Hex32, F32};
 use crate::zengin::man::Man;
 use crate::zengin::mdh::{Chunk, End, Hierarchy, Mdh, Node, Source};
 use crate::zengin::mds::{AniItem, Mds, ModelItem};
@@ -71,7 +71,7 @@ pub fn mdh_from_asc(asc: &Model, asc_path: &str) -> Result<Mdh, String> {
             }),
             Chunk::Source(Source {
                 date: ZDate::default(),
-                path: Text::new(
+                path: crate::zengin::stext::ShortText::new(
                     format!("\\_WORK\\DATA\\ANIMS\\{asc_path}")
                         .to_ascii_uppercase()
                         .into_bytes(),

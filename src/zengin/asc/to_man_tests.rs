@@ -90,6 +90,17 @@ fn run(class: &str, rounding: Rounding, own_range: bool) -> Option<Tally> {
         }
         let (gh, gs, gsrc) = (gh.unwrap(), gs.unwrap(), gsrc.unwrap());
         let ctx = f[1];
+        // The same chunks in the same order: marker, header, source, samples. The engine keeps
+        // an ani's event block in the MSB, not in the MAN: no corpus MAN has an events chunk,
+        // though 148 of them (HUMANS_1HST1-T_1HWALKL_2_1HWALK and GIANT_BUG-T_FALLDN_2_STAND
+        // of these pairs among them) come from anis with `*eventSFX…`/`*eventTag` lines.
+        let kinds = |m: &Man| {
+            m.chunks
+                .iter()
+                .map(std::mem::discriminant)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(kinds(&got), kinds(&man), "{ctx}");
         assert_eq!(gh.name, header.name, "{ctx}");
         assert_eq!(gh.layer, header.layer, "{ctx}");
         assert_eq!(gh.next, header.next, "{ctx}");
@@ -171,11 +182,13 @@ fn class_b_pairs_with_engine_rounding() {
         share(t.pos),
         t.worst
     );
-    // Issue goal: ≥ 98.5 % of both. Measured on these 30 pairs (f64 transform, asc.md §3):
-    // rotation 98.93 %, position 98.39 %; f32 arithmetic and an un-normalised axis were tried
-    // and do worse (98.79/98.36, 98.30/97.86). The position goal is NOT met by 0.11 points.
-    assert!(share(t.rot) >= 0.985, "{}", share(t.rot));
-    assert!(share(t.pos) >= 0.983, "{}", share(t.pos));
+    // Issue goal: ≥ 98.5 % of both, every difference ±1. Measured on these 30 pairs: rotation
+    // 99.17 %, position 98.70 %, with the engine's arithmetic as far as the pairs tell it: the
+    // ASC's numbers read into f32, the transform in double from those, local positions kept
+    // as f32, scale = f32((max − min)/65535) in double, codes in double. (Before, f64 from the
+    // text and an f32 scale: 98.93 / 98.39 %.)
+    assert!(share(t.rot) >= 0.9915, "{}", share(t.rot));
+    assert!(share(t.pos) >= 0.9868, "{}", share(t.pos));
     assert_eq!(t.worst, 1);
 }
 
@@ -228,4 +241,75 @@ fn mdh_from_the_mesh_and_tree_asc_matches_the_engines() {
         assert!((a.root_translation[k].get() - b.root_translation[k].get()).abs() <= 1e-3);
     }
     assert_eq!(a.root_translation[1].get(), 99.9496);
+}
+
+/// A one-node ASC of frames `first..=last` at `speed` frames per second (the root moves 1 cm
+/// along x per frame, so each MAN frame tells which ASC frame it came from).
+fn moving_root(first: i64, last: i64, speed: u32) -> super::Model {
+    let mut t = format!(
+        "*3DSMAX_ASCIIEXPORT\t110\n*SCENE {{\n\t*SCENE_FIRSTFRAME {first}\n\t*SCENE_LASTFRAME {last}\n\t*SCENE_FRAMESPEED {speed}\n\t*SCENE_TICKSPERFRAME {}\n}}\n*HELPEROBJECT {{\n\t*NODE_NAME \"Bip01\"\n\t*TM_ANIMATION {{\n\t\t*NODE_NAME  \"Bip01\"\n\t\t*CONTROL_POS_TRACK {{\n",
+        4800 / speed
+    );
+    for f in first..=last {
+        t += &format!("\t\t\t*CONTROL_POS_SAMPLE {f}\t{f}\t0\t0\n");
+    }
+    t += "\t\t}\n\t\t*CONTROL_ROT_TRACK {\n";
+    for f in first..=last {
+        t += &format!("\t\t\t*CONTROL_ROT_SAMPLE {f}\t0\t0\t1\t0\n");
+    }
+    t += "\t\t}\n\t}\n}\n";
+    Asc::parse(t.as_bytes()).unwrap().model
+}
+
+/// fps, fps_source, and the ASC frame of each MAN frame (from the root's x code).
+fn frames_of(asc: &super::Model, ani: &str) -> (f32, f32, Vec<i64>) {
+    let ani = parse_ani(ani).unwrap();
+    let nodes = vec![b"BIP01".to_vec()];
+    let input = AniInput {
+        ani: &ani,
+        line: "",
+        asc_path: "X.ASC",
+        nodes: &nodes,
+        checksum: 0,
+        rounding: Rounding::Nearest,
+        position_range: None,
+    };
+    let (man, _) = compile(asc, &input).unwrap();
+    let h = man.header().unwrap();
+    let s = man.samples().unwrap();
+    let (min, scale) = (h.position_min.get() as f64, h.position_scale.get() as f64);
+    // The root's MAN x is −(ASC x).
+    let frames = (0..s.frame_count())
+        .map(|f| -(s.frame(f)[0][3] as f64 * scale + min).round() as i64)
+        .collect();
+    (h.fps.get(), h.fps_source.get(), frames)
+}
+
+#[test]
+fn fps_resampling_as_the_engine_does_it() {
+    // asc.md §4.4: MAN frame f = ASC frame s + floor(f·source/fps), ceil((e−s+1)·fps/source)
+    // frames (real: FPS:10/12.5/15 anis of 25-fps ASCs; BSANVIL_OC_1-T_S0_2_S1, `F 4 9` of a
+    // 30-fps ASC without FPS: → 5 frames at 25).
+    let a25 = moving_root(0, 49, 25);
+    let (fps, src, fr) = frames_of(&a25, r#"ani ("T" 1 "" 0 0 M. "X.ASC" F 10 29 FPS:10)"#);
+    assert_eq!((fps, src), (10.0, 25.0));
+    assert_eq!(fr, vec![10, 12, 15, 17, 20, 22, 25, 27]);
+    let (fps, _, fr) = frames_of(&a25, r#"ani ("T" 1 "" 0 0 M. "X.ASC" F 0 9 FPS:12.5)"#);
+    assert_eq!(fps, 12.5);
+    assert_eq!(fr, vec![0, 2, 4, 6, 8]);
+    let a30 = moving_root(0, 49, 30);
+    let (fps, src, fr) = frames_of(&a30, r#"ani ("T_S0_2_S1" 1 "S_S1" 0 0 M. "X.ASC" F 4 9)"#);
+    assert_eq!((fps, src), (25.0, 30.0));
+    assert_eq!(fr, vec![4, 5, 6, 7, 8]);
+    // Never more frames than the ASC has: BSANVIL_OC_1-S_S0 (`F 3 3`, 30-fps ASC) is one frame
+    // at fps 30; GOLEM's `F 0 89 FPS:12.5` on a 12-fps ASC is fps = fps_source = 12.
+    let (fps, src, fr) = frames_of(&a30, r#"ani ("S_S0" 1 "S_S0" 0 0 M. "X.ASC" F 3 3)"#);
+    assert_eq!((fps, src, fr), (30.0, 30.0, vec![3]));
+    let a12 = moving_root(0, 89, 12);
+    let (fps, src, fr) = frames_of(
+        &a12,
+        r#"ani ("S_X" 1 "S_X" 0 0 M. "X.ASC" F 0 89 FPS:12.5)"#,
+    );
+    assert_eq!((fps, src), (12.0, 12.0));
+    assert_eq!(fr, (0..=89).collect::<Vec<_>>());
 }

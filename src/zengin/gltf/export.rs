@@ -139,6 +139,18 @@ pub fn export_with(
     character: Option<&super::mesh::Character<'_>>,
     container: Container,
 ) -> Result<(Vec<u8>, ExportReport), GltfError> {
+    export_with_origin(sk, anims, character, container, None)
+}
+
+/// [`export_with`], recording where the model came from in `asset.extras` (see
+/// [`super::origin`]).
+pub fn export_with_origin(
+    sk: &Skeleton,
+    anims: &[Animation<'_>],
+    character: Option<&super::mesh::Character<'_>>,
+    container: Container,
+    origin: Option<&super::origin::Origin>,
+) -> Result<(Vec<u8>, ExportReport), GltfError> {
     let mut report = ExportReport {
         nodes: sk.len(),
         ..Default::default()
@@ -160,6 +172,7 @@ pub fn export_with(
         asset: json::Asset {
             generator: Some(format!("animkit {}", env!("CARGO_PKG_VERSION"))),
             version: "2.0".into(),
+            extras: origin.and_then(|o| o.to_extras()),
             ..Default::default()
         },
         ..Default::default()

@@ -19,7 +19,8 @@ use super::read::Document;
 use super::skeleton::{trs_matrix, Skeleton};
 use super::GltfError;
 use crate::exact::F32;
-use crate::zengin::man::{Chunk, Header, Man, Samples};
+use crate::zengin::man::build::{build, NewMan, Rounding};
+use crate::zengin::man::{Chunk, Header, Man, Samples, Source};
 use crate::zengin::quant;
 use glam::{DMat4, DQuat, DVec3, Vec3};
 use gltf_json as json;
@@ -37,6 +38,34 @@ pub struct ImportOptions {
     pub fps: Option<f32>,
     /// Recompute position_min/position_scale from all positions and re-pack them.
     pub requantize: bool,
+    /// The rates of every animation the file's animations go back into (for the advice on
+    /// the scene rate; empty: this MAN's).
+    pub rates: Vec<f32>,
+}
+
+/// The smallest rate that is a whole multiple of every rate (to 1/1000 fps), e.g. 25 and 10
+/// → 50.
+pub fn common_rate(rates: &[f32]) -> Option<f32> {
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    let mut l: u64 = 0;
+    for &r in rates {
+        let m = (r as f64 * 1000.0).round();
+        if !(1.0..1e9).contains(&m) {
+            return None;
+        }
+        let m = m as u64;
+        l = if l == 0 { m } else { l / gcd(l, m) * m };
+        if l > 1_000_000_000 {
+            return None;
+        }
+    }
+    (l > 0).then(|| l as f32 / 1000.0)
 }
 
 #[derive(Debug, Clone, Default)]
@@ -54,6 +83,13 @@ pub struct ImportReport {
     /// quantisation steps (rotation component, position component): the float noise of the
     /// round trip, which must stay below one half.
     pub noise_steps: (f64, f64),
+    /// Samples that lie between keys which are the original motion (a file resampled at
+    /// another rate): kept as they were.
+    pub kept_between_keys: usize,
+    /// Samples whose frame time is no key of their node's channels.
+    pub between_keys: usize,
+    /// Frame times that fall between the file's keys: (count, of, key spacing in s).
+    pub off_grid: Option<(usize, usize, f64)>,
     pub warnings: Vec<String>,
 }
 
@@ -368,6 +404,32 @@ pub fn import_animation(
     }
     let frames = frame_count(&cx, &tracks, &driven, opts, &mut report)?;
     let (rot_codes, positions) = sample_columns(&cx, &tracks, &columns, frames, &mut report)?;
+    if let Some((_, _, spacing)) = report.off_grid {
+        // Frames between keys that are the original motion kept their samples; the others
+        // were interpolated.
+        let of = frames * columns.iter().filter(|c| c.1.is_some()).count();
+        let interpolated = report.between_keys.saturating_sub(report.kept_between_keys);
+        if interpolated > 0 {
+            let mut rates = opts.rates.clone();
+            if rates.is_empty() {
+                rates.push(fps);
+            }
+            let scene = common_rate(&rates);
+            let mut listed: Vec<String> = rates.iter().map(|r| r.to_string()).collect();
+            listed.dedup();
+            report.warnings.push(format!(
+                "{}: {interpolated} of {of} samples fall between the file's keys (keys {spacing:.6} s apart, {:.3} per second; the MAN has {fps} fps) and are not the original motion there, so they are interpolated. A file from Blender: set Blender's frame rate to {} before importing into Blender{}",
+                cx.apath,
+                if spacing > 0.0 { 1.0 / spacing } else { 0.0 },
+                scene.map_or_else(|| format!("a whole multiple of {}", listed.join(", ")), |r| r.to_string()),
+                if listed.len() > 1 {
+                    format!(" (a whole multiple of every animation's rate: {})", listed.join(", "))
+                } else {
+                    String::new()
+                }
+            ));
+        }
+    }
     warn_undriven(&cx, &tracks, &sk_of_file, &driven, &mut report);
     let (codes, min, scale) = pack_codes(&cx, &columns, &rot_codes, &positions, opts)?;
     let n = columns.len();
@@ -378,6 +440,311 @@ pub fn import_animation(
         .count();
     let out = rebuilt(man, codes, frames, (min, scale), opts, &mut report);
     Ok((out, report))
+}
+
+/// What a new animation is made with (the `ani` statement's values, and the MAN's source).
+#[derive(Debug, Clone)]
+pub struct NewOptions {
+    pub name: String,
+    pub next: String,
+    pub layer: u32,
+    /// Sample at this rate (default: the rate of the file's keys, else 25).
+    pub fps: Option<f32>,
+    pub rounding: Rounding,
+    /// The source chunk's path and script line.
+    pub source_path: String,
+    pub script: String,
+}
+
+/// What [`new_animation`] made.
+#[derive(Debug, Clone, Default)]
+pub struct NewReport {
+    pub animation: String,
+    pub frames: usize,
+    pub fps: f32,
+    /// The MDH nodes the MAN animates.
+    pub nodes: Vec<String>,
+    /// MDH nodes with channels that hold the rest pose throughout: left out.
+    pub at_rest: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// The rate of a file's keys: one over the smallest key spacing of the animation's rotation
+/// and translation channels, rounded to 1/1000 (a DCC exports at its scene rate); `None`
+/// without two keys.
+pub fn key_rate(doc: &Document, anim: usize) -> Option<f32> {
+    let a = doc.root.animations.get(anim)?;
+    let mut dt = f64::INFINITY;
+    for (c, ch) in a.channels.iter().enumerate() {
+        let path = match ch.target.path {
+            Checked::Valid(p @ (Property::Rotation | Property::Translation)) => p,
+            _ => continue,
+        };
+        let Ok(t) = read_track(doc, anim, c, path) else {
+            continue;
+        };
+        for w in t.times.windows(2) {
+            dt = dt.min((w[1] - w[0]) as f64);
+        }
+    }
+    (dt.is_finite() && dt > 0.0).then(|| ((1.0 / dt) * 1000.0).round() as f32 / 1000.0)
+}
+
+/// What an animation of a glTF file holds (for `info`): read and checked like an import.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimationFacts {
+    pub name: String,
+    pub channels: usize,
+    /// The last key's time, s.
+    pub duration: f64,
+    /// The rate of its keys ([`key_rate`]).
+    pub rate: Option<f32>,
+}
+
+/// The facts of animation `anim`; a bad channel is an error with its JSON path.
+pub fn facts(doc: &Document, anim: usize) -> Result<AnimationFacts, GltfError> {
+    let a =
+        doc.root.animations.get(anim).ok_or_else(|| {
+            GltfError::at("animations", format!("animation {anim} does not exist"))
+        })?;
+    let mut duration = 0.0f64;
+    for (c, ch) in a.channels.iter().enumerate() {
+        let path = match ch.target.path {
+            Checked::Valid(Property::MorphTargetWeights) => continue,
+            Checked::Valid(p) => p,
+            Checked::Invalid => {
+                return Err(GltfError::at(
+                    format!("animations[{anim}].channels[{c}].target.path"),
+                    "unknown path",
+                ))
+            }
+        };
+        let t = read_track(doc, anim, c, path)?;
+        duration = duration.max(*t.times.last().unwrap_or(&0.0) as f64);
+    }
+    Ok(AnimationFacts {
+        name: a.name.clone().unwrap_or_else(|| format!("#{anim}")),
+        channels: a.channels.len(),
+        duration,
+        rate: key_rate(doc, anim),
+    })
+}
+
+/// A new MAN from animation `anim` of `doc` for skeleton `sk` (checksum `sk.checksum`), with
+/// the engine's header rules: the MDH nodes whose motion leaves the rest pose (in MDH order),
+/// sampled at the frame times from 0 to the last key, the position range of that motion, no
+/// events, the bbox as the ASC compile makes it (node positions relative to the root).
+pub fn new_animation(
+    doc: &Document,
+    anim: usize,
+    sk: &Skeleton,
+    opts: &NewOptions,
+) -> Result<(Man, NewReport), GltfError> {
+    let animation =
+        doc.root.animations.get(anim).ok_or_else(|| {
+            GltfError::at("animations", format!("animation {anim} does not exist"))
+        })?;
+    let aname = animation.name.clone().unwrap_or_else(|| format!("#{anim}"));
+    let fps = opts.fps.or_else(|| key_rate(doc, anim)).unwrap_or(25.0);
+    if !(fps.is_finite() && fps > 0.0) {
+        return Err(GltfError::new(format!("fps {fps}: needs a positive rate")));
+    }
+    let frame_dt = 1.0 / fps as f64;
+    let mut header = Header {
+        version: 12,
+        name: crate::exact::Text::new(opts.name.as_bytes().to_vec()),
+        layer: opts.layer,
+        frame_count: 0,
+        node_count: 0,
+        fps: F32::new(fps),
+        fps_source: F32::new(fps),
+        position_min: F32::new(0.0),
+        position_scale: F32::new(1.0),
+        bbox: Default::default(),
+        next: crate::exact::Text::new(Vec::new()),
+        trailing: Default::default(),
+    };
+    let mut samples = Samples {
+        checksum: crate::exact::Hex32(sk.checksum),
+        node_indices: Vec::new(),
+        codes: Vec::new(),
+        trailing: Default::default(),
+    };
+    let apath = format!("animations[{anim}] ({aname})");
+    let (file_node, sk_of_file) = match_nodes(doc, sk)?;
+    let tracks = {
+        let cx = Ctx {
+            doc,
+            anim,
+            apath: apath.clone(),
+            sk,
+            header: &header,
+            samples: &samples,
+            fps,
+            frame_dt,
+            eps: 1e-3 * frame_dt,
+        };
+        channel_tracks(&cx, &sk_of_file)?.0
+    };
+    samples.node_indices = (0..sk.len())
+        .filter(|&i| file_node[i].is_some_and(|f| tracks.contains_key(&f)))
+        .map(|i| i as u32)
+        .collect();
+    header.node_count = samples.node_indices.len() as u32;
+    let cx = Ctx {
+        doc,
+        anim,
+        apath,
+        sk,
+        header: &header,
+        samples: &samples,
+        fps,
+        frame_dt,
+        eps: 1e-3 * frame_dt,
+    };
+    let columns = man_columns(&cx, &file_node, &tracks)?;
+    let driven: Vec<usize> = columns.iter().filter_map(|c| c.1).collect();
+    if driven.is_empty() {
+        return Err(GltfError::at(
+            &cx.apath,
+            format!(
+                "none of its channels drives a node of the model hierarchy {} (its nodes are named like {})",
+                sk.model,
+                sk.names.iter().take(4).cloned().collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+    let mut ir = ImportReport {
+        animation: aname.clone(),
+        frames_before: 1,
+        ..Default::default()
+    };
+    let frames = frame_count(&cx, &tracks, &driven, &ImportOptions::default(), &mut ir)?;
+    let file_world = doc.world_rest();
+    let rot_tol = 0.5 * quant::ROT_SCALE as f64;
+    let mut report = NewReport {
+        animation: aname,
+        frames,
+        fps,
+        warnings: ir.warnings,
+        ..Default::default()
+    };
+    // Each column's values; columns at rest throughout are left out.
+    let mut kept: Vec<(usize, Vec<(DQuat, DVec3)>)> = Vec::new();
+    for &(node, f) in &columns {
+        let Some(f) = f else { continue };
+        let t = &tracks[&f];
+        report.warnings.extend(scale_warning(&cx, t, node));
+        let values: Vec<(DQuat, DVec3)> = column_values(&cx, t, node, f, frames, &file_world)
+            .into_iter()
+            .map(|(q, p)| {
+                let q = q.normalize();
+                (if q.w < 0.0 { -q } else { q }, p)
+            })
+            .collect();
+        let rest = &sk.rest[node];
+        let rest_q =
+            rotation_from_gltf(DQuat::from_array(rest.rotation.map(f64::from)).normalize());
+        let rest_p = position_from_gltf(DVec3::from_array(rest.translation.map(f64::from)));
+        let moves = values
+            .iter()
+            .any(|(q, p)| rotation_distance(*q, rest_q) > rot_tol || p.distance(rest_p) > 1e-3);
+        if moves {
+            report.nodes.push(sk.names[node].clone());
+            kept.push((node, values));
+        } else {
+            report.at_rest.push(sk.names[node].clone());
+        }
+    }
+    if kept.is_empty() {
+        return Err(GltfError::at(
+            &cx.apath,
+            "every node it drives holds the model's rest pose: no motion to make an animation of",
+        ));
+    }
+    let locals: Vec<(DQuat, DVec3)> = (0..frames)
+        .flat_map(|fr| kept.iter().map(move |(_, v)| v[fr]))
+        .collect();
+    let bbox = motion_bbox(sk, &kept, frames);
+    let man = build(&NewMan {
+        name: opts.name.as_bytes(),
+        next: opts.next.as_bytes(),
+        layer: opts.layer,
+        fps,
+        fps_source: fps,
+        checksum: sk.checksum,
+        node_indices: kept.iter().map(|(n, _)| *n as u32).collect(),
+        locals: &locals,
+        rounding: opts.rounding,
+        position_range: None,
+        bbox,
+        source: Source {
+            date: Default::default(),
+            path: crate::exact::Text::new(opts.source_path.as_bytes().to_vec()),
+            script: crate::exact::Text::new(opts.script.as_bytes().to_vec()),
+            trailing: Default::default(),
+        },
+    })
+    .map_err(|e| GltfError::at(&cx.apath, e))?;
+    Ok((man, report))
+}
+
+/// The extent of the node positions relative to the root over the motion (MAN space), as the
+/// ASC compile writes it.
+fn motion_bbox(
+    sk: &Skeleton,
+    kept: &[(usize, Vec<(DQuat, DVec3)>)],
+    frames: usize,
+) -> crate::zengin::types::BBox {
+    use super::coords::{position_to_gltf, rotation_to_gltf};
+    let mut lo = DVec3::splat(f64::INFINITY);
+    let mut hi = DVec3::splat(f64::NEG_INFINITY);
+    let mut world = vec![DMat4::IDENTITY; sk.len()];
+    for fr in 0..frames {
+        for i in 0..sk.len() {
+            let local = match kept.iter().find(|(n, _)| *n == i) {
+                Some((_, v)) => {
+                    let (q, p) = v[fr];
+                    let r = rotation_to_gltf(q.as_quat().to_array()).map(f64::from);
+                    let t = position_to_gltf(p.as_vec3().to_array()).map(f64::from);
+                    trs_matrix(
+                        DVec3::from_array(t),
+                        DQuat::from_array(r).normalize(),
+                        DVec3::ONE,
+                    )
+                }
+                None => sk.rest[i].matrix(),
+            };
+            world[i] = match sk.parents[i] {
+                // Parents come first in an MDH; a later parent uses its rest.
+                Some(p) if p < i => world[p] * local,
+                Some(p) => sk.world[p] * local,
+                None => local,
+            };
+        }
+        let root = sk.parents.iter().position(Option::is_none).unwrap_or(0);
+        let r = world[root].w_axis.truncate();
+        for (&(n, _), _) in kept.iter().zip(0..) {
+            let d = position_from_gltf(world[n].w_axis.truncate() - r);
+            lo = lo.min(d);
+            hi = hi.max(d);
+        }
+    }
+    let f3 = |v: DVec3| {
+        [
+            F32::new(v.x as f32),
+            F32::new(v.y as f32),
+            F32::new(v.z as f32),
+        ]
+    };
+    if lo.x.is_finite() {
+        crate::zengin::types::BBox {
+            min: f3(lo),
+            max: f3(hi),
+        }
+    } else {
+        Default::default()
+    }
 }
 
 /// Each MDH node's file node (by name; two file nodes of one name are refused), and each file
@@ -588,13 +955,19 @@ fn frame_count(
         }
     }
     if off_grid.0 > 0 && opts.fps.is_none() {
-        report.warnings.push(format!(
-            "{apath}: {} of {} frame times fall between the file's keys (keys {:.6} s apart, {:.3} per second; the MAN has {fps} fps), so they are interpolated. A file from Blender: set Blender's frame rate to {fps} before importing into Blender",
-            off_grid.0,
-            off_grid.1,
-            off_grid.2,
-            if off_grid.2 > 0.0 { 1.0 / off_grid.2 } else { 0.0 }
-        ));
+        report.off_grid = Some(off_grid);
+        // Keys further apart than the MAN's frames (a file resampled at a lower rate) cannot
+        // place the last frame: an end within one key spacing of the MAN's is the MAN's.
+        let spacing = off_grid.2;
+        let end = (report.frames_before.max(1) - 1) as f64 * frame_dt;
+        if report.frames_before > 0
+            && frames != report.frames_before
+            && spacing > frame_dt + eps
+            && (end - t_max).abs() < spacing - eps
+        {
+            report.frames = report.frames_before;
+            return Ok(report.frames_before);
+        }
     }
     Ok(frames)
 }
@@ -625,9 +998,7 @@ fn sample_columns(
     report: &mut ImportReport,
 ) -> Result<(Vec<[u16; 3]>, Vec<Position>), GltfError> {
     let (doc, sk, n) = (cx.doc, cx.sk, columns.len());
-    // Rest-pose compensation factors per driven MAN column.
     let file_world = doc.world_rest();
-    let world_of = |f: Option<usize>| f.map_or(DMat4::IDENTITY, |f| file_world[f]);
     let old_frames = report.frames_before;
     let (min0, scale0) = (cx.header.position_min.get(), cx.header.position_scale.get());
     let pos_tol = if scale0.is_finite() && scale0 > 0.0 {
@@ -652,31 +1023,23 @@ fn sample_columns(
         };
         report.nodes_from_file += 1;
         let t = &tracks[&f];
-        let kpre = sk.parents[node].map_or(DMat4::IDENTITY, |p| sk.world[p].inverse())
-            * world_of(doc.parents[f]);
-        let kpost = file_world[f].inverse() * sk.world[node];
-        let direct = near_identity(&kpre) && near_identity(&kpost);
-        let (rest_t, rest_r, rest_s) = doc.rest_trs(f);
         report.warnings.extend(scale_warning(cx, t, node));
-        for fr in 0..frames {
-            let time = fr as f64 * cx.frame_dt;
-            let tr = t.translation.as_ref().map_or(rest_t, |(_, s)| {
-                let v = s.sample(time, cx.eps);
-                DVec3::new(v[0], v[1], v[2])
-            });
-            let ro = t.rotation.as_ref().map_or(rest_r, |(_, s)| {
-                DQuat::from_array(s.sample(time, cx.eps)).normalize()
-            });
-            let (tl, rl) = if direct {
-                (tr, ro)
-            } else {
-                let m = kpre * trs_matrix(tr, ro, rest_s.signum()) * kpost;
-                let (_, r, t) = m.to_scale_rotation_translation();
-                (t, r.normalize())
-            };
-            let q = rotation_from_gltf(rl);
-            let p = position_from_gltf(tl);
+        let values = column_values(cx, t, node, f, frames, &file_world);
+        let keys = key_matches(cx, t, node, f, k, &file_world, (rot_tol, pos_tol));
+        for (fr, &(q, p)) in values.iter().enumerate() {
             let o = cx.orig(fr, k);
+            // Between two keys that are the original motion (a file resampled at another
+            // rate, e.g. by Blender at another scene rate): the original sample.
+            let time = fr as f64 * cx.frame_dt;
+            if !keys.is_empty() && !on_key(&keys, time, cx.eps) {
+                report.between_keys += 1;
+            }
+            if let Some(o) = o.filter(|_| between_original_keys(&keys, time, cx.eps, cx.frame_dt)) {
+                rot_codes[fr * n + k] = [o[0], o[1], o[2]];
+                positions[fr * n + k] = Err([o[3], o[4], o[5]]);
+                report.kept_between_keys += 1;
+                continue;
+            }
             let code = rotation_code(q, o.map(|c| [c[0], c[1], c[2]]), rot_tol);
             if let (Ok(c), Some(o)) = (&code, o) {
                 if c[..] == o[..3] {
@@ -709,6 +1072,146 @@ fn sample_columns(
         }
     }
     Ok((rot_codes, positions))
+}
+
+/// The MDH-local motion (ZenGin coordinates: rotation, position in cm) of MDH node `node`,
+/// driven by file node `f`, at every frame: the channels sampled at the frame times, with the
+/// rest-pose compensation of the module's description.
+fn column_values(
+    cx: &Ctx<'_>,
+    t: &NodeTracks,
+    node: usize,
+    f: usize,
+    frames: usize,
+    file_world: &[DMat4],
+) -> Vec<(DQuat, DVec3)> {
+    (0..frames)
+        .map(|fr| value_at(cx, t, node, f, fr as f64 * cx.frame_dt, file_world))
+        .collect()
+}
+
+/// [`column_values`] at one time `time` (s).
+fn value_at(
+    cx: &Ctx<'_>,
+    t: &NodeTracks,
+    node: usize,
+    f: usize,
+    time: f64,
+    file_world: &[DMat4],
+) -> (DQuat, DVec3) {
+    let (doc, sk) = (cx.doc, cx.sk);
+    let world_of = |f: Option<usize>| f.map_or(DMat4::IDENTITY, |f| file_world[f]);
+    let kpre = sk.parents[node].map_or(DMat4::IDENTITY, |p| sk.world[p].inverse())
+        * world_of(doc.parents[f]);
+    let kpost = file_world[f].inverse() * sk.world[node];
+    let direct = near_identity(&kpre) && near_identity(&kpost);
+    let (rest_t, rest_r, rest_s) = doc.rest_trs(f);
+    let tr = t.translation.as_ref().map_or(rest_t, |(_, s)| {
+        let v = s.sample(time, cx.eps);
+        DVec3::new(v[0], v[1], v[2])
+    });
+    let ro = t.rotation.as_ref().map_or(rest_r, |(_, s)| {
+        DQuat::from_array(s.sample(time, cx.eps)).normalize()
+    });
+    let (tl, rl) = if direct {
+        (tr, ro)
+    } else {
+        let m = kpre * trs_matrix(tr, ro, rest_s.signum()) * kpost;
+        let (_, r, t) = m.to_scale_rotation_translation();
+        (t, r.normalize())
+    };
+    (rotation_from_gltf(rl), position_from_gltf(tl))
+}
+
+/// Each key time of a column's channels (rotation and translation together, in order) and
+/// whether the file's value there is the original motion: the MAN's decoded samples
+/// interpolated at that time (normalised linear interpolation of rotations, as a DCC evaluates
+/// them, or slerp; linear positions; the last frame held after the end), within `tol`.
+fn key_matches(
+    cx: &Ctx<'_>,
+    t: &NodeTracks,
+    node: usize,
+    f: usize,
+    k: usize,
+    file_world: &[DMat4],
+    (rot_tol, pos_tol): (f64, f64),
+) -> Vec<(f64, bool)> {
+    let frames = cx.samples.frame_count();
+    if frames == 0 {
+        return Vec::new();
+    }
+    let mut times: Vec<f64> = [&t.rotation, &t.translation]
+        .into_iter()
+        .flatten()
+        .flat_map(|(_, tr)| tr.times.iter().map(|&x| x as f64))
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times.dedup_by(|a, b| (*a - *b).abs() <= cx.eps);
+    let (min0, scale0) = (cx.header.position_min.get(), cx.header.position_scale.get());
+    let decoded = |fr: usize| {
+        let c = cx.orig(fr, k).unwrap_or([32767, 32767, 32767, 0, 0, 0]);
+        let q = quant::engine_rotation([c[0], c[1], c[2]]).as_dquat();
+        let p = DVec3::from_array(
+            [c[3], c[4], c[5]].map(|c| quant::unpack_position(c, min0, scale0) as f64),
+        );
+        (q, p)
+    };
+    times
+        .into_iter()
+        .map(|time| {
+            let (q, p) = value_at(cx, t, node, f, time, file_world);
+            let u = time * cx.fps as f64;
+            let f0 = (u.floor().max(0.0) as usize).min(frames - 1);
+            let f1 = (f0 + 1).min(frames - 1);
+            let w = if f1 == f0 {
+                0.0
+            } else {
+                (u - f0 as f64).clamp(0.0, 1.0)
+            };
+            let ((qa, pa), (qb, pb)) = (decoded(f0), decoded(f1));
+            let qb = if qa.dot(qb) < 0.0 { -qb } else { qb };
+            let nlerp = (qa * (1.0 - w) + qb * w).normalize();
+            let slerp = qa.slerp(qb, w);
+            let po = pa.lerp(pb, w);
+            let rot_ok = rotation_distance(q, nlerp).min(rotation_distance(q, slerp)) <= rot_tol;
+            let pos_ok = (0..3).all(|a| (p[a] - po[a]).abs() <= pos_tol);
+            (time, rot_ok && pos_ok)
+        })
+        .collect()
+}
+
+fn on_key(keys: &[(f64, bool)], time: f64, eps: f64) -> bool {
+    let idx = keys.partition_point(|k| k.0 < time - eps);
+    idx < keys.len() && (keys[idx].0 - time).abs() <= eps
+}
+
+/// Whether `time` lies strictly between two keys (or after the last, or before the first)
+/// that are all the original motion, and on none of them, where the keys are at another rate
+/// than the MAN's frames (their spacing no whole number of frames `frame_dt`): a resampled
+/// file. Keys a whole number of frames apart (keyframes of an edit at the MAN's rate) are
+/// interpolated as they are.
+fn between_original_keys(keys: &[(f64, bool)], time: f64, eps: f64, frame_dt: f64) -> bool {
+    if keys.len() < 2 || on_key(keys, time, eps) {
+        return false;
+    }
+    let idx = keys.partition_point(|k| k.0 < time - eps);
+    let (a, b) = match idx {
+        0 => (0, 1),
+        i if i >= keys.len() => (keys.len() - 2, keys.len() - 1),
+        i => (i - 1, i),
+    };
+    let frames_apart = (keys[b].0 - keys[a].0) / frame_dt;
+    if (frames_apart - frames_apart.round()).abs() < 1e-3 {
+        return false;
+    }
+    let prev = idx.checked_sub(1).map(|i| keys[i].1);
+    let next = keys.get(idx).map(|k| k.1);
+    match (prev, next) {
+        (Some(a), Some(b)) => a && b,
+        (Some(a), None) => a,
+        (None, Some(b)) => b,
+        (None, None) => false,
+    }
 }
 
 /// Channels of MDH nodes the MAN does not animate: ignored while they hold the rest pose,
@@ -928,6 +1431,34 @@ mod tests {
         let q = DQuat::from_array(rot.sample(0.5, 1e-6));
         let want = DQuat::from_rotation_y(std::f64::consts::FRAC_PI_4);
         assert!(q.angle_between(want) < 1e-6, "{q:?}");
+    }
+
+    /// Original samples are kept only between keys at another rate (Blender's resampling),
+    /// never between keyframes a whole number of frames apart (an edit at the MAN's rate).
+    #[test]
+    fn original_samples_between_resampled_keys_only() {
+        let dt = 0.04;
+        // Keys 0.1 s apart (a 10 fps file) around a 25 fps frame at 0.12 s, both original.
+        let resampled = [(0.0, true), (0.1, true), (0.2, true)];
+        assert!(between_original_keys(&resampled, 0.12, 1e-6, dt));
+        // After the last key: the spacing of the last two.
+        assert!(between_original_keys(&resampled, 0.24, 1e-6, dt));
+        // On a key: decided by the key's value.
+        assert!(!between_original_keys(&resampled, 0.2, 1e-6, dt));
+        // One neighbour edited: interpolated.
+        assert!(!between_original_keys(
+            &[(0.0, true), (0.1, false)],
+            0.04,
+            1e-6,
+            dt
+        ));
+        // Keyframes 10 frames apart at the MAN's rate: interpolated as they are.
+        assert!(!between_original_keys(
+            &[(0.0, true), (0.4, true)],
+            0.12,
+            1e-6,
+            dt
+        ));
     }
 
     /// Codes whose x² + y² + z² > 1 (the engine normalises them) survive, as do ordinary ones

@@ -6,6 +6,8 @@
 //! * [`skeleton`]: the MDH hierarchy with its rest poses in glTF coordinates.
 //! * [`mod@export`]: MDH + MANs → `.glb` / `.gltf`.
 //! * [`mesh`]: the character's meshes (skinned, node-attached, head) and textures in it.
+//! * [`model`]: a whole model (MDH + its MANs) from an archive's or folder's members.
+//! * [`origin`]: where an export came from, recorded in the file for the way back.
 //! * [`read`]: a glTF file (GLB or JSON with embedded, external or GLB buffers) read and
 //!   checked, with JSON paths in every error.
 //! * [`import`]: one glTF animation sampled at a MAN's frame times and packed into a copy of the
@@ -16,10 +18,12 @@ pub mod export;
 pub mod glb;
 pub mod import;
 pub mod mesh;
+pub mod model;
+pub mod origin;
 pub mod read;
 pub mod skeleton;
 
-pub use export::{export, export_with, Container, ExportReport};
+pub use export::{export, export_with, export_with_origin, Container, ExportReport};
 pub use import::{import_animation, ImportOptions, ImportReport};
 pub use read::Document;
 pub use skeleton::Skeleton;

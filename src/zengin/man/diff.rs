@@ -78,6 +78,7 @@ pub(super) fn diff_samples(
     };
     for n in 0..nodes {
         let (mut changed, mut max_deg, mut max_pos) = (0usize, 0f64, 0f64);
+        let mut frames = Vec::new();
         for f in 0..fa.min(fb) {
             let (ca, cb) = (&a.codes[f * nodes + n], &b.codes[f * nodes + n]);
             let (pa, pb) = (pos(ca, mina, sca), pos(cb, minb, scb));
@@ -94,18 +95,49 @@ pub(super) fn diff_samples(
             };
             if ca != cb || pa.to_array().map(f32::to_bits) != pb.to_array().map(f32::to_bits) {
                 changed += 1;
+                frames.push(f);
                 max_deg = max_deg.max(deg);
                 max_pos = max_pos.max(dist);
             }
         }
         if changed > 0 {
             out.push(format!(
-                "samples node {n} (index {}): {changed} of {} frames changed, largest rotation change {max_deg:.4}°, largest position change {max_pos:.6}",
+                "samples node {n} (index {}): {changed} of {} frames changed ({}), largest rotation change {max_deg:.4}°, largest position change {max_pos:.6}",
                 a.node_indices[n],
-                fa.min(fb)
+                fa.min(fb),
+                frame_ranges(&frames)
             ));
         }
     }
+}
+
+/// `frame 10`, `frames 0–5, 9, 12–31`: ascending frame numbers as ranges (at most 8 ranges
+/// shown, then `…`).
+fn frame_ranges(frames: &[usize]) -> String {
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for &f in frames {
+        match ranges.last_mut() {
+            Some((_, end)) if *end + 1 == f => *end = f,
+            _ => ranges.push((f, f)),
+        }
+    }
+    const SHOWN: usize = 8;
+    let mut parts: Vec<String> = ranges
+        .iter()
+        .take(SHOWN)
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}–{b}")
+            }
+        })
+        .collect();
+    if ranges.len() > SHOWN {
+        parts.push("…".into());
+    }
+    let word = if frames.len() == 1 { "frame" } else { "frames" };
+    format!("{word} {}", parts.join(", "))
 }
 
 /// The angle in degrees between the rotations the engine reads from two code triples,
@@ -343,4 +375,21 @@ pub(super) fn edit_warnings(old: &Man, new: &Man) -> Vec<crate::codec::Finding> 
             hb.bbox.min, hb.bbox.max
         ),
     )]
+}
+
+#[cfg(test)]
+mod frame_range_tests {
+    #[test]
+    fn frames_as_ranges() {
+        for (frames, text) in [
+            (&[10][..], "frame 10"),
+            (&[0, 1, 2, 3, 4, 5, 9, 12, 13], "frames 0–5, 9, 12–13"),
+            (
+                &[0, 2, 4, 6, 8, 10, 12, 14, 16],
+                "frames 0, 2, 4, 6, 8, 10, 12, 14, …",
+            ),
+        ] {
+            assert_eq!(super::frame_ranges(frames), text);
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! positions. Chunks are kept in file order; unknown chunks and bytes left over inside known
 //! chunks are kept verbatim, so every file that parses is written back byte for byte.
 
+pub mod build;
 mod chunks;
 mod diff;
 mod field;

@@ -351,6 +351,7 @@ mod tests {
     /// The exporter is compositional: every sample line of the real document is the frame text
     /// around the per-value texts.
     #[test]
+    #[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
     fn every_rendered_sample_line_is_its_values_texts() {
         for (name, man) in animations() {
             let text = yaml::to_yaml(&man).unwrap();
@@ -372,6 +373,7 @@ mod tests {
     /// the structure document, give the model the whole document gives, and so does the
     /// structure with the blocks of proved codes; the bytes are the ordinary round trip's.
     #[test]
+    #[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
     fn blocks_structure_and_bytes_equal_the_ordinary_round_trip() {
         for (name, man) in animations() {
             let text = yaml::to_yaml(&man).unwrap();

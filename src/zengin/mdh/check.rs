@@ -3,43 +3,91 @@
 use super::Mdh;
 use crate::exact::Hex32;
 
-/// Why an animation does not belong to a hierarchy; empty when it does.
-pub fn check_man(man: &crate::zengin::man::Man, mdh: &Mdh) -> Vec<String> {
+/// What is wrong between a MAN and an MDH, by kind (callers decide by the kind, never by the
+/// message's wording).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairKind {
+    /// The MDH has no hierarchy chunk.
+    NoHierarchy,
+    /// The MDH's stored checksum is not the CRC-32 of its node names.
+    MdhChecksum,
+    /// The MAN has no samples chunk.
+    NoSamples,
+    /// The MAN was made for another skeleton (checksums differ).
+    ChecksumMismatch,
+    /// A MAN node index outside the MDH's nodes (the pair cannot be used at all).
+    NodeIndex,
+}
+
+/// One problem of a MAN/MDH pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PairProblem {
+    pub kind: PairKind,
+    pub message: String,
+}
+
+/// Whether `man` fits `mdh`: the problems, by kind.
+pub fn check_pair(man: &crate::zengin::man::Man, mdh: &Mdh) -> Vec<PairProblem> {
     let mut out = Vec::new();
+    let mut push = |kind, message: String| out.push(PairProblem { kind, message });
     let Some(h) = mdh.hierarchy() else {
-        out.push("the MDH has no hierarchy chunk (0xD100)".into());
+        push(
+            PairKind::NoHierarchy,
+            "the MDH has no hierarchy chunk (0xD100)".into(),
+        );
         return out;
     };
     let computed = h.computed_checksum();
     if computed != h.checksum.0 {
-        out.push(format!(
-            "the MDH's stored checksum {} is not the CRC-32 of its node names ({})",
-            h.checksum,
-            Hex32(computed)
-        ));
+        push(
+            PairKind::MdhChecksum,
+            format!(
+                "the MDH's stored checksum {} is not the CRC-32 of its node names ({})",
+                h.checksum,
+                Hex32(computed)
+            ),
+        );
     }
     let Some(s) = man.samples() else {
-        out.push("the MAN has no raw-data chunk (0xA090), so no checksum or node indices".into());
+        push(
+            PairKind::NoSamples,
+            "the MAN has no raw-data chunk (0xA090), so no checksum or node indices".into(),
+        );
         return out;
     };
     if s.checksum != h.checksum {
-        out.push(format!(
-            "checksum mismatch: the MAN was made for the skeleton with checksum {}, the MDH has {} (CRC-32 of its names {})",
-            s.checksum,
-            h.checksum,
-            Hex32(computed)
-        ));
+        push(
+            PairKind::ChecksumMismatch,
+            format!(
+                "checksum mismatch: the MAN was made for the skeleton with checksum {}, the MDH has {} (CRC-32 of its names {})",
+                s.checksum,
+                h.checksum,
+                Hex32(computed)
+            ),
+        );
     }
     for (k, &idx) in s.node_indices.iter().enumerate() {
         if idx as usize >= h.nodes.len() {
-            out.push(format!(
-                "samples.node_indices[{k}] = {idx}: the MDH has only {} nodes (0..{})",
-                h.nodes.len(),
-                h.nodes.len().saturating_sub(1)
-            ));
+            push(
+                PairKind::NodeIndex,
+                format!(
+                    "samples.node_indices[{k}] = {idx}: the MDH has only {} nodes (0..{})",
+                    h.nodes.len(),
+                    h.nodes.len().saturating_sub(1)
+                ),
+            );
         }
     }
     out
+}
+
+/// Why an animation does not belong to a hierarchy ([`check_pair`]'s messages); empty when
+/// it does.
+pub fn check_man(man: &crate::zengin::man::Man, mdh: &Mdh) -> Vec<String> {
+    check_pair(man, mdh)
+        .into_iter()
+        .map(|p| p.message)
+        .collect()
 }
 
 /// `animkit check FILE.MAN --mdh FILE.MDH` for [`crate::codec::Codec::check`].

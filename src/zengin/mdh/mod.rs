@@ -12,7 +12,7 @@ mod check;
 mod tests;
 mod yaml;
 
-pub use check::{check_man, check_man_findings};
+pub use check::{check_man, check_man_findings, check_pair, PairKind, PairProblem};
 pub use yaml::{ChunkDoc, HierarchyDoc, MdhDocument, NodeDoc};
 
 use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
@@ -25,7 +25,7 @@ use crate::zengin::chunk;
 use crate::zengin::chunk::ChunkBody as _;
 use crate::zengin::stext::{ShortText, INLINE};
 use crate::zengin::types::{
-    find_newline, put_line, put_short_line, read_line, read_short_line, BBox, Mat4, Vec3, ZDate,
+    find_newline, put_short_line, read_short_line, BBox, Mat4, Vec3, ZDate,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -74,16 +74,8 @@ pub struct Node {
     pub transform: Mat4,
 }
 
-/// 0xD110: where the hierarchy came from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Source {
-    /// File time of the source ASC; garbage in real files, kept as stored.
-    pub date: ZDate,
-    pub path: Text,
-    #[serde(default, skip_serializing_if = "Blob::is_empty")]
-    pub trailing: Blob,
-}
+/// 0xD110: where the hierarchy came from (the skeleton's ASC).
+pub use crate::zengin::chunk::Source;
 
 /// 0xD120: end of the hierarchy; readers stop here.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -235,22 +227,6 @@ impl WithinPath for EncodeError {
     fn within_path(mut self, seg: &'static str) -> Self {
         self.path.prefix(crate::exact::Segment::Field(seg));
         self
-    }
-}
-
-impl Source {
-    fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
-        Ok(Source {
-            date: cur.read().within("date")?,
-            path: read_line(cur).within("path")?,
-            trailing: Blob::new(cur.rest()),
-        })
-    }
-    fn put(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        out.put(&self.date).within("date")?;
-        put_line(out, &self.path).within("path")?;
-        out.extend_from_slice(self.trailing.as_bytes());
-        Ok(())
     }
 }
 

@@ -33,7 +33,6 @@ pub use events::{
 
 use crate::exact::Blob;
 use crate::zengin::stext::ShortText as Text;
-use crate::zengin::types::ZDate;
 use serde::{Deserialize, Serialize};
 
 pub use crate::zengin::chunk::{Hex16, Unknown};
@@ -124,14 +123,7 @@ pub struct Root {
 }
 
 /// 0xF100: file time and path of the MDS.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Source {
-    pub date: ZDate,
-    pub path: Text,
-    #[serde(default, skip_serializing_if = "Blob::is_empty")]
-    pub trailing: Blob,
-}
+pub use crate::zengin::chunk::Source;
 
 /// 0xF300: the skeleton's ASC (without extension) and whether its mesh is ignored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

@@ -34,7 +34,7 @@ pub(super) fn table() -> Vec<(Entry, u16, Vec<u8>)> {
         ),
         (
             Entry::Source(Source {
-                date: ZDate {
+                date: crate::zengin::types::ZDate {
                     year: 2002,
                     month: 8,
                     day: 28,

@@ -49,6 +49,7 @@ impl Archive for Opened<'_> {
         info_lines(&self.v)
     }
     fn to_yaml(&self, _opts: &ExportOptions<'_>) -> Result<String, EncodeError> {
+        self.v.refuse_damage()?;
         crate::zengin::vdf::yaml::to_yaml(&self.v)
     }
     fn field_at(&self, offset: u64) -> String {
@@ -85,5 +86,8 @@ impl Archive for Opened<'_> {
     }
     fn stored(&self, id: usize) -> &[u8] {
         self.v.layout.get(id).map_or(&[], |p| &p.bytes)
+    }
+    fn check(&self) -> Vec<crate::codec::Finding> {
+        self.v.damage()
     }
 }

@@ -43,7 +43,7 @@ pub use write::{
     STREAMING_FROM,
 };
 
-use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
+use crate::codec::{Codec, ExportOptions, Finding, ImportOptions, InfoLine, Severity};
 use crate::exact::record::field_at;
 use crate::exact::{DecodeError, EncodeError, FieldPath, Record};
 use std::borrow::Cow;
@@ -247,6 +247,59 @@ impl<'a> Vdf<'a> {
         }
     }
 
+    /// What makes the archive unusable although its bytes round-trip (they are kept as they
+    /// are): a catalog loop, and members of a zipped volume whose data does not inflate. Each
+    /// an error finding naming the catalog entry, its path and the offset of its data. The
+    /// streams are inflated on all cores (the work of reading every member once).
+    pub fn damage(&self) -> Vec<Finding> {
+        self.damaged()
+            .into_iter()
+            .map(|(path, message)| Finding::new(Severity::Error, path.to_string(), message))
+            .collect()
+    }
+
+    /// The first damage (see [`Vdf::damage`]) as the error of a command that reads every
+    /// member (`export`).
+    pub fn refuse_damage(&self) -> Result<(), EncodeError> {
+        match self.damaged().into_iter().next() {
+            None => Ok(()),
+            Some((path, message)) => Err(EncodeError {
+                path,
+                message: format!("{message} (`animkit check` lists every damaged member)"),
+            }),
+        }
+    }
+
+    fn damaged(&self) -> Vec<(FieldPath, String)> {
+        use rayon::prelude::*;
+        let tree = match Tree::build(&self.entries, self.header.catalog_start()) {
+            Ok(t) => t,
+            Err(e) => return vec![(e.path.clone(), format!("at byte {}: {}", e.offset, e.kind))],
+        };
+        self.layout
+            .par_iter()
+            .filter_map(|p| match p.kind {
+                PieceKind::File {
+                    entry,
+                    zipped: true,
+                } => zipped::decompress(&p.bytes).err().map(|why| {
+                    let name = tree.path_string(entry).unwrap_or_else(|| {
+                        String::from_utf8_lossy(self.entries[entry].name_text()).into_owned()
+                    });
+                    (
+                        FieldPath::new().field("catalog").index(entry),
+                        format!(
+                            "{name}: the compressed data at byte {} does not inflate: {why} (the \
+                             archive is damaged: this member cannot be read)",
+                            p.offset
+                        ),
+                    )
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Sum of all file sizes (what the header's data size holds in the samples).
     pub fn sum_of_sizes(entries: &[Entry]) -> u64 {
         entries
@@ -313,6 +366,7 @@ impl Codec for Vdf<'static> {
         Ok(())
     }
     fn to_yaml(&self, _opts: &ExportOptions) -> Result<String, EncodeError> {
+        self.refuse_damage()?;
         crate::zengin::vdf::yaml::to_yaml(self)
     }
     fn from_yaml(text: &str, _opts: &ImportOptions) -> Result<Self, crate::exact::ImportError> {
@@ -331,6 +385,9 @@ impl Codec for Vdf<'static> {
     /// generic `diff` hands to [`VdfContainer`].
     fn diff(&self, other: &Self) -> Vec<String> {
         crate::zengin::vdf::yaml::diff(self, other, crate::codec::Formats(&[]))
+    }
+    fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<Finding> {
+        self.damage()
     }
 }
 

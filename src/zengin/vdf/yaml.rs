@@ -662,6 +662,31 @@ pub fn from_document(doc: VdfDocument) -> Result<Vdf<'static>, EncodeError> {
         warnings: Vec::new(),
     };
     v.relayout(data_size_was_sum)?;
+    // A file entry without a piece of its own is read where its offset points (real archives
+    // share data between entries); one whose data would lie past the end (its piece lost from
+    // the layout) would give an archive nothing can read.
+    let end = v
+        .layout
+        .iter()
+        .map(|p| p.offset + p.stored_len(v.entries.len()))
+        .max()
+        .unwrap_or(0);
+    for (i, e) in v.entries.iter().enumerate() {
+        let stop = u64::from(e.offset) + u64::from(e.size);
+        if !placed[i] && !e.is_dir() && e.size > 0 && stop > end {
+            return Err(EncodeError::new(format!(
+                "{}: no `layout` piece holds this file's data (`- kind: file` with `entry: {i}`), \
+                 and its offset {} + size {} lies past the end of the archive ({end} bytes): \
+                 add the piece back (`animkit export` of the original archive shows it) or \
+                 remove the entry",
+                String::from_utf8_lossy(e.name_text()),
+                e.offset,
+                e.size
+            )))
+            .within_index(i)
+            .within("catalog");
+        }
+    }
     Ok(v)
 }
 
