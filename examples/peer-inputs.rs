@@ -25,13 +25,13 @@
 
 use animkit::exact::{Text, Writer};
 use animkit::mw3::Anim;
-use animkit::zengin::chunk::put_chunk;
-use animkit::zengin::types::put_line;
 use animkit::ue3::upk::synth::synthetic;
+use animkit::zengin::chunk::put_chunk;
 use animkit::zengin::man::synth::{synthesize_bytes, Synth};
 use animkit::zengin::mds::compile::{compile, CompileOptions};
 use animkit::zengin::mds::parse::parse;
 use animkit::zengin::stext::ShortText;
+use animkit::zengin::types::put_line;
 use animkit::zengin::vdf::folder::{pack_to, PackFile, PackOptions, Source};
 use animkit::zengin::vdf::SIGNATURE_GOTHIC2;
 use std::fmt::Write as _;

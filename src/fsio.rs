@@ -716,7 +716,8 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 pub fn write_files(files: &[(std::path::PathBuf, Vec<u8>)], overwrite: bool) -> Result<(), Error> {
     let paths: Vec<std::path::PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
     write_files_with(&paths, overwrite, |i, w| {
-        w.write_all(&files[i].1).map_err(|e| Error::io(&files[i].0, e))
+        w.write_all(&files[i].1)
+            .map_err(|e| Error::io(&files[i].0, e))
     })
 }
 
@@ -745,11 +746,15 @@ pub fn write_files_with(
         }
         targets.push(output_target(path)?);
     }
-    let write_into = |i: usize, path: &Path, file: &std::fs::File, fill: &mut dyn FnMut(usize, &mut dyn Write) -> Result<(), Error>| {
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
-        fill(i, &mut w)?;
-        w.flush().map_err(|e| Error::io(path, e))
-    };
+    let write_into =
+        |i: usize,
+         path: &Path,
+         file: &std::fs::File,
+         fill: &mut dyn FnMut(usize, &mut dyn Write) -> Result<(), Error>| {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+            fill(i, &mut w)?;
+            w.flush().map_err(|e| Error::io(path, e))
+        };
     let mut temps = Vec::with_capacity(paths.len());
     let mut streams = Vec::new();
     for (i, (path, target)) in paths.iter().zip(&targets).enumerate() {

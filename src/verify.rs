@@ -289,7 +289,9 @@ pub fn verify_container(
         let end = batch
             .iter()
             .map(|m| archive.stored(m.id))
-            .filter(|s| s.as_ptr() as usize >= base && s.as_ptr() as usize + s.len() <= base + data.len())
+            .filter(|s| {
+                s.as_ptr() as usize >= base && s.as_ptr() as usize + s.len() <= base + data.len()
+            })
             .map(|s| s.as_ptr() as usize - base + s.len())
             .max()
             .unwrap_or(0);

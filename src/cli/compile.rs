@@ -263,6 +263,7 @@ pub(super) fn compile_model(
         });
         by_asc[g].1.push(i);
     }
+    #[allow(clippy::type_complexity)]
     let grouped: Vec<Vec<(usize, Result<Option<Written>, Error>)>> = by_asc
         .par_iter()
         .map(|(key, members)| {

@@ -34,10 +34,11 @@ pub fn run(args: Args) -> Result<Status, Error> {
     }
     // (the file's own buffer becomes the text when it is UTF-8 as read, the usual case: no
     // second copy of a large document is held beside it)
-    let converted = match crate::yaml::decode_text(&bytes).map_err(|e| Error::other(&args.file, e))? {
-        std::borrow::Cow::Owned(s) => Some(s),
-        std::borrow::Cow::Borrowed(_) => None,
-    };
+    let converted =
+        match crate::yaml::decode_text(&bytes).map_err(|e| Error::other(&args.file, e))? {
+            std::borrow::Cow::Owned(s) => Some(s),
+            std::borrow::Cow::Borrowed(_) => None,
+        };
     let text = match converted {
         Some(s) => s,
         None => String::from_utf8(bytes).map_err(|e| Error::other(&args.file, e.to_string()))?,

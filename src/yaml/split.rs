@@ -138,16 +138,18 @@ where
         let next_piece = AtomicUsize::new(0);
         let workers = rayon::current_num_threads().min(ranges.len()).max(1);
         scope.spawn(move || {
-            (0..workers).into_par_iter().for_each_with(tx, |tx, _| loop {
-                let i = next_piece.fetch_add(1, Ordering::Relaxed);
-                let Some(&r) = ranges.get(i) else {
-                    break;
-                };
-                // (a closed channel: this thread gave up already)
-                if tx.send((i, read_one(i, r))).is_err() {
-                    break;
-                }
-            })
+            (0..workers)
+                .into_par_iter()
+                .for_each_with(tx, |tx, _| loop {
+                    let i = next_piece.fetch_add(1, Ordering::Relaxed);
+                    let Some(&r) = ranges.get(i) else {
+                        break;
+                    };
+                    // (a closed channel: this thread gave up already)
+                    if tx.send((i, read_one(i, r))).is_err() {
+                        break;
+                    }
+                })
         });
         let mut waiting: Vec<Option<(R, usize)>> = (0..ranges.len()).map(|_| None).collect();
         let mut next = 0;

@@ -123,8 +123,10 @@ fn streamed_psa_export_reports_errors_in_sequence_order_and_writes_nothing() {
     assert!(out.is_empty(), "{} bytes written", out.len());
     // Walk's rotation offset of track 0 past its stream: that error comes first.
     if let Object::Tagged { props, .. } = &mut bad.objects[first] {
-        props.find_mut(&names, "CompressedTrackOffsets").unwrap().value =
-            Value::Ints(vec![0, 5, 6000, 5, 144, 1, 156, 1, 168, 0, 168, 5]);
+        props
+            .find_mut(&names, "CompressedTrackOffsets")
+            .unwrap()
+            .value = Value::Ints(vec![0, 5, 6000, 5, 144, 1, 156, 1, 168, 0, 168, 5]);
     }
     let set = anim::anim_sets(&bad)[0].clone();
     let e = super::export_set(&bad, &set).unwrap_err();

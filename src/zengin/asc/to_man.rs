@@ -66,7 +66,7 @@ pub fn compile(asc: &Model, input: &AniInput<'_>) -> Result<(Man, Vec<Note>), St
     // The engine only ever drops frames: where the rate asked for would give as many frames
     // as the ASC has or more, it keeps the ASC's frames and rate (asc.md §4.4: GOLEM's
     // `FPS:12.5` on a 12-fps ASC → fps 12; a one-frame ani of a 30-fps ASC → fps 30).
-    if fps != fps_source && resampled >= end - start + 1 {
+    if fps != fps_source && resampled > end - start {
         fps = fps_source;
     }
     // ASC frame of each MAN frame.
