@@ -117,8 +117,8 @@ fn bench_input(c: &mut Criterion, label: &str, data: &[u8]) {
     g.bench_function("yaml_import_streamed", |b| {
         b.iter(|| {
             let mut out = Vec::new();
-            Anim::import_into(black_box(&yaml), &ImportOptions::default(), &mut out)
-                .map(|()| out.len())
+            Anim::import_to(black_box(&yaml), &ImportOptions::default(), None, &mut out)
+                .map(|_| out.len())
         })
     });
     g.finish();

@@ -144,6 +144,10 @@ fn idle_gltf(dir: &Path) -> Value {
 }
 
 #[test]
+#[cfg_attr(
+    missing = "gltf_validator",
+    ignore = "needs the glTF validator (npm install in roundtrip-tests/node)"
+)]
 fn samples_export_import_byte_identical_and_validate() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -264,6 +268,10 @@ fn coordinates_of_the_first_key() {
 /// A generated 100-node animation and the corpus MAN (with a generated 34-node skeleton and
 /// --force: the corpus has no HUMANS.MDH) validate and come back byte for byte.
 #[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "gltf_validator"),
+    ignore = "needs ../shared/corpus and the glTF validator (npm install in roundtrip-tests/node)"
+)]
 fn generated_and_corpus_animations_validate_and_round_trip() {
     use animkit::zengin::man::synth::{synthesize_bytes, Synth};
     let dir = tempfile::tempdir().unwrap();

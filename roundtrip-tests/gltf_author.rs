@@ -17,6 +17,10 @@ fn read_man(p: &Path) -> Man {
 /// events), `verify` and `check --mdh` pass, its codes are within the engine's truncation of
 /// the walk's, and it comes back from Blender byte-identical.
 #[test]
+#[cfg_attr(
+    missing = "blender",
+    ignore = "needs Blender (apt-get install blender python3-numpy)"
+)]
 fn a_new_animation_from_blender_is_the_engines_and_plays_back_identically() {
     let Some(exe) = blender() else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -301,6 +305,10 @@ fn a_new_animation_joins_the_model_and_its_script() {
 /// 25, 10 and 50, one bone turned in one animation: that animation changes in exactly that
 /// sample, the other comes back byte-identical.
 #[test]
+#[cfg_attr(
+    missing = "blender",
+    ignore = "needs Blender (apt-get install blender python3-numpy)"
+)]
 fn a_mixed_rate_model_survives_blender_at_any_scene_rate() {
     let Some(exe) = blender() else { return };
     let dir = tempfile::tempdir().unwrap();

@@ -185,6 +185,10 @@ fn human() -> (Skeleton, Vec<u8>, Vec<u8>) {
 }
 
 #[test]
+#[cfg_attr(
+    any(missing = "blender", missing = "gltf_validator"),
+    ignore = "needs Blender (apt-get install blender python3-numpy) and the glTF validator (npm install in roundtrip-tests/node)"
+)]
 fn blender_shows_the_motion_and_gives_back_the_same_bytes() {
     let Some(exe) = blender() else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -266,6 +270,10 @@ fn blender_shows_the_motion_and_gives_back_the_same_bytes() {
 }
 
 #[test]
+#[cfg_attr(
+    missing = "blender",
+    ignore = "needs Blender (apt-get install blender python3-numpy)"
+)]
 fn one_bone_turned_in_blender_changes_that_node_at_that_frame() {
     let Some(exe) = blender() else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -350,6 +358,10 @@ fn one_bone_turned_in_blender_changes_that_node_at_that_frame() {
 /// run stored at 10 fps, IDLE on a generated skeleton of two trees (the skin's joints get a
 /// common parent that is no bone).
 #[test]
+#[cfg_attr(
+    missing = "blender",
+    ignore = "needs Blender (apt-get install blender python3-numpy)"
+)]
 fn blender_round_trip_at_other_rates_and_skeletons() {
     let Some(exe) = blender() else { return };
     let dir = tempfile::tempdir().unwrap();

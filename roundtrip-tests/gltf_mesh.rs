@@ -49,6 +49,10 @@ fn run_blender(exe: &Path, glb: &Path, action: &str, frames: &[u32]) -> Value {
 }
 
 #[test]
+#[cfg_attr(
+    any(missing = "blender", missing = "corpus", missing = "gltf_validator"),
+    ignore = "needs Blender (apt-get install blender python3-numpy) and ../shared/corpus and the glTF validator (npm install in roundtrip-tests/node)"
+)]
 fn a_real_character_deforms_with_its_bones_in_blender() {
     let (Some(mdh), Some(mdm), Some(run), Some(surprise)) = (
         file("mdh", "SWAMPRAT.MDH"),
@@ -161,6 +165,10 @@ fn glb_json(path: &Path) -> Value {
 /// `--model` in a folder with the mesh and head named, and a body with its textures: every
 /// part where it belongs, the textures embedded as PNG, the validator content.
 #[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "gltf_validator"),
+    ignore = "needs ../shared/corpus and the glTF validator (npm install in roundtrip-tests/node)"
+)]
 fn meshes_by_name_in_a_model_folder_and_textures_as_png() {
     let (Some(mdh), Some(mdm), Some(run), Some(head), Some(human), Some(armor)) = (
         file("mdh", "SWAMPRAT.MDH"),

@@ -6,6 +6,7 @@ mod asc_export;
 mod blender_addon;
 mod cli;
 mod common;
+mod convert;
 mod fuzz_corpus;
 mod gltf;
 mod gltf_author;

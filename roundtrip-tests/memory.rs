@@ -156,7 +156,7 @@ fn mw3_import_memory_is_a_small_multiple_of_the_output() {
     // `import`'s own path: the anim defs encoded piece by piece as they are read, no model
     let (streamed, peak) = peak_of(|| {
         let mut out = Vec::new();
-        Anim::import_into(&yaml, &ImportOptions::default(), &mut out).expect("imports");
+        Anim::import_to(&yaml, &ImportOptions::default(), None, &mut out).expect("imports");
         out
     });
     assert_eq!(
@@ -176,7 +176,7 @@ fn mw3_import_memory_is_a_small_multiple_of_the_output() {
     );
 }
 
-/// The stated bound for the streamed MW3 import (`import_into`): the output, the encoded
+/// The stated bound for the streamed MW3 import (`import_to`): the output, the encoded
 /// pieces it is joined from, and the defs of the pieces being read.
 const BOUND_MW3_STREAMED: usize = 3;
 
@@ -232,3 +232,54 @@ fn import_past_a_budget_fails_cleanly_in_little_memory() {
         );
     }
 }
+
+/// A writer that keeps nothing and counts what it was given.
+struct Counted(usize);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0 += b.len();
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// MAN export streamed (`to_yaml_into`, what `animkit export` and the folder walk use): beside
+/// the model it takes a few megabytes whatever the size of the document (100 nodes × 8,000
+/// frames: a 9.6 MB `.MAN`, about 95 MB of YAML); `to_yaml` holds the whole document.
+#[test]
+fn man_export_streamed_memory_is_a_small_constant() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let bytes = synthesize_bytes(&Synth::new("S_MEMORY", 100, 8000));
+    let man = Man::read(&bytes).expect("generated MAN parses");
+    let (written, peak) = peak_of(|| {
+        let mut out = Counted(0);
+        man.to_yaml_into(&ExportOptions::default(), &mut out)
+            .expect("exports");
+        out.0
+    });
+    let (whole, whole_peak) = peak_of(|| {
+        man.to_yaml(&ExportOptions::default())
+            .expect("exports")
+            .len()
+    });
+    assert_eq!(written, whole, "the same document");
+    assert!(written > 80_000_000, "YAML of {written} bytes");
+    eprintln!(
+        "MAN export: {:.2} MB -> {:.1} MB of YAML; streamed peak {:.1} MB, whole peak {:.1} MB",
+        bytes.len() as f64 / MB,
+        written as f64 / MB,
+        peak as f64 / MB,
+        whole_peak as f64 / MB,
+    );
+    assert!(
+        peak <= BOUND_EXPORT_STREAMED,
+        "streamed MAN export peaked at {peak} bytes (bound: {BOUND_EXPORT_STREAMED})"
+    );
+}
+
+/// What the streamed MAN export may allocate at once: a batch of rendered frames (about
+/// 4 MB), the position table and the rotation table.
+const BOUND_EXPORT_STREAMED: usize = 24_000_000;

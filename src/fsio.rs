@@ -164,6 +164,28 @@ impl PendingFile {
     pub fn settle(&mut self) -> std::io::Result<()> {
         self.tmp.as_file().sync_data()
     }
+    /// Whether the file at `other` holds exactly the bytes written so far (compared a block
+    /// at a time, neither held whole).
+    pub fn same_as(&self, other: &Path) -> std::io::Result<bool> {
+        use std::io::Read;
+        let mut theirs = std::fs::File::open(other)?;
+        if theirs.metadata()?.len() != self.len {
+            return Ok(false);
+        }
+        let mut ours = self.tmp.reopen()?;
+        let (mut a, mut b) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
+        loop {
+            let n = ours.read(&mut a)?;
+            if n == 0 {
+                // (as long as the other: a file that grew meanwhile differs)
+                return Ok(theirs.read(&mut b[..1])? == 0);
+            }
+            theirs.read_exact(&mut b[..n])?;
+            if a[..n] != b[..n] {
+                return Ok(false);
+            }
+        }
+    }
     /// Forget everything written.
     pub fn restart(&mut self) -> std::io::Result<()> {
         use std::io::{Seek, SeekFrom};
@@ -208,6 +230,18 @@ impl PendingFile {
             self.tmp.persist_noclobber(&path).map(|_| ())
         };
         result.map_err(|e| Error::io(&path, e.error))
+    }
+}
+
+/// Bytes appended as they are written (for writers that stream, e.g. a YAML export).
+impl Write for PendingFile {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        let n = self.tmp.write(data)?;
+        self.len += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.tmp.flush()
     }
 }
 

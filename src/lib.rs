@@ -51,6 +51,7 @@
 
 pub mod cli;
 pub mod codec;
+pub mod convert;
 pub mod exact;
 pub mod fsio;
 pub mod mw3;

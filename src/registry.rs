@@ -6,9 +6,9 @@
 //! still one module and one line here.
 
 pub use crate::codec::{
-    check_document_header, Archive, Asset, CheckContext, Codec, Companion, Container,
-    ExportOptions, Finding, Format, Formats, ImportOptions, InfoLine, Member, Registered, Severity,
-    Sink,
+    check_document_header, Archive, Asset, CheckContext, Codec, Companion, Container, Document,
+    ExportError, ExportOptions, Finding, Format, Formats, ImportOptions, Imported, InfoLine,
+    Member, Registered, Severity, Sink,
 };
 use crate::exact::Error;
 use std::path::{Path, PathBuf};

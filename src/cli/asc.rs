@@ -75,7 +75,7 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
     };
     let (man, notes) = compile(&asc.model, &input).map_err(|m| Error::other(&a.asc, m))?;
     for n in notes {
-        eprintln!("warning: {}: {}", a.asc.display(), n.0);
+        crate::convert::warn(&a.asc, &n.0);
     }
     let mut out = Vec::new();
     man.encode(&mut out).map_err(Error::encoding(&a.asc))?;

@@ -1,7 +1,7 @@
 //! `animkit asc export`: MAN → ASC as GothicSourcer writes it (one ASC per animation, a whole
 //! model from an archive or folder, or the skeleton of an MDH).
 
-use super::gltf::{check_pair, decode_mdh, mans_and_mdh, model_in};
+use super::gltf_files::{check_pair, decode_mdh, mans_and_mdh, model_in};
 use super::Status;
 use crate::exact::Error;
 use crate::registry::{self, Codec};
@@ -328,7 +328,9 @@ fn whole_model(a: &Args, source: &Path, eol: Eol) -> Result<Status, Error> {
         .iter()
         .any(|(g, _)| g.eq_ignore_ascii_case(&skeleton))
     {
-        eprintln!("warning: an animation ASC is named {skeleton} like the skeleton: the skeleton is not written");
+        crate::convert::warn_plain(format_args!(
+            "an animation ASC is named {skeleton} like the skeleton: the skeleton is not written"
+        ));
     } else {
         let text = print_gs(&from_man::skeleton(&rig, &skeleton), eol);
         results.push(Ok((a.output.join(&skeleton), text, Vec::new())));

@@ -26,7 +26,7 @@ pub struct Args {
     pub(super) force: bool,
     /// Do not print the parser's warnings.
     #[arg(short, long)]
-    quiet: bool,
+    pub(super) quiet: bool,
     /// Compile the whole model as the engine writes `_compiled/`: with the folder holding the
     /// ASC files (found case-insensitively, also in subfolders), write MODEL.MSB, MODEL.MDH
     /// (from the meshAndTree ASC unless --mdh) and MODEL-ANI.MAN per `ani` into the folder -o
@@ -42,10 +42,6 @@ pub struct Args {
     pub(super) rounding: RoundingArg,
 }
 
-pub fn location(path: &Path, line: usize, column: usize) -> PathBuf {
-    PathBuf::from(format!("{}:{line}:{column}", path.display()))
-}
-
 pub fn run(args: Args) -> Result<Status, Error> {
     let src = crate::fsio::read_file(&args.input)?;
     let mds = crate::zengin::mds::parse(&src).map_err(|e| Error::Decode {
@@ -54,11 +50,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
     })?;
     if !args.quiet {
         for w in &mds.warnings {
-            eprintln!(
-                "{}: warning: {}",
-                location(&args.input, w.line, w.column).display(),
-                w.message
-            );
+            crate::convert::warn_at(&args.input, w.line, w.column, &w.message);
         }
     }
     let opts = CompileOptions {
@@ -130,6 +122,8 @@ pub(super) fn skeleton(mdh: Option<&Path>, asc: &Asc) -> Result<(Vec<Vec<u8>>, u
 
 /// A compiled MAN: its path, bytes and notes.
 type Written = (PathBuf, Vec<u8>, Vec<String>);
+/// One ani's result: its index and what it wrote (none: its ASC is not there).
+type AniResult = (usize, Result<Option<Written>, Error>);
 
 /// `compile MODEL.MDS --asc DIR`: MSB (already compiled: `msb`), MDH and one MAN per `ani`.
 pub(super) fn compile_model(
@@ -230,19 +224,21 @@ pub(super) fn compile_model(
                 });
                 match first {
                     Some((key, path)) => {
-                        eprintln!(
-                            "warning: {}: {what}: {model_name}.MDH is made from the skeleton of {} \
-                             (pass --mdh MODEL.MDH to compile against the model's own)",
-                            args.input.display(),
-                            path.display()
+                        crate::convert::warn(
+                            &args.input,
+                            format_args!(
+                                "{what}: {model_name}.MDH is made from the skeleton of {} \
+                                 (pass --mdh MODEL.MDH to compile against the model's own)",
+                                path.display()
+                            ),
                         );
                         let asc = read_asc(path)?;
                         mdh_of(&asc, path, &key, &mut files)?
                     }
                     None => {
-                        eprintln!(
-                            "warning: {}: {what} and no ani's ASC is: no MDH written",
-                            args.input.display()
+                        crate::convert::warn(
+                            &args.input,
+                            format_args!("{what} and no ani's ASC is: no MDH written"),
                         );
                         (Vec::new(), 0)
                     }
@@ -263,8 +259,7 @@ pub(super) fn compile_model(
         });
         by_asc[g].1.push(i);
     }
-    #[allow(clippy::type_complexity)]
-    let grouped: Vec<Vec<(usize, Result<Option<Written>, Error>)>> = by_asc
+    let grouped: Vec<Vec<AniResult>> = by_asc
         .par_iter()
         .map(|(key, members)| {
             let Some(path) = found.get(key) else {
@@ -343,18 +338,20 @@ pub(super) fn compile_model(
         match r {
             Ok(Some((path, bytes, notes))) => {
                 for n in notes {
-                    eprintln!("warning: {}: {n}", path.display());
+                    crate::convert::warn(&path, n);
                 }
                 files.push((path, bytes));
             }
             Ok(None) => {
                 missing += 1;
-                eprintln!(
-                    "warning: {}: ani `{}`: its ASC `{}` is not under {}: no MAN written",
-                    args.input.display(),
-                    job.ani.name,
-                    job.ani.asc,
-                    dir.display()
+                crate::convert::warn(
+                    &args.input,
+                    format_args!(
+                        "ani `{}`: its ASC `{}` is not under {}: no MAN written",
+                        job.ani.name,
+                        job.ani.asc,
+                        dir.display()
+                    ),
                 );
             }
             Err(e) => {

@@ -33,7 +33,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
     let msb = Msb::decode(&data).map_err(Error::decoding(&args.input))?;
     let d = decompile(&msb);
     for l in &d.losses {
-        eprintln!("{}: warning: {l}", args.input.display());
+        crate::convert::warn(&args.input, l);
     }
     let target = args
         .output

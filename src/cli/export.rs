@@ -1,8 +1,9 @@
 //! `animkit export FILE [-o OUT.yaml] [--with COMPANION]`: binary → YAML.
 
-use super::{write_text, Input, Status};
+use super::{Input, Status};
+use crate::convert::{self, Existing, ExportJob, Output};
 use crate::exact::Error;
-use crate::registry::{ExportOptions, ImportOptions};
+use crate::registry::ImportOptions;
 use std::path::PathBuf;
 
 /// Convert a binary asset to an editable YAML document (stdout without -o). With a companion
@@ -36,45 +37,24 @@ pub fn run(args: Args) -> Result<Status, Error> {
     }
     // A container is read through the map, never copied.
     let input = Input::binary(&args.file)?;
-    let opened = input.open(&ImportOptions::default())?;
     let companions = args.with.load()?;
-    let companion = companions.for_file(&args.file, input.format, &opened)?;
-    if let (Some(c), Some(key)) = (&companion, opened.companion_key()) {
-        if let Some(theirs) = c.get().companion_key().filter(|&k| k != key) {
-            let what = format!(
-                "the file's key (checksum) is 0x{key:08x}, its companion's ({}) is 0x{theirs:08x}: \
-                 they do not belong together (`check --with` says more)",
-                c.get().tag()
-            );
-            if !args.out.force {
-                return Err(Error::other(
-                    &args.file,
-                    format!("{what}; pass --force to export with it anyway"),
-                ));
-            }
-            eprintln!("animkit: warning: {}: {what}", args.file.display());
-        }
-    }
-    let opts = ExportOptions {
-        companion: companion.as_ref().map(|c| c.get()),
+    let job = ExportJob {
+        companions: Some(&companions),
+        force: args.out.force,
+        schema_comment: args.schema_comment.as_deref(),
     };
-    let mut yaml = opened.to_yaml(&opts).map_err(Error::encoding(&args.file))?;
-    if let Some(base) = &args.schema_comment {
-        let base = base.trim_end_matches(['/', '\\']);
-        let tag = input.format.tag();
-        yaml.insert_str(
-            0,
-            &format!("# yaml-language-server: $schema={base}/{tag}.schema.json\n"),
-        );
-    }
-    for w in opened.export_warnings() {
-        eprintln!(
-            "animkit: warning: {}: {}: {}",
-            args.file.display(),
-            w.path,
-            w.message
-        );
-    }
-    write_text(&args.out, &yaml)?;
+    let output = match &args.out.output {
+        Some(path) => Output::File {
+            path,
+            existing: if args.out.force {
+                Existing::Replace
+            } else {
+                Existing::Refuse
+            },
+            backup: false,
+        },
+        None => Output::Stdout,
+    };
+    convert::export(&input, &job, output)?;
     Ok(Status::Ok)
 }

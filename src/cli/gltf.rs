@@ -1,9 +1,10 @@
 //! `animkit gltf export|import`: ZenGin animations as glTF 2.0 for Blender and other tools.
 
+use super::gltf_files::*;
 use super::Status;
 use crate::exact::Error;
-use crate::registry::{self, Codec};
-use crate::zengin::gltf::{self, export::Animation, import, Document, Skeleton};
+use crate::registry;
+use crate::zengin::gltf::{self, export::Animation, import, Document};
 use crate::zengin::man::Man;
 use crate::zengin::mdh::Mdh;
 use std::path::{Path, PathBuf};
@@ -58,6 +59,10 @@ struct ExportArgs {
 /// by name and sampled at the MAN's frame times; untouched motion gives the original bytes.
 /// Everything glTF does not carry (events, source, next, layer, unknown chunks) comes from
 /// the original MAN.
+///
+/// `gltf import FILE.glb` alone goes back into the MANs the file came from (recorded by the
+/// export, or named like its animations in its folder or one below), keeping each replaced
+/// MAN once as `.bak`. `--new NAME` makes a new animation instead.
 #[derive(clap::Args)]
 struct ImportArgs {
     /// The glTF file (.glb or .gltf).
@@ -123,130 +128,6 @@ pub fn run(args: Args) -> Result<Status, Error> {
     }
 }
 
-/// A MAN or MDH found in an archive or folder.
-pub(super) use crate::zengin::gltf::model::{ext_is, Member as Found};
-
-/// Every .MAN and .MDH member of an archive, or file of a folder (recursively).
-pub(super) fn collect(source: &Path) -> Result<Vec<Found>, Error> {
-    let mut out = Vec::new();
-    if source.is_dir() {
-        for e in walkdir::WalkDir::new(source).sort_by_file_name() {
-            let e = e.map_err(|err| Error::other(source, err.to_string()))?;
-            if !e.file_type().is_file() {
-                continue;
-            }
-            let rel = e.path().strip_prefix(source).unwrap_or(e.path());
-            let name = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join("/");
-            if ext_is(&name, "man") || ext_is(&name, "mdh") {
-                out.push(Found {
-                    name,
-                    bytes: crate::fsio::read_file(e.path())?,
-                });
-            }
-        }
-        return Ok(out);
-    }
-    // An archive of any container format, through its registered container (the members in
-    // the order of the folder walk above, so an archive and its unpacked folder agree).
-    let data = crate::fsio::map_file(source)?;
-    let Some(container) = registry::detect(&data).and_then(|f| f.container()) else {
-        return Err(Error::other(
-            source,
-            "--model needs an archive (such as a .VDF) or a folder made by `animkit unpack`",
-        ));
-    };
-    let archive = container.open(&data).map_err(Error::decoding(source))?;
-    let mut members = archive.members().map_err(Error::decoding(source))?;
-    members.sort_by(|a, b| a.name.split('/').cmp(b.name.split('/')));
-    for m in members {
-        if ext_is(&m.name, "man") || ext_is(&m.name, "mdh") {
-            let bytes = archive
-                .read(m.id)
-                .map_err(|why| Error::other(source, format!("{}: {why}", m.name)))?;
-            out.push(Found {
-                name: m.name,
-                bytes: bytes.into_owned(),
-            });
-        }
-    }
-    Ok(out)
-}
-
-pub(super) fn read_mdh(path: &Path) -> Result<Mdh, Error> {
-    let data = crate::fsio::read_file(path)?;
-    decode_mdh(path, &data)
-}
-
-pub(super) fn decode_mdh(path: &Path, data: &[u8]) -> Result<Mdh, Error> {
-    if !Mdh::detect(data) {
-        return Err(Error::other(path, "not a ZenGin model hierarchy (.MDH)"));
-    }
-    Mdh::read(data).map_err(|e| Error::Decode {
-        file: path.into(),
-        source: e,
-    })
-}
-
-pub(super) fn decode_man(path: &Path, data: &[u8]) -> Result<Man, Error> {
-    if !Man::detect(data) {
-        return Err(Error::other(path, "not a ZenGin model animation (.MAN)"));
-    }
-    Man::read(data).map_err(|e| Error::Decode {
-        file: path.into(),
-        source: e,
-    })
-}
-
-pub(super) fn mdh_checksum(mdh: &Mdh) -> Option<u32> {
-    mdh.hierarchy().map(|h| h.checksum.0)
-}
-
-fn man_checksum(man: &Man) -> Option<u32> {
-    man.samples().map(|s| s.checksum.0)
-}
-
-/// The .MDH files in `dir` (not recursive) whose checksum is `checksum`.
-fn mdh_files_with(dir: &Path, checksum: u32) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return out;
-    };
-    let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        let is_mdh = p
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("mdh"));
-        if is_mdh && p.is_file() {
-            if let Ok(m) = read_mdh(&p) {
-                if mdh_checksum(&m) == Some(checksum) {
-                    out.push(p);
-                }
-            }
-        }
-    }
-    out
-}
-
-fn skeleton(path: &Path, mdh: &Mdh) -> Result<Skeleton, Error> {
-    let mut sk = Skeleton::from_mdh(mdh).map_err(|e| Error::other(path, e.to_string()))?;
-    if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
-        sk.model = stem.to_string();
-    }
-    Ok(sk)
-}
-
-/// Refuse a MAN that does not belong to the MDH (as `check --mdh` reports it) unless forced;
-/// node indices outside the MDH are refused always.
-pub(super) fn check_pair(label: &Path, man: &Man, mdh: &Mdh, force: bool) -> Result<(), Error> {
-    gltf::model::fits(man, mdh, force).map_err(|m| Error::other(label, m))
-}
-
 fn export(a: ExportArgs) -> Result<Status, Error> {
     let container = gltf::container_for(&a.output).ok_or_else(|| {
         Error::other(
@@ -288,7 +169,7 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
     .map_err(|e| Error::other(&mdh_label, e.to_string()))?;
     drop(mans);
     for w in &report.warnings {
-        eprintln!("warning: {w}");
+        crate::convert::warn_plain(w);
     }
     crate::fsio::write_file(&a.output, &bytes, a.force)?;
     eprintln!(
@@ -363,89 +244,6 @@ fn origin_of(
     }
 }
 
-/// A model's MDH and MANs (with their labels).
-pub(super) type Model = (PathBuf, Mdh, Vec<(PathBuf, Man)>);
-
-/// `--model` (or `--mdh`) in an archive or folder: the MDH, and every MAN there with its
-/// checksum.
-pub(super) fn model_in(
-    mdh: Option<&Path>,
-    model: Option<&str>,
-    source: &Path,
-) -> Result<Model, Error> {
-    let found = collect(source)?;
-    let (label, mdh) = match mdh {
-        Some(p) => (p.to_path_buf(), read_mdh(p)?),
-        None => {
-            let hit = gltf::model::find_mdh(&found, model).map_err(|m| Error::other(source, m))?;
-            let label = source.join(&hit.name);
-            let mdh = decode_mdh(&label, &hit.bytes)?;
-            (label, mdh)
-        }
-    };
-    let (mans, skipped) = gltf::model::mans_of(&found, &mdh, &label.display().to_string())
-        .map_err(|m| Error::other(source, m))?;
-    for name in skipped {
-        eprintln!("warning: {name}: not a readable MAN; skipped");
-    }
-    let mans = mans
-        .into_iter()
-        .map(|(name, man)| (source.join(name), man))
-        .collect();
-    Ok((label, mdh, mans))
-}
-
-/// MAN files named on the command line and the `--mdh` given (without one: an error naming
-/// the MDH files beside the first MAN that fit).
-pub(super) fn mans_and_mdh(inputs: &[PathBuf], mdh: Option<&Path>) -> Result<Model, Error> {
-    let mut mans = Vec::new();
-    for p in inputs {
-        let data = crate::fsio::map_file(p)?;
-        mans.push((p.clone(), decode_man(p, &data)?));
-    }
-    let Some(mdh_path) = mdh else {
-        let (p, man) = &mans[0];
-        let sum = man_checksum(man);
-        let beside = sum
-            .map(|c| {
-                mdh_files_with(
-                    p.parent()
-                        .filter(|d| !d.as_os_str().is_empty())
-                        .unwrap_or(Path::new(".")),
-                    c,
-                )
-            })
-            .unwrap_or_default();
-        return Err(Error::other(
-            p,
-            format!(
-                "needs the model hierarchy it was made for: pass --mdh MODEL.MDH (the MAN's checksum is {}{})",
-                sum.map_or("missing: it has no samples chunk".into(), |c| format!("0x{c:08x}")),
-                if beside.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        "; beside it: {} has it",
-                        beside
-                            .iter()
-                            .map(|b| b.display().to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                }
-            ),
-        ));
-    };
-    Ok((mdh_path.to_path_buf(), read_mdh(mdh_path)?, mans))
-}
-
-pub(super) fn read_document(path: &Path) -> Result<Document, Error> {
-    let data = crate::fsio::map_file(path)?;
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    Document::read(&data, Some(dir.unwrap_or(Path::new("."))))
-        .map_err(|e| Error::other(path, e.to_string()))
-}
-
 fn import_options(a: &ImportArgs) -> Result<import::ImportOptions, Error> {
     if let Some(f) = a.fps {
         if !(f.is_finite() && f > 0.0) {
@@ -460,28 +258,6 @@ fn import_options(a: &ImportArgs) -> Result<import::ImportOptions, Error> {
         requantize: a.requantize,
         rates: Vec::new(),
     })
-}
-
-fn summary(r: &import::ImportReport) -> String {
-    format!(
-        "{}: {} frames{}, {} nodes from the file{}, {} samples changed (round-trip noise {:.3} / {:.3} of a rotation / position step)",
-        r.animation,
-        r.frames,
-        if r.frames != r.frames_before {
-            format!(" (was {})", r.frames_before)
-        } else {
-            String::new()
-        },
-        r.nodes_from_file,
-        if r.nodes_kept.is_empty() {
-            String::new()
-        } else {
-            format!(", {} kept ({})", r.nodes_kept.len(), r.nodes_kept.join(", "))
-        },
-        r.changed_samples,
-        r.noise_steps.0,
-        r.noise_steps.1
-    )
 }
 
 fn import(a: ImportArgs) -> Result<Status, Error> {
@@ -511,14 +287,14 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
         &opts,
     )?;
     for w in &report.warnings {
-        eprintln!("warning: {w}");
+        crate::convert::warn_plain(w);
     }
     let mut bytes = Vec::new();
     out.write(&mut bytes).map_err(|e| Error::Encode {
         file: output.clone(),
         source: e,
     })?;
-    super::import::print_edit_warnings(&output, &man, &out);
+    crate::convert::print_edit_warnings(&output, &man, &out);
     crate::fsio::write_file(&output, &bytes, a.force)?;
     eprintln!(
         "wrote {} ({} bytes): {}",
@@ -527,50 +303,6 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
         summary(&report)
     );
     Ok(Status::Ok)
-}
-
-/// Animation `animation` (or the one named like the MAN) of `doc` imported into the MAN
-/// `into` (its MDH: `mdh`, or the one beside it with its checksum): the original, the result
-/// and the report.
-pub(super) fn import_one(
-    input: &Path,
-    doc: &Document,
-    into: &Path,
-    mdh: Option<&Path>,
-    animation: Option<&str>,
-    opts: &import::ImportOptions,
-) -> Result<(Man, Man, import::ImportReport), Error> {
-    let data = crate::fsio::read_file(into)?;
-    let man = decode_man(into, &data)?;
-    let (mdh_path, mdh) = match mdh {
-        Some(p) => (p.to_path_buf(), read_mdh(p)?),
-        None => {
-            let sum = man_checksum(&man)
-                .ok_or_else(|| Error::other(into, "the MAN has no samples chunk (0xA090)"))?;
-            let dir = into.parent().filter(|d| !d.as_os_str().is_empty());
-            let found = mdh_files_with(dir.unwrap_or(Path::new(".")), sum);
-            let Some(p) = found.first() else {
-                return Err(Error::other(
-                    into,
-                    format!(
-                        "needs the model hierarchy it was made for: pass --mdh MODEL.MDH (none beside it has the MAN's checksum 0x{sum:08x})"
-                    ),
-                ));
-            };
-            (p.clone(), read_mdh(p)?)
-        }
-    };
-    check_pair(into, &man, &mdh, true)?;
-    let sk = skeleton(&mdh_path, &mdh)?;
-    let man_name = man
-        .header()
-        .map(|h| h.name.to_unicode().into_owned())
-        .unwrap_or_default();
-    let anim = import::pick_animation(doc, animation, &man_name)
-        .map_err(|e| Error::other(input, e.to_string()))?;
-    let (out, report) = gltf::import_animation(doc, anim, &sk, &man, opts)
-        .map_err(|e| Error::other(input, e.to_string()))?;
-    Ok((man, out, report))
 }
 
 fn import_new(a: &ImportArgs, doc: &Document, name: &str) -> Result<Status, Error> {
@@ -656,167 +388,4 @@ fn import_into_folder(
         false,
     )
     .map(|_| Status::Ok)
-}
-
-/// A MAN read for an update: its path, bytes, model and header name.
-pub(super) type ManFile = (PathBuf, Vec<u8>, Man, String);
-
-/// Update every MAN of `mans` that an animation of `doc` names (with the MDH of `mdhs` that
-/// has its checksum), everything computed before anything is written; with `backup` each
-/// replaced MAN is kept once as `.bak`. Returns what was written.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn update_mans(
-    input: &Path,
-    doc: &Document,
-    opts: &import::ImportOptions,
-    animation: Option<&str>,
-    into: &Path,
-    mans: &[ManFile],
-    mdhs: &[(PathBuf, Mdh)],
-    mdh_given: bool,
-    backup: bool,
-) -> Result<Vec<String>, Error> {
-    let names: Vec<(usize, String)> = doc
-        .root
-        .animations
-        .iter()
-        .enumerate()
-        .map(|(i, an)| (i, an.name.clone().unwrap_or_default()))
-        .filter(|(_, n)| animation.is_none_or(|w| w == n))
-        .collect();
-    if names.is_empty() {
-        return Err(Error::other(
-            input,
-            match &animation {
-                Some(w) => format!("animations: none is named {w:?}"),
-                None => "animations: the file has no animation".into(),
-            },
-        ));
-    }
-    // The rates of every MAN the file goes back into (the advice on Blender's scene rate
-    // must fit all of them).
-    let mut opts = opts.clone();
-    for (_, aname) in &names {
-        for (_, _, man, name) in mans {
-            if name == aname {
-                if let Some(h) = man.header() {
-                    if !opts.rates.contains(&h.fps.get()) {
-                        opts.rates.push(h.fps.get());
-                    }
-                }
-            }
-        }
-    }
-    let opts = &opts;
-    // Everything is computed before anything is written.
-    let mut writes: Vec<(PathBuf, Vec<u8>, Option<PathBuf>, String)> = Vec::new();
-    for (ai, aname) in &names {
-        let mut any = false;
-        for (path, bytes, man, name) in mans {
-            if name != aname {
-                continue;
-            }
-            let Some(sum) = man_checksum(man) else {
-                continue;
-            };
-            let Some((mdh_path, mdh)) = mdhs.iter().find(|(_, m)| mdh_checksum(m) == Some(sum))
-            else {
-                eprintln!(
-                    "warning: {}: named {aname:?}, but no MDH {} has its checksum 0x{sum:08x}; skipped",
-                    path.display(),
-                    if mdh_given { "given" } else { "in the folder" }
-                );
-                continue;
-            };
-            let sk = skeleton(mdh_path, mdh)?;
-            let (out, report) = gltf::import_animation(doc, *ai, &sk, man, opts)
-                .map_err(|e| Error::other(input, e.to_string()))?;
-            for w in &report.warnings {
-                eprintln!("warning: {w}");
-            }
-            let mut new = Vec::with_capacity(bytes.len());
-            out.write(&mut new).map_err(|e| Error::Encode {
-                file: path.clone(),
-                source: e,
-            })?;
-            any = true;
-            if new == *bytes {
-                eprintln!("unchanged {}: {}", path.display(), summary(&report));
-                continue;
-            }
-            super::import::print_edit_warnings(path, man, &out);
-            // A YAML beside the MAN (from `unpack`): unedited, it shows the old motion and
-            // goes; edited, the two edits conflict.
-            let mut yaml_os = path.as_os_str().to_owned();
-            yaml_os.push(".yaml");
-            let yaml = PathBuf::from(yaml_os);
-            let stale = if yaml.is_file() {
-                let text = crate::fsio::read_file(&yaml)?;
-                let old = man
-                    .to_yaml(&Default::default())
-                    .map_err(|e| Error::Encode {
-                        file: path.clone(),
-                        source: e,
-                    })?;
-                if text != old.as_bytes() {
-                    return Err(Error::other(
-                        &yaml,
-                        format!(
-                            "was edited, and {aname} in {} changes {} too; keep only one of the edits (nothing was written)",
-                            input.display(),
-                            path.display()
-                        ),
-                    ));
-                }
-                Some(yaml)
-            } else {
-                None
-            };
-            writes.push((path.clone(), new, stale, summary(&report)));
-        }
-        if !any {
-            eprintln!(
-                "warning: animation {aname:?}: no MAN of that name (with its MDH) in {}; skipped",
-                into.display()
-            );
-        }
-    }
-    if writes.is_empty() && !names.iter().any(|(_, n)| mans.iter().any(|m| &m.3 == n)) {
-        return Err(Error::other(
-            input,
-            format!(
-                "none of its animations ({}) names a MAN in {}",
-                names
-                    .iter()
-                    .map(|n| n.1.clone())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                into.display()
-            ),
-        ));
-    }
-    let mut done = Vec::new();
-    for (path, bytes, stale, what) in writes {
-        let bak = if backup {
-            super::gltf_new::keep_once(&path)?
-        } else {
-            None
-        };
-        crate::fsio::write_file(&path, &bytes, true)?;
-        let line = format!(
-            "updated {}: {what}{}",
-            path.display(),
-            bak.map_or(String::new(), |b| format!(
-                " (the original kept as {})",
-                b.display()
-            ))
-        );
-        eprintln!("{line}");
-        done.push(line);
-        if let Some(y) = stale {
-            std::fs::remove_file(&y).map_err(|e| Error::io(&y, e))?;
-            eprintln!("removed {} (it showed the old motion)", y.display());
-        }
-    }
-    Ok(done)
 }

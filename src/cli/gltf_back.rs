@@ -7,7 +7,7 @@
 //! them, in the file's folder or one folder below it (a folder made by `animkit unpack`, a
 //! model's folder); several such folders, or none, are refused with what to pass.
 
-use super::gltf::{decode_man, decode_mdh, mdh_checksum, update_mans, ManFile};
+use super::gltf_files::{decode_man, decode_mdh, mdh_checksum, update_mans, ManFile};
 use super::Status;
 use crate::exact::Error;
 use crate::zengin::gltf::origin::Origin;
@@ -30,7 +30,7 @@ pub(super) fn import_back(
 
 /// The one-step use: `path` back into the files it came from; what was done.
 pub(crate) fn one_step(path: &Path) -> Result<String, Error> {
-    let doc = super::gltf::read_document(path)?;
+    let doc = super::gltf_files::read_document(path)?;
     let done = back(path, &doc, &Default::default(), None)?;
     Ok(if done.is_empty() {
         "nothing changed: every animation is as in its MAN".into()

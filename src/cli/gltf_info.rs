@@ -16,7 +16,7 @@ pub(super) fn is_gltf(path: &Path) -> bool {
 /// `info` of glTF files.
 pub(super) fn info(files: &[PathBuf]) -> Result<Status, Error> {
     for path in files {
-        let doc = super::gltf::read_document(path)?;
+        let doc = super::gltf_files::read_document(path)?;
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         let r = &doc.root;
         println!(
@@ -75,7 +75,7 @@ pub(super) fn info(files: &[PathBuf]) -> Result<Status, Error> {
 pub(super) fn verify(files: &[PathBuf]) -> Result<Status, Error> {
     let mut status = Status::Ok;
     for path in files {
-        let doc = match super::gltf::read_document(path) {
+        let doc = match super::gltf_files::read_document(path) {
             Ok(d) => d,
             Err(e) => {
                 println!("error    gltf         {}: {e}", path.display());
@@ -121,11 +121,11 @@ pub(super) fn diff(a: &Path, b: &Path) -> Result<Status, Error> {
             "diff compares a glTF file with a MAN (what importing it would change); for two glTF files compare each with the MAN",
         ));
     }
-    let doc = super::gltf::read_document(glb)?;
+    let doc = super::gltf_files::read_document(glb)?;
     let (orig, out, report) =
-        super::gltf::import_one(glb, &doc, man, None, None, &Default::default())?;
+        super::gltf_files::import_one(glb, &doc, man, None, None, &Default::default())?;
     for w in &report.warnings {
-        eprintln!("warning: {w}");
+        crate::convert::warn_plain(w);
     }
     let changes = crate::codec::Codec::diff(&orig, &out);
     if changes.is_empty() {

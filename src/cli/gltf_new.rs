@@ -2,7 +2,7 @@
 //! or added to a model (`--into` a folder or a model script: the MAN beside the MDH and an
 //! `ani` line in the model's MDS/MSB).
 
-use super::gltf::{ext_is, read_mdh};
+use super::gltf_files::{ext_is, keep_once, read_mdh};
 use super::Status;
 use crate::exact::Error;
 use crate::zengin::gltf::import::{self, NewOptions};
@@ -156,7 +156,7 @@ fn make(
         }
     }
     for w in &report.warnings {
-        eprintln!("warning: {w}");
+        crate::convert::warn_plain(w);
     }
     let mut bytes = Vec::new();
     man.write(&mut bytes).map_err(|e| Error::Encode {
@@ -256,19 +256,6 @@ fn into_model(
         ))
     );
     Ok(Status::Ok)
-}
-
-/// Keep `path` once as `path.bak` (an earlier `.bak` is never replaced).
-pub(super) fn keep_once(path: &Path) -> Result<Option<PathBuf>, Error> {
-    let mut os = path.as_os_str().to_owned();
-    os.push(".bak");
-    let bak = PathBuf::from(os);
-    if bak.exists() {
-        return Ok(None);
-    }
-    let data = crate::fsio::read_file(path)?;
-    crate::fsio::write_new(&bak, &data)?;
-    Ok(Some(bak))
 }
 
 /// In a folder: the MDH (`--mdh`, or the only one) and the model script named like it

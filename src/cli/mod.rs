@@ -22,6 +22,7 @@ mod diff;
 mod export;
 mod gltf;
 mod gltf_back;
+mod gltf_files;
 mod gltf_info;
 mod gltf_mesh;
 mod gltf_new;
@@ -41,7 +42,8 @@ mod unpack;
 mod vdf;
 mod verify;
 
-pub use input::{import_error, write_text, Input, OutputArgs, WithArgs};
+pub use crate::convert::{import_error, Input, Opened};
+pub use input::{write_text, OutputArgs, WithArgs};
 
 use crate::exact::Error;
 use clap::{Parser, Subcommand};

@@ -14,9 +14,9 @@
 //! executable without a console still leaves a readable account.
 
 use super::{Input, Status};
+use crate::convert::{self, keep_original, Existing, ExportJob, Output, Wrote};
 use crate::exact::Error;
-use crate::registry::{ExportOptions, ImportOptions};
-use clap::Parser;
+use crate::registry::ImportOptions;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -25,8 +25,6 @@ use std::process::ExitCode;
 pub const LAST_RUN: &str = "animkit-last-run.txt";
 /// What a container's folder is called: `NAME` + this.
 const UNPACKED: &str = "-unpacked";
-/// What the kept original is called: `NAME` + this.
-const BACKUP: &str = ".bak";
 
 /// What was done with one path.
 struct Done {
@@ -70,7 +68,7 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
             summary.replace('\n', crate_newline())
         );
         if let Err(e) = crate::fsio::write_file(&log, text.as_bytes(), true) {
-            eprintln!("animkit: warning: summary not written: {e}");
+            convert::warn_plain(format_args!("summary not written: {e}"));
         }
     }
     if failed > 0 {
@@ -188,39 +186,12 @@ fn has_extension(path: &Path, exts: &[&str]) -> bool {
         .is_some_and(|e| exts.iter().any(|x| e.eq_ignore_ascii_case(x)))
 }
 
-/// Run a subcommand as if typed (the same code as `animkit ARGS...`).
-fn subcommand(args: &[&OsStr]) -> Result<(), Error> {
-    let argv = std::iter::once(OsStr::new("animkit")).chain(args.iter().copied());
-    let cli = super::Cli::try_parse_from(argv)
-        .map_err(|e| Error::other(args.get(1).map_or(Path::new(""), Path::new), e.to_string()))?;
-    let command = cli
-        .command
-        .ok_or_else(|| Error::other("", "no subcommand"))?;
-    match super::dispatch(command)? {
+/// A command's status as a result: a failed one (exit 1) is an error of `path`.
+fn succeeded(r: Result<Status, Error>, path: &Path, command: &str) -> Result<(), Error> {
+    match r? {
         Status::Ok => Ok(()),
-        Status::Failed => Err(Error::other(
-            args.get(1).map_or(Path::new(""), Path::new),
-            format!("`{}` failed", args[0].to_string_lossy()),
-        )),
+        Status::Failed => Err(Error::other(path, format!("`{command}` failed"))),
     }
-}
-
-/// Keep `path` once as `path.bak` before it is replaced; a `.bak` from an earlier run is
-/// never overwritten (the first original survives any number of round trips). Copied to a
-/// temporary file and renamed, so a `.bak` is never half-written.
-fn keep_original(path: &Path) -> Result<Option<PathBuf>, Error> {
-    let bak = with_suffix(path, BACKUP);
-    if !path.is_file() || bak.exists() {
-        return Ok(None);
-    }
-    let tmp = tempfile::Builder::new()
-        .prefix(".animkit-")
-        .tempfile_in(beside(path))
-        .map_err(|e| Error::io(path, e))?;
-    std::fs::copy(path, tmp.path()).map_err(|e| Error::io(path, e))?;
-    tmp.persist_noclobber(&bak)
-        .map_err(|e| Error::io(&bak, e.error))?;
-    Ok(Some(bak))
 }
 
 fn kept(bak: Option<PathBuf>) -> String {
@@ -252,38 +223,27 @@ fn one(path: &Path) -> Result<Done, Error> {
 
 fn binary_to_yaml(input: &Input) -> Result<Done, Error> {
     let path = &input.path;
-    let opened = input.open(&ImportOptions::default())?;
-    let yaml = opened
-        .to_yaml(&ExportOptions::default())
-        .map_err(Error::encoding(path))?;
-    for w in opened.export_warnings() {
-        eprintln!(
-            "animkit: warning: {}: {}: {}",
-            path.display(),
-            w.path,
-            w.message
-        );
-    }
     let out = with_suffix(path, ".yaml");
-    if out.exists() {
-        if crate::fsio::read_file(&out)? == yaml.as_bytes() {
-            return Ok(Done {
-                what: format!("{} is up to date", out.display()),
-            });
+    let to = Output::File {
+        path: &out,
+        existing: Existing::Keep,
+        backup: false,
+    };
+    let what = match convert::export(input, &ExportJob::default(), to)? {
+        Wrote::Same => format!("{} is up to date", out.display()),
+        Wrote::Differs => {
+            return Err(Error::other(
+                &out,
+                format!(
+                    "exists and differs from what {} gives (it may hold your edits): drop the \
+                     YAML to pack it into the binary, or delete it to export again",
+                    path.display()
+                ),
+            ))
         }
-        return Err(Error::other(
-            &out,
-            format!(
-                "exists and differs from what {} gives (it may hold your edits): drop the YAML \
-                 to pack it into the binary, or delete it to export again",
-                path.display()
-            ),
-        ));
-    }
-    crate::fsio::write_file(&out, yaml.as_bytes(), false)?;
-    Ok(Done {
-        what: format!("wrote {} ({})", out.display(), input.format.tag()),
-    })
+        Wrote::Written { .. } => format!("wrote {} ({})", out.display(), input.format.tag()),
+    };
+    Ok(Done { what })
 }
 
 fn yaml_to_binary(input: &Input) -> Result<Done, Error> {
@@ -297,31 +257,23 @@ fn yaml_to_binary(input: &Input) -> Result<Done, Error> {
                  (name it like WALK.MAN.yaml, or use `animkit import FILE -o OUT`)",
             )
         })?;
-    let asset = input.asset(&ImportOptions::default())?;
-    let data = asset.encode().map_err(Error::encoding(path))?;
-    if out.is_file() && crate::fsio::read_file(&out)? == data {
-        return Ok(Done {
-            what: format!("{} is unchanged", out.display()),
-        });
-    }
     if out.is_dir() {
         return Err(Error::other(
             &out,
             "is a folder; cannot write the binary there",
         ));
     }
-    super::import::warn_against_existing(&out, input.format, asset.as_ref());
-    let bak = keep_original(&out)?;
-    crate::fsio::write_file(&out, &data, true)?;
-    Ok(Done {
-        what: format!(
-            "wrote {} ({} bytes, {}){}",
+    let opts = ImportOptions::default();
+    let what = match convert::import_input(input, &opts, &out, Existing::ReplaceUnlessSame, true)? {
+        Wrote::Written { len, backup } => format!(
+            "wrote {} ({len} bytes, {}){}",
             out.display(),
-            data.len(),
             input.format.tag(),
-            kept(bak)
+            kept(backup)
         ),
-    })
+        Wrote::Same | Wrote::Differs => format!("{} is unchanged", out.display()),
+    };
+    Ok(Done { what })
 }
 
 fn unpack(input: &Input) -> Result<Done, Error> {
@@ -337,12 +289,12 @@ fn unpack(input: &Input) -> Result<Done, Error> {
             ),
         ));
     }
-    subcommand(&[
-        OsStr::new("unpack"),
-        path.as_os_str(),
-        OsStr::new("-o"),
-        dir.as_os_str(),
-    ])?;
+    let opts = crate::zengin::vdf::folder::UnpackOptions {
+        yaml: true,
+        yaml_only: false,
+        force: false,
+    };
+    succeeded(super::unpack::unpack(path, &dir, &opts), path, "unpack")?;
     Ok(Done {
         what: format!("unpacked into {}", dir.display()),
     })
@@ -363,16 +315,16 @@ fn single_model_script(dir: &Path) -> Option<PathBuf> {
 /// the engine does (files there are replaced).
 fn compile_model(dir: &Path, mds: &Path) -> Result<Done, Error> {
     let out = dir.join("_compiled");
-    let args = [
-        OsStr::new("compile"),
-        mds.as_os_str(),
-        OsStr::new("--asc"),
-        dir.as_os_str(),
-        OsStr::new("-o"),
-        out.as_os_str(),
-        OsStr::new("--force"),
-    ];
-    subcommand(&args)?;
+    let args = super::compile::Args {
+        input: mds.to_path_buf(),
+        output: Some(out.clone()),
+        force: true,
+        quiet: false,
+        asc: Some(dir.to_path_buf()),
+        mdh: None,
+        rounding: super::compile::RoundingArg::Engine,
+    };
+    succeeded(super::compile::run(args), mds, "compile")?;
     Ok(Done {
         what: format!("model compiled into {}", out.display()),
     })
@@ -401,16 +353,8 @@ fn folder(dir: &Path) -> Result<Done, Error> {
         ));
     }
     let bak = keep_original(&archive)?;
-    let mut args = vec![
-        OsStr::new("repack"),
-        dir.as_os_str(),
-        OsStr::new("-o"),
-        archive.as_os_str(),
-    ];
-    if archive.exists() {
-        args.push(OsStr::new("--force"));
-    }
-    subcommand(&args)?;
+    let force = archive.exists();
+    succeeded(super::repack::repack(dir, &archive, force), dir, "repack")?;
     Ok(Done {
         what: format!("repacked into {}{}", archive.display(), kept(bak)),
     })

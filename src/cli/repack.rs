@@ -3,7 +3,7 @@
 use super::Status;
 use crate::exact::Error;
 use crate::zengin::vdf::folder;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Build the archive again from a folder made by `animkit unpack`: byte-identical when
 /// nothing changed; edited YAML is re-encoded, edited files taken as they are, data laid out
@@ -23,20 +23,19 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
+    repack(&args.dir, &args.output, args.force)
+}
+
+/// Repack the unpacked folder `dir` into the archive `output`.
+pub(super) fn repack(dir: &Path, output: &Path, force: bool) -> Result<Status, Error> {
     let b = super::progress::bar(0, "pieces");
-    let r = folder::repack(
-        &args.dir,
-        &args.output,
-        args.force,
-        crate::registry::formats(),
-        &|| {
-            b.inc_length(1);
-            b.inc(1)
-        },
-    )?;
+    let r = folder::repack(dir, output, force, crate::registry::formats(), &|| {
+        b.inc_length(1);
+        b.inc(1)
+    })?;
     b.finish_and_clear();
     for w in &r.warnings {
-        eprintln!("animkit: warning: {w}");
+        crate::convert::warn_plain(w);
     }
     for y in &r.from_yaml {
         eprintln!("re-encoded from {y}");
@@ -47,6 +46,6 @@ pub fn run(args: Args) -> Result<Status, Error> {
     for x in &r.removed {
         eprintln!("removed {x}");
     }
-    eprintln!("wrote {} ({} files)", args.output.display(), r.files);
+    eprintln!("wrote {} ({} files)", output.display(), r.files);
     Ok(Status::Ok)
 }

@@ -3,8 +3,9 @@
 //! terminal only) and a summary.
 
 use super::{Input, Status};
+use crate::convert::{self, Existing, ExportJob, Output};
 use crate::exact::Error;
-use crate::registry::{ExportOptions, ImportOptions};
+use crate::registry::ImportOptions;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -126,7 +127,18 @@ fn one(
         Ok(i) => i,
         Err(_) => return Ok(Outcome::Skipped),
     };
-    let (output, bytes) = match direction {
+    let existing = if force {
+        Existing::Replace
+    } else {
+        Existing::Refuse
+    };
+    let make_parent = |output: &Path| -> Result<(), Error> {
+        if let Some(parent) = output.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        }
+        Ok(())
+    };
+    match direction {
         Direction::Export => {
             if input.from_yaml {
                 return Ok(Outcome::Skipped);
@@ -135,20 +147,16 @@ fn one(
                 return Ok(Outcome::Archive);
             }
             let opened = input.open(opts)?;
-            let yaml = opened
-                .to_yaml(&ExportOptions::default())
-                .map_err(Error::encoding(file))?;
-            for w in opened.export_warnings() {
-                eprintln!(
-                    "animkit: warning: {}: {}: {}",
-                    file.display(),
-                    w.path,
-                    w.message
-                );
-            }
             let mut name = target.as_os_str().to_owned();
             name.push(".yaml");
-            (PathBuf::from(name), yaml.into_bytes())
+            let output = PathBuf::from(name);
+            make_parent(&output)?;
+            let to = Output::File {
+                path: &output,
+                existing,
+                backup: false,
+            };
+            convert::export_opened(&input, &opened, &ExportJob::default(), to)?;
         }
         Direction::Import => {
             if !input.from_yaml {
@@ -161,14 +169,10 @@ fn one(
             if !is_yaml {
                 return Ok(Outcome::Skipped);
             }
-            let asset = input.asset(opts)?;
-            let data = asset.encode().map_err(Error::encoding(file))?;
-            (target.with_extension(""), data)
+            let output = target.with_extension("");
+            make_parent(&output)?;
+            convert::import_input(&input, opts, &output, existing, false)?;
         }
-    };
-    if let Some(parent) = output.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
     }
-    crate::fsio::write_file(&output, &bytes, force)?;
     Ok(Outcome::Done)
 }

@@ -2,9 +2,10 @@
 //! manifest for `repack`.
 
 use super::Status;
+use crate::convert::warn;
 use crate::exact::Error;
 use crate::zengin::vdf::folder::{self as folder, UnpackOptions};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Unpack a VDF archive into a folder: every file at its path, every recognised asset (MAN,
 /// ...) also as `<file>.yaml`, and `vdf-manifest.yaml` with what the archive needs beyond the
@@ -26,36 +27,41 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
-    let map = crate::fsio::map_file(&args.archive)?;
-    let (v, tree) = folder::open(&args.archive, &map)?;
-    for w in v.warnings.iter().chain(&tree.warnings) {
-        eprintln!("animkit: warning: {}: {w}", args.archive.display());
-    }
-    let b = super::progress::bar(v.layout.len(), "pieces");
     let opts = UnpackOptions {
         yaml: !args.no_yaml,
         yaml_only: args.yaml_only,
         force: args.force,
     };
+    unpack(&args.archive, &args.output, &opts)
+}
+
+/// Unpack `archive` into the folder `output`.
+pub(super) fn unpack(archive: &Path, output: &Path, opts: &UnpackOptions) -> Result<Status, Error> {
+    let map = crate::fsio::map_file(archive)?;
+    let (v, tree) = folder::open(archive, &map)?;
+    for w in v.warnings.iter().chain(&tree.warnings) {
+        warn(archive, w);
+    }
+    let b = super::progress::bar(v.layout.len(), "pieces");
     let r = folder::unpack(
-        &args.archive,
+        archive,
         &v,
         &tree,
-        &args.output,
-        &opts,
+        output,
+        opts,
         crate::registry::formats(),
         &|part| map.release(part),
         &|| b.inc(1),
     )?;
     b.finish_and_clear();
     for w in &r.warnings {
-        eprintln!("animkit: warning: {}: {w}", args.archive.display());
+        warn(archive, w);
     }
     eprintln!(
         "unpacked {} files ({} as YAML) to {}",
         r.files,
         r.yaml,
-        args.output.display()
+        output.display()
     );
     Ok(Status::Ok)
 }

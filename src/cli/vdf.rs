@@ -87,7 +87,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
 
 fn print_warnings(file: &std::path::Path, w: &[String]) {
     for w in w {
-        eprintln!("animkit: warning: {}: {w}", file.display());
+        crate::convert::warn(file, w);
     }
 }
 
@@ -226,18 +226,18 @@ fn pack(a: PackArgs) -> Result<Status, Error> {
         dir_abs.join(rel) == out_abs || crate::fsio::same_file(&a.dir.join(rel), &a.output)
     })?;
     for l in folder::links_below(&a.dir) {
-        eprintln!(
-            "animkit: warning: {}: a symbolic link or junction; not packed (vdf pack does not follow links: put the file or folder itself there)",
-            l.display()
+        crate::convert::warn(
+            &l,
+            "a symbolic link or junction; not packed (vdf pack does not follow links: put the file or folder itself there)",
         );
     }
     for t in folder::own_temps(&a.dir) {
-        eprintln!("animkit: warning: {}", crate::fsio::own_temp_warning(&t));
+        crate::convert::warn_plain(crate::fsio::own_temp_warning(&t));
     }
     for d in folder::empty_folders(&a.dir) {
-        eprintln!(
-            "animkit: warning: {d}/: empty folder left out (an archive directory needs at least one entry)"
-        );
+        crate::convert::warn_plain(format_args!(
+            "{d}/: empty folder left out (an archive directory needs at least one entry)"
+        ));
     }
     let b = super::progress::bar(files.len() + 1, "pieces");
     let len = crate::fsio::write_streaming(&a.output, a.force, |w| {

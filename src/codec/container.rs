@@ -5,7 +5,7 @@
 //! `verify` checks the container's own structure and then every member, `diff` shows what
 //! changed inside changed members, `info` and `export` read the file through the map.
 
-use super::{ExportOptions, Finding, Formats, InfoLine};
+use super::Formats;
 use crate::exact::{DecodeError, EncodeError};
 use std::borrow::Cow;
 
@@ -71,14 +71,9 @@ pub trait Container: Send + Sync {
     }
 }
 
-/// An opened container, borrowing its file's bytes.
-pub trait Archive: Send + Sync {
-    /// A short summary for `info`.
-    fn info(&self) -> Vec<InfoLine>;
-    /// The container's YAML document (`export`).
-    fn to_yaml(&self, opts: &ExportOptions<'_>) -> Result<String, EncodeError>;
-    /// The field path of the byte at `offset` (for mismatch reports).
-    fn field_at(&self, offset: u64) -> String;
+/// An opened container, borrowing its file's bytes: a [`Document`](super::Document) (its
+/// summary, YAML document, own validation rules), and its members.
+pub trait Archive: super::Document {
     /// The container's own round trips (binary → model → binary, binary → YAML → binary), its
     /// output compared with the input as it is written, never held in memory; `release` gets
     /// every compared part of the input (to drop it from memory). The first mismatch, if any.
@@ -93,8 +88,4 @@ pub trait Archive: Send + Sync {
     fn read(&self, id: usize) -> Result<Cow<'_, [u8]>, String>;
     /// The bytes of the file that store member `id` (to release them after use).
     fn stored(&self, id: usize) -> &[u8];
-    /// The container's own validation rules (`check`); members are checked on their own.
-    fn check(&self) -> Vec<Finding> {
-        Vec::new()
-    }
 }

@@ -9,6 +9,7 @@ mod finding;
 
 pub use companion::Companion;
 pub use container::{Archive, Container, Member, Mismatch, Stage, Which};
+
 pub use finding::{CheckContext, Finding, Severity};
 
 use crate::exact::{DecodeError, EncodeError, ImportError};
@@ -40,7 +41,7 @@ pub struct ImportOptions {
     pub requantize: bool,
 }
 
-/// Where a writer puts a file's bytes as a format makes them ([`Codec::import_into`]): the
+/// Where a writer puts a file's bytes as a format makes them ([`Codec::import_to`]): the
 /// output file being written (which reports its own write errors when it is finished), or a
 /// `Vec<u8>`.
 pub trait Sink {
@@ -64,6 +65,35 @@ impl Sink for Vec<u8> {
     }
     fn restart(&mut self) {
         self.clear();
+    }
+}
+
+/// What [`Codec::import_to`] found besides the bytes (for the writers to print as warnings).
+#[derive(Debug, Default)]
+pub struct Imported {
+    /// The document's [`Codec::value_findings`] (they name the document).
+    pub value_findings: Vec<Finding>,
+    /// The [`Codec::edit_warnings`] of the edit from the file the output replaces (they name
+    /// the output).
+    pub edit_warnings: Vec<Finding>,
+}
+
+/// Why [`Codec::to_yaml_into`] stopped: the document could not be made, or not written.
+#[derive(Debug)]
+pub enum ExportError {
+    Encode(EncodeError),
+    Write(std::io::Error),
+}
+
+impl From<EncodeError> for ExportError {
+    fn from(e: EncodeError) -> Self {
+        ExportError::Encode(e)
+    }
+}
+
+impl From<std::io::Error> for ExportError {
+    fn from(e: std::io::Error) -> Self {
+        ExportError::Write(e)
     }
 }
 
@@ -126,24 +156,50 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn edit_warnings(&self, _edited: &Self) -> Vec<Finding> {
         Vec::new()
     }
-    /// Whether [`Codec::edit_warnings`] can find anything. `false` promises it always returns
-    /// nothing, so a writer need not decode the file it replaces to compare (MW3 `import` of
-    /// a 10 MB file: 25 ms and the old model's memory saved). `true` by default (the safe side).
-    const HAS_EDIT_WARNINGS: bool = true;
-    /// A YAML document straight to the file's bytes in `sink`, for writers that need no
-    /// model (no [`Codec::edit_warnings`] to print). The default reads the model and encodes
-    /// it; a format may instead encode a large document piece by piece as it reads it and
-    /// hand each piece to the sink at once (less memory, every core, the output written while
-    /// the rest is read), but the result, bytes or error, must be the default's. On an error
-    /// the sink holds anything; the caller discards it.
-    fn import_into(
+    /// A YAML document straight to the file's bytes in `sink`, with what the writers print
+    /// besides: the document's [`Codec::value_findings`] and, when `previous` holds the file
+    /// the output replaces, the [`Codec::edit_warnings`] of the edit from it (a `previous`
+    /// that is not a readable file of this format gives none). The default reads the model,
+    /// encodes it and compares; a format may instead encode a large document piece by piece
+    /// as it reads it and hand each piece to the sink at once (less memory, every core, the
+    /// output written while the rest is read), or skip decoding `previous` when it has no
+    /// edit warnings, but the result, bytes, findings or error, must be the default's. On an
+    /// error the sink holds anything; the caller discards it.
+    fn import_to(
         text: &str,
         opts: &ImportOptions,
+        previous: Option<&[u8]>,
         sink: &mut dyn Sink,
-    ) -> Result<(), ImportError> {
+    ) -> Result<Imported, ImportError> {
+        let new = Self::from_yaml(text, opts)?;
         let mut out = Vec::new();
-        Self::from_yaml(text, opts)?.encode(&mut out)?;
+        new.encode(&mut out)?;
+        let edit_warnings = previous
+            .filter(|old| Self::detect(old))
+            .and_then(|old| Self::decode(old).ok())
+            .map(|old| old.edit_warnings(&new))
+            .unwrap_or_default();
+        let imported = Imported {
+            value_findings: new.value_findings(),
+            edit_warnings,
+        };
+        // (the process may end soon after: the caller need not wait for the model to be
+        // dropped piece by piece before its output is written)
+        drop(new);
         sink.append(&out);
+        Ok(imported)
+    }
+    /// The YAML document of [`Codec::to_yaml`] written to `out` as it is made. The default
+    /// makes the whole text and writes it; a format with large documents may write it piece
+    /// by piece (memory: a small constant beside the model, not the document), but the bytes
+    /// written must be the default's.
+    fn to_yaml_into(
+        &self,
+        opts: &ExportOptions<'_>,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), ExportError> {
+        let text = self.to_yaml(opts)?;
+        out.write_all(text.as_bytes())?;
         Ok(())
     }
     /// `verify`'s binary → YAML → binary step done a cheaper way the format proves equal to
@@ -178,41 +234,95 @@ pub trait Format: Send + Sync {
     fn detect(&self, data: &[u8]) -> bool;
     fn decode(&self, data: &[u8]) -> Result<Box<dyn Asset>, DecodeError>;
     fn read_yaml(&self, text: &str, opts: &ImportOptions) -> Result<Box<dyn Asset>, ImportError>;
-    /// See [`Codec::import_into`].
-    fn import_into(
+    /// See [`Codec::import_to`].
+    fn import_to(
         &self,
         text: &str,
         opts: &ImportOptions,
+        previous: Option<&[u8]>,
         sink: &mut dyn Sink,
-    ) -> Result<(), ImportError>;
+    ) -> Result<Imported, ImportError>;
     fn schema(&self) -> RootSchema;
     /// See [`Codec::CONTAINER`].
     fn container(&self) -> Option<&'static dyn Container>;
     /// See [`Codec::COMPANIONS`].
     fn companions(&self) -> &'static [Companion];
-    /// See [`Codec::HAS_EDIT_WARNINGS`].
-    fn has_edit_warnings(&self) -> bool;
     /// See [`Codec::repair`].
     fn repair(&self, data: &[u8]) -> Option<Repaired>;
 }
 
-/// A decoded file, as the commands see it.
-pub trait Asset: Send + Sync {
+/// What the commands read from any opened file, a decoded [`Asset`] or an [`Archive`]
+/// borrowed from its map: one set of methods for both (each with its [`Codec`] method's
+/// meaning), so a command handles either through `&dyn Document`.
+pub trait Document: Send + Sync {
+    /// See [`Codec::info`].
+    fn info(&self) -> Vec<InfoLine>;
+    /// See [`Codec::to_yaml`].
+    fn to_yaml(&self, opts: &ExportOptions<'_>) -> Result<String, EncodeError>;
+    /// See [`Codec::to_yaml_into`] (by default made whole, then written).
+    fn to_yaml_into(
+        &self,
+        opts: &ExportOptions<'_>,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), ExportError> {
+        let text = self.to_yaml(opts)?;
+        out.write_all(text.as_bytes())?;
+        Ok(())
+    }
+    /// See [`Codec::field_at`].
+    fn field_at(&self, offset: u64) -> String;
+    /// See [`Codec::check`] (a container's own rules: its members are checked on their own).
+    fn check(&self, _ctx: &CheckContext<'_>) -> Vec<Finding> {
+        Vec::new()
+    }
+    /// See [`Codec::export_warnings`].
+    fn export_warnings(&self) -> Vec<Finding> {
+        Vec::new()
+    }
+    /// See [`Codec::companion_key`].
+    fn companion_key(&self) -> Option<u32> {
+        None
+    }
+}
+
+/// The [`Document`] of a [`Codec`] type: its methods, forwarded.
+impl<T: Codec> Document for T {
+    fn info(&self) -> Vec<InfoLine> {
+        Codec::info(self)
+    }
+    fn to_yaml(&self, opts: &ExportOptions<'_>) -> Result<String, EncodeError> {
+        Codec::to_yaml(self, opts)
+    }
+    fn to_yaml_into(
+        &self,
+        opts: &ExportOptions<'_>,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), ExportError> {
+        Codec::to_yaml_into(self, opts, out)
+    }
+    fn field_at(&self, offset: u64) -> String {
+        Codec::field_at(self, offset)
+    }
+    fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding> {
+        Codec::check(self, ctx)
+    }
+    fn export_warnings(&self) -> Vec<Finding> {
+        Codec::export_warnings(self)
+    }
+    fn companion_key(&self) -> Option<u32> {
+        Codec::companion_key(self)
+    }
+}
+
+/// A decoded file, as the commands see it: a [`Document`], and what needs the model's own
+/// type (encoding, comparing two of them).
+pub trait Asset: Document {
     fn tag(&self) -> &'static str;
     fn encode(&self) -> Result<Vec<u8>, EncodeError>;
-    fn to_yaml(&self, opts: &ExportOptions<'_>) -> Result<String, EncodeError>;
-    fn info(&self) -> Vec<InfoLine>;
-    fn field_at(&self, offset: u64) -> String;
     /// `None` when `other` is a different format.
     fn diff(&self, other: &dyn Asset) -> Option<Vec<String>>;
-    /// See [`Codec::check`].
-    fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding>;
-    /// See [`Codec::export_warnings`].
-    fn export_warnings(&self) -> Vec<Finding>;
     /// See [`Codec::value_findings`].
     fn value_findings(&self) -> Vec<Finding>;
-    /// See [`Codec::companion_key`].
-    fn companion_key(&self) -> Option<u32>;
     /// See [`Codec::edit_warnings`]; empty when `edited` is another format.
     fn edit_warnings(&self, edited: &dyn Asset) -> Vec<Finding>;
     /// See [`Codec::yaml_round_trip`].
@@ -229,32 +339,14 @@ impl<T: Codec> Asset for T {
         Codec::encode(self, &mut out)?;
         Ok(out)
     }
-    fn to_yaml(&self, opts: &ExportOptions<'_>) -> Result<String, EncodeError> {
-        Codec::to_yaml(self, opts)
-    }
-    fn info(&self) -> Vec<InfoLine> {
-        Codec::info(self)
-    }
-    fn field_at(&self, offset: u64) -> String {
-        Codec::field_at(self, offset)
-    }
     fn diff(&self, other: &dyn Asset) -> Option<Vec<String>> {
         other
             .as_any()
             .downcast_ref::<T>()
             .map(|o| Codec::diff(self, o))
     }
-    fn check(&self, ctx: &CheckContext<'_>) -> Vec<Finding> {
-        Codec::check(self, ctx)
-    }
-    fn export_warnings(&self) -> Vec<Finding> {
-        Codec::export_warnings(self)
-    }
     fn value_findings(&self) -> Vec<Finding> {
         Codec::value_findings(self)
-    }
-    fn companion_key(&self) -> Option<u32> {
-        Codec::companion_key(self)
     }
     fn edit_warnings(&self, edited: &dyn Asset) -> Vec<Finding> {
         edited
@@ -301,13 +393,14 @@ impl<T: Codec> Format for Registered<T> {
         // A BOM (Notepad, PowerShell) is not part of the document.
         Ok(Box::new(T::from_yaml(crate::yaml::strip_bom(text), opts)?))
     }
-    fn import_into(
+    fn import_to(
         &self,
         text: &str,
         opts: &ImportOptions,
+        previous: Option<&[u8]>,
         sink: &mut dyn Sink,
-    ) -> Result<(), ImportError> {
-        T::import_into(crate::yaml::strip_bom(text), opts, sink)
+    ) -> Result<Imported, ImportError> {
+        T::import_to(crate::yaml::strip_bom(text), opts, previous, sink)
     }
     fn schema(&self) -> RootSchema {
         crate::exact::with_integer_ranges(T::schema())
@@ -317,9 +410,6 @@ impl<T: Codec> Format for Registered<T> {
     }
     fn companions(&self) -> &'static [Companion] {
         T::COMPANIONS
-    }
-    fn has_edit_warnings(&self) -> bool {
-        T::HAS_EDIT_WARNINGS
     }
     fn repair(&self, data: &[u8]) -> Option<Repaired> {
         T::repair(data)

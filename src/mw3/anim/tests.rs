@@ -1013,21 +1013,25 @@ fn references_may_be_given_by_name_or_index_alone() {
     assert_eq!(diff.len(), 2, "{diff:?}");
 }
 
-/// `import` decodes the file it replaces only for formats with edit warnings: MW3 has none
-/// (so a 10 MB anim.zbd is not decoded again), MAN has them.
+/// MW3's `import_to` does not decode the file the output replaces (a 10 MB anim.zbd is not
+/// read again): it has no value findings and no edit warnings, so the default's would be
+/// empty too; the bytes are the model's.
 #[test]
-fn only_formats_with_edit_warnings_ask_for_the_old_output() {
-    let formats = crate::registry::formats();
-    let mw3 = formats.by_tag("mw3.anim").expect("mw3 registered");
-    assert!(!mw3.has_edit_warnings());
-    let man = formats.by_tag("zengin.man").expect("MAN registered");
-    assert!(man.has_edit_warnings());
-    // (and the promise holds: an edit gives no warning)
+fn mw3_import_to_finds_what_the_default_finds() {
     let data = gen::file(3, &gen::Shape::default()).expect("generates");
     let a = Anim::read(&data).expect("decodes");
     let mut b = a.clone();
     b.info.gravity = F32::new(-1.5);
     assert!(Codec::edit_warnings(&a, &b).is_empty());
+    assert!(Codec::value_findings(&b).is_empty());
+    let yaml = b.to_yaml(&ExportOptions::default()).unwrap();
+    let mut out = Vec::new();
+    let found = Anim::import_to(&yaml, &ImportOptions::default(), Some(&data), &mut out).unwrap();
+    assert!(found.value_findings.is_empty() && found.edit_warnings.is_empty());
+    let mut expected = Vec::new();
+    b.encode(&mut expected).unwrap();
+    assert_eq!(out, expected);
+    assert_ne!(out, data, "the edit is in the bytes");
 }
 
 /// The output is reserved once at about its final size: within 10 % of the encoded length of
@@ -1152,7 +1156,7 @@ fn a_large_document_streams_to_the_same_bytes_and_the_same_errors() {
     pool.install(|| {
         let import = |text: &str| {
             let mut out = Vec::new();
-            Anim::import_into(text, &opts, &mut out).map(|()| out)
+            Anim::import_to(text, &opts, None, &mut out).map(|_| out)
         };
         let mut streamed = Vec::new();
         Anim::stream_into(&yaml, &mut streamed).expect("the streamed path reads it");
@@ -1164,7 +1168,7 @@ fn a_large_document_streams_to_the_same_bytes_and_the_same_errors() {
         crate::registry::formats()
             .by_tag("mw3.anim")
             .unwrap()
-            .import_into(&crlf, &opts, &mut out)
+            .import_to(&crlf, &opts, None, &mut out)
             .unwrap();
         assert_eq!(out, bytes);
 

@@ -11,7 +11,7 @@ use super::pose::{local_from_world, quat_from_angaxis, world_from_tm_rows, Local
 use crate::exact::{Blob, Text, F32};
 pub use crate::zengin::man::build::Rounding;
 use crate::zengin::man::build::{build, NewMan};
-use crate::zengin::man::{quant, Man, Source};
+use crate::zengin::man::{Man, Source};
 use crate::zengin::mds::Ani;
 use crate::zengin::types::{BBox, ZDate};
 use glam::{DQuat, DVec3, Vec3};
@@ -211,20 +211,7 @@ pub fn compile(asc: &Model, input: &AniInput<'_>) -> Result<(Man, Vec<Note>), St
 /// (`f32(1/65535)·f32(max − min)` misses the engine's scale by one ulp in 3 of the 30 class B
 /// pairs whose extremes are exact; this formula matches all of them).
 fn engine_position_range(locals: &[Local]) -> (f32, f32) {
-    let mut lo = f32::INFINITY;
-    let mut hi = f32::NEG_INFINITY;
-    for l in locals {
-        let p = l.pos.as_vec3();
-        lo = lo.min(p.min_element());
-        hi = hi.max(p.max_element());
-    }
-    if !lo.is_finite() || !hi.is_finite() {
-        return (0.0, 1.0 / 65535.0);
-    }
-    if hi <= lo {
-        return quant::position_range(std::iter::once(Vec3::splat(lo)));
-    }
-    (lo, ((hi as f64 - lo as f64) / 65535.0) as f32)
+    crate::zengin::man::build::engine_position_range(locals.iter().map(|l| l.pos.as_vec3()))
 }
 
 /// The engine's skeleton of an ASC (asc.md §5): the `Bip01…` and `ZS_…` objects (any case) in

@@ -39,7 +39,7 @@ pub struct NewMan<'a> {
     pub locals: &'a [(DQuat, DVec3)],
     pub rounding: Rounding,
     /// `position_min` and `position_scale` to quantise with, instead of the engine's range of
-    /// these positions.
+    /// these positions ([`engine_position_range`]).
     pub position_range: Option<(f32, f32)>,
     pub bbox: BBox,
     /// The source chunk (date, path, script line).
@@ -61,7 +61,7 @@ pub fn build(m: &NewMan<'_>) -> Result<Man, String> {
     let frames = m.locals.len() / n;
     let (min, scale) = m
         .position_range
-        .unwrap_or_else(|| quant::position_range(m.locals.iter().map(|l| l.1.as_vec3())));
+        .unwrap_or_else(|| engine_position_range(m.locals.iter().map(|l| l.1.as_vec3())));
     let rot_code = |q: f64| -> u16 {
         let t = q / ROT_SCALE as f64;
         let c = match m.rounding {
@@ -121,4 +121,23 @@ pub fn build(m: &NewMan<'_>) -> Result<Man, String> {
             Chunk::Samples(samples),
         ],
     })
+}
+
+/// The engine's `position_min` and `position_scale`: the least and greatest f32 component of
+/// all positions, the scale `(max − min)/65535` evaluated in double and stored as f32 (a zero
+/// range as [`quant::position_range`] gives it).
+pub fn engine_position_range(positions: impl Iterator<Item = glam::Vec3>) -> (f32, f32) {
+    let mut lo = f32::INFINITY;
+    let mut hi = f32::NEG_INFINITY;
+    for p in positions {
+        lo = lo.min(p.min_element());
+        hi = hi.max(p.max_element());
+    }
+    if !lo.is_finite() || !hi.is_finite() {
+        return (0.0, 1.0 / 65535.0);
+    }
+    if hi <= lo {
+        return quant::position_range(std::iter::once(glam::Vec3::splat(lo)));
+    }
+    (lo, ((hi as f64 - lo as f64) / 65535.0) as f32)
 }

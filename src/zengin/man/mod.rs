@@ -294,6 +294,17 @@ impl Codec for Man {
             .map(crate::zengin::mdh::Mdh::node_names);
         crate::zengin::man::yaml::to_yaml_with(self, names.as_deref())
     }
+    fn to_yaml_into(
+        &self,
+        opts: &ExportOptions,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), crate::codec::ExportError> {
+        let names = opts
+            .companion
+            .and_then(|c| c.as_any().downcast_ref::<crate::zengin::mdh::Mdh>())
+            .map(crate::zengin::mdh::Mdh::node_names);
+        crate::zengin::man::yaml::to_yaml_into(self, names.as_deref(), out)
+    }
     fn from_yaml(text: &str, opts: &ImportOptions) -> Result<Self, crate::exact::ImportError> {
         crate::zengin::man::yaml::from_yaml(text, opts)
     }

@@ -260,3 +260,62 @@ fn sample_refusals_keep_their_order_and_paths() {
     let back = Man::from_yaml(&text, &ImportOptions::default()).unwrap();
     assert_eq!(back, man);
 }
+
+/// `to_yaml_into` (the streamed export) writes the bytes `to_yaml` makes: on every sample and
+/// corpus MAN, with node labels, and on generated animations large enough to be rendered on
+/// all cores in several batches (a node count that divides no batch evenly).
+#[test]
+fn the_streamed_export_writes_the_same_bytes_as_the_whole_one() {
+    use crate::codec::ExportOptions;
+    let streamed = |man: &Man, names: Option<&[Text]>| {
+        let mut out = Vec::new();
+        super::yaml::to_yaml_into(man, names, &mut out).unwrap();
+        out
+    };
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    let corpus = crate::testing::corpus_path("realworld");
+    for dir in std::iter::once(samples).chain(corpus) {
+        for e in walkdir::WalkDir::new(&dir).sort_by_file_name() {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().to_ascii_lowercase();
+            if e.file_type().is_file() && name.ends_with(".man") {
+                files.push((
+                    e.path().display().to_string(),
+                    std::fs::read(e.path()).unwrap(),
+                ));
+            }
+        }
+    }
+    if let Some(data) = crate::testing::corpus_file("zengin/G1_HUMANS-S_FISTRUN.MAN") {
+        files.push(("corpus FISTRUN".into(), data));
+    }
+    let mut checked = 0;
+    for (name, data) in &files {
+        let Ok(man) = Man::decode(data) else { continue };
+        let whole = man.to_yaml(&ExportOptions::default()).unwrap();
+        assert!(streamed(&man, None) == whole.as_bytes(), "{name}");
+        let mut out = Vec::new();
+        Codec::to_yaml_into(&man, &ExportOptions::default(), &mut out).unwrap();
+        assert!(out == whole.as_bytes(), "{name}: through the Codec");
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} MANs");
+    for (nodes, frames) in [(37, 3000), (1, 40_000), (300, 200)] {
+        let man = Man::decode(&synth::synthesize_bytes(&synth::Synth::new(
+            "S_BIG", nodes, frames,
+        )))
+        .unwrap();
+        let whole = super::yaml::to_yaml_with(&man, None).unwrap();
+        assert!(streamed(&man, None) == whole.as_bytes(), "{nodes}×{frames}");
+        let names: Vec<Text> = (0..nodes)
+            .map(|n| Text::from(format!("BIP01 N{n}").as_str()))
+            .collect();
+        let whole = super::yaml::to_yaml_with(&man, Some(&names)).unwrap();
+        assert!(whole.contains("node: BIP01 N0"), "labelled");
+        assert!(
+            streamed(&man, Some(&names)) == whole.as_bytes(),
+            "{nodes}×{frames} labelled"
+        );
+    }
+}

@@ -6,7 +6,7 @@ use crate::codec::{check_document_header, Codec, ImportOptions};
 use crate::exact::{Blob, EncodeError, FieldPath, Hex32, ImportError, Within, YamlError, F32};
 use crate::zengin::man::quant;
 pub use crate::zengin::man::yaml_fast::{FramesIn, RotationError, SampleIn};
-use crate::zengin::man::yaml_render::render_frames;
+use crate::zengin::man::yaml_render::{render_frames, render_frames_streamed};
 use crate::zengin::man::{Chunk, Dims, Events, Header, Man, Marker, Samples, Source, Unknown};
 use schemars::JsonSchema;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -141,20 +141,81 @@ pub fn to_yaml_with(
     man: &Man,
     node_names: Option<&[crate::exact::Text]>,
 ) -> Result<String, EncodeError> {
-    // The emitter writes everything but the samples (a few hundred bytes); the frames are
-    // rendered straight into the output where their marks are.
+    let samples = |c: &Chunk| match c {
+        Chunk::Samples(x) => x.codes.len(),
+        _ => 0,
+    };
+    let mut out = String::with_capacity(4096 + man.chunks.iter().map(samples).sum::<usize>() * 128);
+    match write_document(man, node_names, &mut out) {
+        Ok(()) => Ok(out),
+        Err(crate::codec::ExportError::Encode(e)) => Err(e),
+        // (a String takes every write)
+        Err(crate::codec::ExportError::Write(e)) => Err(EncodeError::new(e.to_string())),
+    }
+}
+
+/// [`to_yaml_with`] written to `out` as it is made: the frames a batch at a time, so the
+/// memory it takes is a few megabytes whatever the size of the document (the same bytes).
+pub fn to_yaml_into(
+    man: &Man,
+    node_names: Option<&[crate::exact::Text]>,
+    out: &mut dyn std::io::Write,
+) -> Result<(), crate::codec::ExportError> {
+    write_document(man, node_names, &mut Streamed(out))
+}
+
+/// Where [`write_document`] puts the document: a whole `String`, or a writer (a batch of
+/// frames at a time).
+trait TextOut {
+    fn text(&mut self, s: &str) -> std::io::Result<()>;
+    fn frames(&mut self, frames: Frames<'_>) -> std::io::Result<()>;
+}
+
+/// One `frames:` block to render (see [`render_frames`]).
+struct Frames<'a> {
+    codes: &'a [[u16; 6]],
+    nodes: usize,
+    range: (f32, f32),
+    labels: Option<&'a [String]>,
+    indent: usize,
+}
+
+impl TextOut for String {
+    fn text(&mut self, s: &str) -> std::io::Result<()> {
+        self.push_str(s);
+        Ok(())
+    }
+    fn frames(&mut self, f: Frames<'_>) -> std::io::Result<()> {
+        render_frames(self, f.codes, f.nodes, f.range, f.labels, f.indent);
+        Ok(())
+    }
+}
+
+struct Streamed<'a>(&'a mut dyn std::io::Write);
+
+impl TextOut for Streamed<'_> {
+    fn text(&mut self, s: &str) -> std::io::Result<()> {
+        self.0.write_all(s.as_bytes())
+    }
+    fn frames(&mut self, f: Frames<'_>) -> std::io::Result<()> {
+        let write = &mut |text: &str| self.0.write_all(text.as_bytes());
+        render_frames_streamed(write, f.codes, f.nodes, f.range, f.labels, f.indent)
+    }
+}
+
+/// The document: the emitter writes everything but the samples (a few hundred bytes); the
+/// frames are rendered straight into the output where their marks are.
+fn write_document(
+    man: &Man,
+    node_names: Option<&[crate::exact::Text]>,
+    out: &mut dyn TextOut,
+) -> Result<(), crate::codec::ExportError> {
     let doc = DocOut {
         man,
         placeholders: false,
     };
     let skeleton = crate::yaml::to_string_with_capacity(&doc, 4096)
         .map_err(|e| EncodeError::new(e.to_string()))?;
-    let samples = |c: &Chunk| match c {
-        Chunk::Samples(x) => x.codes.len(),
-        _ => 0,
-    };
-    let mut out =
-        String::with_capacity(skeleton.len() + man.chunks.iter().map(samples).sum::<usize>() * 128);
     let mut rest = skeleton.as_str();
     for (i, c) in man.chunks.iter().enumerate() {
         let Chunk::Samples(x) = c else { continue };
@@ -165,7 +226,7 @@ pub fn to_yaml_with(
             .find(FRAMES_MARK)
             .ok_or_else(|| EncodeError::new("internal: a frames block is not in the document"))?;
         let line = rest[..at].rfind('\n').map_or(0, |p| p + 1);
-        out.push_str(&rest[..line]);
+        out.text(&rest[..line])?;
         let header = crate::zengin::man::governing_header(&man.chunks, i, |c| match c {
             Chunk::Header(h) => Some(h),
             _ => None,
@@ -174,19 +235,17 @@ pub fn to_yaml_with(
             (h.position_min.get(), h.position_scale.get())
         });
         let labels = node_names.map(|names| node_labels(x, names));
-        let nodes = x.node_indices.len();
-        render_frames(
-            &mut out,
-            &x.codes,
-            nodes,
+        out.frames(Frames {
+            codes: &x.codes,
+            nodes: x.node_indices.len(),
             range,
-            labels.as_deref(),
-            at - line,
-        );
+            labels: labels.as_deref(),
+            indent: at - line,
+        })?;
         rest = &rest[at + FRAMES_MARK.len()..];
     }
-    out.push_str(rest);
-    Ok(out)
+    out.text(rest)?;
+    Ok(())
 }
 
 /// The document of [`to_yaml`] with each samples chunk's `frames` written as the placeholder

@@ -375,3 +375,59 @@ pub(super) fn render_frames(
         out.push_str(f);
     }
 }
+
+/// How many samples [`render_frames_streamed`] renders before it writes them (whole frames,
+/// at least one): about 4 MB of text.
+const STREAM_BATCH_SAMPLES: usize = 32_768;
+
+/// [`render_frames`] handed to `write` a batch of frames at a time (the same text): the
+/// memory it takes is one batch, whatever the number of frames.
+pub(super) fn render_frames_streamed(
+    write: &mut dyn FnMut(&str) -> std::io::Result<()>,
+    codes: &[[u16; 6]],
+    nodes: usize,
+    (min, scale): (f32, f32),
+    names: Option<&[String]>,
+    indent: usize,
+) -> std::io::Result<()> {
+    use rayon::prelude::*;
+    let renderer = SampleRenderer::new(min, scale, codes);
+    let node = |k: usize| names.and_then(|n| n.get(k)).map_or("", String::as_str);
+    let first = format!("{:indent$}- - ", "");
+    let next = format!("{:indent$}  - ", "");
+    let render = |memos: &mut Memos, out: &mut String, frame: &[[u16; 6]]| {
+        for (k, c) in frame.iter().enumerate() {
+            out.push_str(if k == 0 { &first } else { &next });
+            renderer.render(memos, out, c, node(k));
+            out.push('\n');
+        }
+    };
+    let batch = (STREAM_BATCH_SAMPLES / nodes).max(1) * nodes;
+    let line = indent + 120 + names.map_or(0, |_| 24);
+    if codes.len() < PARALLEL_RENDER_AFTER {
+        let mut memos = Memos::for_samples(codes.len());
+        let mut text = String::with_capacity(codes.len() * line);
+        for frame in codes.chunks_exact(nodes) {
+            render(&mut memos, &mut text, frame);
+        }
+        return write(&text);
+    }
+    for part in codes.chunks(batch) {
+        // On all cores, a frame per task, each worker with its own memos; then only copies.
+        let frames: Vec<String> = part
+            .par_chunks_exact(nodes)
+            .map_init(
+                || Memos::for_samples(nodes * 64),
+                |memos, frame| {
+                    let mut t = String::with_capacity(frame.len() * (indent + 125));
+                    render(memos, &mut t, frame);
+                    t
+                },
+            )
+            .collect();
+        for f in &frames {
+            write(f)?;
+        }
+    }
+    Ok(())
+}

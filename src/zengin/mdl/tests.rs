@@ -6,6 +6,7 @@ const DIR: &str =
 
 /// An MDL is its hierarchy (as an MDH reads it) and its mesh.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn an_mdl_is_a_hierarchy_and_a_mesh() {
     let Some(data) = corpus_file(&format!("{DIR}/W-MAN_1.MDL")) else {
         return;

@@ -6,6 +6,7 @@ const SAMPLES: &str = "realworld/mesh/GothicKit+ZenKit/tests/samples";
 
 /// ZenKit's `ModelMesh.load` expectations for its `secretdoor.mdm` sample.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn secretdoor_has_one_attachment_with_eight_positions() {
     let Some(data) = corpus_file(&format!("{SAMPLES}/secretdoor.mdm")) else {
         return;
@@ -24,6 +25,7 @@ fn secretdoor_has_one_attachment_with_eight_positions() {
 /// ZenKit's expectations for `smoke_waterpipe.mdm`: one soft skin of 115 vertices with one
 /// weight each, 6 nodes.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn smoke_waterpipe_soft_skin_weights_are_zenkits() {
     let Some(data) = corpus_file(&format!("{SAMPLES}/smoke_waterpipe.mdm")) else {
         return;
@@ -49,6 +51,7 @@ fn smoke_waterpipe_soft_skin_weights_are_zenkits() {
 
 /// A real body: the soft skin, its 16 attachments and its texture.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_real_body_reads_its_skin_attachments_and_texture() {
     let Some(data) =
         corpus_file("realworld/mesh/PiotrDrozdz96+Gothic/Anims/_compiled/CR3_BODY.MDM")
@@ -83,6 +86,7 @@ fn a_real_body_reads_its_skin_attachments_and_texture() {
 /// A weight count larger than what is left is an error at its offset, with its field path;
 /// nothing is allocated for it.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_huge_weight_count_is_an_error_with_offset_and_path() {
     let Some(mut data) = corpus_file(&format!("{SAMPLES}/smoke_waterpipe.mdm")) else {
         return;

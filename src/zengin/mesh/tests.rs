@@ -36,6 +36,7 @@ fn round_trip<C: Codec>(path: &Path, data: &[u8]) {
 
 /// Every file in the corpus folders `realworld/mesh` and `realworld/mdl`, by extension.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn every_real_mesh_texture_and_model_file_is_byte_exact() {
     let mut counts = [0usize; 4];
     for dir in ["realworld/mesh", "realworld/mdl"] {

@@ -3,6 +3,7 @@ use crate::testing::corpus_file;
 
 /// ZenKit's `MorphMesh.load` expectations for its `morph0.mmb` sample.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn morph0_is_zenkits_small_bow() {
     let Some(data) = corpus_file("realworld/mesh/GothicKit+ZenKit/tests/samples/morph0.mmb") else {
         return;
@@ -33,6 +34,7 @@ fn morph0_is_zenkits_small_bow() {
 
 /// A real head: its mesh, texture and facial animations.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_real_head() {
     let Some(data) =
         corpus_file("realworld/mesh/PiotrDrozdz96+Gothic/Anims/_compiled/ORCSTONE_HEAD.MMB")

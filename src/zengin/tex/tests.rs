@@ -4,6 +4,7 @@ use crate::testing::corpus_file;
 
 /// ZenKit's `Texture.load` expectations for its `erz.tex` sample.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn erz_is_zenkits_dxt1_texture() {
     let Some(data) = corpus_file("realworld/mesh/GothicKit+ZenKit/tests/samples/erz.tex") else {
         return;
@@ -39,6 +40,7 @@ fn erz_is_zenkits_dxt1_texture() {
 
 /// A real DXT texture of a character.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn a_real_head_texture() {
     let Some(data) = corpus_file(
         "realworld/mesh/PiotrDrozdz96+Gothic/Textures/_compiled/HUM_HEAD_V120_C0-C.tex",
@@ -55,6 +57,7 @@ fn a_real_head_texture() {
 /// A cut-short level is an error at the level, with its path; a wrong edit is refused by
 /// name.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn bad_input_and_bad_edits_are_named() {
     let Some(data) = corpus_file("realworld/mesh/GothicKit+ZenKit/tests/samples/erz.tex") else {
         return;
@@ -81,6 +84,7 @@ fn bad_input_and_bad_edits_are_named() {
 
 /// `diff` names the header fields and levels that changed, not whole hex lines.
 #[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
 fn diff_names_fields_and_levels() {
     let Some(data) = corpus_file("realworld/mesh/GothicKit+ZenKit/tests/samples/erz.tex") else {
         return;

@@ -2,7 +2,9 @@
 //! the placed files in data order, named by their catalog path.
 
 use super::{info_lines, PieceKind, Tree, Vdf};
-use crate::codec::{Archive, Container, ExportOptions, Formats, InfoLine, Member, Mismatch, Which};
+use crate::codec::{
+    Archive, Container, Document, ExportOptions, Formats, InfoLine, Member, Mismatch, Which,
+};
 use crate::exact::{DecodeError, EncodeError};
 use std::borrow::Cow;
 
@@ -44,7 +46,7 @@ impl Container for VdfContainer {
     }
 }
 
-impl Archive for Opened<'_> {
+impl Document for Opened<'_> {
     fn info(&self) -> Vec<InfoLine> {
         info_lines(&self.v)
     }
@@ -55,6 +57,12 @@ impl Archive for Opened<'_> {
     fn field_at(&self, offset: u64) -> String {
         self.v.field_at(offset)
     }
+    fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
+        self.v.damage()
+    }
+}
+
+impl Archive for Opened<'_> {
     fn verify_structure(
         &self,
         release: &(dyn Fn(&[u8]) + Sync),
@@ -86,8 +94,5 @@ impl Archive for Opened<'_> {
     }
     fn stored(&self, id: usize) -> &[u8] {
         self.v.layout.get(id).map_or(&[], |p| &p.bytes)
-    }
-    fn check(&self) -> Vec<crate::codec::Finding> {
-        self.v.damage()
     }
 }
