@@ -14,15 +14,24 @@
 //!   frames), 102 MB.
 //! * `ANIM_10MB.ZBD`: a MechWarrior 3 `anim.zbd` of about 10 MB: 2,430 copies of the anim def
 //!   of `../shared/corpus/mw3/synthetic.zbd`, each under its own anim name.
+//! * `NODES.MDH`: the 100-node hierarchy `LARGE.MAN`/`HUGE.MAN` are made for (nodes
+//!   `BIP01 NODE{n}`, a chain; as in `benches/gltf.rs`), for `gltf export`.
+//! * `UE3_SMALL.UPK` and `UE3_LARGE.UPK`: Blade & Soul packages of one AnimSet with 60 bones
+//!   and 20 / 500 sequences of 300 frames (`animkit::ue3::upk::synth::synthetic`, the package
+//!   of `benches/ue3.rs`): 2.7 MB and 69 MB, for `animkit psa` against UE Viewer's export.
 //!
 //! The real files (`hierarchy0.mdh`, `basic.vdf`, `G1_HUMANS-S_FISTRUN.MAN`) are read from
 //! `../shared/corpus/zengin/` by the script itself.
 
+use animkit::exact::{Text, Writer};
 use animkit::mw3::Anim;
+use animkit::ue3::upk::synth::synthetic;
+use animkit::zengin::chunk::put_chunk;
 use animkit::zengin::man::synth::{synthesize_bytes, Synth};
 use animkit::zengin::mds::compile::{compile, CompileOptions};
 use animkit::zengin::mds::parse::parse;
 use animkit::zengin::stext::ShortText;
+use animkit::zengin::types::put_line;
 use animkit::zengin::vdf::folder::{pack_to, PackFile, PackOptions, Source};
 use animkit::zengin::vdf::SIGNATURE_GOTHIC2;
 use std::fmt::Write as _;
@@ -147,6 +156,36 @@ fn archive_members(count: usize) -> Vec<PackFile> {
         .collect()
 }
 
+/// The hierarchy `man::synth`'s animations are made for: nodes `BIP01 NODE{n}`, a chain (the
+/// one of `benches/gltf.rs`).
+fn mdh_bytes(nodes: usize) -> Res<Vec<u8>> {
+    let names: Vec<String> = (0..nodes).map(|n| format!("BIP01 NODE{n}")).collect();
+    let mut out = Vec::new();
+    put_chunk(&mut out, 0xD100, |o| {
+        o.put_u32(3);
+        o.put_u16(nodes as u16);
+        for (i, n) in names.iter().enumerate() {
+            put_line(o, &Text::from(n.as_str()))?;
+            o.put_i16(i as i16 - 1);
+            let m = glam::Mat4::from_rotation_translation(
+                glam::Quat::from_rotation_z(0.1 * i as f32),
+                glam::Vec3::new(0.0, 5.0, 0.0),
+            );
+            for v in m.transpose().to_cols_array() {
+                o.put_u32(v.to_bits());
+            }
+        }
+        for _ in 0..15 {
+            o.put_u32(0);
+        }
+        o.put_u32(animkit::zengin::node_list_checksum(
+            names.iter().map(|n| n.as_bytes()),
+        ));
+        Ok(())
+    })?;
+    Ok(out)
+}
+
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> Res<()> {
     let path = dir.join(name);
     std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -176,6 +215,7 @@ fn main() -> Res<()> {
         ..Synth::new("S_LARGE", 100, 2000)
     });
     write(&dir, "LARGE.MAN", &man)?;
+    write(&dir, "NODES.MDH", &mdh_bytes(100)?)?;
     if std::env::var_os("PEER_INPUTS_HUGE_MAN").is_some() {
         // The whole-process import memory figure of the README (export it to YAML first).
         let man = synthesize_bytes(&Synth {
@@ -196,5 +236,7 @@ fn main() -> Res<()> {
     write(&dir, "MANS_1000.VDF", vdf.get_ref())?;
 
     write(&dir, "ANIM_10MB.ZBD", &mw3_file()?)?;
+    write(&dir, "UE3_SMALL.UPK", &synthetic(20, 60, 300))?;
+    write(&dir, "UE3_LARGE.UPK", &synthetic(500, 60, 300))?;
     Ok(())
 }

@@ -748,9 +748,24 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 /// already renamed over are removed when they were new), so a command that fails leaves the
 /// old files or none, never part of its output.
 pub fn write_files(files: &[(std::path::PathBuf, Vec<u8>)], overwrite: bool) -> Result<(), Error> {
+    let paths: Vec<std::path::PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
+    write_files_with(&paths, overwrite, |i, w| {
+        w.write_all(&files[i].1)
+            .map_err(|e| Error::io(&files[i].0, e))
+    })
+}
+
+/// [`write_files`] of files made while they are written: `fill(i, out)` writes the `i`th file
+/// of `paths` (buffered, into its temporary file), so no file need be held in memory whole.
+/// An error of `fill` is returned as it is, and nothing is renamed into place.
+pub fn write_files_with(
+    paths: &[std::path::PathBuf],
+    overwrite: bool,
+    mut fill: impl FnMut(usize, &mut dyn Write) -> Result<(), Error>,
+) -> Result<(), Error> {
     let mut seen = std::collections::HashSet::new();
-    let mut targets = Vec::with_capacity(files.len());
-    for (path, _) in files {
+    let mut targets = Vec::with_capacity(paths.len());
+    for path in paths {
         if !seen.insert(path.clone()) {
             return Err(Error::other(path, "would be written twice by this command"));
         }
@@ -765,18 +780,30 @@ pub fn write_files(files: &[(std::path::PathBuf, Vec<u8>)], overwrite: bool) -> 
         }
         targets.push(output_target(path)?);
     }
-    let mut temps = Vec::with_capacity(files.len());
+    let write_into =
+        |i: usize,
+         path: &Path,
+         file: &std::fs::File,
+         fill: &mut dyn FnMut(usize, &mut dyn Write) -> Result<(), Error>| {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+            fill(i, &mut w)?;
+            w.flush().map_err(|e| Error::io(path, e))
+        };
+    let mut temps = Vec::with_capacity(paths.len());
     let mut streams = Vec::new();
-    for ((path, data), target) in files.iter().zip(&targets) {
+    for (i, (path, target)) in paths.iter().zip(&targets).enumerate() {
         let real = match target {
             Target::Regular(p) => p,
             Target::Stream(dev) => {
-                streams.push((path, dev, data));
+                // (what a device or FIFO gets waits in a temporary file elsewhere meanwhile)
+                let file = tempfile::tempfile().map_err(|e| Error::io(path, e))?;
+                write_into(i, path, &file, &mut fill)?;
+                streams.push((path, dev, file));
                 continue;
             }
         };
-        let mut tmp = temp_beside(real)?;
-        tmp.write_all(data).map_err(|e| Error::io(path, e))?;
+        let tmp = temp_beside(real)?;
+        write_into(i, path, tmp.as_file(), &mut fill)?;
         tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
         temps.push((path, real, tmp, real.exists()));
     }
@@ -798,8 +825,11 @@ pub fn write_files(files: &[(std::path::PathBuf, Vec<u8>)], overwrite: bool) -> 
         }
     }
     // Devices and FIFOs last: what they were given cannot be taken back.
-    for (path, dev, data) in streams {
-        stream_into(dev, |f| f.write_all(data)).map_err(|e| Error::io(path, e))?;
+    for (path, dev, mut file) in streams {
+        use std::io::{Seek, SeekFrom};
+        file.seek(SeekFrom::Start(0))
+            .and_then(|_| stream_into(dev, |out| std::io::copy(&mut file, out).map(|_| ())))
+            .map_err(|e| Error::io(path, e))?;
     }
     Ok(())
 }

@@ -256,32 +256,58 @@ pub fn verify_container(
         Err(e) => return vec![report(decode_failed(e))],
     };
     (progress.found)(members.len() as u64);
-    let mut reports: Vec<FileReport> = members
-        .par_iter()
-        .map(|m| {
-            let mpath = registry::member_path(path, &m.name);
-            let outcome = match archive.read(m.id) {
-                Ok(data) => {
-                    let o = verify_bytes(&mpath, &data);
-                    drop(data);
-                    release(archive.stored(m.id));
-                    o
-                }
-                Err(why) => Outcome::Failed {
-                    tag: None,
-                    error: Error::other(&mpath, why),
-                },
-            };
-            (progress.done)();
-            FileReport {
-                path: mpath,
-                outcome,
+    let one = |m: &crate::codec::Member| {
+        let mpath = registry::member_path(path, &m.name);
+        let outcome = match archive.read(m.id) {
+            Ok(data) => {
+                let o = verify_bytes(&mpath, &data);
+                drop(data);
+                // (the pages wholly inside the member, at once: a large member's)
+                release(archive.stored(m.id));
+                o
             }
-        })
-        .collect();
+            Err(why) => Outcome::Failed {
+                tag: None,
+                error: Error::other(&mpath, why),
+            },
+        };
+        (progress.done)();
+        FileReport {
+            path: mpath,
+            outcome,
+        }
+    };
+    // Members in batches in archive order: after each batch, every page of the archive up to
+    // its last member's end is released, the pages two small members share included (a
+    // member's own release keeps the pages it shares with its neighbours, about half of an
+    // archive of 8 KB members: 330 MB resident for 520 MB of MANs before).
+    let base = data.as_ptr() as usize;
+    let mut released_to = 0usize;
+    let mut reports: Vec<FileReport> = Vec::with_capacity(members.len());
+    for batch in members.chunks(RELEASE_BATCH) {
+        reports.par_extend(batch.par_iter().map(one));
+        let end = batch
+            .iter()
+            .map(|m| archive.stored(m.id))
+            .filter(|s| {
+                s.as_ptr() as usize >= base && s.as_ptr() as usize + s.len() <= base + data.len()
+            })
+            .map(|s| s.as_ptr() as usize - base + s.len())
+            .max()
+            .unwrap_or(0);
+        if end > released_to {
+            release(&data[released_to..end]);
+            released_to = end / PAGE * PAGE;
+        }
+    }
     out.append(&mut reports);
     out
 }
+
+/// Members verified between two releases of the archive's pages ([`verify_container`]).
+const RELEASE_BATCH: usize = 256;
+/// The page size [`crate::fsio::Mapped::release`] works in.
+const PAGE: usize = 4096;
 
 /// Verify many files on all cores. `progress` counts the files (each done when finished) and
 /// archives' members (found when the archive is opened).

@@ -33,9 +33,17 @@ pub fn run(args: Args) -> Result<Status, Error> {
     if bytes.is_empty() {
         return Err(Error::other(&args.file, "empty file"));
     }
-    let text = crate::yaml::decode_text(&bytes)
-        .map_err(|e| Error::other(&args.file, e))?
-        .into_owned();
+    // (the file's own buffer becomes the text when it is UTF-8 as read, the usual case: no
+    // second copy of a large document is held beside it)
+    let converted =
+        match crate::yaml::decode_text(&bytes).map_err(|e| Error::other(&args.file, e))? {
+            std::borrow::Cow::Owned(s) => Some(s),
+            std::borrow::Cow::Borrowed(_) => None,
+        };
+    let text = match converted {
+        Some(s) => s,
+        None => String::from_utf8(bytes).map_err(|e| Error::other(&args.file, e.to_string()))?,
+    };
     let tag = crate::yaml::document_tag(&text)
         .ok_or_else(|| Error::other(&args.file, "no `format:` line: not an animkit document"))?;
     let format = registry::formats()

@@ -68,12 +68,12 @@ pub fn run(args: Args) -> Result<Status, Error> {
     if sets.is_empty() {
         return Err(Error::other(path, "the package holds no AnimSet"));
     }
-    // Every set exported before anything is written, then all files written as one: a failure
-    // leaves the old files or none, never some of the sets.
-    let mut files = Vec::with_capacity(sets.len());
+    // Every set written to its temporary file, streamed (only one sequence's keys in memory),
+    // and the files renamed into place only when all are done: a failure leaves the old
+    // files or none, never some of the sets.
+    let mut outs = Vec::with_capacity(sets.len());
     let mut said = Vec::with_capacity(sets.len());
     for set in &sets {
-        let bytes = psa::export_set(&pkg, set).map_err(Error::decoding(path))?;
         // Names come from the package: keep them from naming other folders.
         let safe: String = set
             .name
@@ -93,10 +93,15 @@ pub fn run(args: Args) -> Result<Status, Error> {
             set.bones.len(),
             set.sequences.len()
         ));
-        files.push((out, bytes));
+        outs.push(out);
     }
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    crate::fsio::write_files(&files, args.force)?;
+    crate::fsio::write_files_with(&outs, args.force, |i, w| {
+        psa::export_set_to(&pkg, &sets[i], w).map_err(|e| match e {
+            psa::ExportError::Decode(e) => Error::decoding(path)(e),
+            psa::ExportError::Io(e) => Error::io(&outs[i], e),
+        })
+    })?;
     for s in said {
         println!("{s}");
     }

@@ -452,7 +452,12 @@ impl Codec for Anim {
         self.write(out, None)
     }
     fn to_yaml(&self, _: &ExportOptions) -> Result<String, EncodeError> {
-        crate::yaml::to_string(&DocOut(self)).map_err(|e| EncodeError::new(e.to_string()))
+        // (the document is about 1.8× the binary: a buffer reserved for 3× is never moved
+        // while it grows, where doubling from empty held the old and the new buffer at once
+        // (16 + 32 MB for 18 MB of YAML); the pages never written are never touched)
+        let capacity = self.size_hint().saturating_mul(3).saturating_add(4096);
+        crate::yaml::to_string_with_capacity(&DocOut(self), capacity)
+            .map_err(|e| EncodeError::new(e.to_string()))
     }
     // (MW3 has no value findings and no edit warnings: the default's are empty, so the file
     // the output replaces is not decoded, a 10 MB anim.zbd's 25 ms and memory saved)

@@ -129,62 +129,95 @@ pub fn flip_rotation(q: Quat) -> Quat {
     [q[0], -q[1], q[2], -q[3]]
 }
 
+/// Why [`export_set_to`] stopped: the package (a sequence it cannot export, with its field
+/// path) or the output.
+#[derive(Debug)]
+pub enum ExportError {
+    Decode(DecodeError),
+    Io(std::io::Error),
+}
+
+impl From<DecodeError> for ExportError {
+    fn from(e: DecodeError) -> Self {
+        ExportError::Decode(e)
+    }
+}
+
 /// The PSA of one AnimSet.
 pub fn export_set(pkg: &Package, set: &AnimSet) -> Result<Vec<u8>, DecodeError> {
+    let mut out = Vec::new();
+    match export_set_to(pkg, set, &mut out) {
+        Ok(()) => Ok(out),
+        Err(ExportError::Decode(e)) => Err(e),
+        // (a Vec takes every write)
+        Err(ExportError::Io(e)) => Err(DecodeError::invalid(0, e.to_string())),
+    }
+}
+
+/// The PSA of one AnimSet, written to `out` as it is made: the headers first (from the
+/// sequences' properties), then each sequence's keys as soon as its tracks are decoded, so
+/// only one sequence's keys are in memory (a 500-sequence set's PSA is 288 MB). The bytes and
+/// the first error are [`export_set`]'s: a sequence that cannot be exported is reported as
+/// the one-pass export reports it (the sequences before it decoded first), and nothing is
+/// written then (`out` may hold part of the file when the output fails or a stream does not
+/// decode: the caller discards it).
+pub fn export_set_to<W: std::io::Write + ?Sized>(
+    pkg: &Package,
+    set: &AnimSet,
+    out: &mut W,
+) -> Result<(), ExportError> {
     let bones = set.bones.len();
-    let mut infos = Vec::new();
-    let mut keys = Vec::new();
-    let mut first = 0i32;
-    for &si in &set.sequences {
-        let prefix = |mut e: DecodeError| {
+    let prefix = |si: usize| {
+        move |mut e: DecodeError| {
             e.path.prefix(crate::exact::Segment::Index(si));
             e.path.prefix(crate::exact::Segment::Field("objects"));
             e
+        }
+    };
+    // Pass 1: each sequence's header from its properties, up to the first that cannot be
+    // exported (its error waits until the streams before it are decoded, as in one pass).
+    let mut seqs = Vec::new();
+    let mut infos = Vec::new();
+    let mut stop = None;
+    let mut first = 0i32;
+    for &si in &set.sequences {
+        let seq = match anim::sequence(pkg, si, Some(bones)).map_err(prefix(si)) {
+            Ok(Some(seq)) => seq,
+            Ok(None) => continue,
+            Err(e) => {
+                stop = Some((si, None, e));
+                break;
+            }
         };
-        let Some(seq) = anim::sequence(pkg, si, Some(bones)).map_err(prefix)? else {
-            continue;
-        };
-        // UE Viewer's formulas: its file is the reference (spec §5.3).
-        let (_, tracks) = anim::decode_with(
-            &seq,
-            anim::stream(pkg, si),
-            super::upk::codec::Formulas::UeViewer,
-        )
-        .map_err(prefix)?;
-        let nf = usize::try_from(seq.num_frames)
+        let checked = usize::try_from(seq.num_frames)
             .map_err(|_| {
                 DecodeError::invalid(
                     seq.stream_base,
                     format!("{}: NumFrames {} is negative", seq.name, seq.num_frames),
                 )
             })
-            .map_err(prefix)?;
-        if (first as usize)
-            .saturating_add(nf)
-            .saturating_mul(bones.max(1))
-            > MAX_KEYS
-        {
-            return Err(DecodeError::invalid(
-                seq.stream_base,
-                format!(
-                    "{}: NumFrames {} × {bones} tracks (with the sequences before it) exceeds the {MAX_KEYS} PSA keys animkit writes",
-                    seq.name, seq.num_frames
-                ),
-            ));
-        }
-        for f in 0..nf {
-            for t in &tracks {
-                let p = flip_position(anim::sample_translation(&t.translations, f, nf));
-                let q = flip_rotation(anim::sample_rotation(&t.rotations, f, nf));
-                Writer::put_plain(
-                    &mut keys,
-                    &Key {
-                        position: bits(p),
-                        orientation: bits(q),
-                        time: F32(1.0f32.to_bits()),
-                    },
-                );
-            }
+            .and_then(|nf| {
+                if (first as usize)
+                    .saturating_add(nf)
+                    .saturating_mul(bones.max(1))
+                    > MAX_KEYS
+                {
+                    Err(DecodeError::invalid(
+                        seq.stream_base,
+                        format!(
+                            "{}: NumFrames {} × {bones} tracks (with the sequences before it) exceeds the {MAX_KEYS} PSA keys animkit writes",
+                            seq.name, seq.num_frames
+                        ),
+                    ))
+                } else {
+                    Ok(nf)
+                }
+            })
+            .map_err(prefix(si));
+        if let Err(e) = checked {
+            // (its own stream is decoded first: a stream error of this sequence comes first)
+            stop = Some((si, Some(seq), e));
+            break;
         }
         let rate = seq.num_frames as f32 / seq.length * seq.rate_scale;
         infos.push(AnimInfo {
@@ -202,13 +235,34 @@ pub fn export_set(pkg: &Package, set: &AnimSet) -> Result<Vec<u8>, DecodeError> 
             num_raw_frames: seq.num_frames,
         });
         first += seq.num_frames;
+        seqs.push((si, seq));
     }
-    let mut out = Vec::new();
-    chunk_header(&mut out, "ANIMHEAD", PSA_VERSION, 0, 0);
-    chunk_header(&mut out, "BONENAMES", 0, Bone::SIZE as i32, bones as i32);
+    let decode = |si: usize, seq: &anim::Sequence| {
+        // UE Viewer's formulas: its file is the reference (spec §5.3).
+        anim::decode_with(
+            seq,
+            anim::stream(pkg, si),
+            super::upk::codec::Formulas::UeViewer,
+        )
+        .map(|(_, tracks)| tracks)
+        .map_err(prefix(si))
+    };
+    if let Some((si, seq, e)) = stop {
+        for (sj, s) in &seqs {
+            decode(*sj, s)?;
+        }
+        if let Some(s) = &seq {
+            decode(si, s)?;
+        }
+        return Err(e.into());
+    }
+    let io = ExportError::Io;
+    let mut head = Vec::new();
+    chunk_header(&mut head, "ANIMHEAD", PSA_VERSION, 0, 0);
+    chunk_header(&mut head, "BONENAMES", 0, Bone::SIZE as i32, bones as i32);
     for (i, b) in set.bones.iter().enumerate() {
         Writer::put_plain(
-            &mut out,
+            &mut head,
             &Bone {
                 name: fixed_name(b, true),
                 flags: 0,
@@ -222,25 +276,47 @@ pub fn export_set(pkg: &Package, set: &AnimSet) -> Result<Vec<u8>, DecodeError> 
         );
     }
     chunk_header(
-        &mut out,
+        &mut head,
         "ANIMINFO",
         0,
         AnimInfo::SIZE as i32,
         infos.len() as i32,
     );
     for i in &infos {
-        Writer::put_plain(&mut out, i);
+        Writer::put_plain(&mut head, i);
     }
-    chunk_header(
-        &mut out,
-        "ANIMKEYS",
-        0,
-        Key::SIZE as i32,
-        (keys.len() / Key::SIZE) as i32,
-    );
-    out.extend_from_slice(&keys);
-    chunk_header(&mut out, "SCALEKEYS", 0, 16, 0);
-    Ok(out)
+    let key_count = infos
+        .iter()
+        .map(|i| i.num_raw_frames as usize * bones)
+        .sum::<usize>();
+    chunk_header(&mut head, "ANIMKEYS", 0, Key::SIZE as i32, key_count as i32);
+    out.write_all(&head).map_err(io)?;
+    let mut keys = Vec::new();
+    for (si, seq) in &seqs {
+        let tracks = decode(*si, seq)?;
+        let nf = seq.num_frames as usize;
+        keys.clear();
+        keys.reserve(nf * tracks.len() * Key::SIZE);
+        for f in 0..nf {
+            for t in &tracks {
+                let p = flip_position(anim::sample_translation(&t.translations, f, nf));
+                let q = flip_rotation(anim::sample_rotation(&t.rotations, f, nf));
+                Writer::put_plain(
+                    &mut keys,
+                    &Key {
+                        position: bits(p),
+                        orientation: bits(q),
+                        time: F32(1.0f32.to_bits()),
+                    },
+                );
+            }
+        }
+        out.write_all(&keys).map_err(io)?;
+    }
+    let mut tail = Vec::new();
+    chunk_header(&mut tail, "SCALEKEYS", 0, 16, 0);
+    out.write_all(&tail).map_err(io)?;
+    Ok(())
 }
 
 /// One sequence of a PSA file.

@@ -92,3 +92,49 @@ fn a_zero_rotation_in_a_psa_is_refused_naming_sequence_bone_and_frame() {
         "{e}"
     );
 }
+
+/// The streamed export ([`super::export_set_to`]) writes its headers before the keys, so it
+/// looks at every sequence's properties first: the error it reports is still the one the
+/// sequences give in order (a broken stream of an earlier sequence before a later sequence's
+/// NumFrames), and nothing is written for a set that cannot be exported.
+#[test]
+fn streamed_psa_export_reports_errors_in_sequence_order_and_writes_nothing() {
+    use crate::ue3::upk::package::Object;
+    use crate::ue3::upk::props::Value;
+    let Some(data) = corpus("plain/TestAnims.upk") else {
+        return;
+    };
+    let pkg = Package::read(&data).unwrap();
+    let seqs = anim::anim_sets(&pkg)[0].sequences.clone();
+    let (first, last) = (seqs[0], *seqs.last().unwrap());
+    assert_eq!((first, seqs.len()), (1, 3));
+    let names = pkg.name_texts.clone();
+    let mut bad = pkg.clone();
+    if let Object::Tagged { props, .. } = &mut bad.objects[last] {
+        props.find_mut(&names, "NumFrames").unwrap().value = Value::Int(i32::MAX);
+    }
+    let set = anim::anim_sets(&bad)[0].clone();
+    let mut out = Vec::new();
+    let Err(super::ExportError::Decode(e)) = super::export_set_to(&bad, &set, &mut out) else {
+        panic!("a NumFrames of i32::MAX exports");
+    };
+    assert!(e.to_string().contains("exceeds"), "{e}");
+    assert_eq!(e.path.to_string(), format!("objects[{last}]"));
+    assert!(out.is_empty(), "{} bytes written", out.len());
+    // Walk's rotation offset of track 0 past its stream: that error comes first.
+    if let Object::Tagged { props, .. } = &mut bad.objects[first] {
+        props
+            .find_mut(&names, "CompressedTrackOffsets")
+            .unwrap()
+            .value = Value::Ints(vec![0, 5, 6000, 5, 144, 1, 156, 1, 168, 0, 168, 5]);
+    }
+    let set = anim::anim_sets(&bad)[0].clone();
+    let e = super::export_set(&bad, &set).unwrap_err();
+    assert_eq!(e.path.to_string(), format!("objects[{first}].tracks[0]"));
+    assert!(e.to_string().contains("outside the 252-byte stream"), "{e}");
+    // Untouched: the streamed bytes are the whole export's (UE Viewer's, see above).
+    let set = &anim::anim_sets(&pkg)[0];
+    let mut streamed = Vec::new();
+    super::export_set_to(&pkg, set, &mut streamed).unwrap();
+    assert_eq!(Some(streamed), corpus("plain/MyAnimSet.psa"));
+}
