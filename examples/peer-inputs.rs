@@ -23,15 +23,12 @@
 //! The real files (`hierarchy0.mdh`, `basic.vdf`, `G1_HUMANS-S_FISTRUN.MAN`) are read from
 //! `../shared/corpus/zengin/` by the script itself.
 
-use animkit::exact::{Text, Writer};
 use animkit::mw3::Anim;
 use animkit::ue3::upk::synth::synthetic;
-use animkit::zengin::chunk::put_chunk;
 use animkit::zengin::man::synth::{synthesize_bytes, Synth};
 use animkit::zengin::mds::compile::{compile, CompileOptions};
 use animkit::zengin::mds::parse::parse;
 use animkit::zengin::stext::ShortText;
-use animkit::zengin::types::put_line;
 use animkit::zengin::vdf::folder::{pack_to, PackFile, PackOptions, Source};
 use animkit::zengin::vdf::SIGNATURE_GOTHIC2;
 use std::fmt::Write as _;
@@ -156,36 +153,6 @@ fn archive_members(count: usize) -> Vec<PackFile> {
         .collect()
 }
 
-/// The hierarchy `man::synth`'s animations are made for: nodes `BIP01 NODE{n}`, a chain (the
-/// one of `benches/gltf.rs`).
-fn mdh_bytes(nodes: usize) -> Res<Vec<u8>> {
-    let names: Vec<String> = (0..nodes).map(|n| format!("BIP01 NODE{n}")).collect();
-    let mut out = Vec::new();
-    put_chunk(&mut out, 0xD100, |o| {
-        o.put_u32(3);
-        o.put_u16(nodes as u16);
-        for (i, n) in names.iter().enumerate() {
-            put_line(o, &Text::from(n.as_str()))?;
-            o.put_i16(i as i16 - 1);
-            let m = glam::Mat4::from_rotation_translation(
-                glam::Quat::from_rotation_z(0.1 * i as f32),
-                glam::Vec3::new(0.0, 5.0, 0.0),
-            );
-            for v in m.transpose().to_cols_array() {
-                o.put_u32(v.to_bits());
-            }
-        }
-        for _ in 0..15 {
-            o.put_u32(0);
-        }
-        o.put_u32(animkit::zengin::node_list_checksum(
-            names.iter().map(|n| n.as_bytes()),
-        ));
-        Ok(())
-    })?;
-    Ok(out)
-}
-
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> Res<()> {
     let path = dir.join(name);
     std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -215,7 +182,11 @@ fn main() -> Res<()> {
         ..Synth::new("S_LARGE", 100, 2000)
     });
     write(&dir, "LARGE.MAN", &man)?;
-    write(&dir, "NODES.MDH", &mdh_bytes(100)?)?;
+    write(
+        &dir,
+        "NODES.MDH",
+        &animkit::zengin::man::synth::chain_mdh(100),
+    )?;
     if std::env::var_os("PEER_INPUTS_HUGE_MAN").is_some() {
         // The whole-process import memory figure of the README (export it to YAML first).
         let man = synthesize_bytes(&Synth {

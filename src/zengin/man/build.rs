@@ -127,15 +127,9 @@ pub fn build(m: &NewMan<'_>) -> Result<Man, String> {
 /// all positions, the scale `(max − min)/65535` evaluated in double and stored as f32 (a zero
 /// range as [`quant::position_range`] gives it).
 pub fn engine_position_range(positions: impl Iterator<Item = glam::Vec3>) -> (f32, f32) {
-    let mut lo = f32::INFINITY;
-    let mut hi = f32::NEG_INFINITY;
-    for p in positions {
-        lo = lo.min(p.min_element());
-        hi = hi.max(p.max_element());
-    }
-    if !lo.is_finite() || !hi.is_finite() {
+    let Some((lo, hi)) = quant::extent(positions) else {
         return (0.0, 1.0 / 65535.0);
-    }
+    };
     if hi <= lo {
         return quant::position_range(std::iter::once(glam::Vec3::splat(lo)));
     }

@@ -109,17 +109,23 @@ pub fn exact_position_code(p: f32, min: f32, scale: f32) -> Option<u16> {
 /// min and max over every component, `scale = f32(1/65535) * (max - min)`. A zero range (or
 /// no positions) gets a range of 1.0 so the packer never divides by zero.
 pub fn position_range(positions: impl Iterator<Item = Vec3>) -> (f32, f32) {
+    let Some((lo, hi)) = extent(positions) else {
+        return (0.0, 1.0 / 65535.0);
+    };
+    let range = if hi > lo { hi - lo } else { 1.0 };
+    (lo, (1.0f32 / 65535.0) * range)
+}
+
+/// The least and greatest component of all positions; `None` when there are none (or one is
+/// not finite).
+pub fn extent(positions: impl Iterator<Item = Vec3>) -> Option<(f32, f32)> {
     let mut lo = f32::INFINITY;
     let mut hi = f32::NEG_INFINITY;
     for p in positions {
         lo = lo.min(p.min_element());
         hi = hi.max(p.max_element());
     }
-    if !lo.is_finite() || !hi.is_finite() {
-        return (0.0, 1.0 / 65535.0);
-    }
-    let range = if hi > lo { hi - lo } else { 1.0 };
-    (lo, (1.0f32 / 65535.0) * range)
+    (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
 }
 
 #[cfg(test)]

@@ -176,3 +176,36 @@ pub fn synthesize_bytes(s: &Synth) -> Vec<u8> {
     }
     out
 }
+
+/// The hierarchy (an MDH's bytes: the 0xD100 chunk only) that [`synthesize`]'s animations are
+/// made for: `nodes` nodes `BIP01 NODE{n}` in a chain, each turned 0.1 rad more about z and
+/// 5 cm along y from its parent (for benches and the peers' inputs).
+pub fn chain_mdh(nodes: u16) -> Vec<u8> {
+    use crate::exact::Writer;
+    let names: Vec<String> = (0..nodes).map(|n| format!("BIP01 NODE{n}")).collect();
+    let mut out = Vec::new();
+    // Cannot fail: short ASCII names.
+    let _ = crate::zengin::chunk::put_chunk(&mut out, 0xD100, |o| {
+        o.put_u32(3);
+        o.put_u16(nodes);
+        for (i, n) in names.iter().enumerate() {
+            crate::zengin::types::put_line(o, &Text::from(n.as_str()))?;
+            o.put_i16(i as i16 - 1);
+            let m = glam::Mat4::from_rotation_translation(
+                Quat::from_rotation_z(0.1 * i as f32),
+                Vec3::new(0.0, 5.0, 0.0),
+            );
+            for v in m.transpose().to_cols_array() {
+                o.put_u32(v.to_bits());
+            }
+        }
+        for _ in 0..15 {
+            o.put_u32(0);
+        }
+        o.put_u32(crate::zengin::node_list_checksum(
+            names.iter().map(|n| n.as_bytes()),
+        ));
+        Ok(())
+    });
+    out
+}
