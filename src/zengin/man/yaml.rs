@@ -870,10 +870,21 @@ pub(crate) fn from_yaml_blocks(
     // serde-saphyr's set-up and events were a third of `verify`'s time on archives of small
     // MANs; outside its subset this gives `None` and the caller takes the ordinary path,
     // which gives the same result or the proper error)
-    let doc = if crate::yaml::read::fast_reader_on() {
-        crate::yaml::fast::from_str_seed(crate::yaml::strip_bom(reduced), seed)?
+    let fast_doc = if crate::yaml::read::fast_reader_on() {
+        crate::yaml::fast::from_str_seed(crate::yaml::strip_bom(reduced), seed)
     } else {
-        crate::yaml::from_str_seed(reduced, seed).ok()?
+        None
+    };
+    let doc = match fast_doc {
+        Some(doc) => doc,
+        // Outside the general fast reader's subset (the frames placeholders stand on lines of
+        // their own): serde-saphyr reads the small reduced document, the frames blocks still
+        // taken from the placeholders, as long as none was taken by the failed attempt.
+        None if fast.borrow().iter().all(Option::is_some) => {
+            let seed = DocSeed { fast: Some(&fast) };
+            crate::yaml::from_str_seed(reduced, seed).ok()?
+        }
+        None => return None,
     };
     // Every block must have been taken by its placeholder.
     if fast.borrow().iter().any(Option::is_some) {
