@@ -430,3 +430,94 @@ fn asc_to_man(blender: Blender) {
     assert_eq!(code, 0, "{err}");
     check_refusal(&report, &[man]);
 }
+
+#[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "blender"),
+    ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
+)]
+fn addon_imports_a_models_mesh_skinned_to_its_armature() {
+    model_mesh(Blender::Debian);
+}
+
+#[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "bpy"),
+    ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
+)]
+fn addon_imports_a_models_mesh_skinned_to_its_armature_blender4() {
+    model_mesh(Blender::Bpy45);
+}
+
+/// A model folder with the real swamp rat (SWAMPRAT.MDH, its body as SWAMPRAT.MDM, one MAN):
+/// the add-on's import brings the mesh (the model's own NAME.MDM, as `gltf export --model`
+/// takes it), skinned to the armature: a mesh object under it with an Armature modifier on it
+/// and the body's 692 vertices.
+fn model_mesh(blender: Blender) {
+    let script = root().join("roundtrip-tests/blender/addon_mesh.py");
+    let Some(mut exe) = blender.command(&script) else {
+        return;
+    };
+    let Some(real) = crate::common::corpus_path("realworld") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("model");
+    std::fs::create_dir(&model).unwrap();
+    for (from, to) in [
+        (
+            "mdh/PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT.MDH",
+            "SWAMPRAT.MDH",
+        ),
+        (
+            "mesh/PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT_BODY.MDM",
+            "SWAMPRAT.MDM",
+        ),
+        (
+            "man/PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT-S_FISTRUN.MAN",
+            "SWAMPRAT-S_FISTRUN.MAN",
+        ),
+    ] {
+        std::fs::copy(real.join(from), model.join(to)).unwrap();
+    }
+    let zip = addon_zip(&tmp.path().join("zip")).expect("python3 is there when Blender is");
+    let report = tmp.path().join("mesh.json");
+    let out = exe
+        .env("BLENDER_USER_SCRIPTS", tmp.path().join("scripts"))
+        .env("BLENDER_USER_CONFIG", tmp.path().join("config"))
+        .arg("--")
+        .arg(&zip)
+        .arg(env!("CARGO_BIN_EXE_animkit"))
+        .arg(&report)
+        .arg(&model)
+        .arg("SWAMPRAT")
+        .output()
+        .expect("blender runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success() && text.contains("animkit-addon-mesh: ok"),
+        "blender failed:\n{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&std::fs::read(report).unwrap()).unwrap();
+    let objects = report["objects"].as_array().unwrap();
+    let arm = objects
+        .iter()
+        .find(|o| o["type"] == "ARMATURE")
+        .expect("an armature");
+    let arm_name = arm["name"].as_str().unwrap();
+    let skinned: Vec<&Value> = objects
+        .iter()
+        .filter(|o| {
+            o["type"] == "MESH"
+                && o["parent"] == arm_name
+                && o["modifiers"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|m| m["type"] == "ARMATURE" && m["object"] == arm_name)
+        })
+        .collect();
+    assert_eq!(skinned.len(), 1, "{report}");
+    assert_eq!(skinned[0]["vertices"], 692, "{report}");
+}

@@ -170,6 +170,7 @@ def import_plan(context, exe, plan):
         scene.render.fps = fps
         scene.render.fps_base = 1.0
         before = set(bpy.data.objects)
+        _numpy_bool_alias()
         bpy.ops.import_scene.gltf(filepath=glb)
     arms = [o for o in bpy.data.objects if o not in before and o.type == "ARMATURE"]
     if len(arms) != 1:
@@ -183,6 +184,18 @@ def import_plan(context, exe, plan):
     rate_text = ", ".join(sorted({f"{r:g}" for r, _ in rates.values() if r}))
     return arm, [summary, f"animkit: scene at {fps} fps (animations at {rate_text} fps), "
                           f"frames 0-{scene.frame_end}"]
+
+
+def _numpy_bool_alias():
+    """Blender 3.4's glTF importer calls `numpy.bool` for meshes (set_poly_smoothing), which
+    NumPy 1.24 to 1.26 do not have (Debian's Blender 3.4 with its python3-numpy fails on every
+    mesh): the alias it meant is the builtin. NumPy 2 has `numpy.bool` again; left alone."""
+    try:
+        import numpy
+    except ImportError:
+        return
+    if not hasattr(numpy, "bool"):
+        numpy.bool = bool
 
 
 def armature_actions(arm):
