@@ -337,18 +337,8 @@ pub(super) fn render_frames(
     names: Option<&[String]>,
     indent: usize,
 ) {
-    use rayon::prelude::*;
     let renderer = SampleRenderer::new(min, scale, codes);
-    let node = |k: usize| names.and_then(|n| n.get(k)).map_or("", String::as_str);
-    let first = format!("{:indent$}- - ", "");
-    let next = format!("{:indent$}  - ", "");
-    let render = |memos: &mut Memos, out: &mut String, frame: &[[u16; 6]]| {
-        for (k, c) in frame.iter().enumerate() {
-            out.push_str(if k == 0 { &first } else { &next });
-            renderer.render(memos, out, c, node(k));
-            out.push('\n');
-        }
-    };
+    let render = frame_renderer(&renderer, names, indent);
     out.reserve(codes.len() * (indent + 120 + names.map_or(0, |_| 24)));
     if codes.len() < PARALLEL_RENDER_AFTER {
         // A small animation is rendered on this thread: handing its few frames to the pool
@@ -359,8 +349,39 @@ pub(super) fn render_frames(
         }
         return;
     }
-    // On all cores, a frame per task, each worker with its own memos; then only copies.
-    let frames: Vec<String> = codes
+    for f in &render_in_parallel(codes, nodes, indent, &render) {
+        out.push_str(f);
+    }
+}
+
+/// The lines of one frame (see [`render_frames`]), appended to a text.
+fn frame_renderer<'a>(
+    renderer: &'a SampleRenderer,
+    names: Option<&'a [String]>,
+    indent: usize,
+) -> impl Fn(&mut Memos, &mut String, &[[u16; 6]]) + Sync + 'a {
+    let first = format!("{:indent$}- - ", "");
+    let next = format!("{:indent$}  - ", "");
+    let node = move |k: usize| names.and_then(|n| n.get(k)).map_or("", String::as_str);
+    move |memos: &mut Memos, out: &mut String, frame: &[[u16; 6]]| {
+        for (k, c) in frame.iter().enumerate() {
+            out.push_str(if k == 0 { &first } else { &next });
+            renderer.render(memos, out, c, node(k));
+            out.push('\n');
+        }
+    }
+}
+
+/// The frames of `codes` rendered on all cores, a frame per task, each worker with its own
+/// memos; the texts in frame order.
+fn render_in_parallel(
+    codes: &[[u16; 6]],
+    nodes: usize,
+    indent: usize,
+    render: &(impl Fn(&mut Memos, &mut String, &[[u16; 6]]) + Sync),
+) -> Vec<String> {
+    use rayon::prelude::*;
+    codes
         .par_chunks_exact(nodes)
         .map_init(
             || Memos::for_samples(nodes * 64),
@@ -370,10 +391,7 @@ pub(super) fn render_frames(
                 text
             },
         )
-        .collect();
-    for f in &frames {
-        out.push_str(f);
-    }
+        .collect()
 }
 
 /// How many samples [`render_frames_streamed`] renders before it writes them (whole frames,
@@ -386,46 +404,20 @@ pub(super) fn render_frames_streamed(
     write: &mut dyn FnMut(&str) -> std::io::Result<()>,
     codes: &[[u16; 6]],
     nodes: usize,
-    (min, scale): (f32, f32),
+    range: (f32, f32),
     names: Option<&[String]>,
     indent: usize,
 ) -> std::io::Result<()> {
-    use rayon::prelude::*;
-    let renderer = SampleRenderer::new(min, scale, codes);
-    let node = |k: usize| names.and_then(|n| n.get(k)).map_or("", String::as_str);
-    let first = format!("{:indent$}- - ", "");
-    let next = format!("{:indent$}  - ", "");
-    let render = |memos: &mut Memos, out: &mut String, frame: &[[u16; 6]]| {
-        for (k, c) in frame.iter().enumerate() {
-            out.push_str(if k == 0 { &first } else { &next });
-            renderer.render(memos, out, c, node(k));
-            out.push('\n');
-        }
-    };
-    let batch = (STREAM_BATCH_SAMPLES / nodes).max(1) * nodes;
-    let line = indent + 120 + names.map_or(0, |_| 24);
     if codes.len() < PARALLEL_RENDER_AFTER {
-        let mut memos = Memos::for_samples(codes.len());
-        let mut text = String::with_capacity(codes.len() * line);
-        for frame in codes.chunks_exact(nodes) {
-            render(&mut memos, &mut text, frame);
-        }
+        let mut text = String::new();
+        render_frames(&mut text, codes, nodes, range, names, indent);
         return write(&text);
     }
+    let renderer = SampleRenderer::new(range.0, range.1, codes);
+    let render = frame_renderer(&renderer, names, indent);
+    let batch = (STREAM_BATCH_SAMPLES / nodes).max(1) * nodes;
     for part in codes.chunks(batch) {
-        // On all cores, a frame per task, each worker with its own memos; then only copies.
-        let frames: Vec<String> = part
-            .par_chunks_exact(nodes)
-            .map_init(
-                || Memos::for_samples(nodes * 64),
-                |memos, frame| {
-                    let mut t = String::with_capacity(frame.len() * (indent + 125));
-                    render(memos, &mut t, frame);
-                    t
-                },
-            )
-            .collect();
-        for f in &frames {
+        for f in &render_in_parallel(part, nodes, indent, &render) {
             write(f)?;
         }
     }
