@@ -114,6 +114,53 @@ fn man_import_memory_is_a_small_multiple_of_the_output() {
     );
 }
 
+/// MAN import of a document that is mostly events (issue 27 §4, issue 28 item 8): 100,000
+/// events (about 15 MB of YAML, a 4.5 MB `.MAN`) in `import`'s own path (`Codec::import_to`):
+/// beside the text it takes at most 3× the output, the output itself included (before: the
+/// decoded event list, five strings per event, and the whole output, plus a second copy of
+/// the text for the frames fast path: 12× the output).
+#[test]
+fn man_events_import_memory_is_a_small_multiple_of_the_output() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let bytes = synthesize_bytes(&Synth {
+        events: 100_000,
+        ..Synth::new("S_EVENTS", 2, 10)
+    });
+    let yaml = Man::read(&bytes)
+        .expect("generated MAN parses")
+        .to_yaml(&ExportOptions::default())
+        .expect("exports");
+    assert!(yaml.len() > 14_000_000, "YAML of {} bytes", yaml.len());
+    let (out, peak) = peak_of(|| {
+        let mut out = Vec::new();
+        Man::import_to(&yaml, &ImportOptions::default(), None, &mut out).expect("imports");
+        out
+    });
+    assert_eq!(out, bytes, "the import gives the original bytes back");
+    // (the path through the model, for the figure)
+    let (_, model_peak) = peak_of(|| {
+        let man = Man::from_yaml(&yaml, &ImportOptions::default()).expect("imports");
+        let mut out = Vec::new();
+        man.write(&mut out).expect("writes");
+        out
+    });
+    eprintln!(
+        "MAN events: {:.1} MB of YAML -> {:.2} MB; import peak {:.1} MB ({:.2}x the output); \
+         through the model {:.1} MB ({:.2}x)",
+        yaml.len() as f64 / MB,
+        out.len() as f64 / MB,
+        peak as f64 / MB,
+        peak as f64 / out.len() as f64,
+        model_peak as f64 / MB,
+        model_peak as f64 / out.len() as f64,
+    );
+    assert!(
+        peak <= BOUND_MAN * out.len(),
+        "MAN events import peaked at {peak} bytes for a {}-byte output (bound: {BOUND_MAN}×)",
+        out.len()
+    );
+}
+
 /// MW3 import of 3,000 generated anim defs: an 11 MB `anim.zbd`, about 20 MB of YAML.
 #[test]
 fn mw3_import_memory_is_a_small_multiple_of_the_output() {

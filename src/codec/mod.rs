@@ -171,23 +171,7 @@ pub trait Codec: Sized + Send + Sync + 'static {
         previous: Option<&[u8]>,
         sink: &mut dyn Sink,
     ) -> Result<Imported, ImportError> {
-        let new = Self::from_yaml(text, opts)?;
-        let mut out = Vec::new();
-        new.encode(&mut out)?;
-        let edit_warnings = previous
-            .filter(|old| Self::detect(old))
-            .and_then(|old| Self::decode(old).ok())
-            .map(|old| old.edit_warnings(&new))
-            .unwrap_or_default();
-        let imported = Imported {
-            value_findings: new.value_findings(),
-            edit_warnings,
-        };
-        // (the process may end soon after: the caller need not wait for the model to be
-        // dropped piece by piece before its output is written)
-        drop(new);
-        sink.append(&out);
-        Ok(imported)
+        import_through_model::<Self>(text, opts, previous, sink)
     }
     /// The YAML document of [`Codec::to_yaml`] written to `out` as it is made. The default
     /// makes the whole text and writes it; a format with large documents may write it piece
@@ -223,6 +207,38 @@ pub struct Repaired {
     pub bytes: Vec<u8>,
     /// What changed, one line each (field path, offset, old → new).
     pub changes: Vec<String>,
+}
+
+/// The default [`Codec::import_to`]: read the model, encode it, compare (for a format whose
+/// own `import_to` takes this path when its cheaper one declines).
+pub fn import_through_model<T: Codec>(
+    text: &str,
+    opts: &ImportOptions,
+    previous: Option<&[u8]>,
+    sink: &mut dyn Sink,
+) -> Result<Imported, ImportError> {
+    let new = T::from_yaml(text, opts)?;
+    let mut out = Vec::new();
+    new.encode(&mut out)?;
+    let imported = Imported {
+        value_findings: new.value_findings(),
+        edit_warnings: edit_warnings_from::<T>(previous, &new),
+    };
+    // (the process may end soon after: the caller need not wait for the model to be
+    // dropped piece by piece before its output is written)
+    drop(new);
+    sink.append(&out);
+    Ok(imported)
+}
+
+/// The [`Codec::edit_warnings`] of the edit from `previous` (when it is a readable file of
+/// format `T`) to `new`.
+fn edit_warnings_from<T: Codec>(previous: Option<&[u8]>, new: &T) -> Vec<Finding> {
+    previous
+        .filter(|old| T::detect(old))
+        .and_then(|old| T::decode(old).ok())
+        .map(|old| old.edit_warnings(new))
+        .unwrap_or_default()
 }
 
 /// A format, as the commands see it.
