@@ -416,7 +416,12 @@ impl Man {
                 ID_HEADER => Chunk::Header(Header::read(&mut cur).within("header")?),
                 ID_SOURCE => Chunk::Source(Source::read(&mut cur).within("source")?),
                 ID_EVENTS => {
-                    Chunk::Events(Events::read_with(&mut cur, keep_events).within("events")?)
+                    let events = if keep_events {
+                        Events::read(&mut cur)
+                    } else {
+                        Events::read_with(&mut cur, false)
+                    };
+                    Chunk::Events(events.within("events")?)
                 }
                 ID_SAMPLES => {
                     let is_header = |c: &RawChunk<'_>| c.id == ID_HEADER;
