@@ -18,8 +18,7 @@ fn main() -> std::process::ExitCode {
     // Arena memory is committed as it is used, not in whole arenas up front: the eager commit
     // put 6–14 MB more in the resident set of every command (`info` of a small file 12.7 →
     // 7.0 MB, MW3 import 51–70 → 36–44 MB), for no measured speed (BENCHMARKS.md).
-    // SAFETY: as above, a plain integer option, set before the first allocation is served
-    // from an arena.
+    // SAFETY: as above, a plain integer option (read when an arena commits memory).
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_EAGER_COMMIT, 0) };
     animkit::cli::main()
 }
