@@ -16,13 +16,17 @@ pub(super) use crate::zengin::gltf::model::{ext_is, Member as Found};
 /// Every .MAN and .MDH member of an archive, or file of a folder (recursively).
 pub(super) fn collect(source: &Path) -> Result<Vec<Found>, Error> {
     let mut out = Vec::new();
-    each_member(source, |_| true, |name, bytes| {
-        out.push(Found {
-            name: name.to_string(),
-            bytes: bytes.to_vec(),
-        });
-        Ok(())
-    })?;
+    each_member(
+        source,
+        |_| true,
+        |name, bytes| {
+            out.push(Found {
+                name: name.to_string(),
+                bytes: bytes.to_vec(),
+            });
+            Ok(())
+        },
+    )?;
     Ok(out)
 }
 

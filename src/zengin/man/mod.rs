@@ -434,9 +434,9 @@ fn write_lean(
         buf.clear();
         match c {
             Chunk::Events(e) if e.events.is_empty() => {
-                let enc = events
-                    .next()
-                    .ok_or_else(|| EncodeError::new("internal: an events chunk without its events"))?;
+                let enc = events.next().ok_or_else(|| {
+                    EncodeError::new("internal: an events chunk without its events")
+                })?;
                 let len = 4 + enc.len() + e.trailing.as_bytes().len();
                 let length = u32::try_from(len)
                     .map_err(|_| {

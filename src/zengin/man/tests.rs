@@ -345,7 +345,10 @@ fn the_lean_import_writes_what_the_model_path_writes() {
             let e = e.unwrap();
             let name = e.file_name().to_string_lossy().to_ascii_lowercase();
             if e.file_type().is_file() && name.ends_with(".man") {
-                files.push((e.path().display().to_string(), std::fs::read(e.path()).unwrap()));
+                files.push((
+                    e.path().display().to_string(),
+                    std::fs::read(e.path()).unwrap(),
+                ));
             }
         }
     }
@@ -372,17 +375,36 @@ fn the_lean_import_writes_what_the_model_path_writes() {
         checked += 1;
     }
     assert!(checked >= 9, "only {checked} MANs");
-    assert!(lean_taken >= 9, "the lean path read only {lean_taken} documents");
+    assert!(
+        lean_taken >= 9,
+        "the lean path read only {lean_taken} documents"
+    );
 
     // The generated events document through each way of reading its frames.
-    let data = &files.iter().find(|f| f.0.contains("3000 events")).unwrap().1;
-    let yaml = Man::decode(data).unwrap().to_yaml(&ExportOptions::default()).unwrap();
+    let data = &files
+        .iter()
+        .find(|f| f.0.contains("3000 events"))
+        .unwrap()
+        .1;
+    let yaml = Man::decode(data)
+        .unwrap()
+        .to_yaml(&ExportOptions::default())
+        .unwrap();
     let (reduced, _) = super::yaml_fast::split_parts(&yaml).unwrap();
-    assert!(reduced.len() > yaml.len() / 8, "mostly events: the whole text is read");
+    assert!(
+        reduced.len() > yaml.len() / 8,
+        "mostly events: the whole text is read"
+    );
     let frames_heavy = &files.iter().find(|f| f.0.contains("50 events")).unwrap().1;
-    let fy = Man::decode(frames_heavy).unwrap().to_yaml(&ExportOptions::default()).unwrap();
+    let fy = Man::decode(frames_heavy)
+        .unwrap()
+        .to_yaml(&ExportOptions::default())
+        .unwrap();
     let (reduced, _) = super::yaml_fast::split_parts(&fy).unwrap();
-    assert!(reduced.len() <= fy.len() / 8, "mostly frames: the reduced document");
+    assert!(
+        reduced.len() <= fy.len() / 8,
+        "mostly frames: the reduced document"
+    );
 
     // An event the file cannot hold: the model path's error, word for word.
     let bad = yaml.replacen("tag: DEF_HIT", "tag: \"DEF\\nHIT\"", 1);
