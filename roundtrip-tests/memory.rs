@@ -330,3 +330,44 @@ fn man_export_streamed_memory_is_a_small_constant() {
 /// What the streamed MAN export may allocate at once: a batch of rendered frames (about
 /// 4 MB), the position table and the rotation table.
 const BOUND_EXPORT_STREAMED: usize = 24_000_000;
+
+/// glTF export written as it is made (`export_with_origin_to`, what `animkit gltf export`
+/// uses; issue 30 goal 1): beside the model it holds the binary buffer and the JSON, not a
+/// second copy of the whole file behind them (100 nodes × 3,000 frames: a 3.6 MB `.MAN`, an
+/// 8.5 MB GLB). Before, the GLB was assembled in memory: about twice the output.
+#[test]
+fn gltf_export_memory_is_about_the_output() {
+    use animkit::zengin::gltf::export::Animation;
+    use animkit::zengin::gltf::{export_with_origin, export_with_origin_to, Container, Skeleton};
+    use animkit::zengin::mdh::Mdh;
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let man = Man::read(&synthesize_bytes(&Synth::new("S_GLTF", 100, 3000))).expect("parses");
+    let mdh = Mdh::read(&animkit::zengin::man::synth::chain_mdh(100)).expect("MDH parses");
+    let sk = Skeleton::from_mdh(&mdh).expect("skeleton");
+    let anims = [Animation {
+        label: "S_GLTF.MAN".into(),
+        man: &man,
+    }];
+    let (written, peak) = peak_of(|| {
+        let mut out = Counted(0);
+        let (len, _) = export_with_origin_to(&sk, &anims, None, Container::Glb, None, &mut out)
+            .expect("exports");
+        assert_eq!(len, out.0, "the size it reports is the size it wrote");
+        out.0
+    });
+    let whole = export_with_origin(&sk, &anims, None, Container::Glb, None)
+        .expect("exports")
+        .0;
+    assert_eq!(written, whole.len(), "the same file");
+    assert!(written > 8_000_000, "GLB of {written} bytes");
+    eprintln!(
+        "glTF export: {:.1} MB GLB; streamed peak {:.1} MB ({:.2}x the output)",
+        written as f64 / MB,
+        peak as f64 / MB,
+        peak as f64 / written as f64,
+    );
+    assert!(
+        peak * 10 <= written * 13,
+        "glTF export peaked at {peak} bytes for a {written}-byte file (bound: 1.3×)"
+    );
+}
