@@ -442,13 +442,16 @@ fn finish(
 }
 
 /// A [`PendingFile`](crate::fsio::PendingFile) as a format's [`Sink`]: the first write error
-/// is kept (and reported once the format is done), later writes are skipped.
-struct FileSink {
+/// is kept (and reported once the format is done), later writes are skipped. The pieces of the
+/// document the format is done with are dropped from memory when the document is the `input`
+/// file map.
+struct FileSink<'a> {
     file: crate::fsio::PendingFile,
     error: Option<std::io::Error>,
+    input: Option<&'a crate::fsio::Mapped>,
 }
 
-impl FileSink {
+impl FileSink<'_> {
     fn run(&mut self, f: impl FnOnce(&mut crate::fsio::PendingFile) -> std::io::Result<()>) {
         if self.error.is_none() {
             if let Err(e) = f(&mut self.file) {
@@ -458,7 +461,7 @@ impl FileSink {
     }
 }
 
-impl Sink for FileSink {
+impl Sink for FileSink<'_> {
     fn append(&mut self, bytes: &[u8]) {
         self.run(|f| f.append(bytes));
     }
@@ -471,6 +474,11 @@ impl Sink for FileSink {
     fn restart(&mut self) {
         self.error = None;
         self.run(|f| f.restart());
+    }
+    fn done_with(&mut self, part: &str) {
+        if let Some(map) = self.input {
+            map.release(part.as_bytes());
+        }
     }
 }
 
@@ -582,13 +590,16 @@ pub fn export_opened(
 // ---------------------------------------------------------------------------------------------
 // YAML → binary
 
-/// Import the YAML document `text` (of `file`, a document of `format`) into the binary file
-/// `output`, packed straight into it as the format reads the document (streamed where the
+/// Import the YAML document `text` (of `file`, a document of `format`; borrowed from the file
+/// map `map` when given, whose pages the format's finished pieces then leave) into the binary
+/// file `output`, packed straight into it as the format reads the document (streamed where the
 /// format streams); prints the document's value findings (naming `file`) and the edit
 /// warnings against the file `output` replaces (naming `output`).
+#[allow(clippy::too_many_arguments)]
 pub fn import(
     file: &Path,
     text: &str,
+    map: Option<&crate::fsio::Mapped>,
     format: &dyn Format,
     opts: &ImportOptions,
     output: &Path,
@@ -605,6 +616,7 @@ pub fn import(
     let mut sink = FileSink {
         file: crate::fsio::PendingFile::create(output)?,
         error: None,
+        input: map,
     };
     let imported = format
         .import_to(text, opts, previous.as_deref(), &mut sink)
@@ -631,6 +643,7 @@ pub fn import_input(
     import(
         &input.path,
         &text,
+        Some(&input.data),
         input.format,
         opts,
         output,

@@ -54,6 +54,10 @@ pub trait Sink {
     fn settle(&mut self) {}
     /// Forget everything appended (the format starts again another way).
     fn restart(&mut self);
+    /// The format is done with `part` of the document it reads (a piece already packed): the
+    /// memory behind it may be given back (nothing by default; a document read from a file
+    /// map drops those pages).
+    fn done_with(&mut self, _part: &str) {}
 }
 
 impl Sink for Vec<u8> {
