@@ -712,3 +712,96 @@ fn info_json_carries_numbers_as_numbers() {
     // text stays text only
     assert_eq!(number("name"), Some(serde_json::Value::Null));
 }
+
+/// The MAN document `yaml` with the rotation of node column `n` at each frame of `frames` set
+/// to `to`; also the rotations it had there.
+fn set_rotations(yaml: &str, n: usize, frames: &[usize], to: &str) -> (String, Vec<[f64; 4]>) {
+    let (mut frame, mut node) = (usize::MAX, 0);
+    let mut old = Vec::new();
+    let mut out = String::new();
+    for line in yaml.split_inclusive('\n') {
+        if line.starts_with("    - - {") {
+            frame = frame.wrapping_add(1);
+            node = 0;
+        } else if line.starts_with("      - {") {
+            node += 1;
+        }
+        let sample = line.starts_with("    - - {") || line.starts_with("      - {");
+        if sample && node == n && frames.contains(&frame) {
+            let at = line.find("rotation: [").unwrap() + "rotation: [".len();
+            let end = at + line[at..].find(']').unwrap();
+            let q: Vec<f64> = line[at..end]
+                .split(", ")
+                .map(|v| v.parse().unwrap())
+                .collect();
+            old.push([q[0], q[1], q[2], q[3]]);
+            out.push_str(&format!("{}{to}{}", &line[..at], &line[end..]));
+        } else {
+            out.push_str(line);
+        }
+    }
+    assert_eq!(old.len(), frames.len());
+    (out, old)
+}
+
+/// The angle from `q` to the identity rotation, in degrees.
+fn angle_to_identity(q: [f64; 4]) -> f64 {
+    let v = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2]).sqrt();
+    (2.0 * v.atan2(q[3].abs())).to_degrees()
+}
+
+#[test]
+fn diff_of_two_mans_names_the_nodes_by_the_skeleton_beside_them() {
+    // The mod's own folder holds KEILER.MDH beside KEILER-S_FISTWALK.MAN.
+    let Some(dir) = corpus_path("realworld/asc-pairs/PiotrDrozdz96+Gothic/Anims/_compiled") else {
+        return;
+    };
+    let (man, mdh) = (dir.join("KEILER-S_FISTWALK.MAN"), dir.join("KEILER.MDH"));
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path();
+    let (_, yaml, _) = run(p, &["export", man.to_str().unwrap()]);
+    // Node column 12 is BIP01 L FOREARM (turned at frame 10), column 8 BIP01 HEAD (at 20–23).
+    let (yaml, forearm) = set_rotations(&yaml, 12, &[10], "0.0, 0.0, 0.0, 1.0");
+    let (yaml, head) = set_rotations(&yaml, 8, &[20, 21, 22, 23], "0.0, 0.0, 0.0, 1.0");
+    std::fs::write(p.join("K.yaml"), yaml).unwrap();
+    let (code, _, err) = run(p, &["import", "K.yaml", "-o", "E.MAN"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(p, &["diff", man.to_str().unwrap(), "E.MAN"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("with ") && err.contains("KEILER.MDH"), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let degrees = |line: &str, prefix: &str| -> f64 {
+        assert!(line.starts_with(prefix), "{out}");
+        line[prefix.len()..].trim_end_matches('°').parse().unwrap()
+    };
+    let head_max = head.iter().map(|&q| angle_to_identity(q)).fold(0.0, f64::max);
+    let d = degrees(lines[0], "BIP01 HEAD: frames 20–23 (4 of 49): rotation up to ");
+    assert!((d - head_max).abs() < 0.01, "{d} vs {head_max}: {out}");
+    let d = degrees(lines[1], "BIP01 L FOREARM: frame 10: rotation ");
+    let want = angle_to_identity(forearm[0]);
+    assert!(want > 20.0 && (d - want).abs() < 0.01, "{d} vs {want}: {out}");
+
+    // Given as --mdh, for files whose folder holds no skeleton; without one, by index.
+    std::fs::copy(&man, p.join("KEILER-S_FISTWALK.MAN")).unwrap();
+    let (_, plain, _) = run(p, &["diff", "KEILER-S_FISTWALK.MAN", "E.MAN"]);
+    assert!(
+        plain.starts_with("samples node 8 (index 8): 4 of 49 frames changed (frames 20–23)"),
+        "{plain}"
+    );
+    let (_, given, _) = run(
+        p,
+        &["diff", "--mdh", mdh.to_str().unwrap(), "KEILER-S_FISTWALK.MAN", "E.MAN"],
+    );
+    assert_eq!(given, out);
+    // A skeleton of another checksum beside the file is not used.
+    let other = corpus_path("realworld/mdh/PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT.MDH")
+        .unwrap();
+    std::fs::copy(other, p.join("keiler.mdh")).unwrap();
+    let (_, wrong, _) = run(p, &["diff", "KEILER-S_FISTWALK.MAN", "E.MAN"]);
+    assert_eq!(wrong, plain);
+    // ... and the right one is, whatever the case of its name.
+    std::fs::copy(&mdh, p.join("keiler.mdh")).unwrap();
+    let (_, found, _) = run(p, &["diff", "KEILER-S_FISTWALK.MAN", "E.MAN"]);
+    assert_eq!(found, out);
+}

@@ -281,7 +281,7 @@ impl Companions {
         &self,
         file: &Path,
         format: &dyn Format,
-        opened: &Opened<'_>,
+        opened: &dyn Document,
     ) -> Result<Option<Held<'_>>, Error> {
         match self {
             Companions::None => Ok(None),
@@ -320,6 +320,27 @@ impl Companions {
         }
     }
 
+    /// [`Companions::for_file`], or without `--with` the companion beside the file or one
+    /// of `others` ([`beside`]): what `diff` names its changes with.
+    pub fn for_file_or_beside(
+        &self,
+        file: &Path,
+        others: &[&Path],
+        format: &dyn Format,
+        opened: &dyn Document,
+    ) -> Result<Option<Held<'_>>, Error> {
+        if !matches!(self, Companions::None) {
+            return self.for_file(file, format, opened);
+        }
+        for f in std::iter::once(file).chain(others.iter().copied()) {
+            if let Some(found) = beside(f, format, opened) {
+                eprintln!("{}: with {}", file.display(), found.path.display());
+                return Ok(Some(Held::Found(found.asset)));
+            }
+        }
+        Ok(None)
+    }
+
     /// [`Companions::for_file`], refused when its key is not the file's (a skeleton of
     /// another checksum) unless `force`, which uses it with a warning.
     pub fn checked_for_file(
@@ -329,7 +350,7 @@ impl Companions {
         opened: &Opened<'_>,
         force: bool,
     ) -> Result<Option<Held<'_>>, Error> {
-        let companion = self.for_file(file, format, opened)?;
+        let companion = self.for_file(file, format, &**opened)?;
         if let (Some(c), Some(key)) = (&companion, opened.companion_key()) {
             if let Some(theirs) = c.get().companion_key().filter(|&k| k != key) {
                 let what = format!(
@@ -348,6 +369,59 @@ impl Companions {
         }
         Ok(companion)
     }
+}
+
+/// The companion in the folder of `file` that the game's naming rule gives it
+/// ([`Companion::beside`](crate::codec::Companion::beside): `HUMANS.MDH` beside
+/// `HUMANS-S_RUN.MAN`, names compared without regard to case), when its key is the file's
+/// (`doc`'s; a companion of another key, or one that does not decode, is not used).
+pub fn beside(file: &Path, format: &dyn Format, doc: &dyn Document) -> Option<registry::Found> {
+    let name = file.file_name()?.to_str()?;
+    let dir = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let key = doc.companion_key();
+    for (companion, cformat) in registry::companions_of(format) {
+        let Some(stem) = companion.beside.and_then(|rule| rule(name)) else {
+            continue;
+        };
+        let wanted: Vec<String> = cformat
+            .extensions()
+            .iter()
+            .map(|ext| format!("{stem}.{ext}").to_lowercase())
+            .collect();
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        let mut candidates: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| {
+                p.is_file()
+                    && p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| wanted.contains(&n.to_lowercase()))
+            })
+            .collect();
+        candidates.sort();
+        for path in candidates {
+            let Ok(data) = crate::fsio::map_file(&path) else {
+                continue;
+            };
+            if !cformat.detect(&data) {
+                continue;
+            }
+            let Ok(asset) = cformat.decode(&data) else {
+                continue;
+            };
+            if key.is_some() && asset.companion_key() != key {
+                continue;
+            }
+            return Some(registry::Found { path, asset });
+        }
+    }
+    None
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,8 +6,8 @@
 //! still one module and one line here.
 
 pub use crate::codec::{
-    check_document_header, Archive, Asset, CheckContext, Codec, Companion, Container, Document,
-    ExportError, ExportOptions, Finding, Format, Formats, ImportOptions, Imported, InfoLine,
+    check_document_header, Archive, Asset, Change, CheckContext, Codec, Companion, Container, Diff,
+    DiffContext, Document, ExportError, ExportOptions, Finding, Format, Formats, ImportOptions, Imported, InfoLine,
     Member, Registered, Severity, Sink,
 };
 use crate::exact::Error;
