@@ -805,3 +805,62 @@ fn diff_of_two_mans_names_the_nodes_by_the_skeleton_beside_them() {
     let (_, found, _) = run(p, &["diff", "KEILER-S_FISTWALK.MAN", "E.MAN"]);
     assert_eq!(found, out);
 }
+
+#[test]
+fn diff_of_two_mds_scripts_names_the_statement() {
+    let Some(mds) = corpus_path(
+        "realworld/mds/CarnageMarkus+gothic-animations-decompiled/Gothic_2/HUMANS/HUMANS.MDS",
+    ) else {
+        return;
+    };
+    let text = std::fs::read(&mds).unwrap();
+    // The original Gothic 2 human script: s_Sneak at 12.5 fps instead of 10, blending out
+    // over 0.3 s; the aniBlend t_RunR_2_Run replaced by a new aniAlias.
+    let replace_once = |text: &[u8], from: &str, to: &str| -> Vec<u8> {
+        let at = text
+            .windows(from.len())
+            .position(|w| w == from.as_bytes())
+            .unwrap_or_else(|| panic!("{from}"));
+        [&text[..at], to.as_bytes(), &text[at + from.len()..]].concat()
+    };
+    let edited = replace_once(
+        &text,
+        "(\"s_Sneak\"\t\t\t\t1\t\"s_Sneak\"\t\t0.1\t0.0\tMI\t\"Hum_Sneak_M01.asc\"\t\t\t\tF\t10\t60\tFPS:10)",
+        "(\"s_Sneak\"\t\t\t\t1\t\"s_Sneak\"\t\t0.1\t0.3\tMI\t\"Hum_Sneak_M01.asc\"\t\t\t\tF\t10\t60\tFPS:12.5)",
+    );
+    let edited = replace_once(
+        &edited,
+        "aniBlend\t(\"t_RunR_2_Run\"\t\t\t\t\"s_Run\"\t\t\t0.2\t0.2)",
+        "aniAlias\t(\"s_RunFast\"\t1\t\"s_Run\"\t0.1\t0.1\tM.\t\"s_Run\"\tF)",
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("H.MDS"), &edited).unwrap();
+    let (code, out, err) = run(tmp.path(), &["diff", mds.to_str().unwrap(), "H.MDS"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            1,
+            "aniBlend \"t_RunR_2_Run\": removed\n\
+             aniAlias \"s_RunFast\": added {\"alias_of\":\"s_Run\",\"blend_in\":0.1,\"blend_out\":0.1,\"direction\":\"F\",\"flags\":\"M.\",\"layer\":1,\"name\":\"s_RunFast\",\"next\":\"s_Run\"}\n\
+             ani \"s_Sneak\": blend_out 0.0 → 0.3\n\
+             ani \"s_Sneak\": fps 10.0 → 12.5\n"
+        ),
+        "{err}"
+    );
+    // As data: where, which statement, old and new.
+    let (_, json, _) = run(tmp.path(), &["diff", "--json", mds.to_str().unwrap(), "H.MDS"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let fps = &doc["items"][3];
+    assert_eq!(
+        (&fps["node"], &fps["old"], &fps["new"]),
+        (
+            &serde_json::json!("ani \"s_Sneak\""),
+            &serde_json::json!(10.0),
+            &serde_json::json!(12.5)
+        )
+    );
+    assert!(
+        fps["path"].as_str().unwrap().ends_with("].fps"),
+        "{json}"
+    );
+}

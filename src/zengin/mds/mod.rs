@@ -872,8 +872,62 @@ impl Codec for Mds {
         format!("line {l} column {c}")
     }
     fn diff(&self, other: &Self) -> Vec<String> {
-        let a = String::from_utf8_lossy(&self.src);
-        let b = String::from_utf8_lossy(&other.src);
-        crate::zengin::tagged::diff_yaml(&a, &b)
+        self.statement_diff(other).lines
+    }
+    fn diff_report(&self, other: &Self, _ctx: &crate::codec::DiffContext<'_>) -> crate::codec::Diff {
+        self.statement_diff(other)
+    }
+}
+
+impl Mds {
+    /// What changed, named by statement (`ani "S_RUN": fps 25.0 → 12.5`; statements added
+    /// and removed), as the MSB's diff names them ([`crate::zengin::script::diff`]); when the
+    /// statements are the same and only the text differs (layout, comments), the changed
+    /// lines of the text.
+    pub fn statement_diff(&self, other: &Mds) -> crate::codec::Diff {
+        use crate::zengin::script::diff::{statements, Statement};
+        if self.script == other.script {
+            let a = String::from_utf8_lossy(&self.src);
+            let b = String::from_utf8_lossy(&other.src);
+            return crate::codec::Diff::from_lines(crate::zengin::tagged::diff_yaml(&a, &b));
+        }
+        let list = |m: &Mds| -> Vec<Statement> {
+            #[derive(Serialize)]
+            struct Model<'a> {
+                name: &'a Text,
+            }
+            let mut out = vec![Statement::new(
+                "script.model".into(),
+                "model",
+                &Variant(
+                    "model",
+                    &Model {
+                        name: &m.script.model,
+                    },
+                ),
+            )];
+            for (i, item) in m.script.items.iter().enumerate() {
+                let at = format!("script.items[{i}]");
+                match item {
+                    ModelItem::MeshAndTree(_) => {
+                        out.push(Statement::new(at, "meshAndTree", item))
+                    }
+                    ModelItem::RegisterMesh(_) => {
+                        out.push(Statement::new(at, "registerMesh", item))
+                    }
+                    ModelItem::AniEnum(items) => {
+                        for (j, a) in items.iter().enumerate() {
+                            out.push(Statement::new(
+                                format!("{at}.aniEnum[{j}]"),
+                                a.keyword(),
+                                a,
+                            ));
+                        }
+                    }
+                }
+            }
+            out
+        };
+        statements(&list(self), &list(other), false)
     }
 }
