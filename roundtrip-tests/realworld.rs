@@ -794,6 +794,37 @@ fn diff_of_two_mans_names_the_nodes_by_the_skeleton_beside_them() {
         &["diff", "--mdh", mdh.to_str().unwrap(), "KEILER-S_FISTWALK.MAN", "E.MAN"],
     );
     assert_eq!(given, out);
+    // As data (diff --json, valid by its schema): one item per changed sample, with its node,
+    // frame, and old and new value as the YAML writes them.
+    let (_, json, _) = run(p, &["diff", "--json", man.to_str().unwrap(), "E.MAN"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    crate::report::assert_valid_report("diff", &doc);
+    let items = doc["items"].as_array().unwrap();
+    assert_eq!(items.len(), 5, "{json}");
+    let forearm_item = &items[4];
+    assert_eq!(
+        (
+            &forearm_item["path"],
+            &forearm_item["node"],
+            &forearm_item["node_index"],
+            &forearm_item["frame"],
+            &forearm_item["new"]["rotation"],
+        ),
+        (
+            &serde_json::json!("samples.frames[10][12]"),
+            &serde_json::json!("BIP01 L FOREARM"),
+            &serde_json::json!(12),
+            &serde_json::json!(10),
+            &serde_json::json!([0.0, 0.0, 0.0, 1.0]),
+        )
+    );
+    let old: Vec<f64> = forearm_item["old"]["rotation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(old, forearm[0].to_vec());
     // A skeleton of another checksum beside the file is not used.
     let other = corpus_path("realworld/mdh/PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT.MDH")
         .unwrap();
