@@ -895,3 +895,55 @@ fn diff_of_two_mds_scripts_names_the_statement() {
         "{json}"
     );
 }
+
+#[test]
+fn an_encoding_error_of_an_imported_document_points_at_its_line_and_column() {
+    let Some(man) = corpus_path(
+        "realworld/asc-pairs/PiotrDrozdz96+Gothic/Anims/_compiled/KEILER-S_FISTWALK.MAN",
+    ) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path();
+    let (_, yaml, _) = run(p, &["export", man.to_str().unwrap()]);
+    // A zero rotation at frame 10, node column 12 (found only when the sample is packed).
+    let (edited, _) = set_rotations(&yaml, 12, &[10], "0.0, 0.0, 0.0, 0.0");
+    std::fs::write(p.join("K.yaml"), &edited).unwrap();
+    let line = 1 + edited
+        .lines()
+        .position(|l| l.contains("rotation: [0.0, 0.0, 0.0, 0.0]"))
+        .unwrap();
+    let column = 1 + edited.lines().nth(line - 1).unwrap().find('[').unwrap();
+    let (code, out, err) = run(p, &["import", "K.yaml", "-o", "K.MAN"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        format!(
+            "K.yaml:{line}:{column}: error: chunks[3].samples.frames[10][12].rotation: frame 10, \
+             node 12: rotation [0.0, 0.0, 0.0, 0.0] is not a unit quaternion (|q| = 0): a \
+             rotation must have length 1 (|q|² within 5 % of 1), e.g. [0.0, 0.0, 0.0, 1.0] for \
+             no rotation\n"
+        )
+    );
+    assert!(!p.join("K.MAN").exists());
+    // The same in another format's document (UE3 rotation keys), and in diff and verify,
+    // which read documents the same way.
+    let upk = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ANIMS.UPK");
+    let (_, yaml, _) = run(p, &["export", upk.to_str().unwrap()]);
+    let from = "      - {translation: [1.0, 0.0, 0.0], rotation: [0.0, 0.0, 0.0, 1.0]}\n";
+    let line = 1 + yaml.lines().position(|l| format!("{l}\n") == from).unwrap();
+    std::fs::write(
+        p.join("U.yaml"),
+        yaml.replacen(from, &from.replace("0.0, 1.0]", "0.0, 0.0]"), 1),
+    )
+    .unwrap();
+    let (code, _, err) = run(p, &["diff", upk.to_str().unwrap(), "U.yaml"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!(
+            "U.yaml:{line}:50: error: objects[1].animation.tracks[0].keys[1].rotation: rotation \
+             [0.0, 0.0, 0.0, 0.0] is not a unit quaternion"
+        )),
+        "{err}"
+    );
+}

@@ -153,9 +153,10 @@ impl Input {
                 .decode(&self.data)
                 .map_err(Error::decoding(&self.path));
         }
+        let text = self.text()?;
         self.format
-            .read_yaml(&self.text()?, opts)
-            .map_err(|e| import_error(&self.path, e))
+            .read_yaml(&text, opts)
+            .map_err(|e| import_error(&self.path, &text, e))
     }
 
     /// The file opened: a binary of a container format borrowed from the map, anything else
@@ -194,17 +195,32 @@ impl<'a> std::ops::Deref for Opened<'a> {
     }
 }
 
-/// A YAML document that did not import, as the error of its file.
-pub fn import_error(path: &Path, e: crate::exact::ImportError) -> Error {
+/// A YAML document (`text`) that did not import, as the error of its file. An error found
+/// while encoding the document (a zero rotation, a derived value that disagrees) points at the
+/// value its field path names, `FILE:LINE:COL: error: PATH: message`, as reading errors do
+/// (where the document has no node at that path, it names the path alone).
+pub fn import_error(path: &Path, text: &str, e: crate::exact::ImportError) -> Error {
     match e {
         crate::exact::ImportError::Yaml(y) => Error::Yaml {
             file: path.into(),
             source: y,
         },
-        crate::exact::ImportError::Encode(x) => Error::Encode {
-            file: path.into(),
-            source: x,
-        },
+        crate::exact::ImportError::Encode(x) => {
+            match crate::yaml::locate::locate(text, x.path.segments()) {
+                Some((line, column)) => Error::Yaml {
+                    file: path.into(),
+                    source: crate::exact::YamlError {
+                        line: Some(line),
+                        column: Some(column),
+                        message: x.to_string(),
+                    },
+                },
+                None => Error::Encode {
+                    file: path.into(),
+                    source: x,
+                },
+            }
+        }
     }
 }
 
@@ -682,7 +698,7 @@ pub fn import(
     };
     let imported = format
         .import_to(text, opts, previous.as_deref(), &mut sink)
-        .map_err(|e| import_error(file, e))?;
+        .map_err(|e| import_error(file, text, e))?;
     // (unmapped before the output replaces it: Windows renames no file over a mapped one)
     drop(previous);
     if let Some(e) = sink.error {
