@@ -947,3 +947,95 @@ fn an_encoding_error_of_an_imported_document_points_at_its_line_and_column() {
         "{err}"
     );
 }
+
+#[test]
+fn check_strict_passes_the_original_scripts_but_their_real_defects() {
+    let Some(dir) = corpus_path("realworld/mds/CarnageMarkus+gothic-animations-decompiled")
+    else {
+        return;
+    };
+    let (code, out, _) = run(&dir, &["check", "--strict", "--json", "."]);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    crate::report::assert_valid_report("check", &doc);
+    let files = doc["files"].as_array().unwrap();
+    assert_eq!(files.len(), 186);
+    // What fails, and why: each a defect of the script itself.
+    let tab = "a tab inside the quotes (\"t_Fallen_2_Stand\" is defined)";
+    let mut failed: Vec<(String, String)> = files
+        .iter()
+        .filter(|f| f["ok"] == false)
+        .map(|f| {
+            let why = match f["error"].as_str() {
+                Some(e) => e.to_string(),
+                None => f["findings"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|x| x["severity"] != "info")
+                    .map(|x| x["message"].as_str().unwrap().to_string())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            };
+            (f["path"].as_str().unwrap().to_string(), why)
+        })
+        .collect();
+    failed.sort();
+    let expected = [
+        (
+            "./Gothic_1/MDS_MOBSI/PILLAR_7M.MDS",
+            "\"s_S1\" names no animation of this script: the statement that defines it was \
+             skipped by the parser (18:4: unknown statement `ani` in Model; line skipped): \
+             aniEnum ended before it (a stray `}`?)",
+        ),
+        ("./Gothic_1/SCAVENGER.MDS", tab),
+        ("./Gothic_2/MONSTER/GOLEM/GOLEM.MDS", "unterminated string"),
+        ("./Gothic_2/MONSTER/ORCBITER_SCAVENGER/ORCBITER.MDS", tab),
+        ("./Gothic_2/MONSTER/SCAVENGER/SCAVENGER.MDS", tab),
+        ("./Gothic_2/MONSTER/SCA_SCAVENGERGL_SCAVENGER/SCAVENGERGL.MDS", tab),
+    ];
+    assert_eq!(failed.len(), expected.len(), "{failed:#?}");
+    for ((path, why), (want_path, want)) in failed.iter().zip(expected) {
+        assert_eq!(path, want_path);
+        assert!(why.contains(want), "{path}: {why}");
+    }
+
+    // An overlay's names from its base: info without the base, resolved with it (MDS or MSB).
+    let overlay = "Gothic_1/MDS_OVERLAY/HUMANS_SPRINT.MDS";
+    let (code, out, _) = run(&dir, &["check", "--strict", overlay]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out.matches(": info: ").count(), 14, "{out}");
+    assert!(out.contains(
+        "HUMANS_SPRINT.MDS: info: script.items[1].aniEnum[2].ani.next: \"s_Run\" names no \
+         animation of this overlay script: its base script may define it (check --with \
+         BASE.MDS or BASE.MSB resolves it)"
+    ));
+    let (code, out, _) = run(
+        &dir,
+        &["check", "--strict", "--with", "Gothic_1/HUMANS@7043fab.MDS", overlay],
+    );
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "Gothic_1/MDS_OVERLAY/HUMANS_SPRINT.MDS: ok (zengin.mds): 0 errors, 0 warnings\n")
+    );
+    // A base that lacks a name: a warning again.
+    let (code, out, _) = run(
+        &dir,
+        &["check", "--strict", "--with", "Gothic_1/SCAVENGER.MDS", overlay],
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("\"s_Run\" names no animation of this script or of its base script"));
+    let msb = corpus_path("realworld/msb").unwrap();
+    let base = msb.join(
+        "NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/HUMANS@402a39a.MSB",
+    );
+    let acrobatic = msb.join("PiotrDrozdz96+Gothic/Anims/_compiled/HUMANS_ACROBATIC.MSB");
+    let (_, alone, _) = run(&dir, &["check", acrobatic.to_str().unwrap()]);
+    assert!(alone.contains(": info: "), "{alone}");
+    let (code, out, _) = run(
+        &dir,
+        &["check", "--strict", "--base", base.to_str().unwrap(), acrobatic.to_str().unwrap()],
+    );
+    assert_eq!(code, 0);
+    assert!(!out.contains(": info: "), "{out}");
+}

@@ -204,7 +204,7 @@ mod tests {
         assert_eq!(found.path, Path::new("A.VDF:SAMPLE.MDH"));
         assert_eq!(found.asset.companion_key(), Some(key));
         assert!(find_companion_in(Path::new("A.VDF"), &vdf, mdh.tag(), key ^ 1).is_none());
-        assert_eq!(companion_flags(), ["mdh"]);
+        assert_eq!(companion_flags(), ["base", "mdh"]);
     }
 
     #[test]

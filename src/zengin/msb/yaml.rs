@@ -197,6 +197,7 @@ impl Codec for Msb {
     const TAG: &'static str = "zengin.msb";
     const DESCRIPTION: &'static str = "ZenGin compiled model script (.MSB)";
     const EXTENSIONS: &'static [&'static str] = &["msb"];
+    const COMPANIONS: &'static [crate::codec::Companion] = crate::zengin::anirefs::BASE_SCRIPTS;
 
     fn detect(data: &[u8]) -> bool {
         if data.len() < crate::zengin::chunk::HEADER_SIZE {
@@ -243,9 +244,37 @@ impl Codec for Msb {
     fn field_at(&self, offset: u64) -> String {
         Msb::field_at(self, offset)
     }
-    fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
-        use crate::zengin::anirefs::{dangling, AniStatement};
-        let statements: Vec<AniStatement> = self
+    fn check(&self, ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
+        use crate::zengin::anirefs::{base_names, dangling, is_overlay, Scope};
+        let dont_use_mesh = self.entries.iter().find_map(|e| match e {
+            Entry::MeshAndTree(m) => Some(m.dont_use_mesh.0 != 0),
+            _ => None,
+        });
+        let registers = self
+            .entries
+            .iter()
+            .any(|e| matches!(e, Entry::RegisterMesh(_)));
+        let scope = Scope {
+            overlay: is_overlay(dont_use_mesh, registers),
+            base: ctx.companion.and_then(base_names),
+            skipped: Vec::new(),
+        };
+        dangling(&self.ani_statements(), &scope)
+    }
+    fn diff(&self, other: &Self) -> Vec<String> {
+        statement_diff(self, other).lines
+    }
+    fn diff_report(&self, other: &Self, _ctx: &crate::codec::DiffContext<'_>) -> crate::codec::Diff {
+        statement_diff(self, other)
+    }
+}
+
+impl Msb {
+    /// The animation statements, as the reference check sees them (see
+    /// [`crate::zengin::anirefs`]).
+    pub fn ani_statements(&self) -> Vec<crate::zengin::anirefs::AniStatement<'_>> {
+        use crate::zengin::anirefs::AniStatement;
+        self
             .entries
             .iter()
             .enumerate()
@@ -277,14 +306,7 @@ impl Codec for Msb {
                     _ => return None,
                 })
             })
-            .collect();
-        dangling(&statements)
-    }
-    fn diff(&self, other: &Self) -> Vec<String> {
-        statement_diff(self, other).lines
-    }
-    fn diff_report(&self, other: &Self, _ctx: &crate::codec::DiffContext<'_>) -> crate::codec::Diff {
-        statement_diff(self, other)
+            .collect()
     }
 }
 
