@@ -775,12 +775,21 @@ fn diff_of_two_mans_names_the_nodes_by_the_skeleton_beside_them() {
         assert!(line.starts_with(prefix), "{out}");
         line[prefix.len()..].trim_end_matches('°').parse().unwrap()
     };
-    let head_max = head.iter().map(|&q| angle_to_identity(q)).fold(0.0, f64::max);
-    let d = degrees(lines[0], "BIP01 HEAD: frames 20–23 (4 of 49): rotation up to ");
+    let head_max = head
+        .iter()
+        .map(|&q| angle_to_identity(q))
+        .fold(0.0, f64::max);
+    let d = degrees(
+        lines[0],
+        "BIP01 HEAD: frames 20–23 (4 of 49): rotation up to ",
+    );
     assert!((d - head_max).abs() < 0.01, "{d} vs {head_max}: {out}");
     let d = degrees(lines[1], "BIP01 L FOREARM: frame 10: rotation ");
     let want = angle_to_identity(forearm[0]);
-    assert!(want > 20.0 && (d - want).abs() < 0.01, "{d} vs {want}: {out}");
+    assert!(
+        want > 20.0 && (d - want).abs() < 0.01,
+        "{d} vs {want}: {out}"
+    );
 
     // Given as --mdh, for files whose folder holds no skeleton; without one, by index.
     std::fs::copy(&man, p.join("KEILER-S_FISTWALK.MAN")).unwrap();
@@ -791,7 +800,13 @@ fn diff_of_two_mans_names_the_nodes_by_the_skeleton_beside_them() {
     );
     let (_, given, _) = run(
         p,
-        &["diff", "--mdh", mdh.to_str().unwrap(), "KEILER-S_FISTWALK.MAN", "E.MAN"],
+        &[
+            "diff",
+            "--mdh",
+            mdh.to_str().unwrap(),
+            "KEILER-S_FISTWALK.MAN",
+            "E.MAN",
+        ],
     );
     assert_eq!(given, out);
     // As data (diff --json, valid by its schema): one item per changed sample, with its node,
@@ -826,8 +841,8 @@ fn diff_of_two_mans_names_the_nodes_by_the_skeleton_beside_them() {
         .collect();
     assert_eq!(old, forearm[0].to_vec());
     // A skeleton of another checksum beside the file is not used.
-    let other = corpus_path("realworld/mdh/PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT.MDH")
-        .unwrap();
+    let other =
+        corpus_path("realworld/mdh/PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT.MDH").unwrap();
     std::fs::copy(other, p.join("keiler.mdh")).unwrap();
     let (_, wrong, _) = run(p, &["diff", "KEILER-S_FISTWALK.MAN", "E.MAN"]);
     assert_eq!(wrong, plain);
@@ -879,7 +894,10 @@ fn diff_of_two_mds_scripts_names_the_statement() {
         "{err}"
     );
     // As data: where, which statement, old and new.
-    let (_, json, _) = run(tmp.path(), &["diff", "--json", mds.to_str().unwrap(), "H.MDS"]);
+    let (_, json, _) = run(
+        tmp.path(),
+        &["diff", "--json", mds.to_str().unwrap(), "H.MDS"],
+    );
     let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
     let fps = &doc["items"][3];
     assert_eq!(
@@ -890,10 +908,7 @@ fn diff_of_two_mds_scripts_names_the_statement() {
             &serde_json::json!(12.5)
         )
     );
-    assert!(
-        fps["path"].as_str().unwrap().ends_with("].fps"),
-        "{json}"
-    );
+    assert!(fps["path"].as_str().unwrap().ends_with("].fps"), "{json}");
 }
 
 #[test]
@@ -950,8 +965,7 @@ fn an_encoding_error_of_an_imported_document_points_at_its_line_and_column() {
 
 #[test]
 fn check_strict_passes_the_original_scripts_but_their_real_defects() {
-    let Some(dir) = corpus_path("realworld/mds/CarnageMarkus+gothic-animations-decompiled")
-    else {
+    let Some(dir) = corpus_path("realworld/mds/CarnageMarkus+gothic-animations-decompiled") else {
         return;
     };
     let (code, out, _) = run(&dir, &["check", "--strict", "--json", "."]);
@@ -992,7 +1006,10 @@ fn check_strict_passes_the_original_scripts_but_their_real_defects() {
         ("./Gothic_2/MONSTER/GOLEM/GOLEM.MDS", "unterminated string"),
         ("./Gothic_2/MONSTER/ORCBITER_SCAVENGER/ORCBITER.MDS", tab),
         ("./Gothic_2/MONSTER/SCAVENGER/SCAVENGER.MDS", tab),
-        ("./Gothic_2/MONSTER/SCA_SCAVENGERGL_SCAVENGER/SCAVENGERGL.MDS", tab),
+        (
+            "./Gothic_2/MONSTER/SCA_SCAVENGERGL_SCAVENGER/SCAVENGERGL.MDS",
+            tab,
+        ),
     ];
     assert_eq!(failed.len(), expected.len(), "{failed:#?}");
     for ((path, why), (want_path, want)) in failed.iter().zip(expected) {
@@ -1012,16 +1029,31 @@ fn check_strict_passes_the_original_scripts_but_their_real_defects() {
     ));
     let (code, out, _) = run(
         &dir,
-        &["check", "--strict", "--with", "Gothic_1/HUMANS@7043fab.MDS", overlay],
+        &[
+            "check",
+            "--strict",
+            "--with",
+            "Gothic_1/HUMANS@7043fab.MDS",
+            overlay,
+        ],
     );
     assert_eq!(
         (code, out.as_str()),
-        (0, "Gothic_1/MDS_OVERLAY/HUMANS_SPRINT.MDS: ok (zengin.mds): 0 errors, 0 warnings\n")
+        (
+            0,
+            "Gothic_1/MDS_OVERLAY/HUMANS_SPRINT.MDS: ok (zengin.mds): 0 errors, 0 warnings\n"
+        )
     );
     // A base that lacks a name: a warning again.
     let (code, out, _) = run(
         &dir,
-        &["check", "--strict", "--with", "Gothic_1/SCAVENGER.MDS", overlay],
+        &[
+            "check",
+            "--strict",
+            "--with",
+            "Gothic_1/SCAVENGER.MDS",
+            overlay,
+        ],
     );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("\"s_Run\" names no animation of this script or of its base script"));
@@ -1034,8 +1066,56 @@ fn check_strict_passes_the_original_scripts_but_their_real_defects() {
     assert!(alone.contains(": info: "), "{alone}");
     let (code, out, _) = run(
         &dir,
-        &["check", "--strict", "--base", base.to_str().unwrap(), acrobatic.to_str().unwrap()],
+        &[
+            "check",
+            "--strict",
+            "--base",
+            base.to_str().unwrap(),
+            acrobatic.to_str().unwrap(),
+        ],
     );
     assert_eq!(code, 0);
     assert!(!out.contains(": info: "), "{out}");
+}
+
+#[test]
+fn gltf_export_of_a_model_whose_animations_move_no_node_says_so_and_writes_nothing() {
+    // The mod's anvil: four MANs, each with frames but no node (the engine animates nothing).
+    let Some(man_dir) = corpus_path(
+        "realworld/man/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled",
+    ) else {
+        return;
+    };
+    let mdh = corpus_path(
+        "realworld/mdh/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/BSANVIL_OC_1.MDH",
+    )
+    .unwrap();
+    let mans: Vec<String> = ["S_S0", "S_S1", "T_S0_2_S1", "T_S1_2_S0"]
+        .iter()
+        .map(|n| {
+            let p = man_dir.join(format!("BSANVIL_OC_1-{n}.MAN"));
+            assert!(p.is_file(), "{}", p.display());
+            p.to_str().unwrap().to_string()
+        })
+        .collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path();
+    let mut args: Vec<&str> = vec!["gltf", "export"];
+    args.extend(mans.iter().map(String::as_str));
+    args.extend(["--mdh", mdh.to_str().unwrap(), "-o", "anvil.glb"]);
+    let (code, out, err) = run(p, &args);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}, {}, {}, {}: no frames or no nodes: no animation to export, and a glTF file \
+             without animations would not go back in with `gltf import`",
+            mans[0], mans[1], mans[2], mans[3]
+        )),
+        "{err}"
+    );
+    assert!(!p.join("anvil.glb").exists());
+    // The skeleton alone still exports (a file with nothing to take back).
+    let (code, _, err) = run(p, &["gltf", "export", "--mdh", mdh.to_str().unwrap(), "-o", "s.glb"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("0 animations"), "{err}");
 }

@@ -7,8 +7,8 @@
 
 pub use crate::codec::{
     check_document_header, Archive, Asset, Change, CheckContext, Codec, Companion, Container, Diff,
-    DiffContext, Document, ExportError, ExportOptions, Finding, Format, Formats, ImportOptions, Imported, InfoLine,
-    Member, Registered, Severity, Sink,
+    DiffContext, Document, ExportError, ExportOptions, Finding, Format, Formats, ImportOptions,
+    Imported, InfoLine, Member, Registered, Severity, Sink,
 };
 use crate::exact::Error;
 use std::path::{Path, PathBuf};

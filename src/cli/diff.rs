@@ -56,7 +56,11 @@ pub fn run(args: Args) -> Result<Status, Error> {
                     Which::Old => Error::decoding(&args.a)(e),
                     Which::New => Error::decoding(&args.b)(e),
                 })?;
-            return Ok(print_changes(&args, a.format.tag(), &Diff::from_lines(changes)));
+            return Ok(print_changes(
+                &args,
+                a.format.tag(),
+                &Diff::from_lines(changes),
+            ));
         }
         _ => {}
     }
@@ -80,8 +84,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
         return Ok(print_yaml_diff(&args, &ya, &yb));
     }
     let companions = args.with.load()?;
-    let companion =
-        companions.for_file_or_beside(&args.a, &[&args.b], a.format, x.as_ref())?;
+    let companion = companions.for_file_or_beside(&args.a, &[&args.b], a.format, x.as_ref())?;
     let ctx = DiffContext {
         companion: companion.as_ref().map(|c| c.get()),
     };

@@ -109,7 +109,11 @@ pub fn dangling(statements: &[AniStatement<'_>], scope: &Scope) -> Vec<Finding> 
     let note = |n: &[u8]| -> (Severity, String) {
         let trimmed = n.trim_ascii();
         if trimmed.len() != n.len() && known(trimmed) {
-            let what = if n.contains(&b'\t') { "a tab" } else { "whitespace" };
+            let what = if n.contains(&b'\t') {
+                "a tab"
+            } else {
+                "whitespace"
+            };
             return (
                 Severity::Warning,
                 format!(
@@ -170,7 +174,11 @@ pub fn dangling(statements: &[AniStatement<'_>], scope: &Scope) -> Vec<Finding> 
         }
         if let Some(n) = s.alias_of.filter(|n| !known(n)) {
             let (severity, message) = note(n);
-            out.push(Finding::new(severity, format!("{}.alias_of", s.path), message));
+            out.push(Finding::new(
+                severity,
+                format!("{}.alias_of", s.path),
+                message,
+            ));
         }
         if let Some((prefix, count)) = s.comb {
             // Bounded: a count beyond any real script is not expanded name by name.

@@ -45,7 +45,10 @@ pub fn model_prefix(file_name: &str) -> Option<String> {
 mod tests {
     #[test]
     fn an_animation_names_its_model_before_the_first_dash() {
-        assert_eq!(super::model_prefix("HUMANS-S_RUN.MAN").as_deref(), Some("HUMANS"));
+        assert_eq!(
+            super::model_prefix("HUMANS-S_RUN.MAN").as_deref(),
+            Some("HUMANS")
+        );
         assert_eq!(
             super::model_prefix("Humans-T_1H_2_S0.man.yaml").as_deref(),
             Some("Humans")

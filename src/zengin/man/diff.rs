@@ -8,7 +8,12 @@ use crate::zengin::chunk::ChunkBody as _;
 use serde::Serialize;
 
 /// `path: old → new` (values as Rust prints them), with both values as data.
-fn push_change<T: std::fmt::Debug + Serialize + ?Sized>(out: &mut Diff, path: &str, old: &T, new: &T) {
+fn push_change<T: std::fmt::Debug + Serialize + ?Sized>(
+    out: &mut Diff,
+    path: &str,
+    old: &T,
+    new: &T,
+) {
     out.push(Change::new(
         path,
         Some(Change::value(old)),
@@ -378,7 +383,9 @@ fn diff_events(out: &mut Diff, ea: &[Event], eb: &[Event]) {
                         ea.get(old_index + k).filter(|_| k < old_len),
                         eb.get(new_index + k).filter(|_| k < new_len),
                     ) {
-                        (Some(x), Some(y)) => out.push(event_change(new_index + k, Some(x), Some(y))),
+                        (Some(x), Some(y)) => {
+                            out.push(event_change(new_index + k, Some(x), Some(y)))
+                        }
                         (Some(x), None) => out.push(event_change(old_index + k, Some(x), None)),
                         (None, Some(y)) => out.push(event_change(new_index + k, None, Some(y))),
                         (None, None) => {}

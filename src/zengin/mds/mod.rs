@@ -919,7 +919,11 @@ impl Codec for Mds {
     fn diff(&self, other: &Self) -> Vec<String> {
         self.statement_diff(other).lines
     }
-    fn diff_report(&self, other: &Self, _ctx: &crate::codec::DiffContext<'_>) -> crate::codec::Diff {
+    fn diff_report(
+        &self,
+        other: &Self,
+        _ctx: &crate::codec::DiffContext<'_>,
+    ) -> crate::codec::Diff {
         self.statement_diff(other)
     }
 }
@@ -954,19 +958,13 @@ impl Mds {
             for (i, item) in m.script.items.iter().enumerate() {
                 let at = format!("script.items[{i}]");
                 match item {
-                    ModelItem::MeshAndTree(_) => {
-                        out.push(Statement::new(at, "meshAndTree", item))
-                    }
+                    ModelItem::MeshAndTree(_) => out.push(Statement::new(at, "meshAndTree", item)),
                     ModelItem::RegisterMesh(_) => {
                         out.push(Statement::new(at, "registerMesh", item))
                     }
                     ModelItem::AniEnum(items) => {
                         for (j, a) in items.iter().enumerate() {
-                            out.push(Statement::new(
-                                format!("{at}.aniEnum[{j}]"),
-                                a.keyword(),
-                                a,
-                            ));
+                            out.push(Statement::new(format!("{at}.aniEnum[{j}]"), a.keyword(), a));
                         }
                     }
                 }

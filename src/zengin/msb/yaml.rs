@@ -264,7 +264,11 @@ impl Codec for Msb {
     fn diff(&self, other: &Self) -> Vec<String> {
         statement_diff(self, other).lines
     }
-    fn diff_report(&self, other: &Self, _ctx: &crate::codec::DiffContext<'_>) -> crate::codec::Diff {
+    fn diff_report(
+        &self,
+        other: &Self,
+        _ctx: &crate::codec::DiffContext<'_>,
+    ) -> crate::codec::Diff {
         statement_diff(self, other)
     }
 }
@@ -274,8 +278,7 @@ impl Msb {
     /// [`crate::zengin::anirefs`]).
     pub fn ani_statements(&self) -> Vec<crate::zengin::anirefs::AniStatement<'_>> {
         use crate::zengin::anirefs::AniStatement;
-        self
-            .entries
+        self.entries
             .iter()
             .enumerate()
             .filter_map(|(i, e)| {
