@@ -1115,7 +1115,17 @@ fn gltf_export_of_a_model_whose_animations_move_no_node_says_so_and_writes_nothi
     );
     assert!(!p.join("anvil.glb").exists());
     // The skeleton alone still exports (a file with nothing to take back).
-    let (code, _, err) = run(p, &["gltf", "export", "--mdh", mdh.to_str().unwrap(), "-o", "s.glb"]);
+    let (code, _, err) = run(
+        p,
+        &[
+            "gltf",
+            "export",
+            "--mdh",
+            mdh.to_str().unwrap(),
+            "-o",
+            "s.glb",
+        ],
+    );
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("0 animations"), "{err}");
 }
