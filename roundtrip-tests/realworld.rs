@@ -846,6 +846,22 @@ fn diff_of_two_mans_names_the_nodes_by_the_skeleton_beside_them() {
     std::fs::copy(other, p.join("keiler.mdh")).unwrap();
     let (_, wrong, _) = run(p, &["diff", "KEILER-S_FISTWALK.MAN", "E.MAN"]);
     assert_eq!(wrong, plain);
+    // ... nor one given (said on stderr).
+    let (_, wrong, err) = run(
+        p,
+        &[
+            "diff",
+            "--mdh",
+            "keiler.mdh",
+            "KEILER-S_FISTWALK.MAN",
+            "E.MAN",
+        ],
+    );
+    assert_eq!(wrong, plain);
+    assert!(
+        err.contains("0xea83e513") && err.contains("not used"),
+        "{err}"
+    );
     // ... and the right one is, whatever the case of its name.
     std::fs::copy(&mdh, p.join("keiler.mdh")).unwrap();
     let (_, found, _) = run(p, &["diff", "KEILER-S_FISTWALK.MAN", "E.MAN"]);

@@ -346,7 +346,22 @@ impl Companions {
         opened: &dyn Document,
     ) -> Result<Option<Held<'_>>, Error> {
         if !matches!(self, Companions::None) {
-            return self.for_file(file, format, opened);
+            let companion = self.for_file(file, format, opened)?;
+            // A companion of another key would name the wrong things: said, and not used.
+            if let (Some(c), Some(key)) = (&companion, opened.companion_key()) {
+                if let Some(theirs) = c.get().companion_key().filter(|&k| k != key) {
+                    warn(
+                        file,
+                        format!(
+                            "the file's key (checksum) is 0x{key:08x}, its companion's ({}) is \
+                             0x{theirs:08x}: not used",
+                            c.get().tag()
+                        ),
+                    );
+                    return Ok(None);
+                }
+            }
+            return Ok(companion);
         }
         for f in std::iter::once(file).chain(others.iter().copied()) {
             if let Some(found) = beside(f, format, opened) {

@@ -161,7 +161,7 @@ pub(super) fn diff_samples(
         }
         // One line per node: the frames as ranges and the largest change.
         out.lines.push(match &name {
-            Some(name) if frames.len() == 1 => per_frame[0].text.clone(),
+            Some(_) if frames.len() == 1 => per_frame[0].text.clone(),
             Some(name) => format!(
                 "{name}: {} ({} of {}): {}",
                 frame_ranges(&frames),
