@@ -521,3 +521,322 @@ fn model_mesh(blender: Blender) {
     assert_eq!(skinned.len(), 1, "{report}");
     assert_eq!(skinned[0]["vertices"], 692, "{report}");
 }
+
+/// The real swamp rat (its MDH, compiled script, body mesh and three of its MANs) as the game
+/// lays it out: `SOURCE/_COMPILED/…`, with `extra` beside `_COMPILED` (the text script).
+fn swamprat_model(dir: &Path) -> Option<()> {
+    let real = crate::common::corpus_path("realworld")?;
+    let compiled = dir.join("_COMPILED");
+    std::fs::create_dir_all(&compiled).unwrap();
+    let piotr = |kind: &str, name: &str| {
+        real.join(kind)
+            .join("PiotrDrozdz96+Gothic/Anims/_compiled")
+            .join(name)
+    };
+    for (kind, name) in [
+        ("mdh", "SWAMPRAT.MDH"),
+        ("msb", "SWAMPRAT.MSB"),
+        ("mesh", "SWAMPRAT_BODY.MDM"),
+        ("man", "SWAMPRAT-S_FISTRUN.MAN"),
+        ("man", "SWAMPRAT-T_WARN.MAN"),
+        ("man", "SWAMPRAT-T_STAND_2_SLEEP.MAN"),
+    ] {
+        std::fs::copy(piotr(kind, name), compiled.join(name)).unwrap();
+    }
+    Some(())
+}
+
+/// Run roundtrip-tests/blender/addon_new.py on SOURCE (model MODEL) making NAME; returns its
+/// report and Blender's stdout.
+fn blender_new(
+    mut exe: std::process::Command,
+    tmp: &Path,
+    source: &Path,
+    model: &str,
+    name: &str,
+    blender: Blender,
+) -> (Value, String) {
+    let zip = addon_zip(&tmp.join("zip")).expect("python3 is there when Blender is");
+    let report = tmp.join("new.json");
+    let out = exe
+        .env("BLENDER_USER_SCRIPTS", tmp.join("scripts"))
+        .env("BLENDER_USER_CONFIG", tmp.join("config"))
+        .arg("--")
+        .arg(&zip)
+        .arg(env!("CARGO_BIN_EXE_animkit"))
+        .arg(&report)
+        .arg(source)
+        .arg(name)
+        .arg(model)
+        .output()
+        .expect("blender runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success() && text.contains("animkit-addon-new: ok"),
+        "blender failed:\n{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&std::fs::read(report).unwrap()).unwrap();
+    let want = match blender {
+        Blender::Debian => "3.4",
+        Blender::Bpy45 => "4.5",
+    };
+    let version = report["blender"].as_str().unwrap_or_default();
+    assert!(version.starts_with(want), "Blender {version}, not {want}");
+    (report, text)
+}
+
+/// The angle in degrees between two rotations.
+fn degrees(a: glam::Quat, b: glam::Quat) -> f32 {
+    a.angle_between(b).to_degrees()
+}
+
+/// The new MAN the add-on made from addon_new.py's action: the engine's header (9 frames at
+/// 25 fps, the swamp rat's checksum), exactly the two keyed bones (MDH nodes 7, BIP01 HEAD,
+/// and 10, BIP01 L UPPERARM), the head turned 30° at frame 4 and the arm 20° at frame 8 from
+/// their frame-0 pose; `verify` and `check --mdh` pass.
+fn check_new_man(dir: &Path, man: &Path, mdh: &Path) {
+    let bytes = std::fs::read(man).unwrap();
+    let m = Man::read(&bytes).unwrap();
+    let h = m.header().unwrap();
+    assert_eq!(
+        (h.name.as_bytes(), h.frame_count, h.fps.get()),
+        (&b"S_MYWAVE"[..], 9, 25.0)
+    );
+    let samples = m.samples().unwrap();
+    assert_eq!(samples.checksum.0, 0xc445840f);
+    assert_eq!(samples.node_indices, vec![7, 10]);
+    let decoded = m.decode_samples();
+    let at = |frame: usize, column: usize| decoded[frame * 2 + column].0;
+    let head = degrees(at(0, 0), at(4, 0));
+    let arm = degrees(at(0, 1), at(8, 1));
+    assert!((head - 30.0).abs() < 0.1, "head turned {head}°");
+    assert!((arm - 20.0).abs() < 0.1, "arm turned {arm}°");
+    assert!(degrees(at(0, 0), at(8, 0)) < 0.1);
+    let (code, out, err) = run(dir, &["verify", s(man)]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = run(dir, &["check", s(man), "--mdh", s(mdh)]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+/// The add-on's report of the export, and the refusal of the second one.
+fn check_new_reports(report: &Value, stdout: &str) {
+    assert_eq!(report["fps"], 25, "{report}");
+    // The body found beside the model, skinned to the armature; the imported animations on
+    // their tracks, unmuted again after the export, the new action still the active one.
+    assert_eq!(
+        report["nla"],
+        serde_json::json!(["S_FISTRUN", "T_STAND_2_SLEEP", "T_WARN"])
+    );
+    assert_eq!(
+        report["strips_muted"],
+        serde_json::json!([false, false, false])
+    );
+    assert_eq!(report["active_action"], "MyWave");
+    assert!(
+        stdout.contains("Info: animkit: new animation S_MYWAVE from the action MyWave"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("9 frames at 25 fps, 2 nodes animated"),
+        "{stdout}"
+    );
+    let refused = report["refused"]
+        .as_str()
+        .expect("the second export was refused");
+    assert!(
+        refused.starts_with("Error: animkit: ")
+            && refused.contains("SWAMPRAT-S_MYWAVE.MAN: exists already"),
+        "{refused}"
+    );
+    assert_eq!(report["after_refusal"], report["after_export"]);
+}
+
+#[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "blender"),
+    ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
+)]
+fn addon_exports_a_new_animation_into_the_model_script() {
+    new_into_script(Blender::Debian);
+}
+
+#[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "bpy"),
+    ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
+)]
+fn addon_exports_a_new_animation_into_the_model_script_blender4() {
+    new_into_script(Blender::Bpy45);
+}
+
+/// The real swamp rat in the game's layout (ANIMS/SWAMPRAT.MDS, ANIMS/_COMPILED/ with its MDH,
+/// MSB, body and three MANs): File > Import of the MDS, a new action keying two bones, File >
+/// Export with "New animation" S_MYWAVE: `_COMPILED/SWAMPRAT-S_MYWAVE.MAN` (see
+/// check_new_man), the MDS with exactly the new `ani` line before the aniEnum's end (kept once
+/// as .bak), every other file byte-identical; the same export again is refused with animkit's
+/// message and changes nothing.
+fn new_into_script(blender: Blender) {
+    let Some(exe) = blender.command(&root().join("roundtrip-tests/blender/addon_new.py")) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let anims = tmp.path().join("Mod Änims");
+    let Some(()) = swamprat_model(&anims) else {
+        return;
+    };
+    let real = crate::common::corpus_path("realworld").unwrap();
+    let mds_src = real.join(
+        "mds/CarnageMarkus+gothic-animations-decompiled/Gothic_2/MONSTER/SWAMPRAT_MOLERAT/SWAMPRAT.MDS",
+    );
+    let mds = anims.join("SWAMPRAT.MDS");
+    std::fs::copy(&mds_src, &mds).unwrap();
+    let before: Vec<(PathBuf, Vec<u8>)> = walkdir::WalkDir::new(&anims)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| (e.path().to_path_buf(), std::fs::read(e.path()).unwrap()))
+        .collect();
+    assert_eq!(before.len(), 7);
+
+    let (report, stdout) = blender_new(exe, tmp.path(), &mds, "", "S_MYWAVE", blender);
+    check_new_reports(&report, &stdout);
+    assert_eq!(report["origin"]["script"], s(&mds));
+
+    let compiled = anims.join("_COMPILED");
+    check_new_man(
+        tmp.path(),
+        &compiled.join("SWAMPRAT-S_MYWAVE.MAN"),
+        &compiled.join("SWAMPRAT.MDH"),
+    );
+    // The script: the original kept once, the new line added before the aniEnum's closing
+    // brace and nothing else changed.
+    let old = std::fs::read(&mds_src).unwrap();
+    assert_eq!(std::fs::read(anims.join("SWAMPRAT.MDS.bak")).unwrap(), old);
+    let new = std::fs::read(&mds).unwrap();
+    let line = b"ani (\"S_MYWAVE\" 1 \"\" 0.1 0.1 . \"S_MYWAVE.ASC\" F 0 8)";
+    let at = new
+        .windows(line.len())
+        .position(|w| w == line)
+        .expect("the ani line is in the script");
+    // The line and its line end (this MDS's: LF).
+    assert_eq!(new[at + line.len()], b'\n');
+    let added_end = at + line.len() + 1;
+    let start = new[..at].iter().rposition(|&b| b == b'\n').unwrap() + 1;
+    let mut without = new[..start].to_vec();
+    without.extend_from_slice(&new[added_end..]);
+    assert_eq!(without, old);
+    let (code, out, err) = run(tmp.path(), &["verify", s(&mds)]);
+    assert_eq!(code, 0, "{out}{err}");
+    // Every other file: byte-identical.
+    for (path, bytes) in &before {
+        if path != &mds {
+            assert_eq!(&std::fs::read(path).unwrap(), bytes, "{}", path.display());
+        }
+    }
+    let files = report["after_export"].as_object().unwrap();
+    assert_eq!(files.len(), 9, "{report}"); // the 7, the new MAN and the script's .bak
+}
+
+#[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "blender"),
+    ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
+)]
+fn addon_exports_a_new_animation_into_an_archive() {
+    new_into_archive(Blender::Debian);
+}
+
+#[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "bpy"),
+    ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
+)]
+fn addon_exports_a_new_animation_into_an_archive_blender4() {
+    new_into_archive(Blender::Bpy45);
+}
+
+/// The same model packed in a VDF (its compiled script SWAMPRAT.MSB in `_COMPILED`): the
+/// export unpacks it, adds the MAN and the MSB's `ani` statement, repacks it and keeps the
+/// original once as .bak; every other member is byte-identical.
+fn new_into_archive(blender: Blender) {
+    let Some(exe) = blender.command(&root().join("roundtrip-tests/blender/addon_new.py")) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let Some(()) = swamprat_model(&d.join("pack")) else {
+        return;
+    };
+    let mod_dir = d.join("mod");
+    std::fs::create_dir(&mod_dir).unwrap();
+    let archive = mod_dir.join("Anims Ä.vdf");
+    ok(d, &["vdf", "pack", "pack", "-o", s(&archive)]);
+    let original = std::fs::read(&archive).unwrap();
+
+    let (report, stdout) = blender_new(exe, d, &archive, "SWAMPRAT", "S_MYWAVE", blender);
+    check_new_reports(&report, &stdout);
+    assert_eq!(report["origin"]["kind"], "archive");
+    assert!(stdout.contains("Info: Anims Ä.vdf: changed"), "{stdout}");
+
+    assert_eq!(
+        std::fs::read(mod_dir.join("Anims Ä.vdf.bak")).unwrap(),
+        original
+    );
+    for (vdf, dir) in [
+        (mod_dir.join("Anims Ä.vdf.bak"), "old"),
+        (archive.clone(), "new"),
+    ] {
+        ok(d, &["vdf", "extract", s(&vdf), "-o", dir]);
+    }
+    let compiled = d.join("new/_COMPILED");
+    check_new_man(
+        d,
+        &compiled.join("SWAMPRAT-S_MYWAVE.MAN"),
+        &compiled.join("SWAMPRAT.MDH"),
+    );
+    // The MSB: one entry more, the new ani; verified byte-exact.
+    let old = animkit::zengin::msb::Msb::read(
+        &std::fs::read(d.join("old/_COMPILED/SWAMPRAT.MSB")).unwrap(),
+    )
+    .unwrap();
+    let new_bytes = std::fs::read(compiled.join("SWAMPRAT.MSB")).unwrap();
+    let new = animkit::zengin::msb::Msb::read(&new_bytes).unwrap();
+    assert_eq!(new.entries.len(), old.entries.len() + 1);
+    let added: Vec<_> = new
+        .entries
+        .iter()
+        .filter(|e| !old.entries.contains(e))
+        .collect();
+    let [animkit::zengin::msb::Entry::Ani(a)] = added.as_slice() else {
+        panic!("{added:?}")
+    };
+    assert_eq!(
+        (a.name.as_bytes(), a.layer, a.first_frame, a.last_frame),
+        (&b"S_MYWAVE"[..], 1, 0, 8)
+    );
+    let (code, out, err) = run(d, &["verify", s(&compiled.join("SWAMPRAT.MSB"))]);
+    assert_eq!(code, 0, "{out}{err}");
+    // Every other member: byte-identical; no .bak of the MSB went into the archive.
+    let members = |dir: &str| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d.join(dir).join("_COMPILED"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let mut want = members("old");
+    want.push("SWAMPRAT-S_MYWAVE.MAN".into());
+    want.sort();
+    assert_eq!(members("new"), want);
+    for name in members("old") {
+        if name != "SWAMPRAT.MSB" {
+            assert_eq!(
+                std::fs::read(d.join("old/_COMPILED").join(&name)).unwrap(),
+                std::fs::read(compiled.join(&name)).unwrap(),
+                "{name}"
+            );
+        }
+    }
+}

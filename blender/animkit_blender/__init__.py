@@ -24,7 +24,8 @@ import os
 import tempfile
 
 import bpy
-from bpy.props import CollectionProperty, EnumProperty, StringProperty
+from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, FloatProperty,
+                       IntProperty, StringProperty)
 from bpy_extras.io_utils import ImportHelper
 
 from . import core
@@ -229,15 +230,74 @@ def _origin_armature(context):
 
 class EXPORT_SCENE_OT_animkit(bpy.types.Operator):
     """Write the edited animations back into the Gothic files they were imported from (with
-    animkit; the originals are kept once as .bak) and report what changed"""
+    animkit; the originals are kept once as .bak) and report what changed; or, as a new
+    animation, add the armature's active action to the model"""
 
     bl_idname = "export_scene.animkit"
     bl_label = "Export Gothic animation (animkit)"
     bl_options = {"REGISTER"}
 
+    as_new: BoolProperty(
+        name="New animation",
+        description="Add the armature's active action to the model as a new animation (a new "
+                    "MAN and its ani line in the model's script) instead of writing the "
+                    "edited animations back",
+        default=False,
+    )
+    new_name: StringProperty(
+        name="Name",
+        description="The new animation's name (e.g. S_MYWALK): the MAN is MODEL-NAME.MAN",
+    )
+    layer: IntProperty(name="Layer", description="The ani's layer", default=1, min=1)
+    next_ani: StringProperty(
+        name="Next",
+        description="The animation that follows (empty: it plays once)",
+    )
+    blend_in: FloatProperty(name="Blend in", description="Blend-in time in seconds",
+                            default=0.1, min=0.0)
+    blend_out: FloatProperty(name="Blend out", description="Blend-out time in seconds",
+                             default=0.1, min=0.0)
+    flags: StringProperty(
+        name="Flags",
+        description="The ani's flags (empty: M. when the root bone moves, so the motion moves "
+                    "the model, else .)",
+    )
+    fps: FloatProperty(
+        name="Frame rate",
+        description="The MAN's frame rate (0: the scene's rate, at which the keys are written)",
+        default=0.0, min=0.0,
+    )
+
+    def invoke(self, context, event):
+        if not self.new_name:
+            arm = context.active_object
+            action = arm.animation_data.action if arm is not None and arm.animation_data \
+                else None
+            if action is not None:
+                self.new_name = action.name.upper()
+        return context.window_manager.invoke_props_dialog(self)
+
+    def draw(self, context):
+        layout = self.layout
+        layout.prop(self, "as_new")
+        col = layout.column()
+        col.enabled = self.as_new
+        col.label(text="The armature's active action as:")
+        for prop in ("new_name", "layer", "next_ani", "blend_in", "blend_out", "flags", "fps"):
+            col.prop(self, prop)
+
     def execute(self, context):
         try:
-            lines = export_armature(context, _exe(context), _origin_armature(context))
+            exe = _exe(context)
+            arm = _origin_armature(context)
+            if self.as_new:
+                new = core.NewAnimation(
+                    name=self.new_name.strip(), layer=self.layer, next=self.next_ani.strip(),
+                    blend_in=self.blend_in, blend_out=self.blend_out,
+                    flags=self.flags.strip(), fps=self.fps)
+                lines = export_new(context, exe, arm, new)
+            else:
+                lines = export_armature(context, exe, arm)
         except core.AnimkitError as e:
             self.report({"ERROR"}, _message(e))
             return {"CANCELLED"}
@@ -246,14 +306,18 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator):
         return {"FINISHED"}
 
 
-def export_armature(context, exe, arm):
-    scene = context.scene
+def _check_rate(scene, arm):
     fps = int(arm.get(FPS, 0))
     if scene.render.fps != fps or scene.render.fps_base != 1.0:
         raise core.AnimkitError(
             f"the scene's frame rate is {scene.render.fps / scene.render.fps_base:g} fps, the "
             f"import set {fps}: set it back (Output Properties > Frame Rate) to export exactly"
         )
+
+
+def export_armature(context, exe, arm):
+    scene = context.scene
+    _check_rate(scene, arm)
     origin = json.loads(arm[ORIGIN])
     # The exporter samples the scene's range: from 0 to the last frame of the longest action
     # (keys added after the end lengthen it; a longer range would lengthen the others).
@@ -263,6 +327,51 @@ def export_armature(context, exe, arm):
         glb = os.path.join(tmp, "blender.glb")
         bpy.ops.export_scene.gltf(filepath=glb, **_every_frame_options())
         return core.write_back(exe, origin, glb)
+
+
+def export_new(context, exe, arm, new):
+    """The armature's active action as a new animation of its model: Blender's glTF export of
+    that action alone (the imported animations' NLA strips muted meanwhile, the bones it does
+    not key at their rest pose), then animkit's `gltf import --new` into where the model came
+    from."""
+    scene = context.scene
+    _check_rate(scene, arm)
+    ad = arm.animation_data
+    action = ad.action if ad else None
+    if action is None:
+        raise core.AnimkitError(
+            "a new animation is the armature's active action: make one (Dope Sheet > Action "
+            "Editor > New), key it, and export again"
+        )
+    origin = json.loads(arm[ORIGIN])
+    strips = [s for t in ad.nla_tracks for s in t.strips]
+    muted = [s.mute for s in strips]
+    saved_range = (scene.frame_start, scene.frame_end, scene.frame_current)
+    try:
+        for s in strips:
+            s.mute = True  # the glTF exporter leaves muted strips out
+        # Bones the action does not key hold their rest pose (not a pose left by another
+        # action): pose transforms are relative to the rest pose.
+        for pb in arm.pose.bones:
+            pb.location = (0.0, 0.0, 0.0)
+            pb.rotation_quaternion = (1.0, 0.0, 0.0, 0.0)
+            pb.rotation_euler = (0.0, 0.0, 0.0)
+            pb.scale = (1.0, 1.0, 1.0)
+        scene.frame_start = 0
+        scene.frame_end = max(0, int(round(action.frame_range[1])))
+        with tempfile.TemporaryDirectory(prefix="animkit-blender-") as tmp:
+            glb = os.path.join(tmp, "blender.glb")
+            bpy.ops.export_scene.gltf(filepath=glb, **_every_frame_options())
+            names = [a.get("name", "") for a in core.glb_json(glb).get("animations", [])]
+            if len(names) != 1:
+                new.animation = action.name if action.name in names else ""
+            lines = core.write_new(exe, origin, glb, new)
+    finally:
+        for s, m in zip(strips, muted):
+            s.mute = m
+        scene.frame_start, scene.frame_end = saved_range[0], saved_range[1]
+        scene.frame_set(saved_range[2])
+    return [f"animkit: new animation {new.name.upper()} from the action {action.name}", *lines]
 
 
 def _every_frame_options():

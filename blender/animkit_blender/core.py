@@ -201,12 +201,16 @@ def plan_mdh(exe, path, model):
 
 def plan_script(exe, path, model):
     """A model script (.MDS, or .MSB compiled): its model's MDH and MANs, beside it or in the
-    `_COMPILED` folder beside it (the game's layout: ANIMS/HUMANS.MDS, ANIMS/_COMPILED/)."""
+    `_COMPILED` folder beside it (the game's layout: ANIMS/HUMANS.MDS, ANIMS/_COMPILED/).
+    The script is kept in the origin: a new animation's `ani` line goes into it."""
     folder = os.path.dirname(os.path.abspath(path))
     name = model or stem(path)
     for candidate in (folder, find_ci(folder, "_COMPILED")):
         if candidate and find_ci(candidate, name + ".MDH"):
-            return plan_folder(exe, candidate, name)
+            plan = plan_folder(exe, candidate, name)
+            if stem(path).upper() == name.upper():
+                plan.origin["script"] = os.path.abspath(path)
+            return plan
     raise AnimkitError(
         f"{path}: no {name}.MDH beside it or in _COMPILED beside it: import the MDH or the "
         "MANs instead"
@@ -542,3 +546,127 @@ def _into_archive(exe, archive, glb):
             if os.path.exists(new):
                 os.remove(new)
     return lines
+
+
+# --- a new animation -------------------------------------------------------------------------
+
+
+@dataclass
+class NewAnimation:
+    """The export's "New animation" settings: animkit's `gltf import --new NAME` options, with
+    its defaults (layer 1, no next animation, blend times 0.1 s, flags from the motion, the
+    keys' rate)."""
+
+    name: str
+    layer: int = 1
+    next: str = ""
+    blend_in: float = 0.1
+    blend_out: float = 0.1
+    flags: str = ""  # empty: animkit's default (M. when the root node moves, else .)
+    fps: float = 0.0  # 0: the rate of the file's keys (the scene's rate)
+    animation: str = ""  # the glTF animation to take (empty: the only one)
+
+    def args(self):
+        args = ["--new", self.name, "--layer", str(self.layer),
+                "--blend-in", f"{self.blend_in:g}", "--blend-out", f"{self.blend_out:g}"]
+        if self.next:
+            args += ["--next", self.next]
+        if self.flags:
+            args += ["--flags", self.flags]
+        if self.fps:
+            args += ["--fps", f"{self.fps:g}"]
+        if self.animation:
+            args += ["--animation", self.animation]
+        return args
+
+
+def model_script(folder, model):
+    """The model's script MODEL.MDS (else MODEL.MSB) in `folder`, in its `_COMPILED` folder, or,
+    when `folder` is a `_COMPILED` folder, beside it (the game's layout), or None."""
+    places = [folder, find_ci(folder, "_COMPILED")]
+    if os.path.basename(os.path.normpath(folder)).upper() == "_COMPILED":
+        places.append(os.path.dirname(os.path.normpath(folder)))
+    for extension in (".MDS", ".MSB"):
+        for place in places:
+            found = place and find_ci(place, model + extension)
+            if found:
+                return found
+    return None
+
+
+def _model_files(folder, model):
+    """MODEL.MDH and the model's script anywhere under `folder` (an unpacked archive)."""
+    mdh, scripts = None, {}
+    for root, _dirs, files in sorted(os.walk(folder)):
+        for f in sorted(files):
+            upper = f.upper()
+            if upper == model.upper() + ".MDH" and mdh is None:
+                mdh = os.path.join(root, f)
+            for extension in (".MDS", ".MSB"):
+                if upper == model.upper() + extension:
+                    scripts.setdefault(extension, os.path.join(root, f))
+    if mdh is None:
+        raise AnimkitError(f"{folder}: no {model}.MDH in it")
+    return mdh, scripts.get(".MDS") or scripts.get(".MSB")
+
+
+def _new_into(exe, glb, new, mdh, script):
+    """`gltf import --new` with the model's MDH: into the script (the MAN beside the MDH and
+    the `ani` line in the script), or, for a model without a script, the MAN alone as
+    MODEL-NAME.MAN beside the MDH. Returns animkit's report lines."""
+    if script:
+        _, _, err = run(exe, ["gltf", "import", glb, *new.args(), "--into", script,
+                              "--mdh", mdh])
+        return [line for line in err.splitlines() if line.strip()]
+    out = os.path.join(os.path.dirname(mdh), f"{stem(mdh).upper()}-{new.name.upper()}.MAN")
+    _, _, err = run(exe, ["gltf", "import", glb, *new.args(), "--mdh", mdh, "-o", out])
+    lines = [line for line in err.splitlines() if line.strip()]
+    return lines + [f"no model script {stem(mdh).upper()}.MDS or .MSB beside "
+                    f"{os.path.basename(mdh)}: add an ani line for {new.name.upper()} to the "
+                    "model's script yourself"]
+
+
+def write_new(exe, origin, glb, new):
+    """animkit's `gltf import --new` of Blender's export: a new animation of the model the
+    armature came from, added where it came from (the model script and the MAN beside the MDH;
+    an archive unpacked, updated and repacked, the original kept once as .bak). Raises
+    AnimkitError with animkit's message when it refuses; then nothing is changed."""
+    if not new.name.strip():
+        raise AnimkitError("the new animation needs a name (e.g. S_MYWALK)")
+    kind = origin["kind"]
+    if kind in ("mans", "asc"):
+        mdh = origin["mdh"]
+        return _new_into(exe, glb, new, mdh, model_script(os.path.dirname(mdh), stem(mdh)))
+    if kind == "folder":
+        folder, model = origin["path"], origin["model"]
+        mdh = find_ci(folder, model + ".MDH") or os.path.join(folder, model + ".MDH")
+        script = origin.get("script") or model_script(folder, model)
+        return _new_into(exe, glb, new, mdh, script)
+    if kind == "archive":
+        archive = origin["path"]
+        with tempfile.TemporaryDirectory(prefix="animkit-blender-") as work:
+            unpacked = os.path.join(work, "unpacked")
+            run(exe, ["unpack", archive, "-o", unpacked, "--no-yaml"])
+            mdh, script = _model_files(unpacked, origin["model"])
+            inside = os.path.basename(archive) + ": "
+            try:
+                lines = [line.replace(unpacked + os.sep, inside)
+                         for line in _new_into(exe, glb, new, mdh, script)]
+            except AnimkitError as e:  # named in the archive, not in a temporary folder
+                raise AnimkitError(str(e).replace(unpacked + os.sep, inside)) from None
+            for leftover in (script + ".bak",) if script else ():
+                if os.path.exists(leftover):
+                    os.remove(leftover)  # the archive is what is kept as .bak
+            tmp = os.path.join(os.path.dirname(archive),
+                               f".animkit-{os.path.basename(archive)}.new")
+            try:
+                run(exe, ["repack", unpacked, "-o", tmp, "--force"])
+                bak = _keep_once(archive)
+                _replace(tmp, archive)
+            finally:
+                if os.path.exists(tmp):
+                    os.remove(tmp)
+            lines.append(f"{os.path.basename(archive)}: changed" +
+                         (f" (the original kept as {os.path.basename(bak)})" if bak else ""))
+            return lines
+    raise AnimkitError(f"unknown origin {kind!r} on the armature")
