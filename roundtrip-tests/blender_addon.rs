@@ -455,7 +455,7 @@ fn addon_imports_a_models_mesh_skinned_to_its_armature_blender4() {
 /// and the body's 692 vertices.
 fn model_mesh(blender: Blender) {
     let script = root().join("roundtrip-tests/blender/addon_mesh.py");
-    let Some(mut exe) = blender.command(&script) else {
+    let Some(exe) = blender.command(&script) else {
         return;
     };
     let Some(real) = crate::common::corpus_path("realworld") else {
@@ -480,17 +480,34 @@ fn model_mesh(blender: Blender) {
     ] {
         std::fs::copy(real.join(from), model.join(to)).unwrap();
     }
-    let zip = addon_zip(&tmp.path().join("zip")).expect("python3 is there when Blender is");
-    let report = tmp.path().join("mesh.json");
+    let (report, _) = blender_mesh(exe, tmp.path(), &model, "SWAMPRAT", &[], "mesh");
+    let skinned = skinned_meshes(&report);
+    assert_eq!(skinned.len(), 1, "{report}");
+    assert_eq!(skinned[0]["vertices"], 692, "{report}");
+}
+
+/// Run roundtrip-tests/blender/addon_mesh.py (the import of SOURCE, model MODEL, with the
+/// body and head chosen in `choices`); returns its report and Blender's stdout.
+fn blender_mesh(
+    mut exe: std::process::Command,
+    tmp: &Path,
+    source: &Path,
+    model: &str,
+    choices: &[&str],
+    tag: &str,
+) -> (Value, String) {
+    let zip = addon_zip(&tmp.join("zip")).expect("python3 is there when Blender is");
+    let report = tmp.join(format!("{tag}.json"));
     let out = exe
-        .env("BLENDER_USER_SCRIPTS", tmp.path().join("scripts"))
-        .env("BLENDER_USER_CONFIG", tmp.path().join("config"))
+        .env("BLENDER_USER_SCRIPTS", tmp.join("scripts"))
+        .env("BLENDER_USER_CONFIG", tmp.join("config"))
         .arg("--")
         .arg(&zip)
         .arg(env!("CARGO_BIN_EXE_animkit"))
         .arg(&report)
-        .arg(&model)
-        .arg("SWAMPRAT")
+        .arg(source)
+        .arg(model)
+        .args(choices)
         .output()
         .expect("blender runs");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -500,13 +517,18 @@ fn model_mesh(blender: Blender) {
         String::from_utf8_lossy(&out.stderr)
     );
     let report: Value = serde_json::from_slice(&std::fs::read(report).unwrap()).unwrap();
+    (report, text)
+}
+
+/// The mesh objects under the armature with an Armature modifier on it.
+fn skinned_meshes(report: &Value) -> Vec<Value> {
     let objects = report["objects"].as_array().unwrap();
     let arm = objects
         .iter()
         .find(|o| o["type"] == "ARMATURE")
         .expect("an armature");
     let arm_name = arm["name"].as_str().unwrap();
-    let skinned: Vec<&Value> = objects
+    objects
         .iter()
         .filter(|o| {
             o["type"] == "MESH"
@@ -517,9 +539,149 @@ fn model_mesh(blender: Blender) {
                     .iter()
                     .any(|m| m["type"] == "ARMATURE" && m["object"] == arm_name)
         })
-        .collect();
+        .cloned()
+        .collect()
+}
+
+#[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "blender"),
+    ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
+)]
+fn addon_imports_a_body_named_unlike_its_model() {
+    body_named_unlike_model(Blender::Debian);
+}
+
+#[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "bpy"),
+    ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
+)]
+fn addon_imports_a_body_named_unlike_its_model_blender4() {
+    body_named_unlike_model(Blender::Bpy45);
+}
+
+/// The real boar (KEILER.MDH, two of its MANs) in a folder with its body under its real name
+/// KEILER_BODY.MDM, another model's body (SWAMPRAT_BODY.MDM) and a head (ORCSTONE_HEAD.MMB):
+/// without a choice the import finds the body by the MDH's source chunk (both were compiled
+/// from KEILER_BODY.ASC) and says so; with the body and head chosen from the import's lists,
+/// the body is skinned to the armature and the head hangs on BIP01 HEAD (473 and 92 vertices in
+/// Blender, the swamp rat's body has 692).
+fn body_named_unlike_model(blender: Blender) {
+    let script = root().join("roundtrip-tests/blender/addon_mesh.py");
+    let (Some(exe), Some(exe2)) = (blender.command(&script), blender.command(&script)) else {
+        return;
+    };
+    let Some(real) = crate::common::corpus_path("realworld") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("Keiler Mod");
+    std::fs::create_dir(&model).unwrap();
+    for (kind, name) in [
+        ("mdh", "KEILER.MDH"),
+        ("man", "KEILER-T_WARN.MAN"),
+        ("man", "KEILER-S_FISTRUN.MAN"),
+        ("mesh", "KEILER_BODY.MDM"),
+        ("mesh", "SWAMPRAT_BODY.MDM"),
+        ("mesh", "ORCSTONE_HEAD.MMB"),
+    ] {
+        let from = real
+            .join(kind)
+            .join("PiotrDrozdz96+Gothic/Anims/_compiled")
+            .join(name);
+        std::fs::copy(from, model.join(name)).unwrap();
+    }
+    // animkit's own glTF of the same meshes: 520 and 93 vertices (one per position, normal and
+    // texture coordinate of each triangle list); Blender's importer merges the vertices that
+    // are equal in every attribute: 473 and 92.
+    let glb = tmp.path().join("keiler.glb");
+    ok(
+        tmp.path(),
+        &[
+            "gltf",
+            "export",
+            s(&model),
+            "--model",
+            "KEILER",
+            "--mesh",
+            "KEILER_BODY",
+            "--head",
+            "ORCSTONE_HEAD",
+            "-o",
+            s(&glb),
+        ],
+    );
+    let doc = crate::gltf_mesh::glb_json(&glb);
+    let vertices = |mesh: &str| -> u64 {
+        let m = doc["meshes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == mesh)
+            .unwrap_or_else(|| panic!("no mesh {mesh}"));
+        m["primitives"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let a = p["attributes"]["POSITION"].as_u64().unwrap() as usize;
+                doc["accessors"][a]["count"].as_u64().unwrap()
+            })
+            .sum()
+    };
+    assert_eq!(
+        (vertices("KEILER_BODY"), vertices("ORCSTONE_HEAD")),
+        (520, 93)
+    );
+    let (body, head) = (473, 92);
+
+    // Nothing chosen: the body found by the MDH's source, no head.
+    let (report, stdout) = blender_mesh(exe, tmp.path(), &model, "KEILER", &[], "auto");
+    assert!(
+        stdout.contains(
+            "Info: animkit: body KEILER_BODY (compiled from KEILER_BODY.ASC like KEILER.MDH)"
+        ),
+        "{stdout}"
+    );
+    let skinned = skinned_meshes(&report);
     assert_eq!(skinned.len(), 1, "{report}");
-    assert_eq!(skinned[0]["vertices"], 692, "{report}");
+    assert_eq!(
+        (&skinned[0]["name"], &skinned[0]["vertices"]),
+        (&Value::from("KEILER_BODY"), &Value::from(body))
+    );
+    // No head, not the other body.
+    assert!(
+        report["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["name"] != "ORCSTONE_HEAD" && o["name"] != "SWAMPRAT_BODY"),
+        "{report}"
+    );
+
+    // Chosen from the lists: the body skinned, the head on the head bone.
+    let (report, _) = blender_mesh(
+        exe2,
+        tmp.path(),
+        &model,
+        "KEILER",
+        &["KEILER_BODY", "ORCSTONE_HEAD"],
+        "chosen",
+    );
+    let skinned = skinned_meshes(&report);
+    assert_eq!(skinned.len(), 1, "{report}");
+    assert_eq!(skinned[0]["vertices"], body, "{report}");
+    let heads: Vec<&Value> = report["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["name"] == "ORCSTONE_HEAD")
+        .collect();
+    assert_eq!(heads.len(), 1, "{report}");
+    assert_eq!(heads[0]["type"], "MESH");
+    assert_eq!(heads[0]["parent_bone"], "BIP01 HEAD");
+    assert_eq!(heads[0]["vertices"], head);
 }
 
 /// The real swamp rat (its MDH, compiled script, body mesh and three of its MANs) as the game
@@ -633,6 +795,8 @@ fn check_new_reports(report: &Value, stdout: &str) {
         serde_json::json!([false, false, false])
     );
     assert_eq!(report["active_action"], "MyWave");
+    // The body SWAMPRAT_BODY.MDM, found by the MDH's source (the swamp rat's 692 vertices).
+    assert_eq!(report["skinned"], serde_json::json!([692]), "{report}");
     assert!(
         stdout.contains("Info: animkit: new animation S_MYWAVE from the action MyWave"),
         "{stdout}"

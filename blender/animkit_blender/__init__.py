@@ -100,6 +100,44 @@ def _models(self, context):
     return items
 
 
+# The body and head lists of the chosen file's folder or archive (kept alive the same way).
+_mesh_items = {"key": None, "bodies": [], "heads": []}
+
+
+def _source_path(op):
+    return bpy.path.abspath(op.filepath) if op.filepath else ""
+
+
+def _mesh_lists(self, context):
+    path = _source_path(self)
+    if _mesh_items["key"] != path:
+        bodies, heads = {}, {}
+        try:
+            if path and (os.path.isdir(path) or os.path.basename(path)):
+                bodies, heads = core.meshes_for(_exe(context), path)
+            elif path:
+                bodies, heads = core.meshes_in_folder(os.path.dirname(path))
+        except (core.AnimkitError, OSError):
+            pass
+        _mesh_items.update(
+            key=path,
+            bodies=[(AUTO, "(automatic)", "The model's body: named like the model, compiled "
+                     "from the same ASC as its MDH, or the only mesh with its checksum")] +
+                   [(n, n, f"{n}: skinned to the armature") for n in sorted(bodies)],
+            heads=[(AUTO, "(none)", "No head")] +
+                  [(n, n, f"{n}: on the head bone") for n in sorted(heads)],
+        )
+    return _mesh_items
+
+
+def _bodies(self, context):
+    return _mesh_lists(self, context)["bodies"]
+
+
+def _heads(self, context):
+    return _mesh_lists(self, context)["heads"]
+
+
 class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
     """Import a Gothic model and its animations with animkit (MAN, MDH, MDS/MSB, VDF, ASC, or a
     folder made by `animkit unpack`)"""
@@ -125,6 +163,20 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
         name="Model name",
         description="The model (its MDH's name) in an archive or folder; overrides the list",
     )
+    body_choice: EnumProperty(name="Body", description="The body mesh (.MDM/.MDL) skinned to "
+                              "the armature, from the file's folder or archive", items=_bodies)
+    head_choice: EnumProperty(name="Head", description="A head (.MMB) on the head bone, from "
+                              "the file's folder or archive", items=_heads)
+    body: StringProperty(
+        name="Body file",
+        description="A body mesh (.MDM/.MDL) file or name; overrides the list",
+        subtype="FILE_PATH",
+    )
+    head: StringProperty(
+        name="Head file",
+        description="A head (.MMB) file or name; overrides the list",
+        subtype="FILE_PATH",
+    )
 
     def draw(self, context):
         layout = self.layout
@@ -133,6 +185,11 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
         layout.label(text="Archive, folder, MDS: the model")
         layout.prop(self, "model_choice", text="")
         layout.prop(self, "model", text="Name")
+        layout.label(text="The character's meshes")
+        layout.prop(self, "body_choice")
+        layout.prop(self, "head_choice")
+        layout.prop(self, "body", text="")
+        layout.prop(self, "head", text="")
 
     def _paths(self):
         folder = bpy.path.abspath(self.directory) if self.directory else ""
@@ -148,15 +205,33 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
         try:
             exe = _exe(context)
             model = self.model or (self.model_choice if self.model_choice != AUTO else "")
-            plan = core.plan_for(exe, self._paths(), bpy.path.abspath(self.mdh) if self.mdh
+            paths = self._paths()
+            plan = core.plan_for(exe, paths, bpy.path.abspath(self.mdh) if self.mdh
                                  else "", model)
+            try:
+                body = _choice(self.body, self.body_choice)
+                head = _choice(self.head, self.head_choice)
+                notes = core.add_meshes(exe, plan, paths[0], body, head)
+            except (core.AnimkitError, OSError):
+                if plan.staging is not None:
+                    plan.staging.cleanup()
+                raise
             arm, lines = import_plan(context, exe, plan)
+            lines = notes + lines
         except core.AnimkitError as e:
             self.report({"ERROR"}, _message(e))
             return {"CANCELLED"}
         for line in lines:
             self.report({"INFO"}, line)
         return {"FINISHED"}
+
+
+def _choice(text, listed):
+    """A file or name typed in (a path made absolute), else the list's choice, else ""."""
+    if text:
+        path = bpy.path.abspath(text)
+        return path if os.path.isfile(path) else text
+    return listed if listed and listed != AUTO else ""
 
 
 def import_plan(context, exe, plan):
@@ -411,8 +486,15 @@ class VIEW3D_PT_animkit(bpy.types.Panel):
             box.label(text=os.path.basename(origin["path"].rstrip("/\\")), icon="FILE_FOLDER")
         box.label(text=f"{arm.get(FPS, 0)} fps, {len(armature_actions(arm))} actions",
                   icon="TIME")
-        layout.operator(EXPORT_SCENE_OT_animkit.bl_idname, text="Write back to Gothic files",
-                        icon="EXPORT")
+        # Write back at once; a new animation asks for its name and settings first.
+        layout.operator_context = "EXEC_DEFAULT"
+        op = layout.operator(EXPORT_SCENE_OT_animkit.bl_idname,
+                             text="Write back to Gothic files", icon="EXPORT")
+        op.as_new = False
+        layout.operator_context = "INVOKE_DEFAULT"
+        op = layout.operator(EXPORT_SCENE_OT_animkit.bl_idname,
+                             text="Add as new animation...", icon="ADD")
+        op.as_new = True
 
 
 def menu_import(self, context):

@@ -278,6 +278,145 @@ def plan_asc(exe, path, mdh):
     )
 
 
+# --- the character's meshes -------------------------------------------------------------------
+
+BODY_EXTENSIONS = (".mdm", ".mdl")
+HEAD_EXTENSIONS = (".mmb",)
+
+
+def meshes_in_folder(folder):
+    """The meshes a model in `folder` can wear: ({NAME: path} of the bodies (.MDM, .MDL), the
+    same of the heads (.MMB)), from the folder and its `_COMPILED` folder (the game's layout),
+    names in upper case as the game compares them."""
+    bodies, heads = {}, {}
+    for place in (folder, find_ci(folder, "_COMPILED")):
+        if not place:
+            continue
+        try:
+            entries = sorted(os.listdir(place))
+        except OSError:
+            continue
+        for e in entries:
+            path = os.path.join(place, e)
+            if ext(e) in BODY_EXTENSIONS and os.path.isfile(path):
+                bodies.setdefault(stem(e).upper(), path)
+            elif ext(e) in HEAD_EXTENSIONS and os.path.isfile(path):
+                heads.setdefault(stem(e).upper(), path)
+    return bodies, heads
+
+
+def meshes_in_archive(exe, archive):
+    """The same for a VDF archive, from `animkit vdf list --json`: {NAME: NAME} (animkit finds
+    a member by its name)."""
+    _, out, _ = run(exe, ["vdf", "list", "--json", archive])
+    bodies, heads = {}, {}
+    for entry in json.loads(out):
+        if entry.get("directory"):
+            continue
+        name = entry["path"].replace("\\", "/").split("/")[-1]
+        if ext(name) in BODY_EXTENSIONS:
+            bodies.setdefault(stem(name).upper(), stem(name))
+        elif ext(name) in HEAD_EXTENSIONS:
+            heads.setdefault(stem(name).upper(), stem(name))
+    return bodies, heads
+
+
+def meshes_for(exe, path):
+    """The meshes beside what the import was given (a file, a folder or an archive)."""
+    if os.path.isdir(path):
+        return meshes_in_folder(path)
+    if ext(path) in (".vdf", ".mod"):
+        return meshes_in_archive(exe, path)
+    return meshes_in_folder(os.path.dirname(os.path.abspath(path)))
+
+
+def source_asc(summary):
+    """The name of the ASC an MDH was compiled from (its source chunk: the model script's
+    meshAndTree), without folder and extension, in upper case, or None."""
+    value = summary.get("source", "")
+    name = value.replace("\\", "/").split("/")[-1]
+    return stem(name).upper() if name else None
+
+
+def automatic_body(exe, mdh, model, bodies):
+    """The model's body when none is chosen: (NAME, why) or None. In order: the mesh named like
+    the model (what `gltf export --model` takes), the mesh compiled from the same ASC as the
+    MDH (its source chunk names the meshAndTree ASC: SWAMPRAT.MDH from SWAMPRAT_BODY.ASC), the
+    only mesh beside it whose checksum is the MDH's (meshes of files, not archive members)."""
+    if model.upper() in bodies:
+        return model.upper(), "named like the model"
+    if not mdh or not os.path.isfile(mdh):
+        return None
+    files = [p for p in bodies.values() if os.path.isfile(p)]
+    summaries = info(exe, [mdh, *files])
+    asc = source_asc(summaries[mdh])
+    if asc and asc in bodies:
+        return asc, f"compiled from {asc}.ASC like {os.path.basename(mdh)}"
+    want = checksum_of(summaries[mdh])
+    fitting = [n for n, p in bodies.items() if p in summaries and
+               checksum_of(summaries[p]) == want]
+    if want and len(fitting) == 1:
+        return fitting[0], f"the only mesh with {os.path.basename(mdh)}'s checksum {want}"
+    return None
+
+
+def plan_mdh_path(plan):
+    """The MDH file of a plan (None for an archive's model)."""
+    origin = plan.origin
+    if origin["kind"] in ("mans", "asc"):
+        return origin["mdh"]
+    if origin["kind"] == "folder":
+        return find_ci(origin["path"], origin["model"] + ".MDH")
+    return None
+
+
+def archive_mdh(exe, archive, model, folder):
+    """The model's MDH extracted from the archive into `folder`, or None."""
+    try:
+        run(exe, ["vdf", "extract", archive, model + ".MDH", "-o", folder, "--force"])
+    except AnimkitError:
+        return None
+    for root, _dirs, files in os.walk(folder):
+        for f in files:
+            if f.upper() == model.upper() + ".MDH":
+                return os.path.join(root, f)
+    return None
+
+
+def add_meshes(exe, plan, source_path, body="", head=""):
+    """The character's meshes for the plan's glTF: `body`/`head` chosen (a name from the lists,
+    or a file), else the automatic body (see automatic_body). Adds animkit's `--mesh`/`--head`
+    to the plan and returns report lines."""
+    bodies, heads = meshes_for(exe, source_path)
+    model = plan.origin.get("model") or stem(plan.origin.get("mdh", ""))
+    lines = []
+    if not body:
+        with tempfile.TemporaryDirectory(prefix="animkit-blender-") as tmp:
+            mdh = plan_mdh_path(plan)
+            if mdh is None and plan.origin["kind"] == "archive":
+                mdh = archive_mdh(exe, plan.origin["path"], model, tmp)
+            found = automatic_body(exe, mdh, model, bodies)
+        if found is None:
+            if bodies:
+                lines.append(f"animkit: no body chosen and none found for {model} (meshes "
+                             f"here: {', '.join(sorted(bodies))}): choose one in the import "
+                             "options")
+        else:
+            body = found[0]
+            lines.append(f"animkit: body {body} ({found[1]})")
+    for flag, choice, table in (("--mesh", body, bodies), ("--head", head, heads)):
+        if not choice:
+            continue
+        value = table.get(choice.upper())
+        if value is None:
+            if not os.path.isfile(choice):
+                raise AnimkitError(f"{choice}: not a mesh beside the model (here: "
+                                   f"{', '.join(sorted(table)) or 'none'})")
+            value = os.path.abspath(choice)
+        plan.export_args += [flag, value]
+    return lines
+
+
 @dataclass
 class Source:
     """A kind of file the import takes: extensions, a description, and its plan."""
