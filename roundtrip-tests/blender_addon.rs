@@ -1004,3 +1004,73 @@ fn new_into_archive(blender: Blender) {
         }
     }
 }
+
+#[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "blender"),
+    ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
+)]
+fn addon_exports_a_new_animation_beside_mans_without_a_script() {
+    new_beside_mans(Blender::Debian);
+}
+
+#[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "bpy"),
+    ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
+)]
+fn addon_exports_a_new_animation_beside_mans_without_a_script_blender4() {
+    new_beside_mans(Blender::Bpy45);
+}
+
+/// MANs imported from a folder that has the model's MDH but no model script: the new MAN is
+/// written beside the MDH alone (see check_new_man) and the info area says to add the `ani`
+/// line; every other file byte-identical; the same export again refused, nothing changed.
+fn new_beside_mans(blender: Blender) {
+    let Some(exe) = blender.command(&root().join("roundtrip-tests/blender/addon_new.py")) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("model");
+    let Some(()) = swamprat_model(&model) else {
+        return;
+    };
+    let folder = model.join("_COMPILED");
+    std::fs::remove_file(folder.join("SWAMPRAT.MSB")).unwrap();
+    let before: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect();
+    assert_eq!(before.len(), 5);
+    let man = folder.join("SWAMPRAT-T_WARN.MAN");
+    let (report, stdout) = blender_new(exe, tmp.path(), &man, "", "S_MYWAVE", blender);
+    assert_eq!(report["origin"]["kind"], "mans");
+    assert_eq!(report["nla"], serde_json::json!(["T_WARN"]));
+    assert!(
+        stdout.contains(
+            "Info: no model script SWAMPRAT.MDS or .MSB beside SWAMPRAT.MDH: add an ani line \
+             for S_MYWAVE to the model's script yourself"
+        ),
+        "{stdout}"
+    );
+    check_new_man(
+        tmp.path(),
+        &folder.join("SWAMPRAT-S_MYWAVE.MAN"),
+        &folder.join("SWAMPRAT.MDH"),
+    );
+    for (path, bytes) in &before {
+        assert_eq!(&std::fs::read(path).unwrap(), bytes, "{}", path.display());
+    }
+    let files = report["after_export"].as_object().unwrap();
+    assert_eq!(files.len(), 6, "{report}");
+    let refused = report["refused"]
+        .as_str()
+        .expect("the second export was refused");
+    assert!(
+        refused.starts_with("Error: animkit: ")
+            && refused.contains("SWAMPRAT-S_MYWAVE.MAN: exists already"),
+        "{refused}"
+    );
+    assert_eq!(report["after_refusal"], report["after_export"]);
+}

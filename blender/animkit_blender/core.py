@@ -758,6 +758,9 @@ def _new_into(exe, glb, new, mdh, script):
                               "--mdh", mdh])
         return [line for line in err.splitlines() if line.strip()]
     out = os.path.join(os.path.dirname(mdh), f"{stem(mdh).upper()}-{new.name.upper()}.MAN")
+    if find_ci(os.path.dirname(mdh), os.path.basename(out)):
+        raise AnimkitError(f"{out}: exists already: the animation is not new (choose another "
+                           "name, or edit that animation: import it and write it back)")
     _, _, err = run(exe, ["gltf", "import", glb, *new.args(), "--mdh", mdh, "-o", out])
     lines = [line for line in err.splitlines() if line.strip()]
     return lines + [f"no model script {stem(mdh).upper()}.MDS or .MSB beside "
