@@ -754,10 +754,10 @@ fn degrees(a: glam::Quat, b: glam::Quat) -> f32 {
 }
 
 /// The new MAN the add-on made from addon_new.py's action: the engine's header (9 frames at
-/// 25 fps, the swamp rat's checksum), exactly the two keyed bones (MDH nodes 7, BIP01 HEAD,
-/// and 10, BIP01 L UPPERARM), the head turned 30° at frame 4 and the arm 20° at frame 8 from
+/// 25 fps, the model's checksum), exactly the two keyed bones (`nodes`: the MDH indices of
+/// BIP01 HEAD and BIP01 L UPPERARM; the swamp rat's 7 and 10), the head turned 30° at frame 4 and the arm 20° at frame 8 from
 /// their frame-0 pose; `verify` and `check --mdh` pass.
-fn check_new_man(dir: &Path, man: &Path, mdh: &Path) {
+fn check_new_man(dir: &Path, man: &Path, mdh: &Path, checksum: u32, nodes: [u32; 2]) {
     let bytes = std::fs::read(man).unwrap();
     let m = Man::read(&bytes).unwrap();
     let h = m.header().unwrap();
@@ -766,8 +766,8 @@ fn check_new_man(dir: &Path, man: &Path, mdh: &Path) {
         (&b"S_MYWAVE"[..], 9, 25.0)
     );
     let samples = m.samples().unwrap();
-    assert_eq!(samples.checksum.0, 0xc445840f);
-    assert_eq!(samples.node_indices, vec![7, 10]);
+    assert_eq!(samples.checksum.0, checksum);
+    assert_eq!(samples.node_indices, nodes.to_vec());
     let decoded = m.decode_samples();
     let at = |frame: usize, column: usize| decoded[frame * 2 + column].0;
     let head = degrees(at(0, 0), at(4, 0));
@@ -780,6 +780,10 @@ fn check_new_man(dir: &Path, man: &Path, mdh: &Path) {
     let (code, out, err) = run(dir, &["check", s(man), "--mdh", s(mdh)]);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+/// The swamp rat's checksum and the MDH indices of its BIP01 HEAD and BIP01 L UPPERARM.
+const SWAMPRAT: u32 = 0xc445840f;
+const SWAMPRAT_NODES: [u32; 2] = [7, 10];
 
 /// The add-on's report of the export, and the refusal of the second one.
 fn check_new_reports(report: &Value, stdout: &str) {
@@ -872,6 +876,8 @@ fn new_into_script(blender: Blender) {
         tmp.path(),
         &compiled.join("SWAMPRAT-S_MYWAVE.MAN"),
         &compiled.join("SWAMPRAT.MDH"),
+        SWAMPRAT,
+        SWAMPRAT_NODES,
     );
     // The script: the original kept once, the new line added before the aniEnum's closing
     // brace and nothing else changed.
@@ -958,6 +964,8 @@ fn new_into_archive(blender: Blender) {
         d,
         &compiled.join("SWAMPRAT-S_MYWAVE.MAN"),
         &compiled.join("SWAMPRAT.MDH"),
+        SWAMPRAT,
+        SWAMPRAT_NODES,
     );
     // The MSB: one entry more, the new ani; verified byte-exact.
     let old = animkit::zengin::msb::Msb::read(
@@ -1058,6 +1066,8 @@ fn new_beside_mans(blender: Blender) {
         tmp.path(),
         &folder.join("SWAMPRAT-S_MYWAVE.MAN"),
         &folder.join("SWAMPRAT.MDH"),
+        SWAMPRAT,
+        SWAMPRAT_NODES,
     );
     for (path, bytes) in &before {
         assert_eq!(&std::fs::read(path).unwrap(), bytes, "{}", path.display());
@@ -1071,6 +1081,89 @@ fn new_beside_mans(blender: Blender) {
         refused.starts_with("Error: animkit: ")
             && refused.contains("SWAMPRAT-S_MYWAVE.MAN: exists already"),
         "{refused}"
+    );
+    assert_eq!(report["after_refusal"], report["after_export"]);
+}
+
+#[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "blender"),
+    ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
+)]
+fn addon_makes_the_first_animation_of_a_model_without_any() {
+    first_animation(Blender::Debian);
+}
+
+#[test]
+#[cfg_attr(
+    any(missing = "corpus", missing = "bpy"),
+    ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
+)]
+fn addon_makes_the_first_animation_of_a_model_without_any_blender4() {
+    first_animation(Blender::Bpy45);
+}
+
+/// The real stone orc (ORCSTONE.MDH, its body ORCSTONE_BODY.MDM and head, no MAN and no
+/// script): the import of the MDH gives its skeleton and body (found by the MDH's source, its
+/// two soft-skin meshes skinned to the armature) and
+/// says it has no animations; a new action exported as "New animation" becomes
+/// ORCSTONE-S_MYWAVE.MAN beside the MDH (the orc's BIP01 HEAD and BIP01 L UPPERARM are MDH
+/// nodes 9 and 17), every other file byte-identical.
+fn first_animation(blender: Blender) {
+    let Some(exe) = blender.command(&root().join("roundtrip-tests/blender/addon_new.py")) else {
+        return;
+    };
+    let Some(real) = crate::common::corpus_path("realworld") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("orc");
+    std::fs::create_dir(&folder).unwrap();
+    for (kind, name) in [
+        ("mdh", "ORCSTONE.MDH"),
+        ("mesh", "ORCSTONE_BODY.MDM"),
+        ("mesh", "ORCSTONE_HEAD.MMB"),
+    ] {
+        let from = real
+            .join(kind)
+            .join("PiotrDrozdz96+Gothic/Anims/_compiled")
+            .join(name);
+        std::fs::copy(from, folder.join(name)).unwrap();
+    }
+    let mdh = folder.join("ORCSTONE.MDH");
+    let before: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect();
+    let (report, stdout) = blender_new(exe, tmp.path(), &mdh, "", "S_MYWAVE", blender);
+    assert!(
+        stdout.contains("Info: animkit: ORCSTONE has no animations in"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "Info: animkit: body ORCSTONE_BODY (compiled from ORCSTONE_BODY.ASC like ORCSTONE.MDH)"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(report["nla"], serde_json::json!([]));
+    // The body's two soft-skin meshes (46 and 246 positions; 68 and 359 vertices in Blender).
+    assert_eq!(report["skinned"], serde_json::json!([68, 359]), "{report}");
+    check_new_man(
+        tmp.path(),
+        &folder.join("ORCSTONE-S_MYWAVE.MAN"),
+        &mdh,
+        0x0051ac74,
+        [9, 17],
+    );
+    for (path, bytes) in &before {
+        assert_eq!(&std::fs::read(path).unwrap(), bytes, "{}", path.display());
+    }
+    assert_eq!(
+        report["after_export"].as_object().unwrap().len(),
+        4,
+        "{report}"
     );
     assert_eq!(report["after_refusal"], report["after_export"]);
 }

@@ -217,7 +217,7 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
                     plan.staging.cleanup()
                 raise
             arm, lines = import_plan(context, exe, plan)
-            lines = notes + lines
+            lines = plan.notes + notes + lines
         except core.AnimkitError as e:
             self.report({"ERROR"}, _message(e))
             return {"CANCELLED"}
@@ -258,7 +258,8 @@ def import_plan(context, exe, plan):
     scene.frame_start = 0
     scene.frame_end = max(0, last_frame(arm))
     rate_text = ", ".join(sorted({f"{r:g}" for r, _ in rates.values() if r}))
-    return arm, [summary, f"animkit: scene at {fps} fps (animations at {rate_text} fps), "
+    rate_text = f"animations at {rate_text} fps" if rate_text else "no animations"
+    return arm, [summary, f"animkit: scene at {fps} fps ({rate_text}), "
                           f"frames 0-{scene.frame_end}"]
 
 

@@ -169,11 +169,33 @@ def plan_folder(exe, folder, model):
                 f"{', '.join(models) or 'none'})"
             )
         model = models[0]
+    if not model_has_mans(folder, model):
+        # A model without animations yet (the engine names a model's MANs MODEL-NAME.MAN): its
+        # skeleton (and meshes) alone, to make new animations for it.
+        mdh = find_ci(folder, model + ".MDH")
+        if mdh is None:
+            raise AnimkitError(f"{folder}: no {model}.MDH in it")
+        return Plan(
+            export_args=["--mdh", mdh],
+            origin={"kind": "folder", "path": folder, "model": model},
+            label=f"{model} in {folder} (no animations)",
+            notes=[f"animkit: {model} has no animations in {folder}: its skeleton alone (make "
+                   "a new animation and export it with 'New animation')"],
+        )
     return Plan(
         export_args=[folder, "--model", model],
         origin={"kind": "folder", "path": folder, "model": model},
         label=f"{model} in {folder}",
     )
+
+
+def model_has_mans(folder, model):
+    """Whether the folder (or a folder in it) has a MAN named MODEL-*.MAN."""
+    prefix = model.upper() + "-"
+    for _root, _dirs, files in os.walk(folder):
+        if any(ext(f) == ".man" and f.upper().startswith(prefix) for f in files):
+            return True
+    return False
 
 
 def plan_archive(exe, archive, model):

@@ -44,7 +44,8 @@ report["origin"] = json.loads(arm["animkit_origin"])
 report["skinned"] = sorted(
     len(o.data.vertices) for o in bpy.data.objects if o.type == "MESH"
     and any(m.type == "ARMATURE" and m.object == arm for m in o.modifiers))
-ad = arm.animation_data
+# (a model without animations has no animation data yet: the Action Editor makes it)
+ad = arm.animation_data or arm.animation_data_create()
 report["nla"] = sorted(t.name for t in ad.nla_tracks)
 
 # Action Editor > New: a new empty action, the armature's active one.
