@@ -351,7 +351,7 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator):
                 else None
             if action is not None:
                 self.new_name = action.name.upper()
-        return context.window_manager.invoke_props_dialog(self)
+        return context.window_manager.invoke_props_dialog(self, width=420)
 
     def draw(self, context):
         layout = self.layout
@@ -359,8 +359,10 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator):
         col = layout.column()
         col.enabled = self.as_new
         col.label(text="The armature's active action as:")
-        for prop in ("new_name", "layer", "next_ani", "blend_in", "blend_out", "flags", "fps"):
+        for prop in ("new_name", "layer", "next_ani", "blend_in", "blend_out"):
             col.prop(self, prop)
+        col.prop(self, "flags", text="Flags (empty: auto)")
+        col.prop(self, "fps", text="Frame rate (0: the scene's)")
 
     def execute(self, context):
         try:
