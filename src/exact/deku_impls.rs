@@ -19,7 +19,7 @@ use super::record::{leaf_at, Field, Record};
 use super::{Cursor, DecodeError, DecodeErrorKind, EncodeError, FieldPath, Hex32, F32};
 use deku::ctx::Order;
 use deku::no_std_io::{Read, Seek, Write};
-use deku::reader::{Reader, ReaderRet};
+use deku::reader::Reader;
 use deku::writer::Writer;
 use deku::{DekuError, DekuReader, DekuSize, DekuWriter};
 
@@ -278,12 +278,8 @@ impl<'a, C: Copy, const N: usize, const NODE: bool> DekuReader<'a, C> for Str<N,
         _: C,
     ) -> Result<Self, DekuError> {
         let mut raw = [0u8; N];
-        if !matches!(
-            reader.read_bytes_const(&mut raw, Order::Lsb0)?,
-            ReaderRet::Bytes
-        ) {
-            return Err(DekuError::Parse("a string must start on a byte".into()));
-        }
+        // (deku without `bits`: a read of whole bytes gives bytes)
+        reader.read_bytes_const(&mut raw, Order::Lsb0)?;
         Str::from_array(raw).ok_or_else(unterminated)
     }
 }

@@ -89,6 +89,14 @@ pub struct AnimDocument {
 
 struct DocOut<'a>(&'a Anim);
 
+impl Anim {
+    /// The YAML document as a serde value (what [`Codec::to_yaml`] writes; for comparing
+    /// serializers).
+    pub fn document(&self) -> impl Serialize + '_ {
+        DocOut(self)
+    }
+}
+
 impl Serialize for DocOut<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;

@@ -58,12 +58,9 @@ impl<'a, C: Copy, const N: usize> deku::DekuReader<'a, C> for Bytes<N> {
         _: C,
     ) -> Result<Self, deku::DekuError> {
         let mut b = [0u8; N];
-        match reader.read_bytes_const(&mut b, deku::ctx::Order::Lsb0)? {
-            deku::reader::ReaderRet::Bytes => Ok(Bytes(b)),
-            _ => Err(deku::DekuError::Parse(
-                "raw bytes must start on a byte".into(),
-            )),
-        }
+        // (deku without `bits`: a read of whole bytes gives bytes)
+        reader.read_bytes_const(&mut b, deku::ctx::Order::Lsb0)?;
+        Ok(Bytes(b))
     }
 }
 
