@@ -566,7 +566,8 @@ fn addon_imports_a_body_named_unlike_its_model_blender4() {
 /// without a choice the import finds the body by the MDH's source chunk (both were compiled
 /// from KEILER_BODY.ASC) and says so; with the body and head chosen from the import's lists,
 /// the body is skinned to the armature and the head hangs on BIP01 HEAD (473 and 92 vertices in
-/// Blender, the swamp rat's body has 692).
+/// Blender, the swamp rat's body has 692). And the human case: HUMANS_1HST1.MDH with three
+/// meshes of its skeleton, HUM_BODY_NAKED0.MDM found by the MDH's source.
 fn body_named_unlike_model(blender: Blender) {
     let script = root().join("roundtrip-tests/blender/addon_mesh.py");
     let (Some(exe), Some(exe2)) = (blender.command(&script), blender.command(&script)) else {
@@ -682,6 +683,43 @@ fn body_named_unlike_model(blender: Blender) {
     assert_eq!(heads[0]["type"], "MESH");
     assert_eq!(heads[0]["parent_bone"], "BIP01 HEAD");
     assert_eq!(heads[0]["vertices"], head);
+
+    // The human case: a model named HUMANS_1HST1 whose body is HUM_BODY_NAKED0.MDM, beside a
+    // slave's body and an armour of the same skeleton (all three have its checksum
+    // 0xc63488c2); no MAN of it yet. The MDH's source (HUM_BODY_NAKED0.ASC) picks the body.
+    let Some(exe3) = blender.command(&script) else {
+        return;
+    };
+    let humans = tmp.path().join("humans");
+    std::fs::create_dir(&humans).unwrap();
+    let nastas = "NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled";
+    let piotr = "PiotrDrozdz96+Gothic/Anims/_compiled";
+    for (kind, repo, name) in [
+        ("mdh", piotr, "HUMANS_1HST1.MDH"),
+        ("mesh", nastas, "HUM_BODY_NAKED0.MDM"),
+        ("mesh", nastas, "HUM_BODY_SLAVE0.MDM"),
+        ("mesh", piotr, "HUM_DHTL_ARMOR.MDM"),
+    ] {
+        std::fs::copy(real.join(kind).join(repo).join(name), humans.join(name)).unwrap();
+    }
+    let (report, stdout) = blender_mesh(
+        exe3,
+        tmp.path(),
+        &humans.join("HUMANS_1HST1.MDH"),
+        "",
+        &[],
+        "humans",
+    );
+    assert!(
+        stdout.contains(
+            "Info: animkit: body HUM_BODY_NAKED0 (compiled from HUM_BODY_NAKED0.ASC like \
+             HUMANS_1HST1.MDH)"
+        ),
+        "{stdout}"
+    );
+    let skinned = skinned_meshes(&report);
+    assert_eq!(skinned.len(), 1, "{report}");
+    assert_eq!(skinned[0]["name"], "HUM_BODY_NAKED0", "{report}");
 }
 
 /// The real swamp rat (its MDH, compiled script, body mesh and three of its MANs) as the game
