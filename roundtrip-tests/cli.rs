@@ -267,3 +267,23 @@ fn a_position_edit_warns_that_the_header_bbox_is_stale() {
         "{err}"
     );
 }
+
+/// `--register`/`--unregister` are the Windows Explorer menu: elsewhere they say so, exit 2,
+/// and are not taken with files.
+#[test]
+#[cfg(not(windows))]
+fn register_is_windows_only() {
+    for flag in ["--register", "--unregister"] {
+        let (code, out, err) = run(Path::new("."), &[flag]);
+        assert_eq!((code, out.as_str()), (2, ""));
+        assert!(
+            err.starts_with(&format!(
+                "animkit {flag}: error: the Explorer context menu is Windows-only"
+            )),
+            "{err}"
+        );
+        let (code, _, err) = run(Path::new("."), &[flag, "WALK.MAN"]);
+        assert_eq!(code, 2);
+        assert!(err.contains("cannot be used with"), "{err}");
+    }
+}

@@ -184,6 +184,17 @@ pub fn export_with_origin_to(
         }
     }
 
+    // A file of no animation would be refused by `gltf import` (the way back): not written.
+    if plans.is_empty() && !anims.is_empty() {
+        let labels: Vec<&str> = anims.iter().map(|a| a.label.as_str()).collect();
+        return Err(GltfError::new(format!(
+            "{}: no frames or no nodes: no animation to export, and a glTF file without \
+             animations would not go back in with `gltf import`; leave {} out (the skeleton, \
+             or a mesh with --mesh, exports without MANs)",
+            labels.join(", "),
+            if labels.len() == 1 { "it" } else { "them" },
+        )));
+    }
     let mut root = json::Root {
         asset: json::Asset {
             generator: Some(format!("animkit {}", env!("CARGO_PKG_VERSION"))),

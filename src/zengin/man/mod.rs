@@ -266,7 +266,9 @@ impl Codec for Man {
         tag: crate::zengin::mdh::Mdh::TAG_STR,
         flag: "mdh",
         role: "the model hierarchy (skeleton) the animation is made for: `export` labels each \
-               sample with its node's name, `check` tests the checksum and every node index",
+               sample with its node's name, `check` tests the checksum and every node index, \
+               `diff` names the nodes that changed",
+        beside: Some(crate::zengin::model_prefix),
     }];
 
     fn detect(data: &[u8]) -> bool {
@@ -359,6 +361,13 @@ impl Codec for Man {
     }
     fn diff(&self, other: &Self) -> Vec<String> {
         Man::diff(self, other)
+    }
+    fn diff_report(&self, other: &Self, ctx: &crate::codec::DiffContext<'_>) -> crate::codec::Diff {
+        let names = ctx
+            .companion
+            .and_then(|c| c.as_any().downcast_ref::<crate::zengin::mdh::Mdh>())
+            .map(crate::zengin::mdh::Mdh::node_names);
+        Man::diff_named(self, other, names.as_deref())
     }
     fn edit_warnings(&self, edited: &Self) -> Vec<crate::codec::Finding> {
         diff::edit_warnings(self, edited)
