@@ -37,6 +37,9 @@ pub fn run(args: Args) -> Result<Status, Error> {
         return Err(Error::other(&args.file, "empty file"));
     }
     let text = crate::yaml::decode_text(&map).map_err(|e| Error::other(&args.file, e))?;
+    // (checking the text touched every page of the map; they come back as the format reads
+    // them, and a format that streams drops each piece again once packed)
+    map.release(&map);
     let tag = crate::yaml::document_tag(&text)
         .ok_or_else(|| Error::other(&args.file, "no `format:` line: not an animkit document"))?;
     let format = registry::formats()
