@@ -258,32 +258,31 @@ const POW10_F64: [f64; 23] = [
 
 /// `a·10^−k` rounded to the nearest integer (ties to even), exactly, for a finite `a > 0`,
 /// `|k| ≤ 22` and a result below 2^52; `None` otherwise. The product or quotient `h` is one
-/// floating-point operation and its error `l` is exact (a fused multiply-add): `a·10^−k` is
-/// `h + l` (multiplication) or `h + r/10^k` with the exact remainder `r` (division), within
-/// half an ulp of `h`. Below 2^52 the fraction of `h` is a multiple of that ulp, so it alone
-/// decides the rounding except at exactly one half, where the sign of the error does.
+/// correctly rounded floating-point operation, so `a·10^−k` is within half an ulp of `h`. Below
+/// 2^52 the fraction of `h` is a multiple of that ulp, so it alone decides the rounding except
+/// at exactly one half, where the sign of the error decides: the product's error
+/// `a·p − h` or the quotient's remainder `a − h·p`, both exact by a fused multiply-add.
 #[inline]
 fn scaled_fast(a: f64, k: i32) -> Option<u64> {
-    let (h, l) = if k <= 0 {
-        let p = *POW10_F64.get(k.unsigned_abs() as usize)?;
-        let h = a * p;
-        (h, a.mul_add(p, -h))
-    } else {
-        let p = *POW10_F64.get(k as usize)?;
-        let h = a / p;
-        (h, (-h).mul_add(p, a))
-    };
+    let p = *POW10_F64.get(k.unsigned_abs() as usize)?;
+    let h = if k <= 0 { a * p } else { a / p };
     if !(h < 4_503_599_627_370_496.0) {
         return None;
     }
-    let f = h.floor();
-    let frac = h - f;
-    let f = f as u64;
-    Some(if frac > 0.5 || (frac == 0.5 && (l > 0.0 || (l == 0.0 && f & 1 == 1))) {
-        f + 1
+    // h ≥ 0: truncation is the floor.
+    let f = h as u64;
+    let frac = h - f as f64;
+    let up = if frac != 0.5 {
+        frac > 0.5
     } else {
-        f
-    })
+        let l = if k <= 0 {
+            a.mul_add(p, -h)
+        } else {
+            (-h).mul_add(p, a)
+        };
+        l > 0.0 || (l == 0.0 && f & 1 == 1)
+    };
+    Some(f + up as u64)
 }
 
 /// [`decimal_exact`] in floating point (see [`scaled_fast`]) for `digits` ≤ 15 and decimal
@@ -301,6 +300,17 @@ fn decimal_fast(v: f64, digits: usize) -> Option<(i64, i32)> {
     let lo = POW10_U128[digits - 1] as u64;
     let hi = POW10_U128[digits] as u64;
     let mut x = (((biased as i64 - 1023) * 78913) >> 18) as i32;
+    // The estimate is floor(log10 |v|) or one less: a power of ten tells which (a guess only
+    // where 10^(x+1) is not exact; the loop below checks the digits either way).
+    let t = x + 1;
+    let above = if t >= 0 {
+        POW10_F64.get(t as usize).is_some_and(|&p| a >= p)
+    } else {
+        POW10_F64.get((-t) as usize).is_some_and(|&p| a * p >= 1.0)
+    };
+    if above {
+        x += 1;
+    }
     for _ in 0..3 {
         let k = x - (digits as i32 - 1);
         let q = scaled_fast(a, k)?;
