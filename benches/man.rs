@@ -9,6 +9,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use animkit::registry::{Codec, ExportOptions, ImportOptions};
 use animkit::zengin::man::synth::{synthesize_bytes, Synth};
+use animkit::zengin::man::yaml::{document_to_man, ManDocument};
 use animkit::zengin::man::Man;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
@@ -51,6 +52,20 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             Man::from_yaml(black_box(&yaml), &ImportOptions::default()).map(|m| m.chunks.len())
         })
+    });
+    // The same document through the general fast reader alone (no MAN line reader, no
+    // placeholders): the measurement that decides whether the MAN-only reader is still needed
+    // (issue 24 §3; BENCHMARKS.md).
+    let general = |text: &str| {
+        animkit::yaml::fast::from_str::<ManDocument>(text)
+            .map(|d| document_to_man(d, &ImportOptions::default()))
+    };
+    match general(&yaml) {
+        Some(Ok(m)) if m == man => {}
+        _ => panic!("the general fast reader must read the MAN document to the same model"),
+    }
+    g.bench_function("yaml_import_general_fast_reader", |b| {
+        b.iter(|| general(black_box(&yaml)).map(|m| m.map(|m| m.chunks.len())))
     });
     g.finish();
 

@@ -88,6 +88,14 @@ fn bench_input(c: &mut Criterion, label: &str, data: &[u8]) {
     g.bench_function("yaml_export", |b| {
         b.iter(|| Codec::to_yaml(&model, &ExportOptions::default()).map(|s| s.len()))
     });
+    // The same document through serde-saphyr's serializer instead of animkit's emitter
+    // (issue 24 §3, measured once: BENCHMARKS.md); its text reads back to the same model.
+    let by_saphyr = serde_saphyr::to_string(&model.document()).expect("serde-saphyr serializes");
+    let back = Anim::from_yaml(&by_saphyr, &ImportOptions::default()).expect("reads back");
+    assert!(back == model, "serde-saphyr's document reads back to the same model");
+    g.bench_function("yaml_export_serde_saphyr", |b| {
+        b.iter(|| serde_saphyr::to_string(&model.document()).map(|s| s.len()))
+    });
     g.finish();
     // YAML import (issue 12 item 11), throughput in bytes of YAML read: the document to the
     // model (the fast reader, then the references resolved), and on to the file's bytes.

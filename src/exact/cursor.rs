@@ -4,7 +4,6 @@
 use super::error::EncodeError;
 use super::error::{DecodeError, DecodeErrorKind};
 use super::record::{Plain, Record};
-use deku::{DekuReader, DekuWriter};
 
 /// Reads little-endian values from a slice. Every read is bounds-checked and returns a
 /// [`DecodeError`] carrying the absolute offset of the failure.
@@ -144,20 +143,10 @@ impl<'a> Cursor<'a> {
                     self.pos += T::SIZE;
                     Ok(v)
                 }
-                None => self.read_with(()),
+                None => super::deku_impls::read_record(self),
             },
             Err(_) => Err(super::record::short(self, T::FIELDS)),
         }
-    }
-    /// Read a deku value whose layout depends on `ctx` (a counted list, a variant): no field
-    /// table, so a cut-short value is reported where the input ends; a refused value (an
-    /// unterminated string) at its field.
-    #[inline]
-    pub fn read_with<T, C: Copy>(&mut self, ctx: C) -> Result<T, DecodeError>
-    where
-        T: for<'r> DekuReader<'r, C>,
-    {
-        super::deku_impls::read_with(self, ctx)
     }
     le_reader!(u8, u8);
     le_reader!(u16, u16);
@@ -180,9 +169,6 @@ pub trait Writer {
     fn put<T: Record>(&mut self, value: &T) -> Result<(), EncodeError>;
     /// [`Writer::put`] for a plain record, which cannot refuse.
     fn put_plain<T: Record + Plain>(&mut self, value: &T);
-    /// Append a deku value written with `ctx` (the mirror of [`Cursor::read_with`]).
-    fn put_with<T: DekuWriter<C>, C: Copy>(&mut self, value: &T, ctx: C)
-        -> Result<(), EncodeError>;
 }
 
 impl Writer for Vec<u8> {
@@ -211,21 +197,13 @@ impl Writer for Vec<u8> {
         if value.store(self) {
             return Ok(());
         }
-        super::deku_impls::write_with(self, value, ())
+        super::deku_impls::write_record(self, value)
     }
     #[inline(always)]
     fn put_plain<T: Record + Plain>(&mut self, value: &T) {
         let at = self.len();
         self.resize(at + <T as Record>::SIZE, 0);
         value.to_le(&mut self[at..]);
-    }
-    #[inline]
-    fn put_with<T: DekuWriter<C>, C: Copy>(
-        &mut self,
-        value: &T,
-        ctx: C,
-    ) -> Result<(), EncodeError> {
-        super::deku_impls::write_with(self, value, ctx)
     }
 }
 

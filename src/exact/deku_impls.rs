@@ -1,181 +1,111 @@
-//! deku for the byte-exact types, and the bridge between deku records and the crate's
+//! deku for the byte-exact types, and the bridge between declared records and the crate's
 //! [`Cursor`] and output buffers, with offsets and field paths.
 //!
 //! A record is one [`record!`](crate::record) declaration; [`Cursor::read`] and
-//! [`super::Writer::put`] run deku's reader and writer through [`read_with`] and [`write_with`],
-//! which turn deku's errors into [`DecodeError`]s (absolute byte offset, kind, field) and
-//! [`EncodeError`]s (field).
+//! [`super::Writer::put`] run deku's reader and writer through [`read_record`] and
+//! [`write_record`], which turn deku's errors into [`DecodeError`]s (absolute byte offset,
+//! kind, field) and [`EncodeError`]s (field).
 //!
-//! Field names: deku does not say which field an error comes from. A record's size is checked
-//! before it is read, so the only values that can still be refused are those whose bytes may
-//! be invalid: the fixed-size strings ([`Str`]). They take their field's name as deku context
-//! (`#[deku(ctx = "Name(\"name\")")]`, required: a string field without a name does not
-//! compile) and leave it, with their position, for the bridge to put in the error's path.
+//! Field names come from the declaration: deku does not say which field an error comes from,
+//! but it says where it stopped, and the record's field table ([`Record::FIELDS`], nested
+//! records included) says which field holds that byte. A record's size is checked before it
+//! is read, so the only values that can still be refused are those whose bytes may be
+//! invalid (an unterminated [`Str`]) or that do not fit (a too long text, an index too large
+//! for its integer); a value refuses after reading its bytes and before writing them, so the
+//! reader's last byte and the writer's next byte are in the refused field.
 
 use super::fixed_str::Str;
-use super::{Cursor, DecodeError, DecodeErrorKind, EncodeError, FieldPath, Hex32, Segment, F32};
-use deku::ctx::{Endian, Order};
+use super::record::{leaf_at, Field, Record};
+use super::{Cursor, DecodeError, DecodeErrorKind, EncodeError, FieldPath, Hex32, F32};
+use deku::ctx::Order;
 use deku::no_std_io::{Read, Seek, Write};
-use deku::reader::{Reader, ReaderRet};
+use deku::reader::Reader;
 use deku::writer::Writer;
 use deku::{DekuError, DekuReader, DekuSize, DekuWriter};
-use std::cell::Cell;
 
 // ---------------------------------------------------------------------------------------------
 // The bridge
 
-/// The name of the field a value is read into or written from (deku context).
-#[derive(Debug, Clone, Copy)]
-pub struct Name(pub &'static str);
-
-#[derive(Debug)]
-struct Refusal {
-    /// The refused value's path inside the record (its field name, prefixed by the nested
-    /// records and items it sits in).
-    path: FieldPath,
-    /// Byte position of the value inside the record.
-    at: usize,
-}
-
-thread_local! {
-    // The named value that refused last: set just before its DekuError is returned, taken by
-    // the bridge (DekuError carries only a message).
-    static REFUSED: Cell<Option<Refusal>> = const { Cell::new(None) };
-}
-
-/// Refuse the value of field `field` (at byte `at` of the record being read, 0 when writing)
-/// with `e`; the bridge reports it at that offset with the field's name.
-#[cold]
-pub fn refuse(field: Name, at: usize, e: DekuError) -> DekuError {
-    let mut path = FieldPath::default();
-    path.prefix(Segment::Field(field.0));
-    REFUSED.with(|r| r.set(Some(Refusal { path, at })));
-    e
-}
-
-/// Refuse a string field without a terminator (reported as
-/// [`DecodeErrorKind::Unterminated`] at byte `at` of the record).
-#[cold]
-pub fn unterminated(field: Name, at: usize) -> DekuError {
-    refuse(field, at, DekuError::Parse(UNTERMINATED.into()))
-}
-
-/// An error from inside a nested record or item: put `seg` in front of the refused value's
-/// path (when a value refused), so the bridge reports e.g. `bounce[1].sequence`.
-#[cold]
-pub fn nest(e: DekuError, seg: Segment) -> DekuError {
-    REFUSED.with(|r| {
-        if let Some(mut refusal) = r.take() {
-            refusal.path.prefix(seg);
-            r.set(Some(refusal));
-        }
-    });
-    e
-}
-
-/// Read `N` nested records or values one by one, errors prefixed with `field[i]`:
-/// `#[deku(reader = "read_items(deku::reader, ctx, \"bounce\")")]`.
+/// Read one declared record at `c` through deku ([`Cursor::read`] for a record that is not
+/// plain): a refused value (an unterminated string) is reported at its own offset with its
+/// field path; a short input where it ends.
 #[inline]
-pub fn read_items<'a, R, T, C, const N: usize>(
-    reader: &mut Reader<R>,
-    ctx: C,
-    field: &'static str,
-) -> Result<[T; N], DekuError>
-where
-    R: Read + Seek,
-    T: DekuReader<'a, C> + Default,
-    C: Copy,
-{
-    let mut out: [T; N] = std::array::from_fn(|_| T::default());
-    for (i, v) in out.iter_mut().enumerate() {
-        *v = T::from_reader_with_ctx(reader, ctx)
-            .map_err(|e| nest(nest(e, Segment::Index(i)), Segment::Field(field)))?;
-    }
-    Ok(out)
-}
-
-/// Write nested records or values one by one, errors prefixed with `field[i]`.
-#[inline]
-pub fn write_items<W, T, C>(
-    writer: &mut Writer<W>,
-    items: &[T],
-    ctx: C,
-    field: &'static str,
-) -> Result<(), DekuError>
-where
-    W: Write + Seek,
-    T: DekuWriter<C>,
-    C: Copy,
-{
-    for (i, v) in items.iter().enumerate() {
-        v.to_writer(writer, ctx)
-            .map_err(|e| nest(nest(e, Segment::Index(i)), Segment::Field(field)))?;
-    }
-    Ok(())
-}
-
-/// Read one deku value at `c` with context `ctx` ([`Cursor::read_with`], and
-/// [`Cursor::read`] for a record deku reads): a refused value (an unterminated string) is
-/// reported at its own offset with its field name; a short input where it ends.
-#[inline]
-pub(crate) fn read_with<'a, T, C: Copy>(c: &mut Cursor<'a>, ctx: C) -> Result<T, DecodeError>
-where
-    T: for<'r> DekuReader<'r, C>,
-{
+pub(crate) fn read_record<T: Record>(c: &mut Cursor<'_>) -> Result<T, DecodeError> {
     let start = c.offset();
     let mut io = SliceIo {
         data: c.unread(),
         pos: 0,
     };
     let mut reader = Reader::new(&mut io);
-    match T::from_reader_with_ctx(&mut reader, ctx) {
+    match T::from_reader_with_ctx(&mut reader, ()) {
         Ok(v) => {
             c.bytes(reader.bits_read / 8)?;
             Ok(v)
         }
-        Err(e) => Err(decode_error(e, start, reader.bits_read / 8, c.remaining())),
+        Err(e) => Err(decode_error(
+            e,
+            T::FIELDS,
+            start,
+            reader.bits_read / 8,
+            c.remaining(),
+        )),
     }
 }
 
 #[cold]
 #[inline(never)]
-fn decode_error(e: DekuError, start: u64, at: usize, remaining: usize) -> DecodeError {
-    if let Some(r) = REFUSED.with(Cell::take) {
-        let kind = match e {
-            DekuError::Parse(m) if m != UNTERMINATED => DecodeErrorKind::Invalid(m.to_string()),
-            _ => DecodeErrorKind::Unterminated,
-        };
-        let mut err = DecodeError::new(start + r.at as u64, kind);
-        err.path = r.path;
-        return err;
-    }
-    let offset = start + at as u64;
-    match e {
-        DekuError::Incomplete(need) => DecodeError::new(
-            offset,
-            DecodeErrorKind::Truncated {
-                need: need.byte_size() as u64,
-                have: remaining.saturating_sub(at) as u64,
-            },
-        ),
-        other => DecodeError::invalid(offset, other.to_string()),
+fn decode_error(
+    e: DekuError,
+    fields: &[Field],
+    start: u64,
+    at: usize,
+    remaining: usize,
+) -> DecodeError {
+    let kind = match e {
+        DekuError::Incomplete(need) => {
+            return DecodeError::new(
+                start + at as u64,
+                DecodeErrorKind::Truncated {
+                    need: need.byte_size() as u64,
+                    have: remaining.saturating_sub(at) as u64,
+                },
+            )
+        }
+        DekuError::Parse(m) | DekuError::InvalidParam(m) if m == UNTERMINATED => {
+            DecodeErrorKind::Unterminated
+        }
+        DekuError::Parse(m) | DekuError::InvalidParam(m) => DecodeErrorKind::Invalid(m.to_string()),
+        other => DecodeErrorKind::Invalid(other.to_string()),
+    };
+    // the refused value holds the last byte read
+    match leaf_at(fields, at.saturating_sub(1), FieldPath::default()) {
+        Some((path, off)) => {
+            let mut err = DecodeError::new(start + off as u64, kind);
+            err.path = path;
+            err
+        }
+        None => DecodeError::new(start + at as u64, kind),
     }
 }
 
-/// Append one deku value to `out`, written with context `ctx` ([`super::Writer::put_with`],
-/// and [`super::Writer::put`] for a record deku writes).
+/// Append one declared record to `out` through deku ([`super::Writer::put`] for a record that
+/// is not plain); a refused value names its field path.
 #[inline]
-pub(crate) fn write_with<T: DekuWriter<C>, C: Copy>(
-    out: &mut Vec<u8>,
-    value: &T,
-    ctx: C,
-) -> Result<(), EncodeError> {
+pub(crate) fn write_record<T: Record>(out: &mut Vec<u8>, value: &T) -> Result<(), EncodeError> {
+    let start = out.len();
     let mut io = VecIo(out);
     let mut writer = Writer::new(&mut io);
-    value
-        .to_writer(&mut writer, ctx)
+    match value
+        .to_writer(&mut writer, ())
         .and_then(|()| finish(&mut writer))
-        .map_err(encode_error)
+    {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let at = out.len() - start;
+            out.truncate(start);
+            Err(encode_error(e, T::FIELDS, at))
+        }
+    }
 }
 
 // deku reads and writes every field through `Read`/`Write`; with `std::io::Cursor` each small
@@ -266,14 +196,15 @@ fn finish<W: Write + Seek>(_: &mut Writer<W>) -> Result<(), DekuError> {
 
 #[cold]
 #[inline(never)]
-fn encode_error(e: DekuError) -> EncodeError {
+fn encode_error(e: DekuError, fields: &[Field], at: usize) -> EncodeError {
     let message = match e {
         DekuError::InvalidParam(m) | DekuError::Parse(m) => m.to_string(),
         other => other.to_string(),
     };
     let mut err = EncodeError::new(message);
-    if let Some(r) = REFUSED.with(Cell::take) {
-        err.path = r.path;
+    // the refused value is the one about to be written
+    if let Some((path, _)) = leaf_at(fields, at, FieldPath::default()) {
+        err.path = path;
     }
     err
 }
@@ -314,6 +245,18 @@ macro_rules! deku_like_raw {
         impl deku::DekuSize for $name {
             const SIZE_BITS: usize = 8 * std::mem::size_of::<$raw>();
         }
+        impl $crate::exact::record::Shape for $name {}
+        impl $crate::exact::record::Plain for $name {
+            const BYTES: usize = std::mem::size_of::<$raw>();
+            #[inline(always)]
+            fn from_le(b: &[u8]) -> Self {
+                $name(<$raw as $crate::exact::record::Plain>::from_le(b))
+            }
+            #[inline(always)]
+            fn to_le(&self, b: &mut [u8]) {
+                <$raw as $crate::exact::record::Plain>::to_le(&self.0, b)
+            }
+        }
     };
 }
 pub(crate) use deku_like_raw;
@@ -327,156 +270,59 @@ const UNTERMINATED: &str = "string has no terminator before the end of its field
 // Garbage-keeping strings: the buffer as stored; it must hold a terminator (read), and a
 // document's text must fit it (write).
 
-impl<'a, const N: usize, const NODE: bool> DekuReader<'a, Name> for Str<N, NODE> {
+// (whatever the context: the bytes as stored)
+impl<'a, C: Copy, const N: usize, const NODE: bool> DekuReader<'a, C> for Str<N, NODE> {
     #[inline]
     fn from_reader_with_ctx<R: Read + Seek>(
         reader: &mut Reader<R>,
-        name: Name,
+        _: C,
     ) -> Result<Self, DekuError> {
-        let at = reader.bits_read / 8;
         let mut raw = [0u8; N];
-        if !matches!(
-            reader.read_bytes_const(&mut raw, Order::Lsb0)?,
-            ReaderRet::Bytes
-        ) {
-            return Err(DekuError::Parse("a string must start on a byte".into()));
-        }
-        Str::from_array(raw).ok_or_else(|| refuse(name, at, DekuError::Parse(UNTERMINATED.into())))
+        // (deku without `bits`: a read of whole bytes gives bytes)
+        reader.read_bytes_const(&mut raw, Order::Lsb0)?;
+        Str::from_array(raw).ok_or_else(unterminated)
     }
 }
 
-impl<const N: usize, const NODE: bool> DekuWriter<Name> for Str<N, NODE> {
+impl<C: Copy, const N: usize, const NODE: bool> DekuWriter<C> for Str<N, NODE> {
     #[inline]
-    fn to_writer<W: Write + Seek>(
-        &self,
-        writer: &mut Writer<W>,
-        name: Name,
-    ) -> Result<(), DekuError> {
+    fn to_writer<W: Write + Seek>(&self, writer: &mut Writer<W>, _: C) -> Result<(), DekuError> {
         match self.encodable() {
             Ok(raw) => writer.write_bytes(raw),
-            Err(e) => Err(refuse(name, 0, DekuError::InvalidParam(e.message.into()))),
+            Err(e) => Err(DekuError::InvalidParam(e.message.into())),
         }
     }
 }
 
-// In a record with an endianness, deku passes it along with the name.
-impl<'a, const N: usize, const NODE: bool> DekuReader<'a, (Endian, Name)> for Str<N, NODE> {
-    #[inline]
-    fn from_reader_with_ctx<R: Read + Seek>(
-        reader: &mut Reader<R>,
-        (_, name): (Endian, Name),
-    ) -> Result<Self, DekuError> {
-        Self::from_reader_with_ctx(reader, name)
-    }
-}
-
-impl<const N: usize, const NODE: bool> DekuWriter<(Endian, Name)> for Str<N, NODE> {
-    #[inline]
-    fn to_writer<W: Write + Seek>(
-        &self,
-        writer: &mut Writer<W>,
-        (_, name): (Endian, Name),
-    ) -> Result<(), DekuError> {
-        self.to_writer(writer, name)
-    }
+/// The refusal of a string field without a terminator, once its bytes are read (reported as
+/// [`DecodeErrorKind::Unterminated`] at the field).
+#[cold]
+pub fn unterminated() -> DekuError {
+    DekuError::Parse(UNTERMINATED.into())
 }
 
 impl<const N: usize, const NODE: bool> DekuSize for Str<N, NODE> {
     const SIZE_BITS: usize = N * 8;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Fixed byte arrays (names, comments, signatures): one copy for the whole array. deku's own
-// `[u8; N]` reads and writes one byte per call, which made the VDF catalog (a 64-byte name per
-// entry) read 2× slower than by hand (measured with `benches/peers/compare`, vdf-list rows).
-
-/// Read `N` bytes as one array: `#[deku(reader = "read_byte_array(deku::reader)")]`.
-#[inline]
-pub fn read_byte_array<R: Read + Seek, const N: usize>(
-    reader: &mut Reader<R>,
-) -> Result<[u8; N], DekuError> {
-    let mut buf = [0u8; N];
-    reader.read_bytes_const_into(&mut buf, Order::Msb0)?;
-    Ok(buf)
-}
-
-/// Write a byte array as it is: `#[deku(writer = "write_byte_array(deku::writer, &self.f)")]`.
-#[inline]
-pub fn write_byte_array<W: Write + Seek>(
-    writer: &mut Writer<W>,
-    bytes: &[u8],
-) -> Result<(), DekuError> {
-    writer.write_bytes(bytes)
-}
-
-/// Read a run of `N` exact floats (a `Vec3` or `Vec2` field) with one copy:
-/// `#[deku(reader = "read_f32s(deku::reader)")]`. deku reads an array one element per call,
-/// which made MW3's parse of the big event payloads (PufferState, ObjectMotion) 11 % slower
-/// than by hand (`mw3_anim` bench); little-endian, as every format that uses it.
-#[inline]
-pub fn read_f32s<R: Read + Seek, const N: usize>(
-    reader: &mut Reader<R>,
-) -> Result<[F32; N], DekuError> {
-    const { assert!(N <= 16) };
-    let mut buf = [0u8; 64];
-    if !matches!(
-        reader.read_bytes(4 * N, &mut buf, Order::Lsb0)?,
-        ReaderRet::Bytes
-    ) {
-        return Err(DekuError::Parse("a float must start on a byte".into()));
-    }
-    Ok(std::array::from_fn(|i| {
-        let b = &buf[4 * i..];
-        F32(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }))
-}
-
-#[cfg(test)]
-mod byte_array_tests {
-    use deku::{DekuContainerRead, DekuContainerWrite, DekuRead, DekuWrite};
-
-    #[derive(Debug, PartialEq, DekuRead, DekuWrite)]
-    #[deku(endian = "little")]
-    struct Named {
-        #[deku(
-            reader = "super::read_byte_array(deku::reader)",
-            writer = "super::write_byte_array(deku::writer, &self.name)"
-        )]
-        name: [u8; 5],
-        value: u16,
-    }
-
-    #[test]
-    fn a_byte_array_reads_and_writes_in_place() {
-        let bytes = b"ABCDE\x34\x12";
-        let (_, n) = Named::from_bytes((bytes, 0)).unwrap();
-        assert_eq!(
-            n,
-            Named {
-                name: *b"ABCDE",
-                value: 0x1234
-            }
-        );
-        assert_eq!(n.to_bytes().unwrap(), bytes);
-        // too short: an error, not a panic
-        assert!(Named::from_bytes((&bytes[..4], 0)).is_err());
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::exact::Writer;
-    use deku::DekuRead;
 
     crate::record! {
         #[derive(Debug, PartialEq)]
         struct Rec: little {
             id: u16,
-            #[deku(ctx = "Name(\"label\")")]
             label: Str<6>,
             scale: F32,
             ptr: Hex32,
+        }
+
+        #[derive(Debug, PartialEq)]
+        struct Outer: little {
+            tag: u8,
+            recs: [Rec; 2],
         }
     }
 
@@ -527,56 +373,38 @@ mod tests {
         let e = Vec::new().put(&r).unwrap_err();
         assert_eq!(e.path.to_string(), "label");
         assert!(e.message.contains("at most 5"), "{e}");
-        // and a later error does not pick up an old refusal
+        // cut short inside the string: at the string
         let e = Cursor::new(&data[..3], 0).read::<Rec>().unwrap_err();
         assert_eq!(e.path.to_string(), "label");
-        let e = Cursor::new(&data[..3], 0)
-            .read_with::<Rec, _>(())
-            .unwrap_err();
-        assert!(e.path.is_empty());
     }
 
-    /// The one-copy float run reads what deku's own array reader reads (and is cut off alike).
+    /// A refused value inside a nested record is named down to its field, from the
+    /// declarations' field tables, at its own offset, reading and writing.
     #[test]
-    fn read_f32s_agrees_with_dekus_array_reader() {
-        #[derive(Debug, PartialEq, DekuRead, DekuSize)]
-        #[deku(endian = "little")]
-        struct Fast {
-            #[deku(reader = "read_f32s(deku::reader)")]
-            a: [F32; 3],
-            b: u8,
-            #[deku(reader = "read_f32s(deku::reader)")]
-            c: [F32; 2],
-        }
-        #[derive(Debug, PartialEq, DekuRead, DekuSize)]
-        #[deku(endian = "little")]
-        struct Plain {
-            a: [F32; 3],
-            b: u8,
-            c: [F32; 2],
-        }
-        let data: Vec<u8> = (0..21u8).map(|i| i.wrapping_mul(97) ^ 0x5a).collect();
-        let f: Fast = Cursor::new(&data, 0).read_with(()).unwrap();
-        let p: Plain = Cursor::new(&data, 0).read_with(()).unwrap();
-        assert_eq!((f.a, f.b, f.c), (p.a, p.b, p.c));
+    fn nested_records_name_the_inner_field() {
+        let mut data = vec![9u8];
+        data.extend(bytes());
+        data.extend(bytes());
+        let o: Outer = Cursor::new(&data, 0).read().unwrap();
+        assert_eq!((o.tag, o.recs[1].id), (9, 7));
+        data[1 + 16 + 4] = b'c'; // the second record's label loses its terminator
+        let e = Cursor::new(&data, 50).read::<Outer>().unwrap_err();
+        assert_eq!(e.path.to_string(), "recs[1].label");
         assert_eq!(
-            f.c[1],
-            F32(u32::from_le_bytes([data[17], data[18], data[19], data[20]]))
+            (e.offset, e.kind),
+            (50 + 1 + 16 + 2, DecodeErrorKind::Unterminated)
         );
-        for cut in [0, 5, 12, 13, 20] {
-            let mut io = SliceIo {
-                data: &data[..cut],
-                pos: 0,
-            };
-            let mut r = Reader::new(&mut io);
-            let e = Fast::from_reader_with_ctx(&mut r, ()).unwrap_err();
-            let mut io = SliceIo {
-                data: &data[..cut],
-                pos: 0,
-            };
-            let mut r2 = Reader::new(&mut io);
-            assert!(Plain::from_reader_with_ctx(&mut r2, ()).is_err());
-            assert!(matches!(e, DekuError::Incomplete(_)), "{e:?}");
-        }
+        let mut o = o;
+        o.recs[1].label = Str::from_parts_lenient(&super::super::Text::from("toolong"), None);
+        let mut out = vec![1, 2];
+        let e = out.put(&o).unwrap_err();
+        assert_eq!(e.path.to_string(), "recs[1].label");
+        // nothing of a refused record stays in the output
+        assert_eq!(out, [1, 2]);
+        assert_eq!(
+            super::super::record::field_at(Outer::FIELDS, 1 + 16 + 8, &FieldPath::default())
+                .map(|p| p.to_string()),
+            Some("recs[1].scale".into())
+        );
     }
 }

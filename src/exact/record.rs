@@ -27,6 +27,8 @@ pub struct Field {
     pub item: usize,
     /// Items per row when the field is a matrix (0: a plain list).
     pub cols: usize,
+    /// The fields of the value (of each item, for a list) when it is itself a record.
+    pub sub: &'static [Field],
 }
 
 /// A fixed on-disk record declared with [`record!`](crate::record).
@@ -54,12 +56,14 @@ pub trait Shape {
     const ITEM: usize = 0;
     /// Items per row (0: a list).
     const COLS: usize = 0;
+    /// The fields of the value (of each item, for a list) when it is a record.
+    const SUB: &'static [Field] = &[];
 }
 
 macro_rules! one_value {
     ($($t:ty),*) => { $(impl Shape for $t {})* };
 }
-one_value!(u8, u16, i16, u32, i32, u64, i64, f32, F32, Hex32);
+one_value!(u8, u16, i16, u32, i32, u64, i64, f32);
 impl<const N: usize> Shape for [u8; N] {}
 impl<const N: usize> Shape for [F32; N] {
     const ITEM: usize = 4;
@@ -69,6 +73,20 @@ impl<const N: usize> Shape for [f32; N] {
 }
 impl<const N: usize> Shape for [u16; N] {
     const ITEM: usize = 2;
+}
+impl<const N: usize> Shape for [u32; N] {
+    const ITEM: usize = 4;
+}
+impl<const N: usize> Shape for [i32; N] {
+    const ITEM: usize = 4;
+}
+impl<const N: usize> Shape for [Hex32; N] {
+    const ITEM: usize = 4;
+}
+/// A list of records: each item's fields.
+impl<T: Record, const N: usize> Shape for [T; N] {
+    const ITEM: usize = T::SIZE;
+    const SUB: &'static [Field] = T::FIELDS;
 }
 impl<const R: usize, const C: usize> Shape for [[F32; C]; R] {
     const ITEM: usize = 4;
@@ -111,22 +129,7 @@ macro_rules! plain_number {
 }
 plain_number!(u8, u16, i16, u32, i32, u64, i64, f32);
 
-macro_rules! plain_word {
-    ($($t:ty),*) => {$(
-        impl Plain for $t {
-            const BYTES: usize = 4;
-            #[inline(always)]
-            fn from_le(b: &[u8]) -> Self {
-                Self(u32::from_le_bytes(array(b)))
-            }
-            #[inline(always)]
-            fn to_le(&self, b: &mut [u8]) {
-                b[..4].copy_from_slice(&self.0.to_le_bytes());
-            }
-        }
-    )*};
-}
-plain_word!(F32, Hex32);
+// (exact floats, hex words and other newtypes over a number: `deku_like_raw!`)
 
 impl<const N: usize> Plain for [u8; N] {
     const BYTES: usize = N;
@@ -169,7 +172,7 @@ impl<const N: usize> NotBytes for [f32; N] {}
 pub const fn table<const N: usize>(
     names: [&'static str; N],
     sizes: [usize; N],
-    shapes: [(usize, usize); N],
+    shapes: [(usize, usize, &'static [Field]); N],
 ) -> [Field; N] {
     let mut out = [Field {
         name: "",
@@ -177,6 +180,7 @@ pub const fn table<const N: usize>(
         size: 0,
         item: 0,
         cols: 0,
+        sub: &[],
     }; N];
     let mut i = 0;
     let mut offset = 0;
@@ -192,6 +196,7 @@ pub const fn table<const N: usize>(
             size: sizes[i],
             item: shapes[i].0,
             cols: shapes[i].1,
+            sub: shapes[i].2,
         };
         offset += sizes[i];
         i += 1;
@@ -244,19 +249,33 @@ pub fn short(cur: &Cursor<'_>, fields: &[Field]) -> DecodeError {
     cur.invalid("internal: a record's field table is shorter than the record")
 }
 
-/// The field path of byte `rel` inside a record laid out as `fields` (prefixed by `p`), or
-/// `None` past its end.
+/// The field path of byte `rel` inside a record laid out as `fields` (prefixed by `p`), down
+/// to the innermost declared field, or `None` past its end.
 pub fn field_at(fields: &[Field], rel: usize, p: &FieldPath) -> Option<FieldPath> {
+    leaf_at(fields, rel, p.clone()).map(|(p, _)| p)
+}
+
+/// [`field_at`], with the offset of the innermost field (or item) inside the record.
+pub fn leaf_at(fields: &[Field], rel: usize, p: FieldPath) -> Option<(FieldPath, usize)> {
     let f = fields
         .iter()
         .find(|f| rel >= f.offset && rel < f.offset + f.size)?;
-    let rel = rel - f.offset;
-    let p = p.clone().field(f.name);
-    Some(match (f.item, f.cols) {
-        (0, _) => p,
-        (i, 0) => p.index(rel / i),
-        (i, c) => p.index(rel / i / c).index(rel / i % c),
-    })
+    let inner = rel - f.offset;
+    let p = p.field(f.name);
+    let (p, start) = match (f.item, f.cols) {
+        (0, _) => (p, f.offset),
+        (i, 0) => (p.index(inner / i), f.offset + inner / i * i),
+        (i, c) => (
+            p.index(inner / i / c).index(inner / i % c),
+            f.offset + inner / i * i,
+        ),
+    };
+    if f.sub.is_empty() {
+        return Some((p, start));
+    }
+    // a nested record: down to its field
+    let (p2, at) = leaf_at(f.sub, rel - start, p.clone())?;
+    Some((p2, start + at))
 }
 
 /// For a type whose byte order is its own (a record, a value type declared with its
@@ -305,7 +324,10 @@ macro_rules! record {
         $vis struct $name {
             $( $(#[$fattr])* $fvis $field : $fty ),*
         }
-        impl $crate::exact::record::Shape for $name {}
+        impl $crate::exact::record::Shape for $name {
+            const SUB: &'static [$crate::exact::record::Field] =
+                <$name as $crate::exact::record::Record>::FIELDS;
+        }
         $crate::own_byte_order!($name);
     };
     (@record $name:ident, $plain:tt, $( $field:ident : $fty:ty ),*) => {
@@ -316,6 +338,7 @@ macro_rules! record {
                 [$( (
                     <$fty as $crate::exact::record::Shape>::ITEM,
                     <$fty as $crate::exact::record::Shape>::COLS,
+                    <$fty as $crate::exact::record::Shape>::SUB,
                 ) ),*],
             );
             const SIZE: usize = $crate::exact::record::size_of::<Self>();
@@ -357,6 +380,7 @@ macro_rules! record {
         impl $crate::exact::record::Plain for $name {
             const BYTES: usize = <Self as $crate::exact::record::Record>::SIZE;
             #[inline(always)]
+            #[allow(unused_variables)]
             fn from_le(b: &[u8]) -> Self {
                 let mut _at = 0;
                 Self { $( $field: {
@@ -366,6 +390,7 @@ macro_rules! record {
                 } ),* }
             }
             #[inline(always)]
+            #[allow(unused_variables)]
             fn to_le(&self, b: &mut [u8]) {
                 let mut _at = 0;
                 $(
@@ -404,7 +429,7 @@ pub fn same_as_deku<T: Record + std::fmt::Debug + PartialEq>(bytes: &[u8]) {
     let b = &bytes[..T::SIZE];
     assert_eq!(total(T::FIELDS), T::SIZE);
     let mut c = Cursor::new(b, 0);
-    let by_deku: T = c.read_with(()).unwrap();
+    let by_deku: T = super::deku_impls::read_record(&mut c).unwrap();
     if let Some(v) = T::load(b) {
         assert_eq!(v, by_deku);
         let mut out = vec![7u8];
@@ -413,7 +438,7 @@ pub fn same_as_deku<T: Record + std::fmt::Debug + PartialEq>(bytes: &[u8]) {
     }
     assert!(T::load(&b[..T::SIZE - 1]).is_none());
     let mut w = Vec::new();
-    super::Writer::put_with(&mut w, &by_deku, ()).unwrap();
+    super::deku_impls::write_record(&mut w, &by_deku).unwrap();
     assert_eq!(w, b);
 }
 

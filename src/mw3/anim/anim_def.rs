@@ -13,9 +13,8 @@ use super::events::EventData;
 use super::prim::{flags, is_default, named, Bytes, Vec2, Z};
 use super::refs::{Names, OwnedNames};
 use super::seq_def::{patch_u32, SeqDef, SEQ_DEF_SIZE};
-use crate::exact::deku_impls::Name;
-use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within, F32};
-use deku::{DekuRead, DekuReader, DekuSize, DekuWrite, DekuWriter};
+use crate::exact::record::Record;
+use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within, Writer, F32};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -215,9 +214,26 @@ impl CountedArray {
     }
 }
 
-/// An array item: a deku record of fixed size.
-pub trait Item: for<'r> DekuReader<'r, ()> + DekuWriter<()> + DekuSize {}
-impl<T: for<'r> DekuReader<'r, ()> + DekuWriter<()> + DekuSize> Item for T {}
+/// An array item of fixed size: a declared record, or a record whose layout depends on a
+/// type field (read as its declared records).
+pub trait Item: Sized {
+    /// Size in bytes.
+    const SIZE: usize;
+    fn read_item(c: &mut Cursor) -> Result<Self, DecodeError>;
+    fn put_item(&self, out: &mut Vec<u8>) -> Result<(), EncodeError>;
+}
+
+impl<T: Record> Item for T {
+    const SIZE: usize = <T as Record>::SIZE;
+    #[inline]
+    fn read_item(c: &mut Cursor) -> Result<Self, DecodeError> {
+        c.read()
+    }
+    #[inline]
+    fn put_item(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        out.put(self)
+    }
+}
 
 /// Read a zero-item array of `count` entries (0 = absent); returns the zero item's bytes when
 /// they are not all zero, and the real items.
@@ -229,11 +245,11 @@ fn read_zero_array<T: Item, const N: usize>(
         return Ok((None, Vec::new()));
     }
     let n = c.check_count(count as u64, N)?;
-    let zero: Bytes<N> = c.read_with(()).within_index(0)?;
+    let zero = Bytes::<N>(c.array().within_index(0)?);
     let zero = (zero.0.iter().any(|&b| b != 0)).then_some(zero);
     let mut items = Vec::with_capacity(n - 1);
     for i in 1..n {
-        items.push(c.read_with::<T, _>(()).within_index(i)?);
+        items.push(T::read_item(c).within_index(i)?);
     }
     Ok((zero, items))
 }
@@ -258,10 +274,10 @@ fn names_of<'a>(
 }
 
 fn read_array<T: Item>(c: &mut Cursor, count: u8) -> Result<Vec<T>, DecodeError> {
-    let n = c.check_count(count as u64, T::SIZE_BYTES.unwrap_or(1))?;
+    let n = c.check_count(count as u64, T::SIZE)?;
     let mut items = Vec::with_capacity(n);
     for i in 0..n {
-        items.push(c.read_with::<T, _>(()).within_index(i)?);
+        items.push(T::read_item(c).within_index(i)?);
     }
     Ok(items)
 }
@@ -290,55 +306,52 @@ fn write_zero_array<T: Item, const N: usize>(
     }
     out.extend_from_slice(&zero.unwrap_or_default().0);
     for (i, it) in items.iter().enumerate() {
-        crate::exact::Writer::put_with(out, it, ()).within_index(i + 1)?;
+        it.put_item(out).within_index(i + 1)?;
     }
     Ok(())
 }
 
-/// The fixed part of an anim def as stored (spec §5.1).
-#[derive(DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-struct AnimDefRecord {
-    #[deku(ctx = "Name(\"anim_name\")")]
-    anim_name: Z<32>,
-    #[deku(ctx = "Name(\"name\")")]
-    name: Z<32>,
-    anim_ptr: Hex32,
-    #[deku(ctx = "Name(\"anim_root_name\")")]
-    anim_root_name: Z<32>,
-    anim_root_ptr: Hex32,
-    zero104: Bytes<44>,
-    flags: DefFlags,
-    status: u8,
-    activation: Activation,
-    execution_priority: u8,
-    two155: u8,
-    execution_range: Vec2,
-    reset_time: F32,
-    zero168: F32,
-    max_health: F32,
-    cur_health: F32,
-    zero180: [u32; 4],
-    seq_defs_ptr: Hex32,
-    /// A copy of the reset state's 64-byte header.
-    embedded_reset_state: Bytes<64>,
-    seq_def_count: u8,
-    /// objects, nodes, lights, puffers, dynamic sounds, static sounds.
-    zero_item_counts: [u8; 6],
-    effect_count: u8,
-    activ_prereq_count: u8,
-    activ_prereq_min_to_satisfy: u8,
-    anim_ref_count: u8,
-    zero275: u8,
-    /// objects, nodes, lights, puffers, dynamic sounds, static sounds.
-    zero_item_ptrs: [Hex32; 6],
-    effects_ptr: Hex32,
-    activ_prereqs_ptr: Hex32,
-    anim_refs_ptr: Hex32,
-    zero312: u32,
+crate::record! {
+    /// The fixed part of an anim def as stored (spec §5.1).
+    struct AnimDefRecord: little {
+        anim_name: Z<32>,
+        name: Z<32>,
+        anim_ptr: Hex32,
+        anim_root_name: Z<32>,
+        anim_root_ptr: Hex32,
+        zero104: Bytes<44>,
+        flags: DefFlags,
+        status: u8,
+        activation: Activation,
+        execution_priority: u8,
+        two155: u8,
+        execution_range: Vec2,
+        reset_time: F32,
+        zero168: F32,
+        max_health: F32,
+        cur_health: F32,
+        zero180: [u32; 4],
+        seq_defs_ptr: Hex32,
+        /// A copy of the reset state's 64-byte header.
+        embedded_reset_state: Bytes<64>,
+        seq_def_count: u8,
+        /// objects, nodes, lights, puffers, dynamic sounds, static sounds.
+        zero_item_counts: [u8; 6],
+        effect_count: u8,
+        activ_prereq_count: u8,
+        activ_prereq_min_to_satisfy: u8,
+        anim_ref_count: u8,
+        zero275: u8,
+        /// objects, nodes, lights, puffers, dynamic sounds, static sounds.
+        zero_item_ptrs: [Hex32; 6],
+        effects_ptr: Hex32,
+        activ_prereqs_ptr: Hex32,
+        anim_refs_ptr: Hex32,
+        zero312: u32,
+    }
 }
 
-const _: () = assert!(AnimDefRecord::SIZE_BITS == ANIM_DEF_SIZE * 8);
+const _: () = assert!(<AnimDefRecord as Record>::SIZE == ANIM_DEF_SIZE);
 const _: () = assert!(EMBEDDED_RESET_OFFSET == 200);
 
 impl AnimDef {
@@ -491,7 +504,7 @@ impl AnimDef {
 
     /// Read one anim def block.
     pub fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
-        let r: AnimDefRecord = c.read_with(())?;
+        let r: AnimDefRecord = c.read()?;
         let mut d = AnimDef {
             name: r.name,
             anim_name: r.anim_name,
@@ -670,7 +683,7 @@ impl AnimDef {
         mark(out, String::new());
         let start = out.len();
         let (record, counts) = self.record()?;
-        crate::exact::Writer::put_with(out, &record, ())?;
+        out.put(&record)?;
         // the embedded reset state's stream size is filled in once its events are written
         let embedded_at =
             (self.stored.embedded_reset_state.is_none()).then_some(start + EMBEDDED_RESET_OFFSET);
@@ -681,8 +694,8 @@ impl AnimDef {
     /// About the encoded size (exact without SI scripts or stored extras); only a hint.
     pub fn size_hint(&self) -> usize {
         use super::arrays::*;
-        fn items<T: DekuSize>(n: usize) -> usize {
-            n.saturating_mul(T::SIZE_BYTES.unwrap_or(0))
+        fn items<T: super::anim_def::Item>(n: usize) -> usize {
+            n.saturating_mul(T::SIZE)
         }
         let stream: usize = std::iter::once(&self.reset_state)
             .chain(&self.sequences)
@@ -806,15 +819,11 @@ impl AnimDef {
             .within("static_sounds")?;
         mark(out, ".activ_prereqs".into());
         for (i, it) in self.activ_prereqs.iter().enumerate() {
-            crate::exact::Writer::put_with(out, it, ())
-                .within_index(i)
-                .within("activ_prereqs")?;
+            it.put_item(out).within_index(i).within("activ_prereqs")?;
         }
         mark(out, ".anim_refs".into());
         for (i, it) in self.anim_refs.iter().enumerate() {
-            crate::exact::Writer::put_with(out, it, ())
-                .within_index(i)
-                .within("anim_refs")?;
+            it.put_item(out).within_index(i).within("anim_refs")?;
         }
         Ok(())
     }

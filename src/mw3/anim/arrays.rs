@@ -2,172 +2,114 @@
 //! sounds (each with an all-zero item 0 on disk, which the model leaves out), activation
 //! prerequisites and anim refs (no zero item).
 
+use super::anim_def::Item;
 use super::prim::{is_default, named, Bytes, NodeName, StrParts, Z};
-use crate::exact::deku_impls::{refuse, unterminated, Name};
-use crate::exact::{EncodeError, Hex32};
-use deku::no_std_io::{Read, Seek, Write};
-use deku::reader::Reader;
-use deku::writer::Writer;
-use deku::{DekuError, DekuRead, DekuReader, DekuSize, DekuWrite, DekuWriter};
+use crate::exact::record::Record;
+use crate::exact::{Cursor, DecodeError, DecodeErrorKind, EncodeError, Hex32, Within, Writer};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// ObjectRef (96 bytes).
-///
-/// YAML omits fields that hold their default (zero) value.
-#[derive(
-    Debug,
-    Clone,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    DekuRead,
-    DekuWrite,
-    DekuSize,
-)]
-#[serde(default, deny_unknown_fields)]
-#[deku(endian = "little")]
-pub struct ObjectRef {
-    #[serde(skip_serializing_if = "is_default")]
-    #[deku(ctx = "Name(\"name\")")]
-    pub name: NodeName,
-    #[serde(skip_serializing_if = "is_default")]
-    pub zero32: u32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub node_ptr: Hex32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub flags: Hex32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub flags_merged: Hex32,
-    /// 3×3 rotation + translation as raw bytes (the floats can be bogus).
-    #[serde(skip_serializing_if = "is_default")]
-    pub affine: Bytes<48>,
+crate::record! {
+    /// ObjectRef (96 bytes).
+    ///
+    /// YAML omits fields that hold their default (zero) value.
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct ObjectRef: little {
+        #[serde(skip_serializing_if = "is_default")]
+        pub name: NodeName,
+        #[serde(skip_serializing_if = "is_default")]
+        pub zero32: u32,
+        #[serde(skip_serializing_if = "is_default")]
+        pub node_ptr: Hex32,
+        #[serde(skip_serializing_if = "is_default")]
+        pub flags: Hex32,
+        #[serde(skip_serializing_if = "is_default")]
+        pub flags_merged: Hex32,
+        /// 3×3 rotation + translation as raw bytes (the floats can be bogus).
+        #[serde(skip_serializing_if = "is_default")]
+        pub affine: Bytes<48>,
+    }
 }
 
-const _: () = assert!(ObjectRef::SIZE_BITS == 96 * 8);
+const _: () = assert!(<ObjectRef as Record>::SIZE == 96);
 
-/// NodeRef (40 bytes).
-///
-/// YAML omits fields that hold their default (zero) value.
-#[derive(
-    Debug,
-    Clone,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    DekuRead,
-    DekuWrite,
-    DekuSize,
-)]
-#[serde(default, deny_unknown_fields)]
-#[deku(endian = "little")]
-pub struct NodeRef {
-    #[serde(skip_serializing_if = "is_default")]
-    #[deku(ctx = "Name(\"name\")")]
-    pub name: NodeName,
-    #[serde(skip_serializing_if = "is_default")]
-    pub zero32: u32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub ptr: Hex32,
+crate::record! {
+    /// NodeRef (40 bytes).
+    ///
+    /// YAML omits fields that hold their default (zero) value.
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct NodeRef: little {
+        #[serde(skip_serializing_if = "is_default")]
+        pub name: NodeName,
+        #[serde(skip_serializing_if = "is_default")]
+        pub zero32: u32,
+        #[serde(skip_serializing_if = "is_default")]
+        pub ptr: Hex32,
+    }
 }
 
-const _: () = assert!(NodeRef::SIZE_BITS == 40 * 8);
+const _: () = assert!(<NodeRef as Record>::SIZE == 40);
 
-/// LightRef and DynamicSoundRef (44 bytes).
-///
-/// YAML omits fields that hold their default (zero) value.
-#[derive(
-    Debug,
-    Clone,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    DekuRead,
-    DekuWrite,
-    DekuSize,
-)]
-#[serde(default, deny_unknown_fields)]
-#[deku(endian = "little")]
-pub struct LightRef {
-    #[serde(skip_serializing_if = "is_default")]
-    #[deku(ctx = "Name(\"name\")")]
-    pub name: NodeName,
-    #[serde(skip_serializing_if = "is_default")]
-    pub flags: u32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub ptr: Hex32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub in_world: u32,
+crate::record! {
+    /// LightRef and DynamicSoundRef (44 bytes).
+    ///
+    /// YAML omits fields that hold their default (zero) value.
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct LightRef: little {
+        #[serde(skip_serializing_if = "is_default")]
+        pub name: NodeName,
+        #[serde(skip_serializing_if = "is_default")]
+        pub flags: u32,
+        #[serde(skip_serializing_if = "is_default")]
+        pub ptr: Hex32,
+        #[serde(skip_serializing_if = "is_default")]
+        pub in_world: u32,
+    }
 }
 
-const _: () = assert!(LightRef::SIZE_BITS == 44 * 8);
+const _: () = assert!(<LightRef as Record>::SIZE == 44);
 
 /// DynamicSoundRef has the LightRef layout.
 pub type DynamicSoundRef = LightRef;
 
-/// PufferRef (44 bytes). Only the high byte of `flags` is used.
-///
-/// YAML omits fields that hold their default (zero) value.
-#[derive(
-    Debug,
-    Clone,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    DekuRead,
-    DekuWrite,
-    DekuSize,
-)]
-#[serde(default, deny_unknown_fields)]
-#[deku(endian = "little")]
-pub struct PufferRef {
-    #[serde(skip_serializing_if = "is_default")]
-    #[deku(ctx = "Name(\"name\")")]
-    pub name: Z<32>,
-    #[serde(skip_serializing_if = "is_default")]
-    pub flags: Hex32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub ptr: Hex32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub in_world: u32,
+crate::record! {
+    /// PufferRef (44 bytes). Only the high byte of `flags` is used.
+    ///
+    /// YAML omits fields that hold their default (zero) value.
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct PufferRef: little {
+        #[serde(skip_serializing_if = "is_default")]
+        pub name: Z<32>,
+        #[serde(skip_serializing_if = "is_default")]
+        pub flags: Hex32,
+        #[serde(skip_serializing_if = "is_default")]
+        pub ptr: Hex32,
+        #[serde(skip_serializing_if = "is_default")]
+        pub in_world: u32,
+    }
 }
 
-const _: () = assert!(PufferRef::SIZE_BITS == 44 * 8);
+const _: () = assert!(<PufferRef as Record>::SIZE == 44);
 
-/// StaticSoundRef (36 bytes); its name tail is usually garbage.
-///
-/// YAML omits fields that hold their default (zero) value.
-#[derive(
-    Debug,
-    Clone,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    DekuRead,
-    DekuWrite,
-    DekuSize,
-)]
-#[serde(default, deny_unknown_fields)]
-#[deku(endian = "little")]
-pub struct StaticSoundRef {
-    #[serde(skip_serializing_if = "is_default")]
-    #[deku(ctx = "Name(\"name\")")]
-    pub name: Z<32>,
-    #[serde(skip_serializing_if = "is_default")]
-    pub zero32: u32,
+crate::record! {
+    /// StaticSoundRef (36 bytes); its name tail is usually garbage.
+    ///
+    /// YAML omits fields that hold their default (zero) value.
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct StaticSoundRef: little {
+        #[serde(skip_serializing_if = "is_default")]
+        pub name: Z<32>,
+        #[serde(skip_serializing_if = "is_default")]
+        pub zero32: u32,
+    }
 }
 
-const _: () = assert!(StaticSoundRef::SIZE_BITS == 36 * 8);
+const _: () = assert!(<StaticSoundRef as Record>::SIZE == 36);
 
 named!(/// Activation prerequisite type.
     PrereqType: u32 { 1 => "animation", 2 => "object", 3 => "parent" });
@@ -190,45 +132,37 @@ pub struct ActivPrereq {
     pub body: Option<Bytes<40>>,
 }
 
-/// The first 8 bytes of an ActivPrereq; the 40-byte body's layout depends on `kind`.
-#[derive(DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-struct PrereqHead {
-    optional: u32,
-    kind: PrereqType,
+crate::record! {
+    /// The first 8 bytes of an ActivPrereq; the 40-byte body's layout depends on `kind`.
+    struct PrereqHead: little {
+        optional: u32,
+        kind: PrereqType,
+    }
 }
 
-/// The body of an animation prerequisite.
-#[derive(DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-struct PrereqAnimation {
-    #[deku(ctx = "Name(\"name\")")]
-    name: Z<32>,
-    active: u32,
-    ptr: Hex32,
+crate::record! {
+    /// The body of an animation prerequisite.
+    struct PrereqAnimation: little {
+        name: Z<32>,
+        active: u32,
+        ptr: Hex32,
+    }
 }
 
-/// The body of an object or parent prerequisite.
-#[derive(DekuRead, DekuWrite)]
-#[deku(endian = "little")]
-struct PrereqObject {
-    active: u32,
-    #[deku(ctx = "Name(\"name\")")]
-    name: Z<32>,
-    ptr: Hex32,
-}
-
-impl DekuSize for ActivPrereq {
-    const SIZE_BITS: usize = 48 * 8;
+crate::record! {
+    /// The body of an object or parent prerequisite.
+    struct PrereqObject: little {
+        active: u32,
+        name: Z<32>,
+        ptr: Hex32,
+    }
 }
 
 // The head, then the body record its type selects (another type: the raw 40 bytes).
-impl<'a> DekuReader<'a, ()> for ActivPrereq {
-    fn from_reader_with_ctx<R: Read + Seek>(
-        reader: &mut Reader<R>,
-        _: (),
-    ) -> Result<Self, DekuError> {
-        let PrereqHead { optional, kind } = PrereqHead::from_reader_with_ctx(reader, ())?;
+impl Item for ActivPrereq {
+    const SIZE: usize = 48;
+    fn read_item(c: &mut Cursor) -> Result<Self, DecodeError> {
+        let PrereqHead { optional, kind } = c.read()?;
         let mut p = ActivPrereq {
             kind,
             optional,
@@ -236,43 +170,41 @@ impl<'a> DekuReader<'a, ()> for ActivPrereq {
         };
         match kind.0 {
             1 => {
-                let b = PrereqAnimation::from_reader_with_ctx(reader, ())?;
+                let b: PrereqAnimation = c.read()?;
                 (p.name, p.active, p.ptr) = (b.name, b.active, b.ptr);
             }
             2 | 3 => {
-                let b = PrereqObject::from_reader_with_ctx(reader, ())?;
+                let b: PrereqObject = c.read()?;
                 (p.name, p.active, p.ptr) = (b.name, b.active, b.ptr);
             }
-            _ => p.body = Some(Bytes::from_reader_with_ctx(reader, ())?),
+            _ => p.body = Some(Bytes(c.array()?)),
         }
         Ok(p)
     }
-}
-
-impl DekuWriter<()> for ActivPrereq {
-    fn to_writer<W: Write + Seek>(&self, writer: &mut Writer<W>, _: ()) -> Result<(), DekuError> {
+    fn put_item(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let head = PrereqHead {
             optional: self.optional,
             kind: self.kind,
         };
-        head.to_writer(writer, ())?;
         let (name, active, ptr) = (self.name.clone(), self.active, self.ptr);
+        let body = match (self.kind.0, &self.body) {
+            (1..=3, Some(_)) => "`body` is only for unknown prerequisite types",
+            (_, None) if !(1..=3).contains(&self.kind.0) => {
+                "an unknown prerequisite type needs its 40 `body` bytes"
+            }
+            _ => "",
+        };
+        if !body.is_empty() {
+            return Err(EncodeError::new(body)).within("body");
+        }
+        out.put(&head)?;
         match (self.kind.0, &self.body) {
-            (1, None) => PrereqAnimation { name, active, ptr }.to_writer(writer, ()),
-            (2 | 3, None) => PrereqObject { active, name, ptr }.to_writer(writer, ()),
-            (1..=3, Some(_)) => Err(refuse(
-                Name("body"),
-                0,
-                DekuError::InvalidParam("`body` is only for unknown prerequisite types".into()),
-            )),
-            (_, Some(b)) => b.to_writer(writer, ()),
-            (_, None) => Err(refuse(
-                Name("body"),
-                0,
-                DekuError::InvalidParam(
-                    "an unknown prerequisite type needs its 40 `body` bytes".into(),
-                ),
-            )),
+            (1, _) => out.put(&PrereqAnimation { name, active, ptr }),
+            (2 | 3, _) => out.put(&PrereqObject { active, name, ptr }),
+            (_, b) => {
+                out.extend_from_slice(&b.unwrap_or_default().0);
+                Ok(())
+            }
         }
     }
 }
@@ -321,81 +253,75 @@ impl AnimRef {
     }
 }
 
-/// An AnimRef as stored: the 64 name bytes are read by `kind`, which follows them (one
-/// 64-byte name, two 32-byte names, or raw bytes).
-#[derive(DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-struct AnimRefRecord {
-    names: Bytes<64>,
-    kind: AnimRefType,
-    ptr: Hex32,
+crate::record! {
+    /// An AnimRef as stored: the 64 name bytes are read by `kind`, which follows them (one
+    /// 64-byte name, two 32-byte names, or raw bytes).
+    struct AnimRefRecord: little {
+        names: Bytes<64>,
+        kind: AnimRefType,
+        ptr: Hex32,
+    }
 }
 
-const _: () = assert!(AnimRefRecord::SIZE_BITS == 72 * 8);
+const _: () = assert!(<AnimRefRecord as Record>::SIZE == 72);
 
-impl DekuSize for AnimRef {
-    const SIZE_BITS: usize = AnimRefRecord::SIZE_BITS;
-}
-
-impl<'a> DekuReader<'a, ()> for AnimRef {
-    fn from_reader_with_ctx<R: Read + Seek>(
-        reader: &mut Reader<R>,
-        _: (),
-    ) -> Result<Self, DekuError> {
-        let at = reader.bits_read / 8;
-        let AnimRefRecord { names, kind, ptr } = AnimRefRecord::from_reader_with_ctx(reader, ())?;
+impl Item for AnimRef {
+    const SIZE: usize = <AnimRefRecord as Record>::SIZE;
+    fn read_item(c: &mut Cursor) -> Result<Self, DecodeError> {
+        let at = c.offset();
+        let AnimRefRecord { names, kind, ptr } = c.read()?;
         let raw = &names.0;
         let mut r = AnimRef {
             kind,
             ptr,
             ..Default::default()
         };
+        let unterminated = |rel: u64, field: &'static str| {
+            Err(DecodeError::new(at + rel, DecodeErrorKind::Unterminated)).within(field)
+        };
         match kind.0 {
-            0 => r.name = Z::from_raw(raw).ok_or_else(|| unterminated(Name("name"), at))?,
+            0 => match Z::from_raw(raw) {
+                Some(n) => r.name = n,
+                None => return unterminated(0, "name"),
+            },
             1 => {
-                let n =
-                    Z::<32>::from_raw(&raw[..32]).ok_or_else(|| unterminated(Name("name"), at))?;
+                let Some(n) = Z::<32>::from_raw(&raw[..32]) else {
+                    return unterminated(0, "name");
+                };
                 r.name = Self::long_name(&n);
-                r.local_name = Some(
-                    Z::from_raw(&raw[32..])
-                        .ok_or_else(|| unterminated(Name("local_name"), at + 32))?,
-                );
+                match Z::from_raw(&raw[32..]) {
+                    Some(l) => r.local_name = Some(l),
+                    None => return unterminated(32, "local_name"),
+                }
             }
             _ => r.raw = Some(names),
         }
         Ok(r)
     }
-}
-
-impl DekuWriter<()> for AnimRef {
-    fn to_writer<W: Write + Seek>(&self, writer: &mut Writer<W>, _: ()) -> Result<(), DekuError> {
-        let field = |f: &'static str| {
-            move |e: EncodeError| refuse(Name(f), 0, DekuError::InvalidParam(e.message.into()))
-        };
+    fn put_item(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let mut names = [0u8; 64];
         match (self.kind.0, &self.local_name, &self.raw) {
-            (0, None, None) => names = *self.name.encodable().map_err(field("name"))?,
+            (0, None, None) => names = *self.name.encodable().within("name")?,
             (1, Some(local), None) => {
-                names[..32].copy_from_slice(self.short_name().map_err(field("name"))?.as_raw());
-                names[32..].copy_from_slice(local.encodable().map_err(field("local_name"))?);
+                names[..32].copy_from_slice(self.short_name().within("name")?.as_raw());
+                names[32..].copy_from_slice(local.encodable().within("local_name")?);
             }
-            (0 | 1, _, _) => return Err(DekuError::InvalidParam(
-                "call_animation has `name` only; call_object_connector has `name` and `local_name`"
-                    .into(),
+            (0 | 1, _, _) => return Err(EncodeError::new(
+                "call_animation has `name` only; call_object_connector has `name` and `local_name`",
             )),
             (_, _, Some(raw)) => names = raw.0,
             (_, _, None) => {
-                return Err(field("raw")(EncodeError::new(
+                return Err(EncodeError::new(
                     "an unknown anim ref type needs its 64 `raw` bytes",
-                )))
+                ))
+                .within("raw")
             }
         }
-        AnimRefRecord {
+        out.put(&AnimRefRecord {
             names: Bytes(names),
             kind: self.kind,
             ptr: self.ptr,
-        }
-        .to_writer(writer, ())
+        })
     }
 }
 
@@ -455,17 +381,12 @@ impl<'de> Deserialize<'de> for AnimRef {
 mod tests {
     use super::*;
 
-    use crate::exact::Cursor;
-
-    fn both_ways<T>(value: &T, bytes: &[u8])
-    where
-        T: for<'r> DekuReader<'r, ()> + DekuWriter<()> + DekuSize + PartialEq + std::fmt::Debug,
-    {
+    fn both_ways<T: Item + PartialEq + std::fmt::Debug>(value: &T, bytes: &[u8]) {
         let mut c = Cursor::new(bytes, 0);
-        assert_eq!(&c.read_with::<T, _>(()).unwrap(), value);
+        assert_eq!(&T::read_item(&mut c).unwrap(), value);
         assert!(c.is_empty());
         let mut out = Vec::new();
-        crate::exact::Writer::put_with(&mut out, value, ()).unwrap();
+        value.put_item(&mut out).unwrap();
         assert_eq!(out, bytes);
     }
 

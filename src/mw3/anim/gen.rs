@@ -120,9 +120,9 @@ impl Rng {
     }
     fn record_with<T: Item>(&mut self, fix: impl Fn(&mut [u8])) -> T {
         loop {
-            let mut b = self.bytes(<T as deku::DekuSize>::SIZE_BYTES.unwrap_or(0));
+            let mut b = self.bytes(T::SIZE);
             fix(&mut b);
-            if let Ok(v) = Cursor::new(&b, 0).read_with::<T, _>(()) {
+            if let Ok(v) = T::read_item(&mut Cursor::new(&b, 0)) {
                 return v;
             }
         }

@@ -1,9 +1,8 @@
 //! File header, anim list ("TOC", spec §3) and the info block (spec §4).
 
 use super::prim::{is_default, Z};
-use crate::exact::deku_impls::Name;
+use crate::exact::record::Record;
 use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, F32};
-use deku::{DekuRead, DekuSize, DekuWrite};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -14,44 +13,33 @@ pub const VERSION: u32 = 39;
 pub const HEADER_SIZE: usize = 12;
 pub const INFO_SIZE: usize = 68;
 
-/// One anim list entry (84 bytes): the source file's path (its tail is leftover memory,
-/// kept) and a Unix timestamp.
-///
-/// YAML omits fields that hold their default (zero) value.
-#[derive(
-    Debug,
-    Clone,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    DekuRead,
-    DekuWrite,
-    DekuSize,
-)]
-#[serde(default, deny_unknown_fields)]
-#[deku(endian = "little")]
-pub struct ListEntry {
-    #[serde(skip_serializing_if = "is_default")]
-    #[deku(ctx = "Name(\"name\")")]
-    pub name: Z<80>,
-    #[serde(skip_serializing_if = "is_default")]
-    pub timestamp: u32,
+crate::record! {
+    /// One anim list entry (84 bytes): the source file's path (its tail is leftover memory,
+    /// kept) and a Unix timestamp.
+    ///
+    /// YAML omits fields that hold their default (zero) value.
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct ListEntry: little {
+        #[serde(skip_serializing_if = "is_default")]
+        pub name: Z<80>,
+        #[serde(skip_serializing_if = "is_default")]
+        pub timestamp: u32,
+    }
 }
 
-const _: () = assert!(ListEntry::SIZE_BITS == 84 * 8);
+const _: () = assert!(<ListEntry as Record>::SIZE == 84);
 
-/// The file header as stored (spec §3): the anim list's `count` entries follow.
-#[derive(DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-pub struct FileHeader {
-    pub signature: u32,
-    pub version: u32,
-    pub count: u32,
+crate::record! {
+    /// The file header as stored (spec §3): the anim list's `count` entries follow.
+    pub struct FileHeader: little {
+        pub signature: u32,
+        pub version: u32,
+        pub count: u32,
+    }
 }
 
-const _: () = assert!(FileHeader::SIZE_BITS == HEADER_SIZE * 8);
+const _: () = assert!(<FileHeader as Record>::SIZE == HEADER_SIZE);
 
 /// Info fields with a fixed value in every known file; shown only when a file differs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -93,30 +81,30 @@ pub struct Info {
     pub constants: InfoConstants,
 }
 
-/// The info block as stored (spec §4).
-#[derive(DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-struct InfoRecord {
-    zero00: u32,
-    zero04: u32,
-    zero08: u16,
-    def_count: u16,
-    defs_ptr: Hex32,
-    msg_count: u32,
-    msgs_ptr: Hex32,
-    world_ptr: Hex32,
-    gravity: F32,
-    zero32: [u32; 7],
-    one60: u32,
-    zero64: u32,
+crate::record! {
+    /// The info block as stored (spec §4).
+    struct InfoRecord: little {
+        zero00: u32,
+        zero04: u32,
+        zero08: u16,
+        def_count: u16,
+        defs_ptr: Hex32,
+        msg_count: u32,
+        msgs_ptr: Hex32,
+        world_ptr: Hex32,
+        gravity: F32,
+        zero32: [u32; 7],
+        one60: u32,
+        zero64: u32,
+    }
 }
 
-const _: () = assert!(InfoRecord::SIZE_BITS == INFO_SIZE * 8);
+const _: () = assert!(<InfoRecord as Record>::SIZE == INFO_SIZE);
 
 impl Info {
     /// Read the block; also returns the stored def_count.
     pub fn read(c: &mut Cursor) -> Result<(Self, u16), DecodeError> {
-        let r: InfoRecord = c.read_with(())?;
+        let r: InfoRecord = c.read()?;
         let constants = InfoConstants {
             zero00: r.zero00,
             zero04: r.zero04,
@@ -152,6 +140,6 @@ impl Info {
             one60: k.one60,
             zero64: k.zero64,
         };
-        crate::exact::Writer::put_with(out, &r, ())
+        crate::exact::Writer::put(out, &r)
     }
 }

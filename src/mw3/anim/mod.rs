@@ -89,6 +89,14 @@ pub struct AnimDocument {
 
 struct DocOut<'a>(&'a Anim);
 
+impl Anim {
+    /// The YAML document as a serde value (what [`Codec::to_yaml`] writes; for comparing
+    /// serializers).
+    pub fn document(&self) -> impl Serialize + '_ {
+        DocOut(self)
+    }
+}
+
 impl Serialize for DocOut<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
@@ -138,7 +146,7 @@ impl Anim {
             signature: sig,
             version,
             count,
-        } = c.read_with(()).within("header")?;
+        } = c.read().within("header")?;
         if sig != SIGNATURE {
             return Err(DecodeError::invalid(
                 0,
@@ -163,11 +171,7 @@ impl Anim {
             .within("anim_list")?;
         let mut anim_list = Vec::with_capacity(n);
         for i in 0..n {
-            anim_list.push(
-                c.read_with::<ListEntry, _>(())
-                    .within_index(i)
-                    .within("anim_list")?,
-            );
+            anim_list.push(c.read::<ListEntry>().within_index(i).within("anim_list")?);
         }
         let info_at = c.offset();
         let (info, def_count) = Info::read(&mut c).within("info")?;
@@ -248,10 +252,10 @@ impl Anim {
             version: VERSION,
             count,
         };
-        crate::exact::Writer::put_with(out, &header, ())?;
+        crate::exact::Writer::put(out, &header)?;
         for (i, e) in self.anim_list.iter().enumerate() {
             mark!(format!("anim_list[{i}]"));
-            crate::exact::Writer::put_with(out, e, ())
+            crate::exact::Writer::put(out, e)
                 .within_index(i)
                 .within("anim_list")?;
         }

@@ -3,11 +3,10 @@
 //! [`crate::exact::fixed_str`]), and the deku support for them.
 //!
 //! Every on-disk record of the format (file header, anim list entries, info block, anim def,
-//! array items, sequence and event headers, event payloads) is a
-//! `#[derive(DekuRead, DekuWrite, DekuSize)]` declaration, read and written through
-//! [`crate::exact::deku_impls`]; the types here implement deku's traits for their bytes.
+//! array items, sequence and event headers, event payloads) is a [`crate::record!`]
+//! declaration, read with [`crate::exact::Cursor::read`] and written with
+//! [`crate::exact::Writer::put`]; the types here implement deku's traits for their bytes.
 
-use crate::exact::deku_impls::{read_items, write_items, Name};
 use crate::exact::{Blob, F32};
 use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
@@ -59,12 +58,9 @@ impl<'a, C: Copy, const N: usize> deku::DekuReader<'a, C> for Bytes<N> {
         _: C,
     ) -> Result<Self, deku::DekuError> {
         let mut b = [0u8; N];
-        match reader.read_bytes_const(&mut b, deku::ctx::Order::Lsb0)? {
-            deku::reader::ReaderRet::Bytes => Ok(Bytes(b)),
-            _ => Err(deku::DekuError::Parse(
-                "raw bytes must start on a byte".into(),
-            )),
-        }
+        // (deku without `bits`: a read of whole bytes gives bytes)
+        reader.read_bytes_const(&mut b, deku::ctx::Order::Lsb0)?;
+        Ok(Bytes(b))
     }
 }
 
@@ -82,6 +78,8 @@ impl<C: Copy, const N: usize> deku::DekuWriter<C> for Bytes<N> {
 impl<const N: usize> deku::DekuSize for Bytes<N> {
     const SIZE_BITS: usize = N * 8;
 }
+
+impl<const N: usize> crate::exact::record::Shape for Bytes<N> {}
 
 impl<const N: usize> Serialize for Bytes<N> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -397,31 +395,43 @@ impl<T: Default, const N: usize> Default for Slots<T, N> {
     }
 }
 
-// On disk: the N slots one after the other, an error naming its slot (`textures[2].name`).
-impl<'a, T, const N: usize> deku::DekuReader<'a, (deku::ctx::Endian, Name)> for Slots<T, N>
+// On disk: the N slots one after the other (an error names its slot from the record's field
+// table: `textures[2].name`).
+impl<'a, T, const N: usize> deku::DekuReader<'a, deku::ctx::Endian> for Slots<T, N>
 where
     T: deku::DekuReader<'a, deku::ctx::Endian> + Default,
 {
     #[inline]
     fn from_reader_with_ctx<R: deku::no_std_io::Read + deku::no_std_io::Seek>(
         reader: &mut deku::reader::Reader<R>,
-        (endian, name): (deku::ctx::Endian, Name),
+        endian: deku::ctx::Endian,
     ) -> Result<Self, deku::DekuError> {
-        read_items(reader, endian, name.0).map(Slots)
+        let mut out: [T; N] = std::array::from_fn(|_| T::default());
+        for v in out.iter_mut() {
+            *v = T::from_reader_with_ctx(reader, endian)?;
+        }
+        Ok(Slots(out))
     }
 }
 
-impl<T: deku::DekuWriter<deku::ctx::Endian>, const N: usize>
-    deku::DekuWriter<(deku::ctx::Endian, Name)> for Slots<T, N>
+impl<T: deku::DekuWriter<deku::ctx::Endian>, const N: usize> deku::DekuWriter<deku::ctx::Endian>
+    for Slots<T, N>
 {
     #[inline]
     fn to_writer<W: deku::no_std_io::Write + deku::no_std_io::Seek>(
         &self,
         writer: &mut deku::writer::Writer<W>,
-        (endian, name): (deku::ctx::Endian, Name),
+        endian: deku::ctx::Endian,
     ) -> Result<(), deku::DekuError> {
-        write_items(writer, &self.0, endian, name.0)
+        self.0.iter().try_for_each(|v| v.to_writer(writer, endian))
     }
+}
+
+impl<T: crate::exact::record::Shape + deku::DekuSize, const N: usize> crate::exact::record::Shape
+    for Slots<T, N>
+{
+    const ITEM: usize = crate::exact::record::size_of::<T>();
+    const SUB: &'static [crate::exact::record::Field] = T::SUB;
 }
 
 impl<T: deku::DekuSize, const N: usize> deku::DekuSize for Slots<T, N> {

@@ -3,7 +3,6 @@
 //! kind ([`VisitRefs`]).
 
 use super::refs::{Ref, RefKind, RefVisitor};
-use crate::exact::deku_impls::{refuse, Name};
 use crate::exact::{EncodeError, Within};
 use deku::ctx::Endian;
 use deku::no_std_io::{Read, Seek, Write};
@@ -35,34 +34,30 @@ macro_rules! ref_field {
             }
         }
 
-        // The stored integer; the field's name (deku context) names an index that does not
-        // fit its integer when writing.
-        impl<'a> DekuReader<'a, (Endian, Name)> for $name {
+        // The stored integer; an index that does not fit it is refused when writing (the
+        // bridge names the field).
+        impl<'a> DekuReader<'a, Endian> for $name {
             #[inline]
             fn from_reader_with_ctx<R: Read + Seek>(
                 reader: &mut Reader<R>,
-                (endian, _): (Endian, Name),
+                endian: Endian,
             ) -> Result<Self, DekuError> {
                 <$raw>::from_reader_with_ctx(reader, endian).map(|v| $name(Ref::new(v as i32)))
             }
         }
 
-        impl DekuWriter<(Endian, Name)> for $name {
+        impl DekuWriter<Endian> for $name {
             #[inline]
             fn to_writer<W: Write + Seek>(
                 &self,
                 writer: &mut Writer<W>,
-                (endian, name): (Endian, Name),
+                endian: Endian,
             ) -> Result<(), DekuError> {
                 match <$raw>::try_from(self.0.index) {
                     Ok(v) => v.to_writer(writer, endian),
-                    Err(_) => Err(refuse(
-                        name,
-                        0,
-                        DekuError::InvalidParam(
-                            format!("index {} does not fit in {}", self.0.index, stringify!($raw))
-                                .into(),
-                        ),
+                    Err(_) => Err(DekuError::InvalidParam(
+                        format!("index {} does not fit in {}", self.0.index, stringify!($raw))
+                            .into(),
                     )),
                 }
             }
@@ -71,6 +66,8 @@ macro_rules! ref_field {
         impl DekuSize for $name {
             const SIZE_BITS: usize = 8 * std::mem::size_of::<$raw>();
         }
+
+        impl $crate::exact::record::Shape for $name {}
 
         impl VisitRefs for $name {
             fn visit_refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {

@@ -4,9 +4,8 @@
 use super::events::{read_stream, Event};
 use super::prim::{is_default, named, Z};
 use super::refs::Names;
-use crate::exact::deku_impls::Name;
+use crate::exact::record::Record;
 use crate::exact::{Cursor, DecodeError, EncodeError, Hex32, Within, F32};
-use deku::{DekuRead, DekuSize, DekuWrite};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -16,27 +15,26 @@ named!(/// A sequence state.
 /// The size of a SeqDefInfo record.
 pub const SEQ_DEF_SIZE: usize = 64;
 
-/// The 64-byte SeqDefInfo header as stored (the reset state's and every sequence's).
-#[derive(DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-struct SeqDefHeader {
-    #[deku(ctx = "Name(\"name\")")]
-    name: Z<32>,
-    seq_state: SeqState,
-    reset_state: SeqState,
-    pad34: u16,
-    loop_time: F32,
-    event_time: F32,
-    seq_time: F32,
-    loop_count: u32,
-    curr_event_ptr: Hex32,
-    /// The events pointer (a stale runtime address).
-    pointer: Hex32,
-    /// The event stream's size in bytes.
-    size: u32,
+crate::record! {
+    /// The 64-byte SeqDefInfo header as stored (the reset state's and every sequence's).
+    struct SeqDefHeader: little {
+        name: Z<32>,
+        seq_state: SeqState,
+        reset_state: SeqState,
+        pad34: u16,
+        loop_time: F32,
+        event_time: F32,
+        seq_time: F32,
+        loop_count: u32,
+        curr_event_ptr: Hex32,
+        /// The events pointer (a stale runtime address).
+        pointer: Hex32,
+        /// The event stream's size in bytes.
+        size: u32,
+    }
 }
 
-const _: () = assert!(SeqDefHeader::SIZE_BITS == SEQ_DEF_SIZE * 8);
+const _: () = assert!(<SeqDefHeader as Record>::SIZE == SEQ_DEF_SIZE);
 
 /// A sequence definition (or the reset state) with its events.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -67,7 +65,7 @@ pub struct SeqDef {
 impl SeqDef {
     /// Read the 64-byte header; returns the definition (no events yet) and the stream size.
     pub fn read_header(c: &mut Cursor) -> Result<(Self, u32), DecodeError> {
-        let h: SeqDefHeader = c.read_with(())?;
+        let h: SeqDefHeader = c.read()?;
         Ok((
             SeqDef {
                 name: h.name,
@@ -122,7 +120,7 @@ impl SeqDef {
             pointer: self.pointer,
             size,
         };
-        crate::exact::Writer::put_with(out, &h, ())
+        crate::exact::Writer::put(out, &h)
     }
 
     /// The offset of the stream size inside the 64-byte header.

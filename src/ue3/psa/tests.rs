@@ -138,3 +138,31 @@ fn streamed_psa_export_reports_errors_in_sequence_order_and_writes_nothing() {
     super::export_set_to(&pkg, set, &mut streamed).unwrap();
     assert_eq!(Some(streamed), corpus("plain/MyAnimSet.psa"));
 }
+
+/// The chunk header and key records both ways, with bytes from a real PSA
+/// (`Carlos_StrafeLF90_2.psa` of psk_psa_py's tests): its ANIMHEAD header (UE Viewer's type
+/// flag) and its first key (a -0.0 kept as its sign bit).
+#[test]
+fn record_tables() {
+    use super::{ChunkHeader, Key};
+    use crate::exact::F32;
+    let mut id = [0u8; 20];
+    id[..8].copy_from_slice(b"ANIMHEAD");
+    crate::exact::record::both_ways(&[(
+        ChunkHeader {
+            chunk_id: id,
+            type_flag: 20_100_422,
+            data_size: 0,
+            data_count: 0,
+        },
+        "414e494d48454144000000000000000000000000 46b53201 00000000 00000000",
+    )]);
+    crate::exact::record::both_ways(&[(
+        Key {
+            position: [F32(0xb580_0000), F32(0x38b0_8000), F32(0)],
+            orientation: [F32(0xbf35_036a), F32(0x8000_0000), F32(0), F32(0xbf35_067c)],
+            time: F32(0x3f80_0000),
+        },
+        "000080b5 0080b038 00000000 6a0335bf 00000080 00000000 7c0635bf 0000803f",
+    )]);
+}

@@ -5,13 +5,7 @@
 use super::compress::{self, ChunkRecord, PACKAGE_TAG};
 use super::crypt::{self, PointerCodes, FLAG_OBFUSCATED};
 use super::props::{FName, FStr, Names, Properties};
-use crate::exact::deku_impls::{read_byte_array, refuse, write_byte_array, Name};
 use crate::exact::{Cursor, DecodeError, EncodeError, Record, Within, Writer};
-use deku::ctx::Endian;
-use deku::no_std_io::{Read, Seek, Write};
-use deku::reader::Reader;
-use deku::writer::Writer as DekuOut;
-use deku::{DekuError, DekuRead, DekuReader, DekuWrite, DekuWriter};
 
 /// Largest run of uncovered image bytes the writer fills with zeros.
 const MAX_HOLE: usize = 1 << 20;
@@ -253,10 +247,8 @@ const _: () = assert!(<Import as Record>::SIZE == 28);
 
 /// An export-table entry (spec §1.6), 68 bytes + 4 per net object count. SerialSize and
 /// SerialOffset are read and written as stored; [`Package`] de-obfuscates them after reading
-/// and obfuscates them before writing (they depend on the entry's index). The context is the
-/// number of bytes left at the entry's start (to check the net object count).
-#[derive(Debug, Clone, PartialEq, DekuRead, DekuWrite)]
-#[deku(endian = "little", ctx = "limit: usize", ctx_default = "usize::MAX")]
+/// and obfuscates them before writing (they depend on the entry's index).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Export {
     pub class: i32,
     pub super_index: i32,
@@ -267,55 +259,83 @@ pub struct Export {
     pub serial_size: i32,
     pub serial_offset: i32,
     pub export_flags: u32,
-    #[deku(
-        reader = "read_net_counts(deku::reader, limit)",
-        writer = "write_net_counts(deku::writer, &self.net_object_counts)"
-    )]
     pub net_object_counts: Vec<i32>,
-    #[deku(
-        reader = "read_byte_array(deku::reader)",
-        writer = "write_byte_array(deku::writer, &self.package_guid)"
-    )]
     pub package_guid: [u8; 16],
     pub package_flags: u32,
 }
 
-/// The export entry's counted part: an `i32` count, then that many `i32`s, the count checked
-/// against the `limit` bytes left at the entry's start.
-fn read_net_counts<R: Read + Seek>(
-    reader: &mut Reader<R>,
-    limit: usize,
-) -> Result<Vec<i32>, DekuError> {
-    const FIELD: Name = Name("net_object_counts");
-    let at = reader.bits_read / 8;
-    let n = i32::from_reader_with_ctx(reader, Endian::Little)?;
-    let n = u64::try_from(n).map_err(|_| {
-        refuse(
-            FIELD,
-            at,
-            DekuError::Parse(format!("count {n} is negative").into()),
-        )
-    })?;
-    let have = limit.saturating_sub(at + 4) as u64;
-    let need = n.saturating_mul(4);
-    if need > have {
-        let m = format!("count {n} needs {need} bytes but only {have} are left");
-        return Err(refuse(FIELD, at + 4, DekuError::Parse(m.into())));
+crate::record! {
+    /// An export entry up to its counted part (44 bytes).
+    struct ExportHead: little plain {
+        class: i32,
+        super_index: i32,
+        outer: i32,
+        name: FName,
+        archetype: i32,
+        object_flags: u64,
+        serial_size: i32,
+        serial_offset: i32,
+        export_flags: u32,
     }
-    (0..n)
-        .map(|_| i32::from_reader_with_ctx(reader, Endian::Little))
-        .collect()
+
+    /// An export entry after its counted part (20 bytes).
+    struct ExportTail: little plain {
+        package_guid: [u8; 16],
+        package_flags: u32,
+    }
 }
 
-fn write_net_counts<W: Write + Seek>(
-    writer: &mut DekuOut<W>,
-    counts: &[i32],
-) -> Result<(), DekuError> {
-    (counts.len() as i32).to_writer(writer, Endian::Little)?;
-    for v in counts {
-        v.to_writer(writer, Endian::Little)?;
+const _: () = assert!(<ExportHead as Record>::SIZE == 44);
+const _: () = assert!(<ExportTail as Record>::SIZE == 20);
+
+impl Export {
+    /// The head, the net object counts (an `i32` count, then that many `i32`s, checked against
+    /// what is left before anything is allocated), the tail.
+    fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
+        let h: ExportHead = c.read()?;
+        let n = count(c, 4).within("net_object_counts")?;
+        let mut net_object_counts = Vec::with_capacity(n);
+        for _ in 0..n {
+            net_object_counts.push(c.i32()?);
+        }
+        let t: ExportTail = c.read()?;
+        Ok(Export {
+            class: h.class,
+            super_index: h.super_index,
+            outer: h.outer,
+            name: h.name,
+            archetype: h.archetype,
+            object_flags: h.object_flags,
+            serial_size: h.serial_size,
+            serial_offset: h.serial_offset,
+            export_flags: h.export_flags,
+            net_object_counts,
+            package_guid: t.package_guid,
+            package_flags: t.package_flags,
+        })
     }
-    Ok(())
+
+    fn write(&self, out: &mut Vec<u8>) {
+        out.put_plain(&ExportHead {
+            class: self.class,
+            super_index: self.super_index,
+            outer: self.outer,
+            name: self.name,
+            archetype: self.archetype,
+            object_flags: self.object_flags,
+            serial_size: self.serial_size,
+            serial_offset: self.serial_offset,
+            export_flags: self.export_flags,
+        });
+        out.put_i32(self.net_object_counts.len() as i32);
+        for v in &self.net_object_counts {
+            out.put_i32(*v);
+        }
+        out.put_plain(&ExportTail {
+            package_guid: self.package_guid,
+            package_flags: self.package_flags,
+        });
+    }
 }
 
 /// One export's record.
@@ -874,8 +894,7 @@ impl Package {
                             e.serial_size = k.encode(i, e.serial_size as u32) as i32;
                             e.serial_offset = k.encode(i, e.serial_offset as u32) as i32;
                         }
-                        img.put_with(&*e, ())
-                            .expect("an export entry has no refusable field");
+                        e.write(img);
                     }
                 }
                 Item::Table(_) => img.extend_from_slice(&self.depends),
@@ -1001,8 +1020,7 @@ fn read_exports(image: &[u8], s: &Summary) -> Result<ExportTable, DecodeError> {
     let mut entry_at = Vec::with_capacity(n);
     for i in 0..n {
         entry_at.push(c.offset());
-        let limit = c.remaining();
-        let mut e: Export = c.read_with(limit).within_index(i).within("exports")?;
+        let mut e = Export::read(&mut c).within_index(i).within("exports")?;
         if let Some(k) = codes {
             e.serial_size = k.decode(i, e.serial_size as u32) as i32;
             e.serial_offset = k.decode(i, e.serial_offset as u32) as i32;

@@ -564,7 +564,7 @@ mod tests {
         let mut le = vec![0u8; 52];
         le[12..16].copy_from_slice(&[0x00, 0x00, 0xC8, 0x41]); // 25.0
         le[48..52].copy_from_slice(&[0x01, 0x02, 0x03, 0x04]);
-        let h: HeaderFixed = Cursor::new(&le, 0).read_with(()).unwrap();
+        let h: HeaderFixed = Cursor::new(&le, 0).read().unwrap();
         assert_eq!((h.fps.get(), h.bbox.max[2]), (25.0, F32(0x0403_0201)));
         assert_eq!(
             (HeaderFixed::SIZE, EventHead::SIZE, EventTail::SIZE),

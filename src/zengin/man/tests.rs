@@ -182,7 +182,8 @@ fn field_paths_of_offsets() {
     assert_eq!(man.field_at(20), "chunks[1].header.name");
     assert_eq!(man.field_at(12 + 16), "chunks[1].header.frame_count");
     assert_eq!(man.field_at(12 + 39), "chunks[1].header.position_scale");
-    assert_eq!(man.field_at(12 + 40), "chunks[1].header.bbox");
+    // (down to the nested record's field)
+    assert_eq!(man.field_at(12 + 40), "chunks[1].header.bbox.min[0]");
     assert_eq!(man.field_at(85), "chunks[1].header.next");
     assert_eq!(man.field_at(93), "chunks[2].samples.checksum");
     assert_eq!(

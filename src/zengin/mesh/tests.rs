@@ -70,3 +70,49 @@ fn every_real_mesh_texture_and_model_file_is_byte_exact() {
     // the corpus as listed in its SOURCES.md files
     assert_eq!(counts, [126, 9, 18, 17], "MDM, MMB, MDL, TEX files");
 }
+
+/// The mesh records both ways, one row each, values in the layouts ZenKit reads
+/// (`MultiResolutionMesh`, `SoftSkinMesh`, `MorphMesh`).
+#[test]
+fn record_tables() {
+    use super::model::{MorphAnimationHead, Weight};
+    use super::mrm::{Head, Wedge, VERSION_G2};
+    use crate::exact::record::both_ways;
+    both_ways(&[(
+        Weight {
+            weight: 1.0,
+            position: [2.5, -1.0, 0.0],
+            node: 3,
+        },
+        "0000803f 00002040 000080bf 00000000 03",
+    )]);
+    both_ways(&[(
+        Head {
+            version: VERSION_G2,
+            data_size: 1234,
+        },
+        "0509 d2040000",
+    )]);
+    both_ways(&[(
+        Wedge {
+            normal: [0.0, 1.0, -0.0],
+            uv: [0.5, 0.25],
+            vertex: 7,
+            padding: 0,
+        },
+        "00000000 0000803f 00000080 0000003f 0000803e 0700 0000",
+    )]);
+    both_ways(&[(
+        MorphAnimationHead {
+            blend_in: 0.0,
+            blend_out: 0.5,
+            duration: 1000.0,
+            layer: 1,
+            speed: 25.0,
+            flags: 1,
+            vertex_count: 3,
+            frame_count: 10,
+        },
+        "00000000 0000003f 00007a44 01000000 0000c841 01 03000000 0a000000",
+    )]);
+}

@@ -89,17 +89,17 @@ mod tests {
     #[test]
     fn byte_order_is_little_endian_through_deku() {
         let le = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08];
-        let b: BlendTimes = Cursor::new(&le, 0).read_with(()).unwrap();
+        let b: BlendTimes = Cursor::new(&le, 0).read().unwrap();
         assert_eq!(
             (b.blend_in, b.blend_out),
             (F32(0x0403_0201), F32(0x0807_0605))
         );
-        let s: SfxRange = Cursor::new(&le, 0).read_with(()).unwrap();
+        let s: SfxRange = Cursor::new(&le, 0).read().unwrap();
         assert_eq!(
             (s.range, s.empty_slot_flag),
             (F32(0x0403_0201), F32(0x0807_0605))
         );
-        let i: Intensity = Cursor::new(&le, 0).read_with(()).unwrap();
+        let i: Intensity = Cursor::new(&le, 0).read().unwrap();
         assert_eq!(
             (i.intensity, i.hold_time),
             (F32(0x0403_0201), F32(0x0807_0605))

@@ -102,3 +102,23 @@ fn diff_names_fields_and_levels() {
     );
     assert!(Codec::diff(&a, &a).is_empty());
 }
+
+/// The header record both ways: the first 36 bytes of a real Gothic texture
+/// (`HUM_HEAD_V121_C0-C.TEX`, a 256×128 DXT1 head texture with one mip level).
+#[test]
+fn header_table() {
+    crate::exact::record::both_ways(&[(
+        Header {
+            signature: *b"ZTEX",
+            version: 0,
+            pixel_format: 10,
+            width: 256,
+            height: 128,
+            mip_count: 1,
+            reference_width: 256,
+            reference_height: 128,
+            average_color: crate::exact::Hex32(0xFFFF_FFFF),
+        },
+        "5a544558 00000000 0a000000 00010000 80000000 01000000 00010000 80000000 ffffffff",
+    )]);
+}

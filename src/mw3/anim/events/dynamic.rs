@@ -1,68 +1,92 @@
 //! Event payloads whose layout depends on their data: LOOP, IF/ELSEIF, the SI script.
 
 use super::{Condition, FrameFlags, LoopFlags};
-use crate::exact::deku_impls::Name;
+use crate::exact::record::Record;
 use crate::exact::{Cursor, DecodeError, EncodeError, Within, F32};
 use crate::mw3::anim::prim::{is_default, Bytes, Vec3};
 use crate::mw3::anim::ref_fields::{visit_refs, Node32};
-use deku::{DekuError, DekuRead, DekuSize, DekuWrite};
+use deku::DekuSize;
 use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 
 /// 30 LOOP: a count (flags = count) or a run time (any other flags; the 4 bytes as f32).
 /// Written as the model holds it: `count` + `pad` or `run_time`, exactly one.
-#[derive(
-    Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, DekuRead, DekuWrite,
-)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
-#[deku(endian = "little")]
 pub struct Loop {
-    #[deku(writer = "Loop::write_flags(deku::writer, flags, count, run_time)")]
     pub flags: LoopFlags,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[deku(cond = "Loop::is_count(*flags)")]
     pub count: Option<i16>,
     #[serde(skip_serializing_if = "is_default")]
-    #[deku(skip, cond = "count.is_none()", default = "0")]
     pub pad: u16,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[deku(cond = "!Loop::is_count(*flags)")]
     pub run_time: Option<F32>,
 }
 
-impl deku::DekuSize for Loop {
-    const SIZE_BITS: usize = 8 * 8;
+crate::record! {
+    /// LOOP as stored: its 4 value bytes are a count (i16) and a pad (u16), or a run time,
+    /// by its flags.
+    pub(super) struct LoopRecord: little plain {
+        pub flags: LoopFlags,
+        pub value: [u8; 4],
+    }
 }
+
+const _: () = assert!(<LoopRecord as Record>::SIZE == 8);
 
 impl Loop {
     pub(super) fn is_count(flags: LoopFlags) -> bool {
         flags.0 == 0x1
     }
-    /// The flags, once the model is known to hold one of `count` and `run_time`.
-    fn write_flags<W: deku::no_std_io::Write + deku::no_std_io::Seek>(
-        writer: &mut deku::writer::Writer<W>,
-        flags: &LoopFlags,
-        count: &Option<i16>,
-        run_time: &Option<F32>,
-    ) -> Result<(), DekuError> {
-        if count.is_some() == run_time.is_some() {
-            return Err(DekuError::InvalidParam(
-                "a loop has either `count` or `run_time`, exactly one".into(),
-            ));
+    pub(super) fn from_record(r: LoopRecord) -> Self {
+        let v = r.value;
+        match Self::is_count(r.flags) {
+            true => Loop {
+                flags: r.flags,
+                count: Some(i16::from_le_bytes([v[0], v[1]])),
+                pad: u16::from_le_bytes([v[2], v[3]]),
+                run_time: None,
+            },
+            false => Loop {
+                flags: r.flags,
+                count: None,
+                pad: 0,
+                run_time: Some(F32(u32::from_le_bytes(v))),
+            },
         }
-        deku::DekuWriter::to_writer(flags, writer, deku::ctx::Endian::Little)
+    }
+    /// The record, once the model is known to hold one of `count` and `run_time`.
+    pub(super) fn record(&self) -> Result<LoopRecord, EncodeError> {
+        let mut value = [0u8; 4];
+        match (self.count, self.run_time) {
+            (Some(n), None) => {
+                value[..2].copy_from_slice(&n.to_le_bytes());
+                value[2..].copy_from_slice(&self.pad.to_le_bytes());
+            }
+            (None, Some(t)) => value = t.0.to_le_bytes(),
+            _ => {
+                return Err(EncodeError::new(
+                    "a loop has either `count` or `run_time`, exactly one",
+                ))
+            }
+        }
+        Ok(LoopRecord {
+            flags: self.flags,
+            value,
+        })
     }
 }
 
-/// 31 IF / 33 ELSEIF. `value` is a float for random_weight / player_range, an integer
-/// otherwise.
-#[derive(Debug, Clone, Default, PartialEq, DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-pub struct If {
-    pub condition: Condition,
-    pub node_index: u32,
-    /// The raw 4 value bytes as a u32.
-    pub value: u32,
+crate::record! {
+    /// 31 IF / 33 ELSEIF. `value` is a float for random_weight / player_range, an integer
+    /// otherwise.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct If: little plain {
+        pub condition: Condition,
+        pub node_index: u32,
+        /// The raw 4 value bytes as a u32.
+        pub value: u32,
+    }
 }
 
 impl If {
@@ -132,80 +156,52 @@ impl JsonSchema for If {
     }
 }
 
-/// A translate or scale block of an SI script frame.
-///
-/// YAML omits fields that hold their default (zero) value.
-#[derive(
-    Debug,
-    Clone,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    DekuRead,
-    DekuWrite,
-    DekuSize,
-)]
-#[serde(default, deny_unknown_fields)]
-#[deku(
-    endian = "endian",
-    ctx = "endian: deku::ctx::Endian",
-    ctx_default = "deku::ctx::Endian::Little"
-)]
-pub struct SiVec {
-    #[serde(skip_serializing_if = "is_default")]
-    pub base: Vec3,
-    /// Leftover memory, kept.
-    #[serde(skip_serializing_if = "is_default")]
-    pub garbage: crate::exact::Hex32,
-    #[serde(skip_serializing_if = "is_default")]
-    pub delta: Vec3,
-    #[serde(skip_serializing_if = "is_default")]
-    pub spline_x: Bytes<16>,
-    #[serde(skip_serializing_if = "is_default")]
-    pub spline_y: Bytes<16>,
-    #[serde(skip_serializing_if = "is_default")]
-    pub spline_z: Bytes<16>,
+crate::record! {
+    /// A translate or scale block of an SI script frame.
+    ///
+    /// YAML omits fields that hold their default (zero) value.
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct SiVec: little {
+        #[serde(skip_serializing_if = "is_default")]
+        pub base: Vec3,
+        /// Leftover memory, kept.
+        #[serde(skip_serializing_if = "is_default")]
+        pub garbage: crate::exact::Hex32,
+        #[serde(skip_serializing_if = "is_default")]
+        pub delta: Vec3,
+        #[serde(skip_serializing_if = "is_default")]
+        pub spline_x: Bytes<16>,
+        #[serde(skip_serializing_if = "is_default")]
+        pub spline_y: Bytes<16>,
+        #[serde(skip_serializing_if = "is_default")]
+        pub spline_z: Bytes<16>,
+    }
 }
 
-const _: () = assert!(SiVec::SIZE_BITS == 76 * 8);
+const _: () = assert!(<SiVec as Record>::SIZE == 76);
 
-/// The rotate block of an SI script frame.
-///
-/// YAML omits fields that hold their default (zero) value.
-#[derive(
-    Debug,
-    Clone,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    DekuRead,
-    DekuWrite,
-    DekuSize,
-)]
-#[serde(default, deny_unknown_fields)]
-#[deku(
-    endian = "endian",
-    ctx = "endian: deku::ctx::Endian",
-    ctx_default = "deku::ctx::Endian::Little"
-)]
-pub struct SiRotate {
-    #[serde(skip_serializing_if = "is_default")]
-    pub base: [F32; 4],
-    #[serde(skip_serializing_if = "is_default")]
-    pub delta: Vec3,
-    #[serde(skip_serializing_if = "is_default")]
-    pub spline_x: Bytes<16>,
-    #[serde(skip_serializing_if = "is_default")]
-    pub spline_y: Bytes<16>,
-    #[serde(skip_serializing_if = "is_default")]
-    pub spline_z: Bytes<16>,
+crate::record! {
+    /// The rotate block of an SI script frame.
+    ///
+    /// YAML omits fields that hold their default (zero) value.
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct SiRotate: little {
+        #[serde(skip_serializing_if = "is_default")]
+        pub base: [F32; 4],
+        #[serde(skip_serializing_if = "is_default")]
+        pub delta: Vec3,
+        #[serde(skip_serializing_if = "is_default")]
+        pub spline_x: Bytes<16>,
+        #[serde(skip_serializing_if = "is_default")]
+        pub spline_y: Bytes<16>,
+        #[serde(skip_serializing_if = "is_default")]
+        pub spline_z: Bytes<16>,
+    }
 }
 
-const _: () = assert!(SiRotate::SIZE_BITS == 76 * 8);
+const _: () = assert!(<SiRotate as Record>::SIZE == 76);
 
 /// One SI script frame; the flag bits for the three blocks follow from which are present.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -240,34 +236,33 @@ pub struct SiScript {
     pub frames: Vec<SiFrame>,
 }
 
-/// The SI script's 24-byte header (spec §6.12); `frame_count` frames follow.
-#[derive(DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-struct SiScriptHeader {
-    #[deku(ctx = "Name(\"node\")")]
-    node: Node32,
-    frame_count: u32,
-    unk08: F32,
-    script_time: F32,
-    script_pos: u32,
-    frame_index: u32,
+crate::record! {
+    /// The SI script's 24-byte header (spec §6.12); `frame_count` frames follow.
+    struct SiScriptHeader: little {
+        node: Node32,
+        frame_count: u32,
+        unk08: F32,
+        script_time: F32,
+        script_pos: u32,
+        frame_index: u32,
+    }
 }
 
-const _: () = assert!(SiScriptHeader::SIZE_BITS == 24 * 8);
+const _: () = assert!(<SiScriptHeader as Record>::SIZE == 24);
 
-/// A frame's 12-byte header; its flag bits say which of translate, rotate, scale follow.
-#[derive(DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-struct SiFrameHeader {
-    flags: FrameFlags,
-    start_time: F32,
-    end_time: F32,
+crate::record! {
+    /// A frame's 12-byte header; its flag bits say which of translate, rotate, scale follow.
+    struct SiFrameHeader: little {
+        flags: FrameFlags,
+        start_time: F32,
+        end_time: F32,
+    }
 }
 
 impl SiScript {
     pub(super) fn read(c: &mut Cursor) -> Result<Self, DecodeError> {
         let count_at = c.offset() + 4;
-        let h: SiScriptHeader = c.read_with(())?;
+        let h: SiScriptHeader = c.read()?;
         let n = c
             .check_count(
                 h.frame_count as u64,
@@ -292,20 +287,20 @@ impl SiScript {
         })
     }
     pub(super) fn read_frame(c: &mut Cursor) -> Result<SiFrame, DecodeError> {
-        // (a header cut short is reported at its first field)
-        let h: SiFrameHeader = c.read_with(()).within("flags")?;
+        // (a header cut short is reported at the field it ends in)
+        let h: SiFrameHeader = c.read()?;
         let translate = if h.flags.has(1) {
-            Some(c.read_with(()).within("translate")?)
+            Some(c.read().within("translate")?)
         } else {
             None
         };
         let rotate = if h.flags.has(2) {
-            Some(c.read_with(()).within("rotate")?)
+            Some(c.read().within("rotate")?)
         } else {
             None
         };
         let scale = if h.flags.has(4) {
-            Some(c.read_with(()).within("scale")?)
+            Some(c.read().within("scale")?)
         } else {
             None
         };
@@ -330,7 +325,7 @@ impl SiScript {
             script_pos: self.script_pos,
             frame_index: self.frame_index,
         };
-        crate::exact::Writer::put_with(out, &h, ())?;
+        crate::exact::Writer::put(out, &h)?;
         for (i, f) in self.frames.iter().enumerate() {
             let r: Result<(), EncodeError> = (|| {
                 if f.other_flags.0 & 7 != 0 {
@@ -347,15 +342,15 @@ impl SiScript {
                     start_time: f.start_time,
                     end_time: f.end_time,
                 };
-                crate::exact::Writer::put_with(out, &h, ())?;
+                crate::exact::Writer::put(out, &h)?;
                 if let Some(t) = &f.translate {
-                    crate::exact::Writer::put_with(out, t, ())?;
+                    crate::exact::Writer::put(out, t)?;
                 }
                 if let Some(r) = &f.rotate {
-                    crate::exact::Writer::put_with(out, r, ())?;
+                    crate::exact::Writer::put(out, r)?;
                 }
                 if let Some(s) = &f.scale {
-                    crate::exact::Writer::put_with(out, s, ())?;
+                    crate::exact::Writer::put(out, s)?;
                 }
                 Ok(())
             })();

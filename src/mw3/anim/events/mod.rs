@@ -19,13 +19,13 @@ pub use puffer::*;
 use super::prim::Z;
 use super::ref_fields::VisitRefs;
 use super::refs::{Names, RefKind, RefVisitor};
-use crate::exact::deku_impls::Name;
+use crate::exact::record::Record;
 use crate::exact::{Cursor, DecodeError, EncodeError, Within, F32};
 use deku::ctx::Endian;
 use deku::no_std_io::{Read, Seek, Write};
 use deku::reader::Reader;
 use deku::writer::Writer;
-use deku::{DekuError, DekuRead, DekuReader, DekuSize, DekuWrite, DekuWriter};
+use deku::{DekuError, DekuReader, DekuSize, DekuWriter};
 use schemars::JsonSchema;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -55,22 +55,22 @@ impl ItemName {
 
 // On disk: the 32-byte name buffer. A derived copy is written as zeros here and filled in by
 // [`Event::write`], which knows the referenced item (the copy is each such payload's first field).
-impl<'a> DekuReader<'a, (Endian, Name)> for ItemName {
+impl<'a> DekuReader<'a, Endian> for ItemName {
     #[inline]
     fn from_reader_with_ctx<R: Read + Seek>(
         reader: &mut Reader<R>,
-        ctx: (Endian, Name),
+        ctx: Endian,
     ) -> Result<Self, DekuError> {
         Z::<32>::from_reader_with_ctx(reader, ctx).map(|s| ItemName(Some(s)))
     }
 }
 
-impl DekuWriter<(Endian, Name)> for ItemName {
+impl DekuWriter<Endian> for ItemName {
     #[inline]
     fn to_writer<W: Write + Seek>(
         &self,
         writer: &mut Writer<W>,
-        ctx: (Endian, Name),
+        ctx: Endian,
     ) -> Result<(), DekuError> {
         match &self.0 {
             Some(s) => s.to_writer(writer, ctx),
@@ -82,6 +82,8 @@ impl DekuWriter<(Endian, Name)> for ItemName {
 impl DekuSize for ItemName {
     const SIZE_BITS: usize = 32 * 8;
 }
+
+impl crate::exact::record::Shape for ItemName {}
 
 // ---------------------------------------------------------------------------------------------
 // Flags and enums
@@ -159,19 +161,16 @@ trait Payload: Sized {
     fn refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError>;
 }
 
-/// A payload declared as a deku record.
-impl<T> Payload for T
-where
-    T: for<'r> DekuReader<'r, ()> + DekuWriter<()> + DekuSize + VisitRefs,
-{
-    const FIXED: Option<usize> = T::SIZE_BYTES;
+/// A payload declared as a record.
+impl<T: Record + VisitRefs> Payload for T {
+    const FIXED: Option<usize> = Some(<T as Record>::SIZE);
     #[inline]
     fn read_payload(c: &mut Cursor) -> Result<Self, DecodeError> {
-        c.read_with(())
+        c.read()
     }
     #[inline]
     fn write_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        crate::exact::Writer::put_with(out, self, ())
+        crate::exact::Writer::put(out, self)
     }
     fn refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
         self.visit_refs(v)
@@ -182,14 +181,14 @@ where
 macro_rules! boxed_payload {
     ($($t:ty),*) => {$(
         impl Payload for Box<$t> {
-            const FIXED: Option<usize> = <$t as DekuSize>::SIZE_BYTES;
+            const FIXED: Option<usize> = Some(<$t as Record>::SIZE);
             #[inline]
             fn read_payload(c: &mut Cursor) -> Result<Self, DecodeError> {
-                c.read_with::<$t, _>(()).map(Box::new)
+                c.read::<$t>().map(Box::new)
             }
             #[inline]
             fn write_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-                crate::exact::Writer::put_with(out, &**self, ())
+                crate::exact::Writer::put(out, &**self)
             }
             fn refs(&mut self, v: &mut RefVisitor) -> Result<(), EncodeError> {
                 (**self).visit_refs(v)
@@ -198,6 +197,20 @@ macro_rules! boxed_payload {
     )*};
 }
 boxed_payload!(LightState, ObjectMotion, ObjectMotionFromTo, PufferState);
+
+/// LOOP: its value bytes by its flags.
+impl Payload for Loop {
+    const FIXED: Option<usize> = Some(<dynamic::LoopRecord as Record>::SIZE);
+    fn read_payload(c: &mut Cursor) -> Result<Self, DecodeError> {
+        c.read().map(Loop::from_record)
+    }
+    fn write_payload(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        crate::exact::Writer::put(out, &self.record()?)
+    }
+    fn refs(&mut self, _: &mut RefVisitor) -> Result<(), EncodeError> {
+        Ok(())
+    }
+}
 
 /// The SI script is the only variable-size payload.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -291,19 +304,19 @@ impl EventData {
 /// The size of the event header.
 pub const EVENT_HEADER_SIZE: usize = 12;
 
-/// The event header as stored (spec §6); the payload follows.
-#[derive(DekuRead, DekuWrite, DekuSize)]
-#[deku(endian = "little")]
-struct EventHeader {
-    code: u8,
-    start_offset: StartOffset,
-    pad: u16,
-    /// Header + payload.
-    size: u32,
-    start_time: F32,
+crate::record! {
+    /// The event header as stored (spec §6); the payload follows.
+    struct EventHeader: little {
+        code: u8,
+        start_offset: StartOffset,
+        pad: u16,
+        /// Header + payload.
+        size: u32,
+        start_time: F32,
+    }
 }
 
-const _: () = assert!(EventHeader::SIZE_BITS == EVENT_HEADER_SIZE * 8);
+const _: () = assert!(<EventHeader as Record>::SIZE == EVENT_HEADER_SIZE);
 
 /// One event: header fields and payload. The event's size is derived from the payload.
 #[derive(Debug, Clone, PartialEq)]
@@ -342,7 +355,7 @@ impl Event {
             pad,
             size,
             start_time,
-        } = c.read_with(())?;
+        } = c.read()?;
         let size_at = at + 4;
         let Some(fixed) = EventData::fixed_size(code) else {
             return Err(DecodeError::invalid(
@@ -415,7 +428,7 @@ impl Event {
             size: 0, // patched below
             start_time: self.start_time,
         };
-        crate::exact::Writer::put_with(out, &header, ())?;
+        crate::exact::Writer::put(out, &header)?;
         self.data.write_payload(out).within(self.data.name())?;
         if let Some(ItemName(None)) = self.data.item_name() {
             // the derived copy of the referenced item's name (the payload's first 32 bytes)
