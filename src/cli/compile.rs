@@ -303,21 +303,13 @@ pub(super) fn compile_model(
                 .iter()
                 .map(|&i| {
                     let job = &jobs[i];
-                    let r = man_for(
-                        &model_name,
-                        job,
-                        &asc,
-                        &stored,
-                        &nodes,
-                        checksum,
-                        rounding,
-                    )
-                    .map_err(|m| Error::other(path, format!("ani `{}`: {m}", job.ani.name)))
-                    .and_then(|(name, man, notes)| {
-                        let mut bytes = Vec::new();
-                        man.encode(&mut bytes).map_err(Error::encoding(path))?;
-                        Ok(Some((out_dir.join(name), bytes, notes)))
-                    });
+                    let r = man_for(&model_name, job, &asc, &stored, &nodes, checksum, rounding)
+                        .map_err(|m| Error::other(path, format!("ani `{}`: {m}", job.ani.name)))
+                        .and_then(|(name, man, notes)| {
+                            let mut bytes = Vec::new();
+                            man.encode(&mut bytes).map_err(Error::encoding(path))?;
+                            Ok(Some((out_dir.join(name), bytes, notes)))
+                        });
                     (i, r)
                 })
                 .collect()

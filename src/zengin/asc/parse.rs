@@ -109,7 +109,6 @@ impl std::error::Error for AscError {}
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-
 /// Whether `data` is an ASC file: its first token (after a BOM and whitespace) is
 /// `*3DSMAX_ASCIIEXPORT` (any case).
 pub fn detect(data: &[u8]) -> bool {

@@ -135,7 +135,11 @@ pub fn compile(asc: &Model, input: &AniInput<'_>) -> Result<(Man, Vec<Note>), St
                     .get(sample)
                     .map(|k| quat_from_angaxis(f32v(k.axis), k.angle as f32 as f64))
                     .unwrap_or(rest[i].rot),
-                pos: a.pos.get(sample).map(|k| f32v(k.pos)).unwrap_or(rest[i].pos),
+                pos: a
+                    .pos
+                    .get(sample)
+                    .map(|k| f32v(k.pos))
+                    .unwrap_or(rest[i].pos),
             },
             _ => rest[i],
         }
