@@ -266,7 +266,7 @@ const POW10_F64: [f64; 23] = [
 fn scaled_fast(a: f64, k: i32) -> Option<u64> {
     let p = *POW10_F64.get(k.unsigned_abs() as usize)?;
     let h = if k <= 0 { a * p } else { a / p };
-    if !(h < 4_503_599_627_370_496.0) {
+    if h >= 4_503_599_627_370_496.0 {
         return None;
     }
     // h ≥ 0: truncation is the floor.
