@@ -41,7 +41,7 @@ impl Asc {
     /// Parse and check `data`.
     pub fn parse(data: &[u8]) -> Result<Asc, AscError> {
         let doc = Doc::parse(data)?;
-        let model = Model::parse(data)?;
+        let model = Model::from_doc(&doc)?;
         Ok(Asc { doc, model })
     }
 

@@ -301,7 +301,7 @@ pub fn to_bytes(s: &str) -> Option<Vec<u8>> {
 /// tokens kept (memory: the model, not the text's tokens).
 struct Reader<'a> {
     text: &'a [u8],
-    lex: Lexer<'a>,
+    src: Source<'a>,
     /// The current line's tokens.
     toks: Vec<Tok>,
     /// The current line (its tokens are [`Reader::toks`]) and its 0-based index.
@@ -316,16 +316,49 @@ struct Reader<'a> {
 
 type R<T> = Result<T, AscError>;
 
+/// Where the reader's lines come from: the bytes, tokenized a line at a time, or a [`Doc`]
+/// already tokenized (its lines read in order).
+enum Source<'a> {
+    Text(Lexer<'a>),
+    Doc(&'a Doc, usize),
+}
+
+impl Source<'_> {
+    /// Lines returned so far.
+    fn lines(&self) -> usize {
+        match self {
+            Source::Text(lex) => lex.lines(),
+            Source::Doc(_, i) => *i,
+        }
+    }
+
+    #[inline]
+    fn next_line(&mut self, toks: &mut Vec<Tok>) -> R<Option<Line>> {
+        match self {
+            Source::Text(lex) => lex.next_line(toks),
+            Source::Doc(doc, i) => {
+                let Some(&line) = doc.lines.get(*i) else {
+                    return Ok(None);
+                };
+                *i += 1;
+                let first = toks.len() as u32;
+                toks.extend_from_slice(doc.line_toks(&line));
+                Ok(Some(Line { first, ..line }))
+            }
+        }
+    }
+}
+
 #[inline]
 fn key_is(k: &[u8], want: &str) -> bool {
     k.len() == want.len() && (k == want.as_bytes() || k.eq_ignore_ascii_case(want.as_bytes()))
 }
 
 impl<'a> Reader<'a> {
-    fn new(body: &'a [u8]) -> Reader<'a> {
+    fn new(text: &'a [u8], src: Source<'a>) -> Reader<'a> {
         Reader {
-            text: body,
-            lex: Lexer::new(body),
+            text,
+            src,
             toks: Vec::with_capacity(64),
             cur: Line {
                 indent: Span::default(),
@@ -369,8 +402,8 @@ impl<'a> Reader<'a> {
     fn next(&mut self) -> R<Option<usize>> {
         loop {
             self.toks.clear();
-            let at = self.lex.lines();
-            match self.lex.next_line(&mut self.toks)? {
+            let at = self.src.lines();
+            match self.src.next_line(&mut self.toks)? {
                 None => return Ok(None),
                 Some(l) if l.count > 0 => {
                     self.cur = l;
@@ -422,7 +455,7 @@ impl<'a> Reader<'a> {
         match self.next()? {
             None => {
                 let (label, at, _) = self.path.last().cloned().unwrap_or_default();
-                let end = self.lex.lines();
+                let end = self.src.lines();
                 if let Some((close, inner, inner_at)) = self.misaligned.clone() {
                     return Err(self.err_at(
                         close,
@@ -580,9 +613,9 @@ pub fn unquote(t: &[u8]) -> &[u8] {
 }
 
 impl Model {
-    /// Read and check the typed view of `doc` (of its printed text, edits included).
+    /// Read and check the typed view of `doc` (its tokens as they are, edits included).
     pub fn from_doc(doc: &Doc) -> Result<Model, AscError> {
-        Model::parse(&doc.print())
+        Model::read(Reader::new(&doc.text, Source::Doc(doc, 0)))
     }
 
     /// Read and check the typed view of an ASC file's bytes, without keeping its text: the
@@ -590,7 +623,10 @@ impl Model {
     /// [`Doc`] is for printing back).
     pub fn parse(data: &[u8]) -> Result<Model, AscError> {
         let (_, body) = super::parse::body(data)?;
-        let mut r = Reader::new(body);
+        Model::read(Reader::new(body, Source::Text(Lexer::new(body))))
+    }
+
+    fn read(mut r: Reader<'_>) -> Result<Model, AscError> {
         let mut m = Model::default();
         let mut have_version = false;
         let mut have_scene = false;
