@@ -92,7 +92,10 @@ fn bench_input(c: &mut Criterion, label: &str, data: &[u8]) {
     // (issue 24 §3, measured once: BENCHMARKS.md); its text reads back to the same model.
     let by_saphyr = serde_saphyr::to_string(&model.document()).expect("serde-saphyr serializes");
     let back = Anim::from_yaml(&by_saphyr, &ImportOptions::default()).expect("reads back");
-    assert!(back == model, "serde-saphyr's document reads back to the same model");
+    assert!(
+        back == model,
+        "serde-saphyr's document reads back to the same model"
+    );
     g.bench_function("yaml_export_serde_saphyr", |b| {
         b.iter(|| serde_saphyr::to_string(&model.document()).map(|s| s.len()))
     });

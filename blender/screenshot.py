@@ -1,8 +1,10 @@
 """The README's picture of the add-on: Blender's window (under a virtual X server) after
 File > Import > Gothic model/animation (animkit) of samples/HUMAN-S_WALKL.MAN and
-HUMAN-S_RUNL.MAN, posed at a frame of the walk, with the add-on's sidebar tab open.
+HUMAN-S_RUNL.MAN, posed at a frame of the walk, with the add-on's sidebar tab open; and
+(phase `dialog`, blender/addon-export.png) the same with the export's dialog open, "New
+animation" ticked.
 
-    blender/screenshot ZIP ANIMKIT OUT.png
+    blender/screenshot [OUT.png] [ANIMKIT]
 
 runs Blender twice with a scratch user folder (the user's own settings are not touched):
 first in the background to install and enable the add-on from ZIP and save those
@@ -83,6 +85,20 @@ def sidebar_tab():
     return None
 
 
+def export_dialog():
+    """Phase `dialog`: open File > Export > Gothic animation (animkit) as the menu does (its
+    dialog, "New animation" ticked and named) at the middle of the 3D view."""
+    window = bpy.context.window_manager.windows[0]
+    area = next(a for a in window.screen.areas if a.type == "VIEW_3D")
+    region = next(r for r in area.regions if r.type == "WINDOW")
+    x, y = region.x + region.width // 2, region.y + region.height // 2
+    window.event_simulate(type="MOUSEMOVE", value="NOTHING", x=x, y=y)
+    with bpy.context.temp_override(window=window, area=area, region=region):
+        bpy.ops.export_scene.animkit("INVOKE_DEFAULT", as_new=True, new_name="S_MYWAVE",
+                                     next_ani="S_RUNL")
+    return None
+
+
 def shoot():
     window = bpy.context.window_manager.windows[0]
     with bpy.context.temp_override(window=window):
@@ -94,4 +110,6 @@ def shoot():
 
 bpy.app.timers.register(setup, first_interval=1.0)
 bpy.app.timers.register(sidebar_tab, first_interval=3.0)
+if phase == "dialog":
+    bpy.app.timers.register(export_dialog, first_interval=4.5)
 bpy.app.timers.register(shoot, first_interval=6.0)

@@ -10,6 +10,9 @@
 //! * `LARGE.MAN`: a 100-node × 2,000-frame animation (2.4 MB, 4 events).
 //! * `HUGE.MAN`, only with `PEER_INPUTS_HUGE_MAN=1`: 100 nodes × 12,200 frames (14.6 MB; its
 //!   YAML export is the 139.6 MB import of the README's memory table).
+//! * `EVENTS.MAN`, only with `PEER_INPUTS_EVENTS_MAN=1`: 2 nodes × 10 frames and 500,000
+//!   events (about 22 MB; its YAML export, about 71 MB, is the event-heavy import of issue 27
+//!   §4 and issue 28 item 8).
 //! * `MANS_1000.VDF`: an archive of 1,000 different MANs of about 101 KB (50 nodes × 168-170
 //!   frames), 102 MB.
 //! * `ANIM_10MB.ZBD`: a MechWarrior 3 `anim.zbd` of about 10 MB: 2,430 copies of the anim def
@@ -194,6 +197,14 @@ fn main() -> Res<()> {
             ..Synth::new("S_HUGE", 100, 12_200)
         });
         write(&dir, "HUGE.MAN", &man)?;
+    }
+    if std::env::var_os("PEER_INPUTS_EVENTS_MAN").is_some() {
+        // The event-heavy import of issue 27 §4 / issue 28 item 8 (export it to YAML first).
+        let man = synthesize_bytes(&Synth {
+            events: 500_000,
+            ..Synth::new("S_EVENTS", 2, 10)
+        });
+        write(&dir, "EVENTS.MAN", &man)?;
     }
 
     let opts = PackOptions {

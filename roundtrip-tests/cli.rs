@@ -267,3 +267,58 @@ fn a_position_edit_warns_that_the_header_bbox_is_stale() {
         "{err}"
     );
 }
+
+/// `--register`/`--unregister` are the Windows Explorer menu: elsewhere they say so, exit 2,
+/// and are not taken with files.
+#[test]
+#[cfg(not(windows))]
+fn register_is_windows_only() {
+    for flag in ["--register", "--unregister"] {
+        let (code, out, err) = run(Path::new("."), &[flag]);
+        assert_eq!((code, out.as_str()), (2, ""));
+        assert!(
+            err.starts_with(&format!(
+                "animkit {flag}: error: the Explorer context menu is Windows-only"
+            )),
+            "{err}"
+        );
+        let (code, _, err) = run(Path::new("."), &[flag, "WALK.MAN"]);
+        assert_eq!(code, 2);
+        assert!(err.contains("cannot be used with"), "{err}");
+    }
+}
+
+/// A full disk, stood in for by a file size limit (`ulimit -f`, SIGXFSZ ignored, so a write
+/// past it fails with EFBIG as one on a full disk fails with ENOSPC): `schema --out-dir` and
+/// `psa -o` name the file, exit 2, and leave neither a part of their files nor a folder they
+/// made for them.
+#[cfg(unix)]
+#[test]
+fn a_failed_write_leaves_no_output_folder_behind() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path();
+    std::fs::copy(root().join("samples/ANIMS.UPK"), p.join("ANIMS.UPK")).unwrap();
+    for (args, made) in [
+        ("schema --out-dir out/schemas", "out"),
+        ("psa ANIMS.UPK -o sets/psa", "sets"),
+    ] {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("trap '' XFSZ; ulimit -f 1; exec \"$0\" {args}"))
+            .arg(env!("CARGO_BIN_EXE_animkit"))
+            .current_dir(p)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args}: {err}");
+        assert!(err.contains("File too large"), "{args}: {err}");
+        assert!(!p.join(made).exists(), "{args} left {made}/ behind: {err}");
+    }
+    // without the limit both write their files
+    let (code, _, err) = run(p, &["schema", "--out-dir", "out/schemas"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(p.join("out/schemas/mw3.anim.schema.json").is_file());
+    let (code, out, err) = run(p, &["psa", "ANIMS.UPK", "-o", "sets/psa"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("wrote sets/psa/"), "{out}");
+}

@@ -155,7 +155,7 @@ fn a_real_character_deforms_with_its_bones_in_blender() {
 }
 
 /// The JSON of a GLB file.
-fn glb_json(path: &Path) -> Value {
+pub fn glb_json(path: &Path) -> Value {
     let b = std::fs::read(path).unwrap();
     assert_eq!(&b[..4], b"glTF");
     let n = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;

@@ -114,6 +114,53 @@ fn man_import_memory_is_a_small_multiple_of_the_output() {
     );
 }
 
+/// MAN import of a document that is mostly events (issue 27 §4, issue 28 item 8): 100,000
+/// events (about 15 MB of YAML, a 4.5 MB `.MAN`) in `import`'s own path (`Codec::import_to`):
+/// beside the text it takes at most 3× the output, the output itself included (before: the
+/// decoded event list, five strings per event, and the whole output, plus a second copy of
+/// the text for the frames fast path: 12× the output).
+#[test]
+fn man_events_import_memory_is_a_small_multiple_of_the_output() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let bytes = synthesize_bytes(&Synth {
+        events: 100_000,
+        ..Synth::new("S_EVENTS", 2, 10)
+    });
+    let yaml = Man::read(&bytes)
+        .expect("generated MAN parses")
+        .to_yaml(&ExportOptions::default())
+        .expect("exports");
+    assert!(yaml.len() > 14_000_000, "YAML of {} bytes", yaml.len());
+    let (out, peak) = peak_of(|| {
+        let mut out = Vec::new();
+        Man::import_to(&yaml, &ImportOptions::default(), None, &mut out).expect("imports");
+        out
+    });
+    assert_eq!(out, bytes, "the import gives the original bytes back");
+    // (the path through the model, for the figure)
+    let (_, model_peak) = peak_of(|| {
+        let man = Man::from_yaml(&yaml, &ImportOptions::default()).expect("imports");
+        let mut out = Vec::new();
+        man.write(&mut out).expect("writes");
+        out
+    });
+    eprintln!(
+        "MAN events: {:.1} MB of YAML -> {:.2} MB; import peak {:.1} MB ({:.2}x the output); \
+         through the model {:.1} MB ({:.2}x)",
+        yaml.len() as f64 / MB,
+        out.len() as f64 / MB,
+        peak as f64 / MB,
+        peak as f64 / out.len() as f64,
+        model_peak as f64 / MB,
+        model_peak as f64 / out.len() as f64,
+    );
+    assert!(
+        peak <= BOUND_MAN * out.len(),
+        "MAN events import peaked at {peak} bytes for a {}-byte output (bound: {BOUND_MAN}×)",
+        out.len()
+    );
+}
+
 /// MW3 import of 3,000 generated anim defs: an 11 MB `anim.zbd`, about 20 MB of YAML.
 #[test]
 fn mw3_import_memory_is_a_small_multiple_of_the_output() {
@@ -283,3 +330,44 @@ fn man_export_streamed_memory_is_a_small_constant() {
 /// What the streamed MAN export may allocate at once: a batch of rendered frames (about
 /// 4 MB), the position table and the rotation table.
 const BOUND_EXPORT_STREAMED: usize = 24_000_000;
+
+/// glTF export written as it is made (`export_with_origin_to`, what `animkit gltf export`
+/// uses; issue 30 goal 1): beside the model it holds the binary buffer and the JSON, not a
+/// second copy of the whole file behind them (100 nodes × 3,000 frames: a 3.6 MB `.MAN`, an
+/// 8.5 MB GLB). Before, the GLB was assembled in memory: about twice the output.
+#[test]
+fn gltf_export_memory_is_about_the_output() {
+    use animkit::zengin::gltf::export::Animation;
+    use animkit::zengin::gltf::{export_with_origin, export_with_origin_to, Container, Skeleton};
+    use animkit::zengin::mdh::Mdh;
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let man = Man::read(&synthesize_bytes(&Synth::new("S_GLTF", 100, 3000))).expect("parses");
+    let mdh = Mdh::read(&animkit::zengin::man::synth::chain_mdh(100)).expect("MDH parses");
+    let sk = Skeleton::from_mdh(&mdh).expect("skeleton");
+    let anims = [Animation {
+        label: "S_GLTF.MAN".into(),
+        man: &man,
+    }];
+    let (written, peak) = peak_of(|| {
+        let mut out = Counted(0);
+        let (len, _) = export_with_origin_to(&sk, &anims, None, Container::Glb, None, &mut out)
+            .expect("exports");
+        assert_eq!(len, out.0, "the size it reports is the size it wrote");
+        out.0
+    });
+    let whole = export_with_origin(&sk, &anims, None, Container::Glb, None)
+        .expect("exports")
+        .0;
+    assert_eq!(written, whole.len(), "the same file");
+    assert!(written > 8_000_000, "GLB of {written} bytes");
+    eprintln!(
+        "glTF export: {:.1} MB GLB; streamed peak {:.1} MB ({:.2}x the output)",
+        written as f64 / MB,
+        peak as f64 / MB,
+        peak as f64 / written as f64,
+    );
+    assert!(
+        peak * 10 <= written * 13,
+        "glTF export peaked at {peak} bytes for a {written}-byte file (bound: 1.3×)"
+    );
+}

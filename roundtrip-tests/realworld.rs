@@ -712,3 +712,436 @@ fn info_json_carries_numbers_as_numbers() {
     // text stays text only
     assert_eq!(number("name"), Some(serde_json::Value::Null));
 }
+
+/// The MAN document `yaml` with the rotation of node column `n` at each frame of `frames` set
+/// to `to`; also the rotations it had there.
+fn set_rotations(yaml: &str, n: usize, frames: &[usize], to: &str) -> (String, Vec<[f64; 4]>) {
+    let (mut frame, mut node) = (usize::MAX, 0);
+    let mut old = Vec::new();
+    let mut out = String::new();
+    for line in yaml.split_inclusive('\n') {
+        if line.starts_with("    - - {") {
+            frame = frame.wrapping_add(1);
+            node = 0;
+        } else if line.starts_with("      - {") {
+            node += 1;
+        }
+        let sample = line.starts_with("    - - {") || line.starts_with("      - {");
+        if sample && node == n && frames.contains(&frame) {
+            let at = line.find("rotation: [").unwrap() + "rotation: [".len();
+            let end = at + line[at..].find(']').unwrap();
+            let q: Vec<f64> = line[at..end]
+                .split(", ")
+                .map(|v| v.parse().unwrap())
+                .collect();
+            old.push([q[0], q[1], q[2], q[3]]);
+            out.push_str(&format!("{}{to}{}", &line[..at], &line[end..]));
+        } else {
+            out.push_str(line);
+        }
+    }
+    assert_eq!(old.len(), frames.len());
+    (out, old)
+}
+
+/// The angle from `q` to the identity rotation, in degrees.
+fn angle_to_identity(q: [f64; 4]) -> f64 {
+    let v = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2]).sqrt();
+    (2.0 * v.atan2(q[3].abs())).to_degrees()
+}
+
+#[test]
+fn diff_of_two_mans_names_the_nodes_by_the_skeleton_beside_them() {
+    // The mod's own folder holds KEILER.MDH beside KEILER-S_FISTWALK.MAN.
+    let Some(dir) = corpus_path("realworld/asc-pairs/PiotrDrozdz96+Gothic/Anims/_compiled") else {
+        return;
+    };
+    let (man, mdh) = (dir.join("KEILER-S_FISTWALK.MAN"), dir.join("KEILER.MDH"));
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path();
+    let (_, yaml, _) = run(p, &["export", man.to_str().unwrap()]);
+    // Node column 12 is BIP01 L FOREARM (turned at frame 10), column 8 BIP01 HEAD (at 20–23).
+    let (yaml, forearm) = set_rotations(&yaml, 12, &[10], "0.0, 0.0, 0.0, 1.0");
+    let (yaml, head) = set_rotations(&yaml, 8, &[20, 21, 22, 23], "0.0, 0.0, 0.0, 1.0");
+    std::fs::write(p.join("K.yaml"), yaml).unwrap();
+    let (code, _, err) = run(p, &["import", "K.yaml", "-o", "E.MAN"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(p, &["diff", man.to_str().unwrap(), "E.MAN"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("with ") && err.contains("KEILER.MDH"), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let degrees = |line: &str, prefix: &str| -> f64 {
+        assert!(line.starts_with(prefix), "{out}");
+        line[prefix.len()..].trim_end_matches('°').parse().unwrap()
+    };
+    let head_max = head
+        .iter()
+        .map(|&q| angle_to_identity(q))
+        .fold(0.0, f64::max);
+    let d = degrees(
+        lines[0],
+        "BIP01 HEAD: frames 20–23 (4 of 49): rotation up to ",
+    );
+    assert!((d - head_max).abs() < 0.01, "{d} vs {head_max}: {out}");
+    let d = degrees(lines[1], "BIP01 L FOREARM: frame 10: rotation ");
+    let want = angle_to_identity(forearm[0]);
+    assert!(
+        want > 20.0 && (d - want).abs() < 0.01,
+        "{d} vs {want}: {out}"
+    );
+
+    // Given as --mdh, for files whose folder holds no skeleton; without one, by index.
+    std::fs::copy(&man, p.join("KEILER-S_FISTWALK.MAN")).unwrap();
+    let (_, plain, _) = run(p, &["diff", "KEILER-S_FISTWALK.MAN", "E.MAN"]);
+    assert!(
+        plain.starts_with("samples node 8 (index 8): 4 of 49 frames changed (frames 20–23)"),
+        "{plain}"
+    );
+    let (_, given, _) = run(
+        p,
+        &[
+            "diff",
+            "--mdh",
+            mdh.to_str().unwrap(),
+            "KEILER-S_FISTWALK.MAN",
+            "E.MAN",
+        ],
+    );
+    assert_eq!(given, out);
+    // As data (diff --json, valid by its schema): one item per changed sample, with its node,
+    // frame, and old and new value as the YAML writes them.
+    let (_, json, _) = run(p, &["diff", "--json", man.to_str().unwrap(), "E.MAN"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    crate::report::assert_valid_report("diff", &doc);
+    let items = doc["items"].as_array().unwrap();
+    assert_eq!(items.len(), 5, "{json}");
+    let forearm_item = &items[4];
+    assert_eq!(
+        (
+            &forearm_item["path"],
+            &forearm_item["node"],
+            &forearm_item["node_index"],
+            &forearm_item["frame"],
+            &forearm_item["new"]["rotation"],
+        ),
+        (
+            &serde_json::json!("samples.frames[10][12]"),
+            &serde_json::json!("BIP01 L FOREARM"),
+            &serde_json::json!(12),
+            &serde_json::json!(10),
+            &serde_json::json!([0.0, 0.0, 0.0, 1.0]),
+        )
+    );
+    let old: Vec<f64> = forearm_item["old"]["rotation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(old, forearm[0].to_vec());
+    // A skeleton of another checksum beside the file is not used.
+    let other =
+        corpus_path("realworld/mdh/PiotrDrozdz96+Gothic/Anims/_compiled/SWAMPRAT.MDH").unwrap();
+    std::fs::copy(other, p.join("keiler.mdh")).unwrap();
+    let (_, wrong, _) = run(p, &["diff", "KEILER-S_FISTWALK.MAN", "E.MAN"]);
+    assert_eq!(wrong, plain);
+    // ... nor one given (said on stderr).
+    let (_, wrong, err) = run(
+        p,
+        &[
+            "diff",
+            "--mdh",
+            "keiler.mdh",
+            "KEILER-S_FISTWALK.MAN",
+            "E.MAN",
+        ],
+    );
+    assert_eq!(wrong, plain);
+    assert!(
+        err.contains("0xea83e513") && err.contains("not used"),
+        "{err}"
+    );
+    // ... and the right one is, whatever the case of its name.
+    std::fs::copy(&mdh, p.join("keiler.mdh")).unwrap();
+    let (_, found, _) = run(p, &["diff", "KEILER-S_FISTWALK.MAN", "E.MAN"]);
+    assert_eq!(found, out);
+}
+
+#[test]
+fn diff_of_two_mds_scripts_names_the_statement() {
+    let Some(mds) = corpus_path(
+        "realworld/mds/CarnageMarkus+gothic-animations-decompiled/Gothic_2/HUMANS/HUMANS.MDS",
+    ) else {
+        return;
+    };
+    let text = std::fs::read(&mds).unwrap();
+    // The original Gothic 2 human script: s_Sneak at 12.5 fps instead of 10, blending out
+    // over 0.3 s; the aniBlend t_RunR_2_Run replaced by a new aniAlias.
+    let replace_once = |text: &[u8], from: &str, to: &str| -> Vec<u8> {
+        let at = text
+            .windows(from.len())
+            .position(|w| w == from.as_bytes())
+            .unwrap_or_else(|| panic!("{from}"));
+        [&text[..at], to.as_bytes(), &text[at + from.len()..]].concat()
+    };
+    let edited = replace_once(
+        &text,
+        "(\"s_Sneak\"\t\t\t\t1\t\"s_Sneak\"\t\t0.1\t0.0\tMI\t\"Hum_Sneak_M01.asc\"\t\t\t\tF\t10\t60\tFPS:10)",
+        "(\"s_Sneak\"\t\t\t\t1\t\"s_Sneak\"\t\t0.1\t0.3\tMI\t\"Hum_Sneak_M01.asc\"\t\t\t\tF\t10\t60\tFPS:12.5)",
+    );
+    let edited = replace_once(
+        &edited,
+        "aniBlend\t(\"t_RunR_2_Run\"\t\t\t\t\"s_Run\"\t\t\t0.2\t0.2)",
+        "aniAlias\t(\"s_RunFast\"\t1\t\"s_Run\"\t0.1\t0.1\tM.\t\"s_Run\"\tF)",
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("H.MDS"), &edited).unwrap();
+    let (code, out, err) = run(tmp.path(), &["diff", mds.to_str().unwrap(), "H.MDS"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            1,
+            "aniBlend \"t_RunR_2_Run\": removed\n\
+             aniAlias \"s_RunFast\": added {\"alias_of\":\"s_Run\",\"blend_in\":0.1,\"blend_out\":0.1,\"direction\":\"F\",\"flags\":\"M.\",\"layer\":1,\"name\":\"s_RunFast\",\"next\":\"s_Run\"}\n\
+             ani \"s_Sneak\": blend_out 0.0 → 0.3\n\
+             ani \"s_Sneak\": fps 10.0 → 12.5\n"
+        ),
+        "{err}"
+    );
+    // As data: where, which statement, old and new.
+    let (_, json, _) = run(
+        tmp.path(),
+        &["diff", "--json", mds.to_str().unwrap(), "H.MDS"],
+    );
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let fps = &doc["items"][3];
+    assert_eq!(
+        (&fps["node"], &fps["old"], &fps["new"]),
+        (
+            &serde_json::json!("ani \"s_Sneak\""),
+            &serde_json::json!(10.0),
+            &serde_json::json!(12.5)
+        )
+    );
+    assert!(fps["path"].as_str().unwrap().ends_with("].fps"), "{json}");
+}
+
+#[test]
+fn an_encoding_error_of_an_imported_document_points_at_its_line_and_column() {
+    let Some(man) = corpus_path(
+        "realworld/asc-pairs/PiotrDrozdz96+Gothic/Anims/_compiled/KEILER-S_FISTWALK.MAN",
+    ) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path();
+    let (_, yaml, _) = run(p, &["export", man.to_str().unwrap()]);
+    // A zero rotation at frame 10, node column 12 (found only when the sample is packed).
+    let (edited, _) = set_rotations(&yaml, 12, &[10], "0.0, 0.0, 0.0, 0.0");
+    std::fs::write(p.join("K.yaml"), &edited).unwrap();
+    let line = 1 + edited
+        .lines()
+        .position(|l| l.contains("rotation: [0.0, 0.0, 0.0, 0.0]"))
+        .unwrap();
+    let column = 1 + edited.lines().nth(line - 1).unwrap().find('[').unwrap();
+    let (code, out, err) = run(p, &["import", "K.yaml", "-o", "K.MAN"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        format!(
+            "K.yaml:{line}:{column}: error: chunks[3].samples.frames[10][12].rotation: frame 10, \
+             node 12: rotation [0.0, 0.0, 0.0, 0.0] is not a unit quaternion (|q| = 0): a \
+             rotation must have length 1 (|q|² within 5 % of 1), e.g. [0.0, 0.0, 0.0, 1.0] for \
+             no rotation\n"
+        )
+    );
+    assert!(!p.join("K.MAN").exists());
+    // The same in another format's document (UE3 rotation keys), and in diff and verify,
+    // which read documents the same way.
+    let upk = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ANIMS.UPK");
+    let (_, yaml, _) = run(p, &["export", upk.to_str().unwrap()]);
+    let from = "      - {translation: [1.0, 0.0, 0.0], rotation: [0.0, 0.0, 0.0, 1.0]}\n";
+    let line = 1 + yaml.lines().position(|l| format!("{l}\n") == from).unwrap();
+    std::fs::write(
+        p.join("U.yaml"),
+        yaml.replacen(from, &from.replace("0.0, 1.0]", "0.0, 0.0]"), 1),
+    )
+    .unwrap();
+    let (code, _, err) = run(p, &["diff", upk.to_str().unwrap(), "U.yaml"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!(
+            "U.yaml:{line}:50: error: objects[1].animation.tracks[0].keys[1].rotation: rotation \
+             [0.0, 0.0, 0.0, 0.0] is not a unit quaternion"
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_strict_passes_the_original_scripts_but_their_real_defects() {
+    let Some(dir) = corpus_path("realworld/mds/CarnageMarkus+gothic-animations-decompiled") else {
+        return;
+    };
+    let (code, out, _) = run(&dir, &["check", "--strict", "--json", "."]);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    crate::report::assert_valid_report("check", &doc);
+    let files = doc["files"].as_array().unwrap();
+    assert_eq!(files.len(), 186);
+    // What fails, and why: each a defect of the script itself.
+    let tab = "a tab inside the quotes (\"t_Fallen_2_Stand\" is defined)";
+    let mut failed: Vec<(String, String)> = files
+        .iter()
+        .filter(|f| f["ok"] == false)
+        .map(|f| {
+            let why = match f["error"].as_str() {
+                Some(e) => e.to_string(),
+                None => f["findings"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|x| x["severity"] != "info")
+                    .map(|x| x["message"].as_str().unwrap().to_string())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            };
+            (f["path"].as_str().unwrap().to_string(), why)
+        })
+        .collect();
+    failed.sort();
+    let expected = [
+        (
+            "./Gothic_1/MDS_MOBSI/PILLAR_7M.MDS",
+            "\"s_S1\" names no animation of this script: the statement that defines it was \
+             skipped by the parser (18:4: unknown statement `ani` in Model; line skipped): \
+             aniEnum ended before it (a stray `}`?)",
+        ),
+        ("./Gothic_1/SCAVENGER.MDS", tab),
+        ("./Gothic_2/MONSTER/GOLEM/GOLEM.MDS", "unterminated string"),
+        ("./Gothic_2/MONSTER/ORCBITER_SCAVENGER/ORCBITER.MDS", tab),
+        ("./Gothic_2/MONSTER/SCAVENGER/SCAVENGER.MDS", tab),
+        (
+            "./Gothic_2/MONSTER/SCA_SCAVENGERGL_SCAVENGER/SCAVENGERGL.MDS",
+            tab,
+        ),
+    ];
+    assert_eq!(failed.len(), expected.len(), "{failed:#?}");
+    for ((path, why), (want_path, want)) in failed.iter().zip(expected) {
+        assert_eq!(path, want_path);
+        assert!(why.contains(want), "{path}: {why}");
+    }
+
+    // An overlay's names from its base: info without the base, resolved with it (MDS or MSB).
+    let overlay = "Gothic_1/MDS_OVERLAY/HUMANS_SPRINT.MDS";
+    let (code, out, _) = run(&dir, &["check", "--strict", overlay]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out.matches(": info: ").count(), 14, "{out}");
+    assert!(out.contains(
+        "HUMANS_SPRINT.MDS: info: script.items[1].aniEnum[2].ani.next: \"s_Run\" names no \
+         animation of this overlay script: its base script may define it (check --with \
+         BASE.MDS or BASE.MSB resolves it)"
+    ));
+    let (code, out, _) = run(
+        &dir,
+        &[
+            "check",
+            "--strict",
+            "--with",
+            "Gothic_1/HUMANS@7043fab.MDS",
+            overlay,
+        ],
+    );
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            0,
+            "Gothic_1/MDS_OVERLAY/HUMANS_SPRINT.MDS: ok (zengin.mds): 0 errors, 0 warnings\n"
+        )
+    );
+    // A base that lacks a name: a warning again.
+    let (code, out, _) = run(
+        &dir,
+        &[
+            "check",
+            "--strict",
+            "--with",
+            "Gothic_1/SCAVENGER.MDS",
+            overlay,
+        ],
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("\"s_Run\" names no animation of this script or of its base script"));
+    let msb = corpus_path("realworld/msb").unwrap();
+    let base = msb.join(
+        "NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/HUMANS@402a39a.MSB",
+    );
+    let acrobatic = msb.join("PiotrDrozdz96+Gothic/Anims/_compiled/HUMANS_ACROBATIC.MSB");
+    let (_, alone, _) = run(&dir, &["check", acrobatic.to_str().unwrap()]);
+    assert!(alone.contains(": info: "), "{alone}");
+    let (code, out, _) = run(
+        &dir,
+        &[
+            "check",
+            "--strict",
+            "--base",
+            base.to_str().unwrap(),
+            acrobatic.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0);
+    assert!(!out.contains(": info: "), "{out}");
+}
+
+#[test]
+fn gltf_export_of_a_model_whose_animations_move_no_node_says_so_and_writes_nothing() {
+    // The mod's anvil: four MANs, each with frames but no node (the engine animates nothing).
+    let Some(man_dir) = corpus_path(
+        "realworld/man/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled",
+    ) else {
+        return;
+    };
+    let mdh = corpus_path(
+        "realworld/mdh/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/BSANVIL_OC_1.MDH",
+    )
+    .unwrap();
+    let mans: Vec<String> = ["S_S0", "S_S1", "T_S0_2_S1", "T_S1_2_S0"]
+        .iter()
+        .map(|n| {
+            let p = man_dir.join(format!("BSANVIL_OC_1-{n}.MAN"));
+            assert!(p.is_file(), "{}", p.display());
+            p.to_str().unwrap().to_string()
+        })
+        .collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path();
+    let mut args: Vec<&str> = vec!["gltf", "export"];
+    args.extend(mans.iter().map(String::as_str));
+    args.extend(["--mdh", mdh.to_str().unwrap(), "-o", "anvil.glb"]);
+    let (code, out, err) = run(p, &args);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}, {}, {}, {}: no frames or no nodes: no animation to export, and a glTF file \
+             without animations would not go back in with `gltf import`",
+            mans[0], mans[1], mans[2], mans[3]
+        )),
+        "{err}"
+    );
+    assert!(!p.join("anvil.glb").exists());
+    // The skeleton alone still exports (a file with nothing to take back).
+    let (code, _, err) = run(
+        p,
+        &[
+            "gltf",
+            "export",
+            "--mdh",
+            mdh.to_str().unwrap(),
+            "-o",
+            "s.glb",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("0 animations"), "{err}");
+}

@@ -147,7 +147,7 @@ fn check_reports_references_a_rename_left_dangling() {
 }
 
 /// Validate `doc` against `schemas/animkit.<command>.schema.json`.
-fn assert_valid_report(command: &str, doc: &serde_json::Value) {
+pub fn assert_valid_report(command: &str, doc: &serde_json::Value) {
     let path = root().join(format!("schemas/animkit.{command}.schema.json"));
     let schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
@@ -234,6 +234,26 @@ fn json_reports_have_their_documented_shape() {
         .as_array()
         .unwrap()
         .contains(&json!("header.name: \"S_WALK\" → \"S_GARBAGE\"")));
+    // Each change also as data (items), values as numbers, texts and lists, not printed text.
+    let items = doc["items"].as_array().unwrap();
+    assert_eq!(items.len(), doc["changes"].as_array().unwrap().len());
+    assert!(items.contains(
+        &json!({"path": "header.name", "old": "S_WALK", "new": "S_GARBAGE",
+        "text": "header.name: \"S_WALK\" → \"S_GARBAGE\""})
+    ));
+    assert!(
+        items.contains(&json!({"path": "header.frame_count", "old": 30, "new": 8,
+        "text": "header.frame_count: 30 → 8"}))
+    );
+    let event = items.iter().find(|i| i["path"] == "events[1]").unwrap();
+    assert_eq!(
+        (
+            &event["old"],
+            &event["new"]["frame"],
+            &event["new"]["content"][0]
+        ),
+        (&serde_json::Value::Null, &json!(1), &json!("WHOOSH"))
+    );
     let (code, doc) = run_json(&s, &["diff", "--json", "WALK.MAN", "WALK.MAN"]);
     assert_eq!((code, &doc["changes"]), (0, &json!([])));
 }

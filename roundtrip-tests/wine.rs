@@ -344,3 +344,105 @@ fn native_exe_started_without_arguments_on_a_terminal_does_not_wait() {
     assert!(!seen.contains("Press Enter"), "{seen:?}");
     assert_eq!(status.code(), Some(2));
 }
+
+/// `wine PROGRAM ARGS` in `dir` with the wine prefix `prefix`: (exit code, stdout, stderr).
+fn wine_in(prefix: &Path, dir: &Path, program: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new("wine")
+        .arg(program)
+        .args(args)
+        .current_dir(dir)
+        .env("WINEPREFIX", prefix)
+        .env("WINEDEBUG", "-all")
+        .env("WINEDLLOVERRIDES", "mscoree,mshtml=")
+        .stdin(Stdio::null())
+        .output()
+        .expect("wine runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"),
+        String::from_utf8_lossy(&out.stderr).replace("\r\n", "\n"),
+    )
+}
+
+/// `--register` adds "Convert with animkit" to Explorer's context menu of the files animkit
+/// converts and of folders, for the current user: read back with wine's own `reg query`, the
+/// entry's text, icon and command (the exe's Windows path and `"%1"`); registering again
+/// changes nothing; `--unregister` removes exactly those keys (a sibling verb of another
+/// program stays) and says so, a second time that there was nothing to remove. In a wine
+/// prefix of its own, so the user's registry is left alone.
+#[test]
+#[cfg_attr(
+    missing = "wine",
+    ignore = "needs wine and MinGW: apt-get install wine gcc-mingw-w64-x86-64"
+)]
+fn windows_exe_registers_and_unregisters_its_explorer_menu_entry() {
+    let Some((_tmp, d)) = setup() else { return };
+    let prefix = d.parent().unwrap().join("prefix");
+    let exe = d.parent().unwrap().join("bin/animkit.exe");
+    let reg = Path::new("reg");
+    let man_key = r"HKCU\Software\Classes\SystemFileAssociations\.man\shell";
+    // Another program's verb on .MAN files.
+    let (code, _, err) = wine_in(
+        &prefix,
+        &d,
+        reg,
+        &[
+            "add",
+            &format!(r"{man_key}\other"),
+            "/ve",
+            "/d",
+            "Other",
+            "/f",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+
+    for _ in 0..2 {
+        let (code, _, err) = wine_in(&prefix, &d, &exe, &["--register"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.starts_with("registered \"Convert with animkit\" in Explorer's context menu for"),
+            "{err}"
+        );
+    }
+    // The Windows path wine gives the exe (Z: is the Unix root).
+    let win_exe = format!("Z:{}", exe.to_str().unwrap().replace('/', "\\"));
+    for key in [
+        format!(r"{man_key}\animkit"),
+        r"HKCU\Software\Classes\SystemFileAssociations\.vdf\shell\animkit".into(),
+        r"HKCU\Software\Classes\SystemFileAssociations\.glb\shell\animkit".into(),
+        r"HKCU\Software\Classes\Directory\shell\animkit".into(),
+    ] {
+        let (code, out, err) = wine_in(&prefix, &d, reg, &["query", &key, "/s"]);
+        assert_eq!(code, 0, "{key}: {err}");
+        let long = key.replacen("HKCU", "HKEY_CURRENT_USER", 1);
+        let want = format!(
+            "\n{long}\n    (Default)    REG_SZ    Convert with animkit\n    Icon    REG_SZ    \
+             {win_exe}\n\n{long}\\command\n    (Default)    REG_SZ    \"{win_exe}\" \"%1\"\n\n"
+        );
+        assert_eq!(out, want);
+    }
+
+    let (code, _, err) = wine_in(&prefix, &d, &exe, &["--unregister"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with("removed \"Convert with animkit\" from Explorer's context menu ("),
+        "{err}"
+    );
+    for key in [
+        format!(r"{man_key}\animkit"),
+        r"HKCU\Software\Classes\Directory\shell\animkit".into(),
+    ] {
+        let (code, _, _) = wine_in(&prefix, &d, reg, &["query", &key]);
+        assert_eq!(code, 1, "{key} is still there");
+    }
+    let (code, out, err) = wine_in(&prefix, &d, reg, &["query", &format!(r"{man_key}\other")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("REG_SZ    Other"), "{out}");
+    let (code, _, err) = wine_in(&prefix, &d, &exe, &["--unregister"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("was not registered: nothing to remove"),
+        "{err}"
+    );
+}

@@ -263,6 +263,28 @@ fn export_can_name_the_schema_for_the_yaml_language_server() {
         "{}",
         &text[..200]
     );
+    // The schema it points at exists (written beside it: a user with only the binary has no
+    // `schemas/` folder), the one `animkit schema` prints; a file already there is kept.
+    let schema = p.join("schemas/mw3.anim.schema.json");
+    let (_, printed, _) = run(p, &["schema", "mw3.anim"]);
+    assert_eq!(
+        std::fs::read_to_string(&schema).unwrap().trim(),
+        printed.trim()
+    );
+    std::fs::write(&schema, "{}").unwrap();
+    let (code, _, err) = run(
+        p,
+        &[
+            "export",
+            "ANIM.ZBD",
+            "-o",
+            "a.yaml",
+            "--force",
+            "--schema-comment",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&schema).unwrap(), "{}");
     let url = "https://example.org/animkit/schemas/";
     let (code, out, err) = run(p, &["export", "ANIM.ZBD", "--schema-comment", url]);
     assert_eq!(code, 0, "{err}");

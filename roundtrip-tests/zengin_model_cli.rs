@@ -167,5 +167,5 @@ fn with_finds_the_skeleton_by_its_checksum_in_an_archive_or_a_folder() {
     // A file that is nobody's companion is refused.
     let (code, _, err) = run(&samples, &["export", "IDLE.MAN", "--with", "WALK.MAN"]);
     assert_eq!(code, 2);
-    assert!(err.contains("WALK.MAN: --with expects ZenGin model hierarchy (.MDH) (or a folder or archive holding one), this is ZenGin model animation (.MAN)"), "{err}");
+    assert!(err.contains("WALK.MAN: --with expects ZenGin model hierarchy (.MDH) or ZenGin compiled model script (.MSB) or ZenGin model script, text (.MDS) (or a folder or archive holding one), this is ZenGin model animation (.MAN)"), "{err}");
 }

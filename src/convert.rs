@@ -153,9 +153,10 @@ impl Input {
                 .decode(&self.data)
                 .map_err(Error::decoding(&self.path));
         }
+        let text = self.text()?;
         self.format
-            .read_yaml(&self.text()?, opts)
-            .map_err(|e| import_error(&self.path, e))
+            .read_yaml(&text, opts)
+            .map_err(|e| import_error(&self.path, &text, e))
     }
 
     /// The file opened: a binary of a container format borrowed from the map, anything else
@@ -194,17 +195,32 @@ impl<'a> std::ops::Deref for Opened<'a> {
     }
 }
 
-/// A YAML document that did not import, as the error of its file.
-pub fn import_error(path: &Path, e: crate::exact::ImportError) -> Error {
+/// A YAML document (`text`) that did not import, as the error of its file. An error found
+/// while encoding the document (a zero rotation, a derived value that disagrees) points at the
+/// value its field path names, `FILE:LINE:COL: error: PATH: message`, as reading errors do
+/// (where the document has no node at that path, it names the path alone).
+pub fn import_error(path: &Path, text: &str, e: crate::exact::ImportError) -> Error {
     match e {
         crate::exact::ImportError::Yaml(y) => Error::Yaml {
             file: path.into(),
             source: y,
         },
-        crate::exact::ImportError::Encode(x) => Error::Encode {
-            file: path.into(),
-            source: x,
-        },
+        crate::exact::ImportError::Encode(x) => {
+            match crate::yaml::locate::locate(text, x.path.segments()) {
+                Some((line, column)) => Error::Yaml {
+                    file: path.into(),
+                    source: crate::exact::YamlError {
+                        line: Some(line),
+                        column: Some(column),
+                        message: x.to_string(),
+                    },
+                },
+                None => Error::Encode {
+                    file: path.into(),
+                    source: x,
+                },
+            }
+        }
     }
 }
 
@@ -281,7 +297,7 @@ impl Companions {
         &self,
         file: &Path,
         format: &dyn Format,
-        opened: &Opened<'_>,
+        opened: &dyn Document,
     ) -> Result<Option<Held<'_>>, Error> {
         match self {
             Companions::None => Ok(None),
@@ -320,6 +336,42 @@ impl Companions {
         }
     }
 
+    /// [`Companions::for_file`], or without `--with` the companion beside the file or one
+    /// of `others` ([`beside`]): what `diff` names its changes with.
+    pub fn for_file_or_beside(
+        &self,
+        file: &Path,
+        others: &[&Path],
+        format: &dyn Format,
+        opened: &dyn Document,
+    ) -> Result<Option<Held<'_>>, Error> {
+        if !matches!(self, Companions::None) {
+            let companion = self.for_file(file, format, opened)?;
+            // A companion of another key would name the wrong things: said, and not used.
+            if let (Some(c), Some(key)) = (&companion, opened.companion_key()) {
+                if let Some(theirs) = c.get().companion_key().filter(|&k| k != key) {
+                    warn(
+                        file,
+                        format!(
+                            "the file's key (checksum) is 0x{key:08x}, its companion's ({}) is \
+                             0x{theirs:08x}: not used",
+                            c.get().tag()
+                        ),
+                    );
+                    return Ok(None);
+                }
+            }
+            return Ok(companion);
+        }
+        for f in std::iter::once(file).chain(others.iter().copied()) {
+            if let Some(found) = beside(f, format, opened) {
+                eprintln!("{}: with {}", file.display(), found.path.display());
+                return Ok(Some(Held::Found(found.asset)));
+            }
+        }
+        Ok(None)
+    }
+
     /// [`Companions::for_file`], refused when its key is not the file's (a skeleton of
     /// another checksum) unless `force`, which uses it with a warning.
     pub fn checked_for_file(
@@ -329,7 +381,7 @@ impl Companions {
         opened: &Opened<'_>,
         force: bool,
     ) -> Result<Option<Held<'_>>, Error> {
-        let companion = self.for_file(file, format, opened)?;
+        let companion = self.for_file(file, format, &**opened)?;
         if let (Some(c), Some(key)) = (&companion, opened.companion_key()) {
             if let Some(theirs) = c.get().companion_key().filter(|&k| k != key) {
                 let what = format!(
@@ -348,6 +400,59 @@ impl Companions {
         }
         Ok(companion)
     }
+}
+
+/// The companion in the folder of `file` that the game's naming rule gives it
+/// ([`Companion::beside`](crate::codec::Companion::beside): `HUMANS.MDH` beside
+/// `HUMANS-S_RUN.MAN`, names compared without regard to case), when its key is the file's
+/// (`doc`'s; a companion of another key, or one that does not decode, is not used).
+pub fn beside(file: &Path, format: &dyn Format, doc: &dyn Document) -> Option<registry::Found> {
+    let name = file.file_name()?.to_str()?;
+    let dir = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let key = doc.companion_key();
+    for (companion, cformat) in registry::companions_of(format) {
+        let Some(stem) = companion.beside.and_then(|rule| rule(name)) else {
+            continue;
+        };
+        let wanted: Vec<String> = cformat
+            .extensions()
+            .iter()
+            .map(|ext| format!("{stem}.{ext}").to_lowercase())
+            .collect();
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        let mut candidates: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| {
+                p.is_file()
+                    && p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| wanted.contains(&n.to_lowercase()))
+            })
+            .collect();
+        candidates.sort();
+        for path in candidates {
+            let Ok(data) = crate::fsio::map_file(&path) else {
+                continue;
+            };
+            if !cformat.detect(&data) {
+                continue;
+            }
+            let Ok(asset) = cformat.decode(&data) else {
+                continue;
+            };
+            if key.is_some() && asset.companion_key() != key {
+                continue;
+            }
+            return Some(registry::Found { path, asset });
+        }
+    }
+    None
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -442,13 +547,16 @@ fn finish(
 }
 
 /// A [`PendingFile`](crate::fsio::PendingFile) as a format's [`Sink`]: the first write error
-/// is kept (and reported once the format is done), later writes are skipped.
-struct FileSink {
+/// is kept (and reported once the format is done), later writes are skipped. The pieces of the
+/// document the format is done with are dropped from memory when the document is the `input`
+/// file map.
+struct FileSink<'a> {
     file: crate::fsio::PendingFile,
     error: Option<std::io::Error>,
+    input: Option<&'a crate::fsio::Mapped>,
 }
 
-impl FileSink {
+impl FileSink<'_> {
     fn run(&mut self, f: impl FnOnce(&mut crate::fsio::PendingFile) -> std::io::Result<()>) {
         if self.error.is_none() {
             if let Err(e) = f(&mut self.file) {
@@ -458,7 +566,7 @@ impl FileSink {
     }
 }
 
-impl Sink for FileSink {
+impl Sink for FileSink<'_> {
     fn append(&mut self, bytes: &[u8]) {
         self.run(|f| f.append(bytes));
     }
@@ -471,6 +579,11 @@ impl Sink for FileSink {
     fn restart(&mut self) {
         self.error = None;
         self.run(|f| f.restart());
+    }
+    fn done_with(&mut self, part: &str) {
+        if let Some(map) = self.input {
+            map.release(part.as_bytes());
+        }
     }
 }
 
@@ -582,13 +695,16 @@ pub fn export_opened(
 // ---------------------------------------------------------------------------------------------
 // YAML → binary
 
-/// Import the YAML document `text` (of `file`, a document of `format`) into the binary file
-/// `output`, packed straight into it as the format reads the document (streamed where the
+/// Import the YAML document `text` (of `file`, a document of `format`; borrowed from the file
+/// map `map` when given, whose pages the format's finished pieces then leave) into the binary
+/// file `output`, packed straight into it as the format reads the document (streamed where the
 /// format streams); prints the document's value findings (naming `file`) and the edit
 /// warnings against the file `output` replaces (naming `output`).
+#[allow(clippy::too_many_arguments)]
 pub fn import(
     file: &Path,
     text: &str,
+    map: Option<&crate::fsio::Mapped>,
     format: &dyn Format,
     opts: &ImportOptions,
     output: &Path,
@@ -605,10 +721,11 @@ pub fn import(
     let mut sink = FileSink {
         file: crate::fsio::PendingFile::create(output)?,
         error: None,
+        input: map,
     };
     let imported = format
         .import_to(text, opts, previous.as_deref(), &mut sink)
-        .map_err(|e| import_error(file, e))?;
+        .map_err(|e| import_error(file, text, e))?;
     // (unmapped before the output replaces it: Windows renames no file over a mapped one)
     drop(previous);
     if let Some(e) = sink.error {
@@ -631,6 +748,7 @@ pub fn import_input(
     import(
         &input.path,
         &text,
+        Some(&input.data),
         input.format,
         opts,
         output,

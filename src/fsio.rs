@@ -859,6 +859,43 @@ pub fn write_files_with(
     Ok(())
 }
 
+/// A folder made for a command's outputs, with the parents it needed: removed again (only
+/// what was made, and only while empty) unless the command [keeps](MadeDir::keep) it, so a
+/// command that fails (a full disk, a refused name) leaves no empty folder behind.
+pub struct MadeDir {
+    /// The folders made, innermost first.
+    made: Vec<std::path::PathBuf>,
+}
+
+impl MadeDir {
+    pub fn create(dir: &Path) -> Result<Self, Error> {
+        let mut made = Vec::new();
+        let mut p = Some(dir);
+        while let Some(d) = p {
+            if d.as_os_str().is_empty() || d.exists() {
+                break;
+            }
+            made.push(d.to_path_buf());
+            p = d.parent();
+        }
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        Ok(MadeDir { made })
+    }
+    /// The outputs are written: the folder stays.
+    pub fn keep(mut self) {
+        self.made.clear();
+    }
+}
+
+impl Drop for MadeDir {
+    fn drop(&mut self) {
+        for d in &self.made {
+            // (remove_dir removes only an empty folder)
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+}
+
 /// Create `path` (which must not exist) and write `data` to it: for files inside a
 /// [`Staging`] folder, where no one sees them half-written.
 pub fn write_new(path: &Path, data: &[u8]) -> Result<(), Error> {

@@ -6,9 +6,9 @@
 //! still one module and one line here.
 
 pub use crate::codec::{
-    check_document_header, Archive, Asset, CheckContext, Codec, Companion, Container, Document,
-    ExportError, ExportOptions, Finding, Format, Formats, ImportOptions, Imported, InfoLine,
-    Member, Registered, Severity, Sink,
+    check_document_header, Archive, Asset, Change, CheckContext, Codec, Companion, Container, Diff,
+    DiffContext, Document, ExportError, ExportOptions, Finding, Format, Formats, ImportOptions,
+    Imported, InfoLine, Member, Registered, Severity, Sink,
 };
 use crate::exact::Error;
 use std::path::{Path, PathBuf};
@@ -204,7 +204,7 @@ mod tests {
         assert_eq!(found.path, Path::new("A.VDF:SAMPLE.MDH"));
         assert_eq!(found.asset.companion_key(), Some(key));
         assert!(find_companion_in(Path::new("A.VDF"), &vdf, mdh.tag(), key ^ 1).is_none());
-        assert_eq!(companion_flags(), ["mdh"]);
+        assert_eq!(companion_flags(), ["base", "mdh"]);
     }
 
     #[test]

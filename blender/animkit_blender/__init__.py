@@ -24,7 +24,8 @@ import os
 import tempfile
 
 import bpy
-from bpy.props import CollectionProperty, EnumProperty, StringProperty
+from bpy.props import (BoolProperty, CollectionProperty, EnumProperty, FloatProperty,
+                       IntProperty, StringProperty)
 from bpy_extras.io_utils import ImportHelper
 
 from . import core
@@ -99,6 +100,44 @@ def _models(self, context):
     return items
 
 
+# The body and head lists of the chosen file's folder or archive (kept alive the same way).
+_mesh_items = {"key": None, "bodies": [], "heads": []}
+
+
+def _source_path(op):
+    return bpy.path.abspath(op.filepath) if op.filepath else ""
+
+
+def _mesh_lists(self, context):
+    path = _source_path(self)
+    if _mesh_items["key"] != path:
+        bodies, heads = {}, {}
+        try:
+            if path and (os.path.isdir(path) or os.path.basename(path)):
+                bodies, heads = core.meshes_for(_exe(context), path)
+            elif path:
+                bodies, heads = core.meshes_in_folder(os.path.dirname(path))
+        except (core.AnimkitError, OSError):
+            pass
+        _mesh_items.update(
+            key=path,
+            bodies=[(AUTO, "(automatic)", "The model's body: named like the model, compiled "
+                     "from the same ASC as its MDH, or the only mesh with its checksum")] +
+                   [(n, n, f"{n}: skinned to the armature") for n in sorted(bodies)],
+            heads=[(AUTO, "(none)", "No head")] +
+                  [(n, n, f"{n}: on the head bone") for n in sorted(heads)],
+        )
+    return _mesh_items
+
+
+def _bodies(self, context):
+    return _mesh_lists(self, context)["bodies"]
+
+
+def _heads(self, context):
+    return _mesh_lists(self, context)["heads"]
+
+
 class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
     """Import a Gothic model and its animations with animkit (MAN, MDH, MDS/MSB, VDF, ASC, or a
     folder made by `animkit unpack`)"""
@@ -124,6 +163,20 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
         name="Model name",
         description="The model (its MDH's name) in an archive or folder; overrides the list",
     )
+    body_choice: EnumProperty(name="Body", description="The body mesh (.MDM/.MDL) skinned to "
+                              "the armature, from the file's folder or archive", items=_bodies)
+    head_choice: EnumProperty(name="Head", description="A head (.MMB) on the head bone, from "
+                              "the file's folder or archive", items=_heads)
+    body: StringProperty(
+        name="Body file",
+        description="A body mesh (.MDM/.MDL) file or name; overrides the list",
+        subtype="FILE_PATH",
+    )
+    head: StringProperty(
+        name="Head file",
+        description="A head (.MMB) file or name; overrides the list",
+        subtype="FILE_PATH",
+    )
 
     def draw(self, context):
         layout = self.layout
@@ -132,6 +185,11 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
         layout.label(text="Archive, folder, MDS: the model")
         layout.prop(self, "model_choice", text="")
         layout.prop(self, "model", text="Name")
+        layout.label(text="The character's meshes")
+        layout.prop(self, "body_choice")
+        layout.prop(self, "head_choice")
+        layout.prop(self, "body", text="")
+        layout.prop(self, "head", text="")
 
     def _paths(self):
         folder = bpy.path.abspath(self.directory) if self.directory else ""
@@ -147,15 +205,33 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
         try:
             exe = _exe(context)
             model = self.model or (self.model_choice if self.model_choice != AUTO else "")
-            plan = core.plan_for(exe, self._paths(), bpy.path.abspath(self.mdh) if self.mdh
+            paths = self._paths()
+            plan = core.plan_for(exe, paths, bpy.path.abspath(self.mdh) if self.mdh
                                  else "", model)
+            try:
+                body = _choice(self.body, self.body_choice)
+                head = _choice(self.head, self.head_choice)
+                notes = core.add_meshes(exe, plan, paths[0], body, head)
+            except (core.AnimkitError, OSError):
+                if plan.staging is not None:
+                    plan.staging.cleanup()
+                raise
             arm, lines = import_plan(context, exe, plan)
+            lines = plan.notes + notes + lines
         except core.AnimkitError as e:
             self.report({"ERROR"}, _message(e))
             return {"CANCELLED"}
         for line in lines:
             self.report({"INFO"}, line)
         return {"FINISHED"}
+
+
+def _choice(text, listed):
+    """A file or name typed in (a path made absolute), else the list's choice, else ""."""
+    if text:
+        path = bpy.path.abspath(text)
+        return path if os.path.isfile(path) else text
+    return listed if listed and listed != AUTO else ""
 
 
 def import_plan(context, exe, plan):
@@ -182,7 +258,8 @@ def import_plan(context, exe, plan):
     scene.frame_start = 0
     scene.frame_end = max(0, last_frame(arm))
     rate_text = ", ".join(sorted({f"{r:g}" for r, _ in rates.values() if r}))
-    return arm, [summary, f"animkit: scene at {fps} fps (animations at {rate_text} fps), "
+    rate_text = f"animations at {rate_text} fps" if rate_text else "no animations"
+    return arm, [summary, f"animkit: scene at {fps} fps ({rate_text}), "
                           f"frames 0-{scene.frame_end}"]
 
 
@@ -229,15 +306,76 @@ def _origin_armature(context):
 
 class EXPORT_SCENE_OT_animkit(bpy.types.Operator):
     """Write the edited animations back into the Gothic files they were imported from (with
-    animkit; the originals are kept once as .bak) and report what changed"""
+    animkit; the originals are kept once as .bak) and report what changed; or, as a new
+    animation, add the armature's active action to the model"""
 
     bl_idname = "export_scene.animkit"
     bl_label = "Export Gothic animation (animkit)"
     bl_options = {"REGISTER"}
 
+    as_new: BoolProperty(
+        name="New animation",
+        description="Add the armature's active action to the model as a new animation (a new "
+                    "MAN and its ani line in the model's script) instead of writing the "
+                    "edited animations back",
+        default=False,
+    )
+    new_name: StringProperty(
+        name="Name",
+        description="The new animation's name (e.g. S_MYWALK): the MAN is MODEL-NAME.MAN",
+    )
+    layer: IntProperty(name="Layer", description="The ani's layer", default=1, min=1)
+    next_ani: StringProperty(
+        name="Next",
+        description="The animation that follows (empty: it plays once)",
+    )
+    blend_in: FloatProperty(name="Blend in", description="Blend-in time in seconds",
+                            default=0.1, min=0.0)
+    blend_out: FloatProperty(name="Blend out", description="Blend-out time in seconds",
+                             default=0.1, min=0.0)
+    flags: StringProperty(
+        name="Flags",
+        description="The ani's flags (empty: M. when the root bone moves, so the motion moves "
+                    "the model, else .)",
+    )
+    fps: FloatProperty(
+        name="Frame rate",
+        description="The MAN's frame rate (0: the scene's rate, at which the keys are written)",
+        default=0.0, min=0.0,
+    )
+
+    def invoke(self, context, event):
+        if not self.new_name:
+            arm = context.active_object
+            action = arm.animation_data.action if arm is not None and arm.animation_data \
+                else None
+            if action is not None:
+                self.new_name = action.name.upper()
+        return context.window_manager.invoke_props_dialog(self, width=420)
+
+    def draw(self, context):
+        layout = self.layout
+        layout.prop(self, "as_new")
+        col = layout.column()
+        col.enabled = self.as_new
+        col.label(text="The armature's active action as:")
+        for prop in ("new_name", "layer", "next_ani", "blend_in", "blend_out"):
+            col.prop(self, prop)
+        col.prop(self, "flags", text="Flags (empty: auto)")
+        col.prop(self, "fps", text="Frame rate (0: the scene's)")
+
     def execute(self, context):
         try:
-            lines = export_armature(context, _exe(context), _origin_armature(context))
+            exe = _exe(context)
+            arm = _origin_armature(context)
+            if self.as_new:
+                new = core.NewAnimation(
+                    name=self.new_name.strip(), layer=self.layer, next=self.next_ani.strip(),
+                    blend_in=self.blend_in, blend_out=self.blend_out,
+                    flags=self.flags.strip(), fps=self.fps)
+                lines = export_new(context, exe, arm, new)
+            else:
+                lines = export_armature(context, exe, arm)
         except core.AnimkitError as e:
             self.report({"ERROR"}, _message(e))
             return {"CANCELLED"}
@@ -246,14 +384,18 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator):
         return {"FINISHED"}
 
 
-def export_armature(context, exe, arm):
-    scene = context.scene
+def _check_rate(scene, arm):
     fps = int(arm.get(FPS, 0))
     if scene.render.fps != fps or scene.render.fps_base != 1.0:
         raise core.AnimkitError(
             f"the scene's frame rate is {scene.render.fps / scene.render.fps_base:g} fps, the "
             f"import set {fps}: set it back (Output Properties > Frame Rate) to export exactly"
         )
+
+
+def export_armature(context, exe, arm):
+    scene = context.scene
+    _check_rate(scene, arm)
     origin = json.loads(arm[ORIGIN])
     # The exporter samples the scene's range: from 0 to the last frame of the longest action
     # (keys added after the end lengthen it; a longer range would lengthen the others).
@@ -263,6 +405,51 @@ def export_armature(context, exe, arm):
         glb = os.path.join(tmp, "blender.glb")
         bpy.ops.export_scene.gltf(filepath=glb, **_every_frame_options())
         return core.write_back(exe, origin, glb)
+
+
+def export_new(context, exe, arm, new):
+    """The armature's active action as a new animation of its model: Blender's glTF export of
+    that action alone (the imported animations' NLA strips muted meanwhile, the bones it does
+    not key at their rest pose), then animkit's `gltf import --new` into where the model came
+    from."""
+    scene = context.scene
+    _check_rate(scene, arm)
+    ad = arm.animation_data
+    action = ad.action if ad else None
+    if action is None:
+        raise core.AnimkitError(
+            "a new animation is the armature's active action: make one (Dope Sheet > Action "
+            "Editor > New), key it, and export again"
+        )
+    origin = json.loads(arm[ORIGIN])
+    strips = [s for t in ad.nla_tracks for s in t.strips]
+    muted = [s.mute for s in strips]
+    saved_range = (scene.frame_start, scene.frame_end, scene.frame_current)
+    try:
+        for s in strips:
+            s.mute = True  # the glTF exporter leaves muted strips out
+        # Bones the action does not key hold their rest pose (not a pose left by another
+        # action): pose transforms are relative to the rest pose.
+        for pb in arm.pose.bones:
+            pb.location = (0.0, 0.0, 0.0)
+            pb.rotation_quaternion = (1.0, 0.0, 0.0, 0.0)
+            pb.rotation_euler = (0.0, 0.0, 0.0)
+            pb.scale = (1.0, 1.0, 1.0)
+        scene.frame_start = 0
+        scene.frame_end = max(0, int(round(action.frame_range[1])))
+        with tempfile.TemporaryDirectory(prefix="animkit-blender-") as tmp:
+            glb = os.path.join(tmp, "blender.glb")
+            bpy.ops.export_scene.gltf(filepath=glb, **_every_frame_options())
+            names = [a.get("name", "") for a in core.glb_json(glb).get("animations", [])]
+            if len(names) != 1:
+                new.animation = action.name if action.name in names else ""
+            lines = core.write_new(exe, origin, glb, new)
+    finally:
+        for s, m in zip(strips, muted):
+            s.mute = m
+        scene.frame_start, scene.frame_end = saved_range[0], saved_range[1]
+        scene.frame_set(saved_range[2])
+    return [f"animkit: new animation {new.name.upper()} from the action {action.name}", *lines]
 
 
 def _every_frame_options():
@@ -302,8 +489,15 @@ class VIEW3D_PT_animkit(bpy.types.Panel):
             box.label(text=os.path.basename(origin["path"].rstrip("/\\")), icon="FILE_FOLDER")
         box.label(text=f"{arm.get(FPS, 0)} fps, {len(armature_actions(arm))} actions",
                   icon="TIME")
-        layout.operator(EXPORT_SCENE_OT_animkit.bl_idname, text="Write back to Gothic files",
-                        icon="EXPORT")
+        # Write back at once; a new animation asks for its name and settings first.
+        layout.operator_context = "EXEC_DEFAULT"
+        op = layout.operator(EXPORT_SCENE_OT_animkit.bl_idname,
+                             text="Write back to Gothic files", icon="EXPORT")
+        op.as_new = False
+        layout.operator_context = "INVOKE_DEFAULT"
+        op = layout.operator(EXPORT_SCENE_OT_animkit.bl_idname,
+                             text="Add as new animation...", icon="ADD")
+        op.as_new = True
 
 
 def menu_import(self, context):

@@ -169,11 +169,33 @@ def plan_folder(exe, folder, model):
                 f"{', '.join(models) or 'none'})"
             )
         model = models[0]
+    if not model_has_mans(folder, model):
+        # A model without animations yet (the engine names a model's MANs MODEL-NAME.MAN): its
+        # skeleton (and meshes) alone, to make new animations for it.
+        mdh = find_ci(folder, model + ".MDH")
+        if mdh is None:
+            raise AnimkitError(f"{folder}: no {model}.MDH in it")
+        return Plan(
+            export_args=["--mdh", mdh],
+            origin={"kind": "folder", "path": folder, "model": model},
+            label=f"{model} in {folder} (no animations)",
+            notes=[f"animkit: {model} has no animations in {folder}: its skeleton alone (make "
+                   "a new animation and export it with 'New animation')"],
+        )
     return Plan(
         export_args=[folder, "--model", model],
         origin={"kind": "folder", "path": folder, "model": model},
         label=f"{model} in {folder}",
     )
+
+
+def model_has_mans(folder, model):
+    """Whether the folder (or a folder in it) has a MAN named MODEL-*.MAN."""
+    prefix = model.upper() + "-"
+    for _root, _dirs, files in os.walk(folder):
+        if any(ext(f) == ".man" and f.upper().startswith(prefix) for f in files):
+            return True
+    return False
 
 
 def plan_archive(exe, archive, model):
@@ -201,12 +223,16 @@ def plan_mdh(exe, path, model):
 
 def plan_script(exe, path, model):
     """A model script (.MDS, or .MSB compiled): its model's MDH and MANs, beside it or in the
-    `_COMPILED` folder beside it (the game's layout: ANIMS/HUMANS.MDS, ANIMS/_COMPILED/)."""
+    `_COMPILED` folder beside it (the game's layout: ANIMS/HUMANS.MDS, ANIMS/_COMPILED/).
+    The script is kept in the origin: a new animation's `ani` line goes into it."""
     folder = os.path.dirname(os.path.abspath(path))
     name = model or stem(path)
     for candidate in (folder, find_ci(folder, "_COMPILED")):
         if candidate and find_ci(candidate, name + ".MDH"):
-            return plan_folder(exe, candidate, name)
+            plan = plan_folder(exe, candidate, name)
+            if stem(path).upper() == name.upper():
+                plan.origin["script"] = os.path.abspath(path)
+            return plan
     raise AnimkitError(
         f"{path}: no {name}.MDH beside it or in _COMPILED beside it: import the MDH or the "
         "MANs instead"
@@ -272,6 +298,145 @@ def plan_asc(exe, path, mdh):
         label=os.path.basename(path),
         staging=staging,
     )
+
+
+# --- the character's meshes -------------------------------------------------------------------
+
+BODY_EXTENSIONS = (".mdm", ".mdl")
+HEAD_EXTENSIONS = (".mmb",)
+
+
+def meshes_in_folder(folder):
+    """The meshes a model in `folder` can wear: ({NAME: path} of the bodies (.MDM, .MDL), the
+    same of the heads (.MMB)), from the folder and its `_COMPILED` folder (the game's layout),
+    names in upper case as the game compares them."""
+    bodies, heads = {}, {}
+    for place in (folder, find_ci(folder, "_COMPILED")):
+        if not place:
+            continue
+        try:
+            entries = sorted(os.listdir(place))
+        except OSError:
+            continue
+        for e in entries:
+            path = os.path.join(place, e)
+            if ext(e) in BODY_EXTENSIONS and os.path.isfile(path):
+                bodies.setdefault(stem(e).upper(), path)
+            elif ext(e) in HEAD_EXTENSIONS and os.path.isfile(path):
+                heads.setdefault(stem(e).upper(), path)
+    return bodies, heads
+
+
+def meshes_in_archive(exe, archive):
+    """The same for a VDF archive, from `animkit vdf list --json`: {NAME: NAME} (animkit finds
+    a member by its name)."""
+    _, out, _ = run(exe, ["vdf", "list", "--json", archive])
+    bodies, heads = {}, {}
+    for entry in json.loads(out):
+        if entry.get("directory"):
+            continue
+        name = entry["path"].replace("\\", "/").split("/")[-1]
+        if ext(name) in BODY_EXTENSIONS:
+            bodies.setdefault(stem(name).upper(), stem(name))
+        elif ext(name) in HEAD_EXTENSIONS:
+            heads.setdefault(stem(name).upper(), stem(name))
+    return bodies, heads
+
+
+def meshes_for(exe, path):
+    """The meshes beside what the import was given (a file, a folder or an archive)."""
+    if os.path.isdir(path):
+        return meshes_in_folder(path)
+    if ext(path) in (".vdf", ".mod"):
+        return meshes_in_archive(exe, path)
+    return meshes_in_folder(os.path.dirname(os.path.abspath(path)))
+
+
+def source_asc(summary):
+    """The name of the ASC an MDH was compiled from (its source chunk: the model script's
+    meshAndTree), without folder and extension, in upper case, or None."""
+    value = summary.get("source", "")
+    name = value.replace("\\", "/").split("/")[-1]
+    return stem(name).upper() if name else None
+
+
+def automatic_body(exe, mdh, model, bodies):
+    """The model's body when none is chosen: (NAME, why) or None. In order: the mesh named like
+    the model (what `gltf export --model` takes), the mesh compiled from the same ASC as the
+    MDH (its source chunk names the meshAndTree ASC: SWAMPRAT.MDH from SWAMPRAT_BODY.ASC), the
+    only mesh beside it whose checksum is the MDH's (meshes of files, not archive members)."""
+    if model.upper() in bodies:
+        return model.upper(), "named like the model"
+    if not mdh or not os.path.isfile(mdh):
+        return None
+    files = [p for p in bodies.values() if os.path.isfile(p)]
+    summaries = info(exe, [mdh, *files])
+    asc = source_asc(summaries[mdh])
+    if asc and asc in bodies:
+        return asc, f"compiled from {asc}.ASC like {os.path.basename(mdh)}"
+    want = checksum_of(summaries[mdh])
+    fitting = [n for n, p in bodies.items() if p in summaries and
+               checksum_of(summaries[p]) == want]
+    if want and len(fitting) == 1:
+        return fitting[0], f"the only mesh with {os.path.basename(mdh)}'s checksum {want}"
+    return None
+
+
+def plan_mdh_path(plan):
+    """The MDH file of a plan (None for an archive's model)."""
+    origin = plan.origin
+    if origin["kind"] in ("mans", "asc"):
+        return origin["mdh"]
+    if origin["kind"] == "folder":
+        return find_ci(origin["path"], origin["model"] + ".MDH")
+    return None
+
+
+def archive_mdh(exe, archive, model, folder):
+    """The model's MDH extracted from the archive into `folder`, or None."""
+    try:
+        run(exe, ["vdf", "extract", archive, model + ".MDH", "-o", folder, "--force"])
+    except AnimkitError:
+        return None
+    for root, _dirs, files in os.walk(folder):
+        for f in files:
+            if f.upper() == model.upper() + ".MDH":
+                return os.path.join(root, f)
+    return None
+
+
+def add_meshes(exe, plan, source_path, body="", head=""):
+    """The character's meshes for the plan's glTF: `body`/`head` chosen (a name from the lists,
+    or a file), else the automatic body (see automatic_body). Adds animkit's `--mesh`/`--head`
+    to the plan and returns report lines."""
+    bodies, heads = meshes_for(exe, source_path)
+    model = plan.origin.get("model") or stem(plan.origin.get("mdh", ""))
+    lines = []
+    if not body:
+        with tempfile.TemporaryDirectory(prefix="animkit-blender-") as tmp:
+            mdh = plan_mdh_path(plan)
+            if mdh is None and plan.origin["kind"] == "archive":
+                mdh = archive_mdh(exe, plan.origin["path"], model, tmp)
+            found = automatic_body(exe, mdh, model, bodies)
+        if found is None:
+            if bodies:
+                lines.append(f"animkit: no body chosen and none found for {model} (meshes "
+                             f"here: {', '.join(sorted(bodies))}): choose one in the import "
+                             "options")
+        else:
+            body = found[0]
+            lines.append(f"animkit: body {body} ({found[1]})")
+    for flag, choice, table in (("--mesh", body, bodies), ("--head", head, heads)):
+        if not choice:
+            continue
+        value = table.get(choice.upper())
+        if value is None:
+            if not os.path.isfile(choice):
+                raise AnimkitError(f"{choice}: not a mesh beside the model (here: "
+                                   f"{', '.join(sorted(table)) or 'none'})")
+            value = os.path.abspath(choice)
+        plan.export_args += [flag, value]
+    return lines
 
 
 @dataclass
@@ -542,3 +707,130 @@ def _into_archive(exe, archive, glb):
             if os.path.exists(new):
                 os.remove(new)
     return lines
+
+
+# --- a new animation -------------------------------------------------------------------------
+
+
+@dataclass
+class NewAnimation:
+    """The export's "New animation" settings: animkit's `gltf import --new NAME` options, with
+    its defaults (layer 1, no next animation, blend times 0.1 s, flags from the motion, the
+    keys' rate)."""
+
+    name: str
+    layer: int = 1
+    next: str = ""
+    blend_in: float = 0.1
+    blend_out: float = 0.1
+    flags: str = ""  # empty: animkit's default (M. when the root node moves, else .)
+    fps: float = 0.0  # 0: the rate of the file's keys (the scene's rate)
+    animation: str = ""  # the glTF animation to take (empty: the only one)
+
+    def args(self):
+        args = ["--new", self.name, "--layer", str(self.layer),
+                "--blend-in", f"{self.blend_in:g}", "--blend-out", f"{self.blend_out:g}"]
+        if self.next:
+            args += ["--next", self.next]
+        if self.flags:
+            args += ["--flags", self.flags]
+        if self.fps:
+            args += ["--fps", f"{self.fps:g}"]
+        if self.animation:
+            args += ["--animation", self.animation]
+        return args
+
+
+def model_script(folder, model):
+    """The model's script MODEL.MDS (else MODEL.MSB) in `folder`, in its `_COMPILED` folder, or,
+    when `folder` is a `_COMPILED` folder, beside it (the game's layout), or None."""
+    places = [folder, find_ci(folder, "_COMPILED")]
+    if os.path.basename(os.path.normpath(folder)).upper() == "_COMPILED":
+        places.append(os.path.dirname(os.path.normpath(folder)))
+    for extension in (".MDS", ".MSB"):
+        for place in places:
+            found = place and find_ci(place, model + extension)
+            if found:
+                return found
+    return None
+
+
+def _model_files(folder, model):
+    """MODEL.MDH and the model's script anywhere under `folder` (an unpacked archive)."""
+    mdh, scripts = None, {}
+    for root, _dirs, files in sorted(os.walk(folder)):
+        for f in sorted(files):
+            upper = f.upper()
+            if upper == model.upper() + ".MDH" and mdh is None:
+                mdh = os.path.join(root, f)
+            for extension in (".MDS", ".MSB"):
+                if upper == model.upper() + extension:
+                    scripts.setdefault(extension, os.path.join(root, f))
+    if mdh is None:
+        raise AnimkitError(f"{folder}: no {model}.MDH in it")
+    return mdh, scripts.get(".MDS") or scripts.get(".MSB")
+
+
+def _new_into(exe, glb, new, mdh, script):
+    """`gltf import --new` with the model's MDH: into the script (the MAN beside the MDH and
+    the `ani` line in the script), or, for a model without a script, the MAN alone as
+    MODEL-NAME.MAN beside the MDH. Returns animkit's report lines."""
+    if script:
+        _, _, err = run(exe, ["gltf", "import", glb, *new.args(), "--into", script,
+                              "--mdh", mdh])
+        return [line for line in err.splitlines() if line.strip()]
+    out = os.path.join(os.path.dirname(mdh), f"{stem(mdh).upper()}-{new.name.upper()}.MAN")
+    if find_ci(os.path.dirname(mdh), os.path.basename(out)):
+        raise AnimkitError(f"{out}: exists already: the animation is not new (choose another "
+                           "name, or edit that animation: import it and write it back)")
+    _, _, err = run(exe, ["gltf", "import", glb, *new.args(), "--mdh", mdh, "-o", out])
+    lines = [line for line in err.splitlines() if line.strip()]
+    return lines + [f"no model script {stem(mdh).upper()}.MDS or .MSB beside "
+                    f"{os.path.basename(mdh)}: add an ani line for {new.name.upper()} to the "
+                    "model's script yourself"]
+
+
+def write_new(exe, origin, glb, new):
+    """animkit's `gltf import --new` of Blender's export: a new animation of the model the
+    armature came from, added where it came from (the model script and the MAN beside the MDH;
+    an archive unpacked, updated and repacked, the original kept once as .bak). Raises
+    AnimkitError with animkit's message when it refuses; then nothing is changed."""
+    if not new.name.strip():
+        raise AnimkitError("the new animation needs a name (e.g. S_MYWALK)")
+    kind = origin["kind"]
+    if kind in ("mans", "asc"):
+        mdh = origin["mdh"]
+        return _new_into(exe, glb, new, mdh, model_script(os.path.dirname(mdh), stem(mdh)))
+    if kind == "folder":
+        folder, model = origin["path"], origin["model"]
+        mdh = find_ci(folder, model + ".MDH") or os.path.join(folder, model + ".MDH")
+        script = origin.get("script") or model_script(folder, model)
+        return _new_into(exe, glb, new, mdh, script)
+    if kind == "archive":
+        archive = origin["path"]
+        with tempfile.TemporaryDirectory(prefix="animkit-blender-") as work:
+            unpacked = os.path.join(work, "unpacked")
+            run(exe, ["unpack", archive, "-o", unpacked, "--no-yaml"])
+            mdh, script = _model_files(unpacked, origin["model"])
+            inside = os.path.basename(archive) + ": "
+            try:
+                lines = [line.replace(unpacked + os.sep, inside)
+                         for line in _new_into(exe, glb, new, mdh, script)]
+            except AnimkitError as e:  # named in the archive, not in a temporary folder
+                raise AnimkitError(str(e).replace(unpacked + os.sep, inside)) from None
+            for leftover in (script + ".bak",) if script else ():
+                if os.path.exists(leftover):
+                    os.remove(leftover)  # the archive is what is kept as .bak
+            tmp = os.path.join(os.path.dirname(archive),
+                               f".animkit-{os.path.basename(archive)}.new")
+            try:
+                run(exe, ["repack", unpacked, "-o", tmp, "--force"])
+                bak = _keep_once(archive)
+                _replace(tmp, archive)
+            finally:
+                if os.path.exists(tmp):
+                    os.remove(tmp)
+            lines.append(f"{os.path.basename(archive)}: changed" +
+                         (f" (the original kept as {os.path.basename(bak)})" if bak else ""))
+            return lines
+    raise AnimkitError(f"unknown origin {kind!r} on the armature")

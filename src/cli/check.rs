@@ -39,7 +39,7 @@ pub fn run(mut args: Args) -> Result<Status, Error> {
     let check_one = |path: &std::path::Path| -> Result<_, Error> {
         let input = Input::read(path)?;
         let opened = input.open(&ImportOptions::default())?;
-        let companion = companions.for_file(path, input.format, &opened)?;
+        let companion = companions.for_file(path, input.format, &*opened)?;
         let findings = opened.check(&CheckContext {
             companion: companion.as_ref().map(|c| c.get()),
         });

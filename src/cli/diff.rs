@@ -3,12 +3,14 @@
 use super::{json, Input, Status};
 use crate::codec::Which;
 use crate::exact::Error;
-use crate::registry::{self, ExportOptions, ImportOptions};
+use crate::registry::{self, Diff, DiffContext, ExportOptions, ImportOptions};
 use std::path::PathBuf;
 
 /// Show what changed from A to B (binary assets or animkit YAML documents, any mix): fields
 /// old → new, events added/removed/changed, per-node sample summaries. Exit 0 when equal,
-/// 1 when different.
+/// 1 when different. A companion names what changed (an animation's nodes by the skeleton's
+/// names): given with --with, or found beside A or B by the game's naming rule (HUMANS.MDH
+/// beside HUMANS-S_RUN.MAN) when its key (checksum) is A's.
 #[derive(clap::Args)]
 pub struct Args {
     a: PathBuf,
@@ -19,6 +21,8 @@ pub struct Args {
     /// Print one JSON document instead (schema: schemas/animkit.diff.schema.json).
     #[arg(long, conflicts_with = "yaml")]
     json: bool,
+    #[command(flatten)]
+    with: super::WithArgs,
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
@@ -52,7 +56,11 @@ pub fn run(args: Args) -> Result<Status, Error> {
                     Which::Old => Error::decoding(&args.a)(e),
                     Which::New => Error::decoding(&args.b)(e),
                 })?;
-            return Ok(print_changes(&args, a.format.tag(), &changes));
+            return Ok(print_changes(
+                &args,
+                a.format.tag(),
+                &Diff::from_lines(changes),
+            ));
         }
         _ => {}
     }
@@ -75,8 +83,13 @@ pub fn run(args: Args) -> Result<Status, Error> {
         let (ya, yb) = (to_yaml(x.as_ref(), &args.a)?, to_yaml(y.as_ref(), &args.b)?);
         return Ok(print_yaml_diff(&args, &ya, &yb));
     }
+    let companions = args.with.load()?;
+    let companion = companions.for_file_or_beside(&args.a, &[&args.b], a.format, x.as_ref())?;
+    let ctx = DiffContext {
+        companion: companion.as_ref().map(|c| c.get()),
+    };
     let changes = x
-        .diff(y.as_ref())
+        .diff_report(y.as_ref(), &ctx)
         .ok_or_else(|| Error::other(&args.b, "different formats"))?;
     // What the edit left stale: a note on stderr (stdout keeps the documented shapes).
     for w in x.edit_warnings(y.as_ref()) {
@@ -99,15 +112,17 @@ fn print_yaml_diff(args: &Args, ya: &str, yb: &str) -> Status {
     Status::Failed
 }
 
-fn print_changes(args: &Args, tag: &str, changes: &[String]) -> Status {
+fn print_changes(args: &Args, tag: &str, diff: &Diff) -> Status {
+    let changes = &diff.lines;
     if args.json {
         json::print(&json::DiffReport {
             report: "animkit.diff",
             old: args.a.display().to_string(),
             new: args.b.display().to_string(),
             format: tag.into(),
-            equal: changes.is_empty(),
+            equal: diff.is_empty(),
             changes: changes.to_vec(),
+            items: diff.changes.clone(),
         });
         return if changes.is_empty() {
             Status::Ok

@@ -24,7 +24,9 @@ pub struct Args {
     /// Start the document with `# yaml-language-server: $schema=BASE/<tag>.schema.json`, so an
     /// editor with the YAML language server (VS Code's YAML extension, ...) validates it without
     /// settings. BASE is a folder (relative to the document) or URL holding the schemas
-    /// (`animkit schema --out-dir BASE`); default `schemas`.
+    /// (`animkit schema --out-dir BASE`); default `schemas`. With `-o FILE` and a folder BASE,
+    /// the document's schema is written there when it is not there yet, so the comment always
+    /// points at a file that exists.
     #[arg(long, value_name = "BASE", num_args = 0..=1, default_missing_value = "schemas")]
     schema_comment: Option<String>,
 }
@@ -56,5 +58,32 @@ pub fn run(args: Args) -> Result<Status, Error> {
         None => Output::Stdout,
     };
     convert::export(&input, &job, output)?;
+    if let (Some(base), Some(path)) = (&args.schema_comment, &args.out.output) {
+        schema_beside(path, base, input.format)?;
+    }
     Ok(Status::Ok)
+}
+
+/// The schema a `--schema-comment BASE` line of the document `path` points at, written when
+/// BASE is a folder and the file is missing (an existing one is left as it is).
+fn schema_beside(
+    path: &std::path::Path,
+    base: &str,
+    format: &dyn crate::registry::Format,
+) -> Result<(), Error> {
+    if base.contains("://") {
+        return Ok(());
+    }
+    let dir = path.parent().unwrap_or(std::path::Path::new("")).join(base);
+    let file = dir.join(format!("{}.schema.json", format.tag()));
+    if file.exists() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    crate::fsio::write_file(&file, super::schema::schema_text(format).as_bytes(), false)?;
+    eprintln!(
+        "wrote {} (the schema the document's first line points at)",
+        file.display()
+    );
+    Ok(())
 }

@@ -159,23 +159,31 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
     let loaded = super::gltf_mesh::load(&a.character, source, a.model.as_deref())?;
     let character = loaded.as_ref().map(|l| l.character(&sk)).transpose()?;
     let origin = origin_of(&a.output, source, &mdh_label, &mans);
-    let (bytes, report) = gltf::export_with_origin(
-        &sk,
-        &anims,
-        character.as_ref(),
-        container,
-        (!a.no_origin).then_some(&origin),
-    )
-    .map_err(|e| Error::other(&mdh_label, e.to_string()))?;
+    // (written as it is made: the binary buffer is not copied behind the JSON in memory;
+    // the output is renamed into place only when the whole file is written)
+    let (len, report) = crate::fsio::write_streaming(&a.output, a.force, |w| {
+        let mut w = KeepIoError { w, error: None };
+        gltf::export_with_origin_to(
+            &sk,
+            &anims,
+            character.as_ref(),
+            container,
+            (!a.no_origin).then_some(&origin),
+            &mut w,
+        )
+        .map_err(|e| match w.error.take() {
+            Some(io) => Error::io(&a.output, io),
+            None => Error::other(&mdh_label, e.to_string()),
+        })
+    })?;
     drop(mans);
     for w in &report.warnings {
         crate::convert::warn_plain(w);
     }
-    crate::fsio::write_file(&a.output, &bytes, a.force)?;
     eprintln!(
         "wrote {} ({} bytes): {} nodes, {}{} animation{}{}",
         a.output.display(),
-        bytes.len(),
+        len,
         report.nodes,
         match report.meshes {
             0 => String::new(),
@@ -195,6 +203,24 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
         }
     );
     Ok(Status::Ok)
+}
+
+/// A writer that keeps its first error (to tell the output's errors from the export's).
+struct KeepIoError<W> {
+    w: W,
+    error: Option<std::io::Error>,
+}
+
+impl<W: std::io::Write> std::io::Write for KeepIoError<W> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.w.write(b).inspect_err(|e| {
+            self.error
+                .get_or_insert_with(|| std::io::Error::new(e.kind(), e.to_string()));
+        })
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.w.flush()
+    }
 }
 
 /// Where an export's model came from, for the way back (paths relative to the output's

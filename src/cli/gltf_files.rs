@@ -16,6 +16,30 @@ pub(super) use crate::zengin::gltf::model::{ext_is, Member as Found};
 /// Every .MAN and .MDH member of an archive, or file of a folder (recursively).
 pub(super) fn collect(source: &Path) -> Result<Vec<Found>, Error> {
     let mut out = Vec::new();
+    each_member(
+        source,
+        |_| true,
+        |name, bytes| {
+            out.push(Found {
+                name: name.to_string(),
+                bytes: bytes.to_vec(),
+            });
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// Each .MAN and .MDH member of an archive, or file of a folder (recursively), whose name
+/// `wanted` takes, handed to `visit` one at a time (borrowed from the mapped archive, or read
+/// for the call), in the order of a folder walk (so an archive and its unpacked folder
+/// agree): nothing is held but what `visit` keeps.
+pub(super) fn each_member(
+    source: &Path,
+    wanted: impl Fn(&str) -> bool,
+    mut visit: impl FnMut(&str, &[u8]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let ours = |name: &str| (ext_is(name, "man") || ext_is(name, "mdh")) && wanted(name);
     if source.is_dir() {
         for e in walkdir::WalkDir::new(source).sort_by_file_name() {
             let e = e.map_err(|err| Error::other(source, err.to_string()))?;
@@ -28,17 +52,13 @@ pub(super) fn collect(source: &Path) -> Result<Vec<Found>, Error> {
                 .map(|c| c.as_os_str().to_string_lossy().into_owned())
                 .collect::<Vec<_>>()
                 .join("/");
-            if ext_is(&name, "man") || ext_is(&name, "mdh") {
-                out.push(Found {
-                    name,
-                    bytes: crate::fsio::read_file(e.path())?,
-                });
+            if ours(&name) {
+                visit(&name, &crate::fsio::read_file(e.path())?)?;
             }
         }
-        return Ok(out);
+        return Ok(());
     }
-    // An archive of any container format, through its registered container (the members in
-    // the order of the folder walk above, so an archive and its unpacked folder agree).
+    // An archive of any container format, through its registered container.
     let data = crate::fsio::map_file(source)?;
     let Some(container) = registry::detect(&data).and_then(|f| f.container()) else {
         return Err(Error::other(
@@ -50,17 +70,18 @@ pub(super) fn collect(source: &Path) -> Result<Vec<Found>, Error> {
     let mut members = archive.members().map_err(Error::decoding(source))?;
     members.sort_by(|a, b| a.name.split('/').cmp(b.name.split('/')));
     for m in members {
-        if ext_is(&m.name, "man") || ext_is(&m.name, "mdh") {
+        if ours(&m.name) {
             let bytes = archive
                 .read(m.id)
                 .map_err(|why| Error::other(source, format!("{}: {why}", m.name)))?;
-            out.push(Found {
-                name: m.name,
-                bytes: bytes.into_owned(),
-            });
+            visit(&m.name, &bytes)?;
+            // (this process's pages of the member given back: the resident set stays the
+            // size of what is kept, not of the archive)
+            drop(bytes);
+            data.release(archive.stored(m.id));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 pub(super) fn read_mdh(path: &Path) -> Result<Mdh, Error> {
@@ -391,25 +412,49 @@ pub(super) fn model_in(
     model: Option<&str>,
     source: &Path,
 ) -> Result<Model, Error> {
-    let found = collect(source)?;
+    // Two walks: the MDH members first (small), then the MANs one at a time, keeping only
+    // those of the model decoded (a whole game's archive is not held in memory).
     let (label, mdh) = match mdh {
         Some(p) => (p.to_path_buf(), read_mdh(p)?),
         None => {
-            let hit = gltf::model::find_mdh(&found, model).map_err(|m| Error::other(source, m))?;
+            let mut mdhs = Vec::new();
+            each_member(
+                source,
+                |n| ext_is(n, "mdh"),
+                |name, bytes| {
+                    mdhs.push(Found {
+                        name: name.to_string(),
+                        bytes: bytes.to_vec(),
+                    });
+                    Ok(())
+                },
+            )?;
+            let hit = gltf::model::find_mdh(&mdhs, model).map_err(|m| Error::other(source, m))?;
             let label = source.join(&hit.name);
             let mdh = decode_mdh(&label, &hit.bytes)?;
             (label, mdh)
         }
     };
-    let (mans, skipped) = gltf::model::mans_of(&found, &mdh, &label.display().to_string())
-        .map_err(|m| Error::other(source, m))?;
-    for name in skipped {
-        crate::convert::warn(Path::new(&name), "not a readable MAN; skipped");
+    let want = mdh_checksum(&mdh);
+    let mut mans = Vec::new();
+    each_member(
+        source,
+        |n| ext_is(n, "man"),
+        |name, bytes| {
+            match gltf::model::man_of(bytes, want) {
+                Err(()) => crate::convert::warn(Path::new(name), "not a readable MAN; skipped"),
+                Ok(Some(man)) => mans.push((source.join(name), man)),
+                Ok(None) => {}
+            }
+            Ok(())
+        },
+    )?;
+    if mans.is_empty() {
+        return Err(Error::other(
+            source,
+            gltf::model::no_man_message(&label.display().to_string(), want),
+        ));
     }
-    let mans = mans
-        .into_iter()
-        .map(|(name, man)| (source.join(name), man))
-        .collect();
     Ok((label, mdh, mans))
 }
 

@@ -29,21 +29,14 @@ pub fn run(args: Args) -> Result<Status, Error> {
         let (out, dir) = (args.out.output.as_deref(), super::tree::Direction::Import);
         return super::tree::run(&args.file, out, args.out.force, dir, &opts);
     }
-    let bytes = crate::fsio::read_file(&args.file)?;
-    if bytes.is_empty() {
+    // (mapped: the text is the file's own pages when it is UTF-8 as stored, the usual case, no
+    // copy of a large document is held, and a format that streams drops the pages of the
+    // pieces it has packed)
+    let map = crate::fsio::map_file(&args.file)?;
+    if map.is_empty() {
         return Err(Error::other(&args.file, "empty file"));
     }
-    // (the file's own buffer becomes the text when it is UTF-8 as read, the usual case: no
-    // second copy of a large document is held beside it)
-    let converted =
-        match crate::yaml::decode_text(&bytes).map_err(|e| Error::other(&args.file, e))? {
-            std::borrow::Cow::Owned(s) => Some(s),
-            std::borrow::Cow::Borrowed(_) => None,
-        };
-    let text = match converted {
-        Some(s) => s,
-        None => String::from_utf8(bytes).map_err(|e| Error::other(&args.file, e.to_string()))?,
-    };
+    let text = crate::yaml::decode_text(&map).map_err(|e| Error::other(&args.file, e))?;
     let tag = crate::yaml::document_tag(&text)
         .ok_or_else(|| Error::other(&args.file, "no `format:` line: not an animkit document"))?;
     let format = registry::formats()
@@ -71,7 +64,16 @@ pub fn run(args: Args) -> Result<Status, Error> {
     } else {
         Existing::Refuse
     };
-    let wrote = convert::import(&args.file, &text, format, &opts, &output, existing, false)?;
+    let wrote = convert::import(
+        &args.file,
+        &text,
+        Some(&map),
+        format,
+        &opts,
+        &output,
+        existing,
+        false,
+    )?;
     if let Wrote::Written { len, .. } = wrote {
         eprintln!("wrote {} ({len} bytes, {tag})", output.display());
     }

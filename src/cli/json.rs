@@ -188,6 +188,11 @@ pub struct DiffReport {
     pub equal: bool,
     /// One line per change, as `diff` prints them (a field path, then old → new).
     pub changes: Vec<String>,
+    /// Every change as data, in the order of `changes` (a line may sum up several: the frames
+    /// of one node of an animation are one line, one item each): where (`path`, `node`,
+    /// `frame`), the `old` and `new` value, and its `text`. A format that reports a change as
+    /// text only gives `path` and `text`. Added in issue 27.
+    pub items: Vec<crate::registry::Change>,
 }
 
 /// The reports' schemas: (tag, description, schema), for `schemas/`.

@@ -34,6 +34,7 @@ mod oneshot;
 mod out;
 mod progress;
 mod psa;
+mod register;
 mod repack;
 mod repair;
 pub mod schema;
@@ -75,6 +76,14 @@ pub struct Cli {
     /// it, an animkit YAML → its binary, an archive ↔ its NAME-unpacked folder; see --help).
     #[arg(value_name = "PATH")]
     paths: Vec<std::path::PathBuf>,
+    /// Windows: add "Convert with animkit" (the one-step conversion) to Explorer's context menu
+    /// of the files animkit converts and of folders, for the current user (registry, under
+    /// HKEY_CURRENT_USER\Software\Classes). Elsewhere: says it is Windows-only, exit 2.
+    #[arg(long, conflicts_with_all = ["paths", "unregister"])]
+    register: bool,
+    /// Windows: remove the context-menu entry `--register` added.
+    #[arg(long, conflicts_with = "paths")]
+    unregister: bool,
 }
 
 #[derive(Subcommand)]
@@ -120,6 +129,9 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    if cli.register || cli.unregister {
+        return register::run(cli.register);
+    }
     let result = match cli.command {
         Some(command) => dispatch(command),
         None if cli.paths.is_empty() => return oneshot::no_arguments(),

@@ -95,13 +95,14 @@ pub fn run(args: Args) -> Result<Status, Error> {
         ));
         outs.push(out);
     }
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let made = crate::fsio::MadeDir::create(&dir)?;
     crate::fsio::write_files_with(&outs, args.force, |i, w| {
         psa::export_set_to(&pkg, &sets[i], w).map_err(|e| match e {
             psa::ExportError::Decode(e) => Error::decoding(path)(e),
             psa::ExportError::Io(e) => Error::io(&outs[i], e),
         })
     })?;
+    made.keep();
     for s in said {
         println!("{s}");
     }

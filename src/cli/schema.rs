@@ -45,14 +45,21 @@ pub fn schema_file_text(schema: &schemars::schema::RootSchema) -> String {
 
 pub fn run(args: Args) -> Result<Status, Error> {
     if let Some(dir) = &args.out_dir {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        let all = FORMATS
+        // (all files or none: a failure, e.g. a full disk, leaves neither some of them nor a
+        // folder made for them)
+        let made = crate::fsio::MadeDir::create(dir)?;
+        let files: Vec<(PathBuf, Vec<u8>)> = FORMATS
             .iter()
             .map(|f| (f.tag(), f.schema()))
-            .chain(other_documents().into_iter().map(|(t, _, s)| (t, s)));
-        for (tag, schema) in all {
-            let path = dir.join(format!("{tag}.schema.json"));
-            crate::fsio::write_file(&path, schema_file_text(&schema).as_bytes(), true)?;
+            .chain(other_documents().into_iter().map(|(t, _, s)| (t, s)))
+            .map(|(tag, schema)| {
+                let path = dir.join(format!("{tag}.schema.json"));
+                (path, schema_file_text(&schema).into_bytes())
+            })
+            .collect();
+        crate::fsio::write_files(&files, true)?;
+        made.keep();
+        for (path, _) in &files {
             println!("wrote {}", path.display());
         }
         return Ok(Status::Ok);

@@ -8,7 +8,7 @@
 //! and [`CheckContext`](super::CheckContext).
 
 /// "Files of this format can use a file of format `tag`."
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Companion {
     /// The companion's format tag, e.g. `zengin.mdh`.
     pub tag: &'static str,
@@ -16,4 +16,8 @@ pub struct Companion {
     pub flag: &'static str,
     /// What the file uses it for (shown in messages).
     pub role: &'static str,
+    /// The name (without extension) a companion beside the file has, by the game's naming
+    /// rule, from the file's name (ZenGin: `HUMANS-S_RUN.MAN` → `HUMANS`, whose skeleton is
+    /// `HUMANS.MDH`); compared without regard to case. `None`: no such rule.
+    pub beside: Option<fn(&str) -> Option<String>>,
 }

@@ -3,10 +3,12 @@
 //! It imports only [`crate::exact`]; the list of formats is one floor up, in
 //! [`crate::registry`], which imports every format.
 
+mod change;
 mod companion;
 mod container;
 mod finding;
 
+pub use change::{Change, Diff, DiffContext};
 pub use companion::Companion;
 pub use container::{Archive, Container, Member, Mismatch, Stage, Which};
 
@@ -54,6 +56,10 @@ pub trait Sink {
     fn settle(&mut self) {}
     /// Forget everything appended (the format starts again another way).
     fn restart(&mut self);
+    /// The format is done with `part` of the document it reads (a piece already packed): the
+    /// memory behind it may be given back (nothing by default; a document read from a file
+    /// map drops those pages).
+    fn done_with(&mut self, _part: &str) {}
 }
 
 impl Sink for Vec<u8> {
@@ -130,6 +136,13 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn field_at(&self, offset: u64) -> String;
     /// What changed from `self` (old) to `other` (new), one line per change; empty when equal.
     fn diff(&self, other: &Self) -> Vec<String>;
+    /// [`Codec::diff`] as data, with what the files are compared with (`ctx`: e.g. the
+    /// skeleton that names an animation's nodes): the lines `diff` prints and every change as a
+    /// [`Change`] (`diff --json`). By default the lines of [`Codec::diff`], each a change
+    /// reported as text only.
+    fn diff_report(&self, other: &Self, _ctx: &DiffContext<'_>) -> Diff {
+        Diff::from_lines(Codec::diff(self, other))
+    }
     /// The format's validation rules and consistency findings (`animkit check`), alone or
     /// against a related file in `ctx`; formats without rules find nothing.
     fn check(&self, _ctx: &CheckContext<'_>) -> Vec<Finding> {
@@ -171,23 +184,7 @@ pub trait Codec: Sized + Send + Sync + 'static {
         previous: Option<&[u8]>,
         sink: &mut dyn Sink,
     ) -> Result<Imported, ImportError> {
-        let new = Self::from_yaml(text, opts)?;
-        let mut out = Vec::new();
-        new.encode(&mut out)?;
-        let edit_warnings = previous
-            .filter(|old| Self::detect(old))
-            .and_then(|old| Self::decode(old).ok())
-            .map(|old| old.edit_warnings(&new))
-            .unwrap_or_default();
-        let imported = Imported {
-            value_findings: new.value_findings(),
-            edit_warnings,
-        };
-        // (the process may end soon after: the caller need not wait for the model to be
-        // dropped piece by piece before its output is written)
-        drop(new);
-        sink.append(&out);
-        Ok(imported)
+        import_through_model::<Self>(text, opts, previous, sink)
     }
     /// The YAML document of [`Codec::to_yaml`] written to `out` as it is made. The default
     /// makes the whole text and writes it; a format with large documents may write it piece
@@ -223,6 +220,38 @@ pub struct Repaired {
     pub bytes: Vec<u8>,
     /// What changed, one line each (field path, offset, old → new).
     pub changes: Vec<String>,
+}
+
+/// The default [`Codec::import_to`]: read the model, encode it, compare (for a format whose
+/// own `import_to` takes this path when its cheaper one declines).
+pub fn import_through_model<T: Codec>(
+    text: &str,
+    opts: &ImportOptions,
+    previous: Option<&[u8]>,
+    sink: &mut dyn Sink,
+) -> Result<Imported, ImportError> {
+    let new = T::from_yaml(text, opts)?;
+    let mut out = Vec::new();
+    new.encode(&mut out)?;
+    let imported = Imported {
+        value_findings: new.value_findings(),
+        edit_warnings: edit_warnings_from::<T>(previous, &new),
+    };
+    // (the process may end soon after: the caller need not wait for the model to be
+    // dropped piece by piece before its output is written)
+    drop(new);
+    sink.append(&out);
+    Ok(imported)
+}
+
+/// The [`Codec::edit_warnings`] of the edit from `previous` (when it is a readable file of
+/// format `T`) to `new`.
+fn edit_warnings_from<T: Codec>(previous: Option<&[u8]>, new: &T) -> Vec<Finding> {
+    previous
+        .filter(|old| T::detect(old))
+        .and_then(|old| T::decode(old).ok())
+        .map(|old| old.edit_warnings(new))
+        .unwrap_or_default()
 }
 
 /// A format, as the commands see it.
@@ -321,6 +350,8 @@ pub trait Asset: Document {
     fn encode(&self) -> Result<Vec<u8>, EncodeError>;
     /// `None` when `other` is a different format.
     fn diff(&self, other: &dyn Asset) -> Option<Vec<String>>;
+    /// See [`Codec::diff_report`]; `None` when `other` is a different format.
+    fn diff_report(&self, other: &dyn Asset, ctx: &DiffContext<'_>) -> Option<Diff>;
     /// See [`Codec::value_findings`].
     fn value_findings(&self) -> Vec<Finding>;
     /// See [`Codec::edit_warnings`]; empty when `edited` is another format.
@@ -344,6 +375,12 @@ impl<T: Codec> Asset for T {
             .as_any()
             .downcast_ref::<T>()
             .map(|o| Codec::diff(self, o))
+    }
+    fn diff_report(&self, other: &dyn Asset, ctx: &DiffContext<'_>) -> Option<Diff> {
+        other
+            .as_any()
+            .downcast_ref::<T>()
+            .map(|o| Codec::diff_report(self, o, ctx))
     }
     fn value_findings(&self) -> Vec<Finding> {
         Codec::value_findings(self)

@@ -45,6 +45,10 @@ impl FieldPath {
     pub fn index(self, i: usize) -> Self {
         self.push(Segment::Index(i))
     }
+    /// The steps, outermost first.
+    pub fn segments(&self) -> &[Segment] {
+        &self.0
+    }
 }
 
 impl fmt::Display for FieldPath {

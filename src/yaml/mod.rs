@@ -7,6 +7,7 @@
 
 mod emit;
 pub mod fast;
+pub mod locate;
 pub mod read;
 pub mod split;
 

@@ -36,7 +36,7 @@ where
     Item: DeserializeOwned + Send,
 {
     let mut parts = Vec::new();
-    let read = read_pieces(text, key, items, Some, |_: &D, p| {
+    let read = read_pieces(text, key, items, Some, |_: &D, p, _: &str| {
         parts.push(p);
         Some(())
     });
@@ -53,9 +53,10 @@ where
 
 /// Read a large document in pieces (see the module): `each` gets each piece's items on the
 /// thread that read them; `consume` gets, on the calling thread, the document before the
-/// sequence (read as `D` with the key's value `[]`) and each result of `each` in the
-/// sequence's order, as soon as it and those before it are done (so the caller can write
-/// them out while later pieces are read). Returns the document without the sequence (`D`,
+/// sequence (read as `D` with the key's value `[]`), each result of `each` in the sequence's
+/// order, as soon as it and those before it are done (so the caller can write them out while
+/// later pieces are read), and the piece of `text` it came from (done with: a caller may give
+/// its memory back). Returns the document without the sequence (`D`,
 /// its `items` empty), or `None` (read the document the usual way) when the document is
 /// small, the fast reader is off, the document is not in that shape, a piece is outside the
 /// fast reader's subset, or `each` or `consume` gives `None` (then `consume` may have had
@@ -65,7 +66,7 @@ pub fn read_pieces<D, Item, R>(
     key: &str,
     items: fn(&mut D) -> &mut Vec<Item>,
     each: impl Fn(Vec<Item>) -> Option<R> + Sync,
-    consume: impl FnMut(&D, R) -> Option<()>,
+    consume: impl FnMut(&D, R, &str) -> Option<()>,
 ) -> Option<D>
 where
     D: DeserializeOwned,
@@ -91,7 +92,7 @@ fn read_in_pieces<D, Item, R>(
     key: &str,
     items: fn(&mut D) -> &mut Vec<Item>,
     each: impl Fn(Vec<Item>) -> Option<R> + Sync,
-    mut consume: impl FnMut(&D, R) -> Option<()>,
+    mut consume: impl FnMut(&D, R, &str) -> Option<()>,
     pieces: usize,
 ) -> Option<D>
 where
@@ -164,8 +165,9 @@ where
             waiting[i] = Some(r);
             while let Some((v, end)) = waiting.get_mut(next).and_then(Option::take) {
                 seq_end = end;
+                let piece = ranges.get(next).and_then(|&(a, b)| text.get(a..b));
                 next += 1;
-                if consume(&before, v).is_none() {
+                if consume(&before, v, piece.unwrap_or_default()).is_none() {
                     failed.store(true, Ordering::Relaxed);
                     break;
                 }
@@ -258,7 +260,7 @@ mod tests {
 
     fn split(text: &str, pieces: usize) -> Option<Doc> {
         let mut parts = Vec::new();
-        let consume = |before: &Doc, p: Vec<Item>| {
+        let consume = |before: &Doc, p: Vec<Item>, _: &str| {
             assert_eq!((before.format.as_str(), before.list.len()), ("t", 0));
             parts.push(p);
             Some(())

@@ -33,8 +33,30 @@ pub fn node_list_checksum<'a>(names: impl IntoIterator<Item = &'a [u8]>) -> u32 
     h.finalize()
 }
 
+/// The model a ZenGin animation file belongs to, by the engine's naming rule: the file name
+/// up to its first `-` (`HUMANS-S_RUN.MAN` → `HUMANS`, `HUMANS-S_RUN.MAN.yaml` too), whose
+/// skeleton is `HUMANS.MDH`. `None` for a name without a model part.
+pub fn model_prefix(file_name: &str) -> Option<String> {
+    let (model, _) = file_name.split_once('-')?;
+    (!model.is_empty()).then(|| model.to_string())
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_animation_names_its_model_before_the_first_dash() {
+        assert_eq!(
+            super::model_prefix("HUMANS-S_RUN.MAN").as_deref(),
+            Some("HUMANS")
+        );
+        assert_eq!(
+            super::model_prefix("Humans-T_1H_2_S0.man.yaml").as_deref(),
+            Some("Humans")
+        );
+        assert_eq!(super::model_prefix("WALK.MAN"), None);
+        assert_eq!(super::model_prefix("-X.MAN"), None);
+    }
+
     #[test]
     fn checksum_of_the_zenkit_docs_example() {
         let names: [&[u8]; 2] = [b"BIP01", b"BIP01 LEVER STICK"];

@@ -379,7 +379,7 @@ impl Anim {
             Some(head)
         };
         let (mut head_len, mut defs, mut written) = (None, 0, 0);
-        let consume = |before: &AnimDocument, (n, part): (usize, Vec<u8>)| {
+        let consume = |before: &AnimDocument, (n, part): (usize, Vec<u8>), piece: &str| {
             if head_len.is_none() {
                 // (the head as far as it is known: the count of defs is patched in at the end)
                 let head = head_of(before, 0)?;
@@ -387,6 +387,7 @@ impl Anim {
                 head_len = Some(head.len());
             }
             sink.append(&part);
+            sink.done_with(piece);
             defs += n;
             written += part.len();
             if written >= SETTLE_EVERY {

@@ -151,6 +151,22 @@ pub fn export_with_origin(
     container: Container,
     origin: Option<&super::origin::Origin>,
 ) -> Result<(Vec<u8>, ExportReport), GltfError> {
+    let mut out = Vec::new();
+    let (_, report) = export_with_origin_to(sk, anims, character, container, origin, &mut out)?;
+    Ok((out, report))
+}
+
+/// [`export_with_origin`] written into `w` (a GLB's binary buffer is written as it is, not
+/// copied behind the JSON first); returns the file's size and the report. An error of `w`
+/// is a [`GltfError`] naming it.
+pub fn export_with_origin_to(
+    sk: &Skeleton,
+    anims: &[Animation<'_>],
+    character: Option<&super::mesh::Character<'_>>,
+    container: Container,
+    origin: Option<&super::origin::Origin>,
+    w: &mut dyn std::io::Write,
+) -> Result<(usize, ExportReport), GltfError> {
     let mut report = ExportReport {
         nodes: sk.len(),
         ..Default::default()
@@ -168,6 +184,17 @@ pub fn export_with_origin(
         }
     }
 
+    // A file of no animation would be refused by `gltf import` (the way back): not written.
+    if plans.is_empty() && !anims.is_empty() {
+        let labels: Vec<&str> = anims.iter().map(|a| a.label.as_str()).collect();
+        return Err(GltfError::new(format!(
+            "{}: no frames or no nodes: no animation to export, and a glTF file without \
+             animations would not go back in with `gltf import`; leave {} out (the skeleton, \
+             or a mesh with --mesh, exports without MANs)",
+            labels.join(", "),
+            if labels.len() == 1 { "it" } else { "them" },
+        )));
+    }
     let mut root = json::Root {
         asset: json::Asset {
             generator: Some(format!("animkit {}", env!("CARGO_PKG_VERSION"))),
@@ -203,7 +230,7 @@ pub fn export_with_origin(
             .extend(super::mesh::push_character(&mut root, sk, ch, &mut bin)?);
         report.meshes = root.meshes.len();
     }
-    Ok((serialize(root, bin, container)?, report))
+    Ok((serialize(root, bin, container, w)?, report))
 }
 
 /// The MDH's nodes, in MDH order, and the scene; several roots get a common parent (a skin's
@@ -383,7 +410,9 @@ fn serialize(
     mut root: json::Root,
     bin: Vec<u8>,
     container: Container,
-) -> Result<Vec<u8>, GltfError> {
+    w: &mut dyn std::io::Write,
+) -> Result<usize, GltfError> {
+    let write_err = |e: std::io::Error| GltfError::new(format!("cannot write the file: {e}"));
     root.buffers.push(json::Buffer {
         byte_length: USize64(bin.len() as u64),
         name: None,
@@ -396,7 +425,7 @@ fn serialize(
             let text = root
                 .to_vec()
                 .map_err(|e| GltfError::new(format!("cannot write the glTF JSON: {e}")))?;
-            glb::write(&text, &bin)
+            glb::write_to(w, &text, &bin).map_err(write_err)?
         }
         Container::Gltf => {
             let mut uri = String::with_capacity(bin.len() * 4 / 3 + 64);
@@ -404,8 +433,11 @@ fn serialize(
             base64::engine::general_purpose::STANDARD.encode_string(&bin, &mut uri);
             drop(bin);
             root.buffers[0].uri = Some(uri);
-            root.to_vec_pretty()
-                .map_err(|e| GltfError::new(format!("cannot write the glTF JSON: {e}")))?
+            let text = root
+                .to_vec_pretty()
+                .map_err(|e| GltfError::new(format!("cannot write the glTF JSON: {e}")))?;
+            w.write_all(&text).map_err(write_err)?;
+            text.len()
         }
     };
     Ok(out)

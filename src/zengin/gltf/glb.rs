@@ -81,13 +81,29 @@ pub fn split(data: &[u8]) -> Result<(&[u8], Option<&[u8]>), GltfError> {
 
 /// A GLB file of `json` and `bin`.
 pub fn write(json: &[u8], bin: &[u8]) -> Vec<u8> {
-    let pad = |n: usize| (4 - n % 4) % 4;
-    let (jp, bp) = (pad(json.len()), pad(bin.len()));
-    let mut total = 12 + 8 + json.len() + jp;
+    let mut out = Vec::with_capacity(glb_len(json, bin));
+    write_to(&mut out, json, bin).expect("writing to a Vec does not fail");
+    out
+}
+
+fn pad(n: usize) -> usize {
+    (4 - n % 4) % 4
+}
+
+/// The size of the GLB file of `json` and `bin`.
+fn glb_len(json: &[u8], bin: &[u8]) -> usize {
+    let mut total = 12 + 8 + json.len() + pad(json.len());
     if !bin.is_empty() {
-        total += 8 + bin.len() + bp;
+        total += 8 + bin.len() + pad(bin.len());
     }
-    let mut out = Vec::with_capacity(total);
+    total
+}
+
+/// [`write`] into `w` (the bytes of [`write`], without a copy of `bin`); returns the size.
+pub fn write_to(w: &mut dyn std::io::Write, json: &[u8], bin: &[u8]) -> std::io::Result<usize> {
+    let (jp, bp) = (pad(json.len()), pad(bin.len()));
+    let total = glb_len(json, bin);
+    let mut out = Vec::with_capacity(32);
     out.put_plain(&Header {
         magic: MAGIC,
         version: VERSION,
@@ -97,17 +113,20 @@ pub fn write(json: &[u8], bin: &[u8]) -> Vec<u8> {
         length: (json.len() + jp) as u32,
         kind: CHUNK_JSON,
     });
-    out.extend_from_slice(json);
-    out.resize(out.len() + jp, b' ');
+    w.write_all(&out)?;
+    w.write_all(json)?;
+    w.write_all(&b"   "[..jp])?;
     if !bin.is_empty() {
+        out.clear();
         out.put_plain(&ChunkHeader {
             length: (bin.len() + bp) as u32,
             kind: CHUNK_BIN,
         });
-        out.extend_from_slice(bin);
-        out.resize(out.len() + bp, 0);
+        w.write_all(&out)?;
+        w.write_all(bin)?;
+        w.write_all(&[0u8; 3][..bp])?;
     }
-    out
+    Ok(total)
 }
 
 #[cfg(test)]

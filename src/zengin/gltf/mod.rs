@@ -23,7 +23,9 @@ pub mod origin;
 pub mod read;
 pub mod skeleton;
 
-pub use export::{export, export_with, export_with_origin, Container, ExportReport};
+pub use export::{
+    export, export_with, export_with_origin, export_with_origin_to, Container, ExportReport,
+};
 pub use import::{import_animation, ImportOptions, ImportReport};
 pub use read::Document;
 pub use skeleton::Skeleton;

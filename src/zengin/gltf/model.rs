@@ -82,25 +82,35 @@ pub fn mans_of(
     let mut mans = Vec::new();
     let mut skipped = Vec::new();
     for f in members.iter().filter(|f| ext_is(&f.name, "man")) {
-        let detected = <Man as crate::codec::Codec>::detect(&f.bytes);
-        let man = match detected.then(|| Man::read(&f.bytes)) {
-            Some(Ok(m)) => m,
-            _ => {
-                skipped.push(f.name.clone());
-                continue;
-            }
-        };
-        if want.is_some() && man.samples().map(|s| s.checksum.0) == want {
-            mans.push((f.name.clone(), man));
+        match man_of(&f.bytes, want) {
+            Err(()) => skipped.push(f.name.clone()),
+            Ok(Some(man)) => mans.push((f.name.clone(), man)),
+            Ok(None) => {}
         }
     }
     if mans.is_empty() {
-        return Err(format!(
-            "no MAN in it has the checksum of {mdh_label} ({})",
-            want.map_or("none".into(), |c| format!("0x{c:08x}"))
-        ));
+        return Err(no_man_message(mdh_label, want));
     }
     Ok((mans, skipped))
+}
+
+/// One MAN member for [`mans_of`]: decoded when its checksum is `want` (the MDH's), `None`
+/// when it is another model's, `Err` when it does not read (skipped).
+#[allow(clippy::result_unit_err)]
+pub fn man_of(bytes: &[u8], want: Option<u32>) -> Result<Option<Man>, ()> {
+    if !<Man as crate::codec::Codec>::detect(bytes) {
+        return Err(());
+    }
+    let man = Man::read(bytes).map_err(|_| ())?;
+    Ok((want.is_some() && man.samples().map(|s| s.checksum.0) == want).then_some(man))
+}
+
+/// The error of a model without MANs.
+pub fn no_man_message(mdh_label: &str, want: Option<u32>) -> String {
+    format!(
+        "no MAN in it has the checksum of {mdh_label} ({})",
+        want.map_or("none".into(), |c| format!("0x{c:08x}"))
+    )
 }
 
 /// Whether `man` may be used with `mdh`: node indices outside the MDH never; another

@@ -151,13 +151,21 @@ impl Event {
 
 impl Events {
     pub(super) fn read(cur: &mut Cursor<'_>) -> Result<Self, DecodeError> {
+        Self::read_with(cur, true)
+    }
+    /// [`Events::read`]; without `keep`, each event is read (and checked) and dropped, and the
+    /// list is left empty.
+    fn read_with(cur: &mut Cursor<'_>, keep: bool) -> Result<Self, DecodeError> {
         let count = cur.u32().within("count")?;
         let count = cur
             .check_count(count.into(), MIN_EVENT_SIZE)
             .within("count")?;
-        let mut events = Vec::with_capacity(count);
+        let mut events = Vec::with_capacity(if keep { count } else { 0 });
         for i in 0..count {
-            events.push(Event::read(cur).within_index(i).within("events")?);
+            let e = Event::read(cur).within_index(i).within("events")?;
+            if keep {
+                events.push(e);
+            }
         }
         Ok(Events {
             events,
@@ -384,6 +392,17 @@ impl Man {
     }
 
     pub fn read(data: &[u8]) -> Result<Self, DecodeError> {
+        Self::read_with(data, true)
+    }
+
+    /// [`Man::read`] with every events chunk's list left empty (its events read, so the same
+    /// files are refused, and dropped): for what needs no events (the edit warnings of
+    /// `import`), without the decoded list of a large file.
+    pub(crate) fn read_without_events(data: &[u8]) -> Result<Self, DecodeError> {
+        Self::read_with(data, false)
+    }
+
+    fn read_with(data: &[u8], keep_events: bool) -> Result<Self, DecodeError> {
         if data.is_empty() {
             return Err(DecodeError::invalid(0, "the file is empty"));
         }
@@ -396,7 +415,14 @@ impl Man {
                 }),
                 ID_HEADER => Chunk::Header(Header::read(&mut cur).within("header")?),
                 ID_SOURCE => Chunk::Source(Source::read(&mut cur).within("source")?),
-                ID_EVENTS => Chunk::Events(Events::read(&mut cur).within("events")?),
+                ID_EVENTS => {
+                    let events = if keep_events {
+                        Events::read(&mut cur)
+                    } else {
+                        Events::read_with(&mut cur, false)
+                    };
+                    Chunk::Events(events.within("events")?)
+                }
                 ID_SAMPLES => {
                     let is_header = |c: &RawChunk<'_>| c.id == ID_HEADER;
                     let hc = raw[..i]

@@ -2,15 +2,24 @@
 //! samples.
 
 use super::{quant, Chunk, Event, Header, Man, Samples, Source};
+use crate::codec::{Change, Diff};
+use crate::exact::Text;
 use crate::zengin::chunk::ChunkBody as _;
+use serde::Serialize;
 
-pub(super) fn push_change(
-    out: &mut Vec<String>,
+/// `path: old → new` (values as Rust prints them), with both values as data.
+fn push_change<T: std::fmt::Debug + Serialize + ?Sized>(
+    out: &mut Diff,
     path: &str,
-    old: impl std::fmt::Debug,
-    new: impl std::fmt::Debug,
+    old: &T,
+    new: &T,
 ) {
-    out.push(format!("{path}: {old:?} → {new:?}"));
+    out.push(Change::new(
+        path,
+        Some(Change::value(old)),
+        Some(Change::value(new)),
+        format!("{path}: {old:?} → {new:?}"),
+    ));
 }
 
 macro_rules! diff_fields {
@@ -28,15 +37,29 @@ pub(super) fn event_line(e: &Event) -> String {
     )
 }
 
+/// One sample as the YAML shows it: `{rotation: [x, y, z, w], position: [x, y, z]}`.
+fn sample_value(c: &[u16; 6], min: f32, scale: f32) -> serde_json::Value {
+    #[derive(Serialize)]
+    struct Sample {
+        rotation: [f32; 4],
+        position: [f32; 3],
+    }
+    Change::value(&Sample {
+        rotation: quant::unpack_rotation([c[0], c[1], c[2]]),
+        position: [c[3], c[4], c[5]].map(|p| quant::unpack_position(p, min, scale)),
+    })
+}
+
 pub(super) fn diff_samples(
-    out: &mut Vec<String>,
+    out: &mut Diff,
     a: &Samples,
     b: &Samples,
     ha: Option<&Header>,
     hb: Option<&Header>,
+    names: Option<&[Text]>,
 ) {
     if a.checksum != b.checksum {
-        push_change(out, "samples.checksum", a.checksum, b.checksum);
+        push_change(out, "samples.checksum", &a.checksum, &b.checksum);
     }
     if a.node_indices != b.node_indices {
         push_change(
@@ -51,15 +74,20 @@ pub(super) fn diff_samples(
     }
     let (fa, fb) = (a.frame_count(), b.frame_count());
     if fa != fb {
-        out.push(format!(
-            "samples: {fa} frames → {fb} frames (comparing the first {})",
-            fa.min(fb)
+        out.push(Change::new(
+            "samples.frames",
+            Some(fa.into()),
+            Some(fb.into()),
+            format!(
+                "samples: {fa} frames → {fb} frames (comparing the first {})",
+                fa.min(fb)
+            ),
         ));
     }
     let nodes = a.node_indices.len();
     if nodes != b.node_indices.len() || nodes == 0 {
         if a.codes != b.codes {
-            out.push("samples: node lists differ; per-node comparison skipped".into());
+            out.push_line("samples: node lists differ; per-node comparison skipped");
         }
         return;
     }
@@ -77,38 +105,96 @@ pub(super) fn diff_samples(
         )
     };
     for n in 0..nodes {
-        let (mut changed, mut max_deg, mut max_pos) = (0usize, 0f64, 0f64);
+        let index = a.node_indices[n];
+        // The skeleton's name of the node, when a skeleton was given and has the index.
+        let name = names
+            .and_then(|names| names.get(index as usize))
+            .map(|t| t.to_string());
+        let (mut max_deg, mut max_pos) = (0f64, 0f64);
+        let (mut turned, mut moved) = (false, false);
         let mut frames = Vec::new();
+        let mut per_frame = Vec::new();
         for f in 0..fa.min(fb) {
             let (ca, cb) = (&a.codes[f * nodes + n], &b.codes[f * nodes + n]);
             let (pa, pb) = (pos(ca, mina, sca), pos(cb, minb, scb));
-            // Equal codes are the same rotation: 0, not an f32 rounding artefact.
-            let deg = if ca[..3] == cb[..3] {
-                0.0
-            } else {
-                rotation_change_degrees([ca[0], ca[1], ca[2]], [cb[0], cb[1], cb[2]])
-            };
-            let dist = if pa.to_array().map(f32::to_bits) == pb.to_array().map(f32::to_bits) {
-                0.0
-            } else {
-                pa.as_dvec3().distance(pb.as_dvec3())
-            };
-            if ca != cb || pa.to_array().map(f32::to_bits) != pb.to_array().map(f32::to_bits) {
-                changed += 1;
-                frames.push(f);
-                max_deg = max_deg.max(deg);
-                max_pos = max_pos.max(dist);
+            let rotation_changed = ca[..3] != cb[..3];
+            let position_changed =
+                pa.to_array().map(f32::to_bits) != pb.to_array().map(f32::to_bits);
+            if !(rotation_changed || position_changed || ca != cb) {
+                continue;
             }
+            // Equal codes are the same rotation: 0, not an f32 rounding artefact.
+            let deg = if rotation_changed {
+                rotation_change_degrees([ca[0], ca[1], ca[2]], [cb[0], cb[1], cb[2]])
+            } else {
+                0.0
+            };
+            let dist = if position_changed {
+                pa.as_dvec3().distance(pb.as_dvec3())
+            } else {
+                0.0
+            };
+            frames.push(f);
+            max_deg = max_deg.max(deg);
+            max_pos = max_pos.max(dist);
+            turned |= rotation_changed;
+            moved |= position_changed;
+            let what = motion_text(rotation_changed, position_changed, deg, dist, "");
+            let at = match &name {
+                Some(name) => format!("{name}: frame {f}: {what}"),
+                None => format!("samples node {n} (index {index}): frame {f}: {what}"),
+            };
+            per_frame.push(Change {
+                node: name.clone(),
+                node_index: Some(index.into()),
+                frame: Some(f as u64),
+                ..Change::new(
+                    format!("samples.frames[{f}][{n}]"),
+                    Some(sample_value(ca, mina, sca)),
+                    Some(sample_value(cb, minb, scb)),
+                    at,
+                )
+            });
         }
-        if changed > 0 {
-            out.push(format!(
-                "samples node {n} (index {}): {changed} of {} frames changed ({}), largest rotation change {max_deg:.4}°, largest position change {max_pos:.6}",
-                a.node_indices[n],
+        if frames.is_empty() {
+            continue;
+        }
+        // One line per node: the frames as ranges and the largest change.
+        out.lines.push(match &name {
+            Some(_) if frames.len() == 1 => per_frame[0].text.clone(),
+            Some(name) => format!(
+                "{name}: {} ({} of {}): {}",
+                frame_ranges(&frames),
+                frames.len(),
+                fa.min(fb),
+                motion_text(turned, moved, max_deg, max_pos, "up to ")
+            ),
+            None => format!(
+                "samples node {n} (index {index}): {} of {} frames changed ({}), largest rotation change {max_deg:.4}°, largest position change {max_pos:.6}",
+                frames.len(),
                 fa.min(fb),
                 frame_ranges(&frames)
-            ));
-        }
+            ),
+        });
+        out.changes.extend(per_frame);
     }
+}
+
+/// `rotation 29.9993°, position 0.500000` (the angle turned, the distance moved): the parts
+/// that changed.
+fn motion_text(turned: bool, moved: bool, deg: f64, dist: f64, up_to: &str) -> String {
+    let mut parts = Vec::new();
+    if turned {
+        parts.push(format!("rotation {up_to}{deg:.4}°"));
+    }
+    if moved {
+        parts.push(format!("position {up_to}{dist:.6}"));
+    }
+    if parts.is_empty() {
+        // (codes that differ but decode to the same values)
+        parts.push("codes changed".into());
+    }
+    parts.join(", ")
 }
 
 /// `frame 10`, `frames 0–5, 9, 12–31`: ascending frame numbers as ranges (at most 8 ranges
@@ -152,9 +238,17 @@ fn rotation_change_degrees(a: [u16; 3], b: [u16; 3]) -> f64 {
 }
 
 impl Man {
-    /// What changed from `self` to `other`.
+    /// What changed from `self` to `other`, one line per change.
     pub fn diff(&self, other: &Man) -> Vec<String> {
-        let mut out = Vec::new();
+        self.diff_named(other, None).lines
+    }
+
+    /// What changed from `self` to `other`: the lines `diff` prints and every change as data
+    /// (each changed sample with its node and frame); with the skeleton's node names
+    /// (`names`, indexed by MDH node), a changed node is named (`BIP01 L FOREARM: frame 10:
+    /// rotation 29.9993°`).
+    pub fn diff_named(&self, other: &Man, names: Option<&[Text]>) -> Diff {
+        let mut out = Diff::default();
         let kinds = |m: &Man| {
             m.chunks
                 .iter()
@@ -163,18 +257,21 @@ impl Man {
         };
         let (ka, kb) = (kinds(self), kinds(other));
         if ka != kb {
-            out.push(format!("chunks: [{}] → [{}]", ka.join(", "), kb.join(", ")));
+            out.push(Change::new(
+                "chunks",
+                Some(Change::value(&ka)),
+                Some(Change::value(&kb)),
+                format!("chunks: [{}] → [{}]", ka.join(", "), kb.join(", ")),
+            ));
         }
         diff_header(&mut out, self.header(), other.header());
         diff_source(&mut out, self.source(), other.source());
         diff_events(&mut out, self.events(), other.events());
         match (self.samples(), other.samples()) {
-            (Some(a), Some(b)) => diff_samples(&mut out, a, b, self.header(), other.header()),
-            (a, b) if a.is_some() != b.is_some() => out.push(format!(
-                "samples: present {} → {}",
-                a.is_some(),
-                b.is_some()
-            )),
+            (Some(a), Some(b)) => {
+                diff_samples(&mut out, a, b, self.header(), other.header(), names)
+            }
+            (a, b) if a.is_some() != b.is_some() => out.push(present("samples", a, b)),
             _ => {}
         }
         diff_other_chunks(&mut out, self, other);
@@ -182,7 +279,17 @@ impl Man {
     }
 }
 
-fn diff_header(out: &mut Vec<String>, a: Option<&Header>, b: Option<&Header>) {
+/// `part: present true → false`.
+fn present<T>(part: &str, a: Option<T>, b: Option<T>) -> Change {
+    Change::new(
+        part,
+        Some(a.is_some().into()),
+        Some(b.is_some().into()),
+        format!("{part}: present {} → {}", a.is_some(), b.is_some()),
+    )
+}
+
+fn diff_header(out: &mut Diff, a: Option<&Header>, b: Option<&Header>) {
     match (a, b) {
         (Some(a), Some(b)) => {
             diff_fields!(
@@ -209,21 +316,20 @@ fn diff_header(out: &mut Vec<String>, a: Option<&Header>, b: Option<&Header>) {
                 let flow = |b: &crate::zengin::types::BBox| {
                     format!("{{min: {:?}, max: {:?}}}", b.min, b.max)
                 };
-                out.push(format!(
-                    "header.bbox: {} → {}",
-                    flow(&a.bbox),
-                    flow(&b.bbox)
+                out.push(Change::new(
+                    "header.bbox",
+                    Some(Change::value(&a.bbox)),
+                    Some(Change::value(&b.bbox)),
+                    format!("header.bbox: {} → {}", flow(&a.bbox), flow(&b.bbox)),
                 ));
             }
         }
-        (a, b) if a.is_some() != b.is_some() => {
-            out.push(format!("header: present {} → {}", a.is_some(), b.is_some()))
-        }
+        (a, b) if a.is_some() != b.is_some() => out.push(present("header", a, b)),
         _ => {}
     }
 }
 
-fn diff_source(out: &mut Vec<String>, a: Option<&Source>, b: Option<&Source>) {
+fn diff_source(out: &mut Diff, a: Option<&Source>, b: Option<&Source>) {
     match (a, b) {
         (Some(a), Some(b)) => {
             let (da, db) = (a.date, b.date);
@@ -236,16 +342,14 @@ fn diff_source(out: &mut Vec<String>, a: Option<&Source>, b: Option<&Source>) {
             );
             diff_fields!(out, "source", a, b, [path, script, trailing]);
         }
-        (a, b) if a.is_some() != b.is_some() => {
-            out.push(format!("source: present {} → {}", a.is_some(), b.is_some()))
-        }
+        (a, b) if a.is_some() != b.is_some() => out.push(present("source", a, b)),
         _ => {}
     }
 }
 
 /// Events added, removed and changed, aligned by their full text form (which includes every
 /// bit of every field).
-fn diff_events(out: &mut Vec<String>, ea: &[Event], eb: &[Event]) {
+fn diff_events(out: &mut Diff, ea: &[Event], eb: &[Event]) {
     let (la, lb): (Vec<String>, Vec<String>) = (
         ea.iter().map(|e| format!("{e:?}")).collect(),
         eb.iter().map(|e| format!("{e:?}")).collect(),
@@ -258,14 +362,14 @@ fn diff_events(out: &mut Vec<String>, ea: &[Event], eb: &[Event]) {
                 old_index, old_len, ..
             } => {
                 for (k, e) in ea.iter().enumerate().skip(old_index).take(old_len) {
-                    out.push(format!("events[{k}] removed: {}", event_line(e)));
+                    out.push(event_change(k, Some(e), None));
                 }
             }
             DiffOp::Insert {
                 new_index, new_len, ..
             } => {
                 for (k, e) in eb.iter().enumerate().skip(new_index).take(new_len) {
-                    out.push(format!("events[{k}] added: {}", event_line(e)));
+                    out.push(event_change(k, None, Some(e)));
                 }
             }
             DiffOp::Replace {
@@ -279,22 +383,11 @@ fn diff_events(out: &mut Vec<String>, ea: &[Event], eb: &[Event]) {
                         ea.get(old_index + k).filter(|_| k < old_len),
                         eb.get(new_index + k).filter(|_| k < new_len),
                     ) {
-                        (Some(x), Some(y)) => out.push(format!(
-                            "events[{}] changed: {} → {}",
-                            new_index + k,
-                            event_line(x),
-                            event_line(y)
-                        )),
-                        (Some(x), None) => out.push(format!(
-                            "events[{}] removed: {}",
-                            old_index + k,
-                            event_line(x)
-                        )),
-                        (None, Some(y)) => out.push(format!(
-                            "events[{}] added: {}",
-                            new_index + k,
-                            event_line(y)
-                        )),
+                        (Some(x), Some(y)) => {
+                            out.push(event_change(new_index + k, Some(x), Some(y)))
+                        }
+                        (Some(x), None) => out.push(event_change(old_index + k, Some(x), None)),
+                        (None, Some(y)) => out.push(event_change(new_index + k, None, Some(y))),
                         (None, None) => {}
                     }
                 }
@@ -303,8 +396,24 @@ fn diff_events(out: &mut Vec<String>, ea: &[Event], eb: &[Event]) {
     }
 }
 
+/// `events[k] changed: old → new` (or `removed: old`, `added: new`).
+fn event_change(k: usize, old: Option<&Event>, new: Option<&Event>) -> Change {
+    let text = match (old, new) {
+        (Some(x), Some(y)) => format!("events[{k}] changed: {} → {}", event_line(x), event_line(y)),
+        (Some(x), None) => format!("events[{k}] removed: {}", event_line(x)),
+        (None, Some(y)) => format!("events[{k}] added: {}", event_line(y)),
+        (None, None) => format!("events[{k}]"),
+    };
+    Change::new(
+        format!("events[{k}]"),
+        old.map(Change::value),
+        new.map(Change::value),
+        text,
+    )
+}
+
 /// Unknown chunks and marker payloads.
-fn diff_other_chunks(out: &mut Vec<String>, a: &Man, b: &Man) {
+fn diff_other_chunks(out: &mut Diff, a: &Man, b: &Man) {
     let unknowns = |m: &Man| {
         m.chunks
             .iter()
@@ -322,7 +431,7 @@ fn diff_other_chunks(out: &mut Vec<String>, a: &Man, b: &Man) {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        out.push(format!(
+        out.push_line(format!(
             "unknown chunks changed: {} → {}",
             list(&ua),
             list(&ub)
@@ -338,7 +447,7 @@ fn diff_other_chunks(out: &mut Vec<String>, a: &Man, b: &Man) {
             .collect::<Vec<_>>()
     };
     if markers(a) != markers(b) {
-        out.push("marker payload changed".into());
+        out.push_line("marker payload changed");
     }
 }
 

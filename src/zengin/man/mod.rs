@@ -266,7 +266,9 @@ impl Codec for Man {
         tag: crate::zengin::mdh::Mdh::TAG_STR,
         flag: "mdh",
         role: "the model hierarchy (skeleton) the animation is made for: `export` labels each \
-               sample with its node's name, `check` tests the checksum and every node index",
+               sample with its node's name, `check` tests the checksum and every node index, \
+               `diff` names the nodes that changed",
+        beside: Some(crate::zengin::model_prefix),
     }];
 
     fn detect(data: &[u8]) -> bool {
@@ -308,6 +310,32 @@ impl Codec for Man {
     fn from_yaml(text: &str, opts: &ImportOptions) -> Result<Self, crate::exact::ImportError> {
         crate::zengin::man::yaml::from_yaml(text, opts)
     }
+    /// The events read straight into their bytes ([`yaml::from_yaml_lean`]) and the file
+    /// handed to the sink chunk by chunk: an event-heavy document takes about the output's
+    /// size beside its text instead of the decoded list (five strings per event) and the
+    /// whole output. Outside the lean reader's reach, the default path (same bytes, findings
+    /// and errors; tests compare both).
+    fn import_to(
+        text: &str,
+        opts: &ImportOptions,
+        previous: Option<&[u8]>,
+        sink: &mut dyn crate::codec::Sink,
+    ) -> Result<crate::codec::Imported, crate::exact::ImportError> {
+        let Some((new, events)) = yaml::from_yaml_lean(text, opts) else {
+            return crate::codec::import_through_model::<Self>(text, opts, previous, sink);
+        };
+        write_lean(&new, events, sink)?;
+        Ok(crate::codec::Imported {
+            value_findings: new.value_findings(),
+            // (the file replaced read without its events, which the warnings do not look
+            // at: an event-heavy file decoded whole takes several times its size)
+            edit_warnings: previous
+                .filter(|old| Man::detect(old))
+                .and_then(|old| Man::read_without_events(old).ok())
+                .map(|old| old.edit_warnings(&new))
+                .unwrap_or_default(),
+        })
+    }
     fn schema() -> schemars::schema::RootSchema {
         crate::zengin::man::yaml::schema()
     }
@@ -333,6 +361,13 @@ impl Codec for Man {
     }
     fn diff(&self, other: &Self) -> Vec<String> {
         Man::diff(self, other)
+    }
+    fn diff_report(&self, other: &Self, ctx: &crate::codec::DiffContext<'_>) -> crate::codec::Diff {
+        let names = ctx
+            .companion
+            .and_then(|c| c.as_any().downcast_ref::<crate::zengin::mdh::Mdh>())
+            .map(crate::zengin::mdh::Mdh::node_names);
+        Man::diff_named(self, other, names.as_deref())
     }
     fn edit_warnings(&self, edited: &Self) -> Vec<crate::codec::Finding> {
         diff::edit_warnings(self, edited)
@@ -391,4 +426,55 @@ impl Codec for Man {
     fn yaml_round_trip(&self) -> Option<Vec<u8>> {
         verify::yaml_round_trip(self)
     }
+}
+
+/// `man`'s bytes into `sink` chunk by chunk, the k-th events chunk's list (left empty in
+/// `man`) taken from `events[k]`: the bytes of [`Man::write`] (a test compares them).
+fn write_lean(
+    man: &Man,
+    events: Vec<yaml::EncodedEvents>,
+    sink: &mut dyn crate::codec::Sink,
+) -> Result<(), EncodeError> {
+    use crate::exact::{Within, Writer};
+    use chunk::ChunkBody;
+    let mut events = events.into_iter();
+    let mut buf = Vec::new();
+    for (i, c) in man.chunks.iter().enumerate() {
+        buf.clear();
+        match c {
+            Chunk::Events(e) if e.events.is_empty() => {
+                let enc = events.next().ok_or_else(|| {
+                    EncodeError::new("internal: an events chunk without its events")
+                })?;
+                let len = 4 + enc.len() + e.trailing.as_bytes().len();
+                let length = u32::try_from(len)
+                    .map_err(|_| {
+                        EncodeError::new(format!("chunk 0x{ID_EVENTS:04X} is larger than 4 GiB"))
+                    })
+                    .within_index(i)
+                    .within("chunks")?;
+                buf.put(&chunk::ChunkHeader {
+                    id: ID_EVENTS,
+                    length,
+                })?;
+                buf.put_u32(enc.count);
+                sink.append(&buf);
+                // (each piece freed once it is written)
+                for piece in enc.pieces {
+                    sink.append(&piece);
+                }
+                sink.append(e.trailing.as_bytes());
+            }
+            _ => {
+                chunk::put_chunk(&mut buf, c.id(), |o| c.put_payload(o))
+                    .within_index(i)
+                    .within("chunks")?;
+                sink.append(&buf);
+            }
+        }
+    }
+    if events.next().is_some() {
+        return Err(EncodeError::new("internal: events left over"));
+    }
+    Ok(())
 }

@@ -320,3 +320,97 @@ fn the_streamed_export_writes_the_same_bytes_as_the_whole_one() {
         );
     }
 }
+
+/// `import`'s lean path (`Codec::import_to`: the events read straight into their bytes, the
+/// file handed over chunk by chunk) gives the bytes, findings and edit warnings of the path
+/// through the model (`codec::import_through_model`): on every sample and corpus MAN, and on
+/// generated ones with many events whose frames are a small part of the text (read with the
+/// whole text) or most of it (read through the reduced document); an event the file cannot
+/// hold gives the model path's error.
+#[test]
+fn the_lean_import_writes_what_the_model_path_writes() {
+    use crate::codec::{import_through_model, ExportOptions, ImportOptions};
+    let opts = ImportOptions::default();
+    let both = |yaml: &str, previous: Option<&[u8]>| {
+        let mut lean_out = Vec::new();
+        let lean = Man::import_to(yaml, &opts, previous, &mut lean_out);
+        let mut model_out = Vec::new();
+        let model = import_through_model::<Man>(yaml, &opts, previous, &mut model_out);
+        (lean.map(|i| (lean_out, i)), model.map(|i| (model_out, i)))
+    };
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    for dir in std::iter::once(samples).chain(crate::testing::corpus_path("realworld")) {
+        for e in walkdir::WalkDir::new(&dir).sort_by_file_name() {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().to_ascii_lowercase();
+            if e.file_type().is_file() && name.ends_with(".man") {
+                files.push((
+                    e.path().display().to_string(),
+                    std::fs::read(e.path()).unwrap(),
+                ));
+            }
+        }
+    }
+    for (nodes, frames, events) in [(2, 10, 3000), (20, 400, 50), (1, 1, 0), (3, 2, 1)] {
+        files.push((
+            format!("generated {nodes}×{frames}, {events} events"),
+            synth::synthesize_bytes(&synth::Synth {
+                events,
+                ..synth::Synth::new("S_LEAN", nodes, frames)
+            }),
+        ));
+    }
+    let (mut checked, mut lean_taken) = (0, 0);
+    for (name, data) in &files {
+        let Ok(man) = Man::decode(data) else { continue };
+        let yaml = man.to_yaml(&ExportOptions::default()).unwrap();
+        lean_taken += usize::from(yaml::from_yaml_lean(&yaml, &opts).is_some());
+        let (lean, model) = both(&yaml, Some(data));
+        let (lean, model) = (lean.unwrap(), model.unwrap());
+        assert!(lean.0 == model.0, "{name}: bytes");
+        assert!(lean.0 == *data, "{name}: the file's own bytes");
+        assert_eq!(lean.1.value_findings, model.1.value_findings, "{name}");
+        assert_eq!(lean.1.edit_warnings, model.1.edit_warnings, "{name}");
+        checked += 1;
+    }
+    assert!(checked >= 9, "only {checked} MANs");
+    assert!(
+        lean_taken >= 9,
+        "the lean path read only {lean_taken} documents"
+    );
+
+    // The generated events document through each way of reading its frames.
+    let data = &files
+        .iter()
+        .find(|f| f.0.contains("3000 events"))
+        .unwrap()
+        .1;
+    let yaml = Man::decode(data)
+        .unwrap()
+        .to_yaml(&ExportOptions::default())
+        .unwrap();
+    let (reduced, _) = super::yaml_fast::split_parts(&yaml).unwrap();
+    assert!(
+        reduced.len() > yaml.len() / 8,
+        "mostly events: the whole text is read"
+    );
+    let frames_heavy = &files.iter().find(|f| f.0.contains("50 events")).unwrap().1;
+    let fy = Man::decode(frames_heavy)
+        .unwrap()
+        .to_yaml(&ExportOptions::default())
+        .unwrap();
+    let (reduced, _) = super::yaml_fast::split_parts(&fy).unwrap();
+    assert!(
+        reduced.len() <= fy.len() / 8,
+        "mostly frames: the reduced document"
+    );
+
+    // An event the file cannot hold: the model path's error, word for word.
+    let bad = yaml.replacen("tag: DEF_HIT", "tag: \"DEF\\nHIT\"", 1);
+    assert_ne!(bad, yaml);
+    let (lean, model) = both(&bad, None);
+    let (lean, model) = (lean.unwrap_err(), model.unwrap_err());
+    assert!(model.to_string().contains("line feed"), "{model}");
+    assert_eq!(lean.to_string(), model.to_string());
+}

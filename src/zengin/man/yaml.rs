@@ -323,14 +323,125 @@ type FastFrames = std::cell::RefCell<Vec<Option<FramesIn>>>;
 
 impl<'de> Deserialize<'de> for ManDocument {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        DocSeed { fast: None }.deserialize(d)
+        DocSeed {
+            fast: None,
+            lean: None,
+        }
+        .deserialize(d)
     }
 }
 
-/// Reads a document; `fast` holds pre-read frame blocks for placeholders.
+/// Reads a document; `fast` holds pre-read frame blocks for placeholders; with `lean`, each
+/// events chunk's list is encoded as it is read into the next entry of `lean` and left empty
+/// in the document (see [`from_yaml_lean`]).
 #[derive(Clone, Copy)]
 struct DocSeed<'a> {
     fast: Option<&'a FastFrames>,
+    lean: Option<&'a LeanEvents>,
+}
+
+/// The events of one events chunk as the file holds them (the count, then each event), read
+/// straight from the document by [`from_yaml_lean`]: about a third of the memory of the
+/// decoded list (an [`crate::zengin::man::Event`] holds five strings of their own).
+#[derive(Debug, Default)]
+pub struct EncodedEvents {
+    pub count: u32,
+    /// The events' bytes in pieces of about [`EVENT_PIECE`] bytes (a list that grows is never
+    /// copied).
+    pub pieces: Vec<Vec<u8>>,
+}
+
+impl EncodedEvents {
+    /// The events' bytes after the count.
+    pub fn len(&self) -> usize {
+        self.pieces.iter().map(Vec::len).sum()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+}
+
+/// The size of [`EncodedEvents::pieces`].
+const EVENT_PIECE: usize = 1 << 20;
+
+type LeanEvents = std::cell::RefCell<Vec<EncodedEvents>>;
+
+/// An events chunk read into [`EncodedEvents`] (pushed to the list); the value is the chunk
+/// with an empty list. Any shape other than `{events: [...], trailing: ...}` is refused (the
+/// caller then takes the ordinary path, which reads it or reports it).
+struct LeanEventsSeed<'a>(&'a LeanEvents);
+
+const EVENTS_FIELDS: &[&str] = &["events", "trailing"];
+
+impl<'de> DeserializeSeed<'de> for LeanEventsSeed<'_> {
+    type Value = Events;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Events, D::Error> {
+        d.deserialize_struct("Events", EVENTS_FIELDS, self)
+    }
+}
+
+impl<'de> Visitor<'de> for LeanEventsSeed<'_> {
+    type Value = Events;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an events chunk")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Events, A::Error> {
+        let (mut encoded, mut trailing) = (None, None);
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match &*key {
+                "events" if encoded.is_none() => {
+                    encoded = Some(map.next_value_seed(EventListSeed)?);
+                }
+                "trailing" if trailing.is_none() => trailing = Some(map.next_value::<Blob>()?),
+                other => return Err(de::Error::unknown_field(other, EVENTS_FIELDS)),
+            }
+        }
+        let encoded = encoded.ok_or_else(|| de::Error::missing_field("events"))?;
+        self.0.borrow_mut().push(encoded);
+        Ok(Events {
+            events: Vec::new(),
+            trailing: trailing.unwrap_or_default(),
+        })
+    }
+}
+
+struct EventListSeed;
+
+impl<'de> DeserializeSeed<'de> for EventListSeed {
+    type Value = EncodedEvents;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<EncodedEvents, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for EventListSeed {
+    type Value = EncodedEvents;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of events")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<EncodedEvents, A::Error> {
+        let mut out = EncodedEvents::default();
+        let mut piece = Vec::new();
+        while let Some(e) = seq.next_element::<crate::zengin::man::Event>()? {
+            if piece.capacity() == 0 {
+                piece.reserve_exact(EVENT_PIECE);
+            }
+            // (exactly what the chunk's writer does with the decoded event)
+            e.put(&mut piece).map_err(de::Error::custom)?;
+            out.count = out
+                .count
+                .checked_add(1)
+                .ok_or_else(|| de::Error::custom("too many events"))?;
+            if piece.len() + 1024 > EVENT_PIECE {
+                out.pieces.push(std::mem::take(&mut piece));
+            }
+        }
+        if !piece.is_empty() {
+            piece.shrink_to_fit();
+            out.pieces.push(piece);
+        }
+        Ok(out)
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for DocSeed<'_> {
@@ -436,7 +547,10 @@ impl<'de> Visitor<'de> for ChunkSeed<'_> {
             ChunkTag::Marker => ChunkIn::Marker(map.next_value()?),
             ChunkTag::Header => ChunkIn::Header(map.next_value()?),
             ChunkTag::Source => ChunkIn::Source(map.next_value()?),
-            ChunkTag::Events => ChunkIn::Events(map.next_value()?),
+            ChunkTag::Events => match self.doc.lean {
+                Some(lean) => ChunkIn::Events(map.next_value_seed(LeanEventsSeed(lean))?),
+                None => ChunkIn::Events(map.next_value()?),
+            },
             ChunkTag::Unknown => ChunkIn::Unknown(map.next_value()?),
             ChunkTag::Samples => ChunkIn::Samples(map.next_value_seed(SamplesSeed(self))?),
         };
@@ -865,7 +979,10 @@ pub(crate) fn from_yaml_blocks(
     opts: &ImportOptions,
 ) -> Option<Man> {
     let fast: FastFrames = std::cell::RefCell::new(blocks.into_iter().map(Some).collect());
-    let seed = DocSeed { fast: Some(&fast) };
+    let seed = DocSeed {
+        fast: Some(&fast),
+        lean: None,
+    };
     // (the fast reader first, as every import: the document around the frames is small, but
     // serde-saphyr's set-up and events were a third of `verify`'s time on archives of small
     // MANs; outside its subset this gives `None` and the caller takes the ordinary path,
@@ -881,7 +998,10 @@ pub(crate) fn from_yaml_blocks(
         // their own): serde-saphyr reads the small reduced document, the frames blocks still
         // taken from the placeholders, as long as none was taken by the failed attempt.
         None if fast.borrow().iter().all(Option::is_some) => {
-            let seed = DocSeed { fast: Some(&fast) };
+            let seed = DocSeed {
+                fast: Some(&fast),
+                lean: None,
+            };
             crate::yaml::from_str_seed(reduced, seed).ok()?
         }
         None => return None,
@@ -891,6 +1011,62 @@ pub(crate) fn from_yaml_blocks(
         return None;
     }
     document_to_man(doc, opts).ok()
+}
+
+/// The reduced document of the frames fast path is made when at most this large, or at most
+/// an eighth of the text (see [`from_yaml_lean`]).
+const REDUCED_SMALL: usize = 1 << 20;
+
+/// The import of `import` (`Codec::import_to`), in less memory than [`from_yaml`]: the model
+/// with each events chunk's list left empty, and the events of each events chunk in document
+/// order as their bytes ([`EncodedEvents`], the count and the events the chunk's writer
+/// writes). The frames go through the fast path's reduced document only when it is small
+/// beside the text (for a document that is mostly events, it would be a second copy of the
+/// text); otherwise the general fast reader reads the whole text. `None` on any problem or
+/// outside the fast readers' subset: the caller then takes the ordinary path, which gives the
+/// same bytes or the proper error.
+pub fn from_yaml_lean(text: &str, opts: &ImportOptions) -> Option<(Man, Vec<EncodedEvents>)> {
+    if !crate::yaml::read::fast_reader_on() {
+        return None;
+    }
+    let text = crate::yaml::strip_bom(text);
+    let lean: LeanEvents = std::cell::RefCell::new(Vec::new());
+    let doc = match crate::zengin::man::yaml_fast::split_parts(text) {
+        Some((reduced, blocks))
+            if !blocks.is_empty() && reduced.len() <= REDUCED_SMALL.max(text.len() / 8) =>
+        {
+            let reduced = reduced.build(text);
+            let fast: FastFrames = std::cell::RefCell::new(blocks.into_iter().map(Some).collect());
+            let seed = DocSeed {
+                fast: Some(&fast),
+                lean: Some(&lean),
+            };
+            let doc = match crate::yaml::fast::from_str_seed(&reduced, seed) {
+                Some(doc) => doc,
+                // (as in `from_yaml_blocks`: serde-saphyr reads the small reduced document)
+                None if fast.borrow().iter().all(Option::is_some) => {
+                    lean.borrow_mut().clear();
+                    crate::yaml::from_str_seed(&reduced, seed).ok()?
+                }
+                None => return None,
+            };
+            if fast.borrow().iter().any(Option::is_some) {
+                return None;
+            }
+            doc
+        }
+        _ => {
+            let seed = DocSeed {
+                fast: None,
+                lean: Some(&lean),
+            };
+            let doc = crate::yaml::fast::from_str_seed(text, seed)?;
+            crate::yaml::read::count_fast_read();
+            doc
+        }
+    };
+    let man = document_to_man(doc, opts).ok()?;
+    Some((man, lean.into_inner()))
 }
 
 pub fn schema() -> schemars::schema::RootSchema {

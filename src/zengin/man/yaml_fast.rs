@@ -151,11 +151,80 @@ pub fn placeholder_index(s: &str) -> Option<usize> {
 /// The document with every `frames:` block replaced, and the blocks' samples; `None` when a
 /// block is not in the exporter's shape.
 pub fn split(text: &str) -> Option<(String, Vec<FramesIn>)> {
-    let mut reduced = String::with_capacity(4096);
+    let (reduced, blocks) = split_parts(text)?;
+    Some((reduced.build(text), blocks))
+}
+
+/// The reduced document of [`split`] before it is made: the pieces of the text it keeps and
+/// the placeholders between them, so a caller can see its size first (it is made at its size,
+/// and a caller for whom it would be large, because most of the text is not frames, can read
+/// the whole text instead of copying it).
+pub struct Reduced {
+    parts: Vec<Part>,
+    len: usize,
+}
+
+enum Part {
+    /// Bytes of the text.
+    Text(std::ops::Range<usize>),
+    /// Block `k`'s placeholder at indent `ind`, then blank lines for its other `lines - 1`.
+    Block { ind: usize, k: usize, lines: usize },
+}
+
+impl Reduced {
+    /// The length of the reduced document in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// Whether the reduced document is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// The reduced document (`text` is the one it was split from).
+    pub fn build(&self, text: &str) -> String {
+        let mut out = String::with_capacity(self.len);
+        for p in &self.parts {
+            match p {
+                Part::Text(r) => out.push_str(&text[r.clone()]),
+                Part::Block { ind, k, lines } => {
+                    for _ in 0..ind + 2 {
+                        out.push(' ');
+                    }
+                    out.push_str(&placeholder(*k));
+                    out.push('\n');
+                    for _ in 1..*lines {
+                        out.push('\n');
+                    }
+                }
+            }
+        }
+        debug_assert_eq!(out.len(), self.len);
+        out
+    }
+    fn keep(&mut self, r: std::ops::Range<usize>) {
+        self.len += r.len();
+        if let Some(Part::Text(last)) = self.parts.last_mut() {
+            if last.end == r.start {
+                last.end = r.end;
+                return;
+            }
+        }
+        self.parts.push(Part::Text(r));
+    }
+}
+
+/// [`split`] without making the reduced document.
+pub fn split_parts(text: &str) -> Option<(Reduced, Vec<FramesIn>)> {
+    let mut reduced = Reduced {
+        parts: Vec::new(),
+        len: 0,
+    };
     let mut blocks = Vec::new();
+    let base = text.as_ptr() as usize;
     let mut lines = text.split_inclusive('\n').peekable();
     while let Some(line) = lines.next() {
-        reduced.push_str(line);
+        let at = line.as_ptr() as usize - base;
+        reduced.keep(at..at + line.len());
         let body = trim_eol(line);
         let Some(indent) = body
             .strip_suffix("frames:")
@@ -230,14 +299,12 @@ pub fn split(text: &str) -> Option<(String, Vec<FramesIn>)> {
             frames.positions.shrink_to_fit();
         }
         // The placeholder on the first line of the block, blank lines for the rest.
-        for _ in 0..ind + 2 {
-            reduced.push(' ');
-        }
-        reduced.push_str(&placeholder(blocks.len()));
-        reduced.push('\n');
-        for _ in 1..block_lines {
-            reduced.push('\n');
-        }
+        reduced.len += ind + 2 + placeholder(blocks.len()).len() + block_lines;
+        reduced.parts.push(Part::Block {
+            ind,
+            k: blocks.len(),
+            lines: block_lines,
+        });
         blocks.push(frames);
     }
     Some((reduced, blocks))

@@ -755,10 +755,10 @@ impl From<ParseError> for DecodeError {
 }
 
 impl Mds {
-    /// `check`: references to animations this script does not define (see
+    /// The animation statements, as the reference check sees them (see
     /// [`crate::zengin::anirefs`]).
-    fn dangling_references(&self) -> Vec<crate::codec::Finding> {
-        use crate::zengin::anirefs::{dangling, AniStatement};
+    pub fn ani_statements(&self) -> Vec<crate::zengin::anirefs::AniStatement<'_>> {
+        use crate::zengin::anirefs::AniStatement;
         let mut statements = Vec::new();
         for (i, item) in self.script.items.iter().enumerate() {
             let ModelItem::AniEnum(items) = item else {
@@ -793,7 +793,51 @@ impl Mds {
                 });
             }
         }
-        dangling(&statements)
+        statements
+    }
+
+    /// `check`: references to animations this script does not define (see
+    /// [`crate::zengin::anirefs`]), against its base script when one is given.
+    fn dangling_references(
+        &self,
+        ctx: &crate::codec::CheckContext<'_>,
+    ) -> Vec<crate::codec::Finding> {
+        use crate::zengin::anirefs::{base_names, dangling, is_overlay, Scope};
+        let dont_use_mesh = self.script.items.iter().find_map(|i| match i {
+            ModelItem::MeshAndTree(m) => Some(m.dont_use_mesh),
+            _ => None,
+        });
+        let registers = self
+            .script
+            .items
+            .iter()
+            .any(|i| matches!(i, ModelItem::RegisterMesh(_)));
+        let scope = Scope {
+            overlay: is_overlay(dont_use_mesh, registers),
+            base: ctx.companion.and_then(base_names),
+            skipped: self.skipped_statements(),
+        };
+        dangling(&self.ani_statements(), &scope)
+    }
+
+    /// The animation statements the parser skipped (a warning `… line skipped` on a line that
+    /// starts with `ani…("NAME"`), by name, with the warning.
+    fn skipped_statements(&self) -> Vec<(Vec<u8>, String)> {
+        let lines: Vec<&[u8]> = self.src.split(|&b| b == b'\n').collect();
+        self.warnings
+            .iter()
+            .filter(|w| w.message.ends_with("line skipped"))
+            .filter_map(|w| {
+                let line = lines.get(w.line.checked_sub(1)?)?.trim_ascii();
+                if !line.get(..3)?.eq_ignore_ascii_case(b"ani") {
+                    return None;
+                }
+                let open = line.iter().position(|&b| b == b'"')?;
+                let len = line[open + 1..].iter().position(|&b| b == b'"')?;
+                let name = &line[open + 1..open + 1 + len];
+                Some((name.to_ascii_uppercase(), w.to_string()))
+            })
+            .collect()
     }
 }
 
@@ -801,6 +845,7 @@ impl Codec for Mds {
     const TAG: &'static str = "zengin.mds";
     const DESCRIPTION: &'static str = "ZenGin model script, text (.MDS)";
     const EXTENSIONS: &'static [&'static str] = &["mds"];
+    const COMPANIONS: &'static [crate::codec::Companion] = crate::zengin::anirefs::BASE_SCRIPTS;
 
     fn detect(data: &[u8]) -> bool {
         // Whitespace and comments, then the keyword `Model` (any case).
@@ -826,8 +871,8 @@ impl Codec for Mds {
     fn schema() -> schemars::schema::RootSchema {
         schemars::schema_for!(MdsDocument)
     }
-    fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
-        self.dangling_references()
+    fn check(&self, ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
+        self.dangling_references(ctx)
     }
     fn info(&self) -> Vec<InfoLine> {
         let mut v = vec![("model", self.script.model.to_string())];
@@ -872,8 +917,60 @@ impl Codec for Mds {
         format!("line {l} column {c}")
     }
     fn diff(&self, other: &Self) -> Vec<String> {
-        let a = String::from_utf8_lossy(&self.src);
-        let b = String::from_utf8_lossy(&other.src);
-        crate::zengin::tagged::diff_yaml(&a, &b)
+        self.statement_diff(other).lines
+    }
+    fn diff_report(
+        &self,
+        other: &Self,
+        _ctx: &crate::codec::DiffContext<'_>,
+    ) -> crate::codec::Diff {
+        self.statement_diff(other)
+    }
+}
+
+impl Mds {
+    /// What changed, named by statement (`ani "S_RUN": fps 25.0 → 12.5`; statements added
+    /// and removed), as the MSB's diff names them ([`crate::zengin::script::diff`]); when the
+    /// statements are the same and only the text differs (layout, comments), the changed
+    /// lines of the text.
+    pub fn statement_diff(&self, other: &Mds) -> crate::codec::Diff {
+        use crate::zengin::script::diff::{statements, Statement};
+        if self.script == other.script {
+            let a = String::from_utf8_lossy(&self.src);
+            let b = String::from_utf8_lossy(&other.src);
+            return crate::codec::Diff::from_lines(crate::zengin::tagged::diff_yaml(&a, &b));
+        }
+        let list = |m: &Mds| -> Vec<Statement> {
+            #[derive(Serialize)]
+            struct Model<'a> {
+                name: &'a Text,
+            }
+            let mut out = vec![Statement::new(
+                "script.model".into(),
+                "model",
+                &Variant(
+                    "model",
+                    &Model {
+                        name: &m.script.model,
+                    },
+                ),
+            )];
+            for (i, item) in m.script.items.iter().enumerate() {
+                let at = format!("script.items[{i}]");
+                match item {
+                    ModelItem::MeshAndTree(_) => out.push(Statement::new(at, "meshAndTree", item)),
+                    ModelItem::RegisterMesh(_) => {
+                        out.push(Statement::new(at, "registerMesh", item))
+                    }
+                    ModelItem::AniEnum(items) => {
+                        for (j, a) in items.iter().enumerate() {
+                            out.push(Statement::new(format!("{at}.aniEnum[{j}]"), a.keyword(), a));
+                        }
+                    }
+                }
+            }
+            out
+        };
+        statements(&list(self), &list(other), false)
     }
 }

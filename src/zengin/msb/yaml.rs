@@ -197,6 +197,7 @@ impl Codec for Msb {
     const TAG: &'static str = "zengin.msb";
     const DESCRIPTION: &'static str = "ZenGin compiled model script (.MSB)";
     const EXTENSIONS: &'static [&'static str] = &["msb"];
+    const COMPANIONS: &'static [crate::codec::Companion] = crate::zengin::anirefs::BASE_SCRIPTS;
 
     fn detect(data: &[u8]) -> bool {
         if data.len() < crate::zengin::chunk::HEADER_SIZE {
@@ -243,10 +244,41 @@ impl Codec for Msb {
     fn field_at(&self, offset: u64) -> String {
         Msb::field_at(self, offset)
     }
-    fn check(&self, _ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
-        use crate::zengin::anirefs::{dangling, AniStatement};
-        let statements: Vec<AniStatement> = self
+    fn check(&self, ctx: &crate::codec::CheckContext<'_>) -> Vec<crate::codec::Finding> {
+        use crate::zengin::anirefs::{base_names, dangling, is_overlay, Scope};
+        let dont_use_mesh = self.entries.iter().find_map(|e| match e {
+            Entry::MeshAndTree(m) => Some(m.dont_use_mesh.0 != 0),
+            _ => None,
+        });
+        let registers = self
             .entries
+            .iter()
+            .any(|e| matches!(e, Entry::RegisterMesh(_)));
+        let scope = Scope {
+            overlay: is_overlay(dont_use_mesh, registers),
+            base: ctx.companion.and_then(base_names),
+            skipped: Vec::new(),
+        };
+        dangling(&self.ani_statements(), &scope)
+    }
+    fn diff(&self, other: &Self) -> Vec<String> {
+        statement_diff(self, other).lines
+    }
+    fn diff_report(
+        &self,
+        other: &Self,
+        _ctx: &crate::codec::DiffContext<'_>,
+    ) -> crate::codec::Diff {
+        statement_diff(self, other)
+    }
+}
+
+impl Msb {
+    /// The animation statements, as the reference check sees them (see
+    /// [`crate::zengin::anirefs`]).
+    pub fn ani_statements(&self) -> Vec<crate::zengin::anirefs::AniStatement<'_>> {
+        use crate::zengin::anirefs::AniStatement;
+        self.entries
             .iter()
             .enumerate()
             .filter_map(|(i, e)| {
@@ -277,90 +309,20 @@ impl Codec for Msb {
                     _ => return None,
                 })
             })
-            .collect();
-        dangling(&statements)
-    }
-    fn diff(&self, other: &Self) -> Vec<String> {
-        if let Some(d) = statement_diff(self, other) {
-            return d;
-        }
-        match (to_yaml(self), to_yaml(other)) {
-            (Ok(a), Ok(b)) => crate::zengin::tagged::diff_yaml(&a, &b),
-            _ => vec!["cannot compare: a file does not convert to YAML".into()],
-        }
+            .collect()
     }
 }
 
-/// The changes of two MSBs with the same statements in the same order, named by statement
-/// (`entries[12] ani "S_RUN": fps 25.0 → 12.5`); `None` when statements were added, removed or
-/// moved (the YAML line diff says what then).
-fn statement_diff(old: &Msb, new: &Msb) -> Option<Vec<String>> {
-    if old.entries.len() != new.entries.len()
-        || old
-            .entries
+/// The changes of two MSBs named by statement (`entries[12] ani "S_RUN": fps 25.0 → 12.5`),
+/// statements added and removed (as the script diff of [`crate::zengin::script::diff`]).
+fn statement_diff(old: &Msb, new: &Msb) -> crate::codec::Diff {
+    use crate::zengin::script::diff::{statements, Statement};
+    let list = |m: &Msb| -> Vec<Statement> {
+        m.entries
             .iter()
-            .zip(&new.entries)
-            .any(|(a, b)| a.kind() != b.kind())
-    {
-        return None;
-    }
-    let mut out = Vec::new();
-    for (i, (a, b)) in old.entries.iter().zip(&new.entries).enumerate() {
-        if a == b {
-            continue;
-        }
-        let (va, vb) = (serde_json::to_value(a).ok()?, serde_json::to_value(b).ok()?);
-        let kind = a.kind();
-        let (fa, fb) = (va.get(kind)?, vb.get(kind)?);
-        let label = ["name", "tag", "mesh"]
-            .iter()
-            .find_map(|k| fa.get(*k).and_then(|v| v.as_str()))
-            .map_or(String::new(), |n| format!(" {n:?}"));
-        let mut changes = Vec::new();
-        json_changes("", fa, fb, &mut changes);
-        for c in changes {
-            out.push(format!("entries[{i}] {kind}{label}: {c}"));
-        }
-    }
-    Some(out)
-}
-
-/// `field old → new` for every leaf that differs (`events[2].frame 10 → 12`).
-fn json_changes(at: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<String>) {
-    use serde_json::Value;
-    if a == b {
-        return;
-    }
-    let join = |k: &str| {
-        if at.is_empty() {
-            k.to_string()
-        } else {
-            format!("{at}.{k}")
-        }
+            .enumerate()
+            .map(|(i, e)| Statement::new(format!("entries[{i}]"), e.kind(), e))
+            .collect()
     };
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
-            keys.dedup();
-            let mut seen = std::collections::HashSet::new();
-            for k in keys {
-                if !seen.insert(k) {
-                    continue;
-                }
-                let none = Value::Null;
-                json_changes(
-                    &join(k),
-                    x.get(k).unwrap_or(&none),
-                    y.get(k).unwrap_or(&none),
-                    out,
-                );
-            }
-        }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-            for (i, (p, q)) in x.iter().zip(y).enumerate() {
-                json_changes(&format!("{at}[{i}]"), p, q, out);
-            }
-        }
-        _ => out.push(format!("{at} {a} → {b}")),
-    }
+    statements(&list(old), &list(new), true)
 }

@@ -10,6 +10,7 @@
 //! and the squared radius as floats, bytes after the last field). The bodies differ because they
 //! hold different facts; the event list around them, its kinds and their spelling do not.
 
+pub mod diff;
 pub mod statements;
 
 pub use statements::{
