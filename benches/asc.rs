@@ -2,16 +2,18 @@
 //! Every ASC of `../shared/corpus/realworld/asc-pairs` (56 files, 9.8 MB) parsed on one core:
 //!
 //! * `doc`: the lossless line/token layer only ([`animkit::zengin::asc::Doc::parse`]);
-//! * `parse`: lines + the checked typed model ([`animkit::zengin::asc::Asc::parse`]), what
-//!   `asc import`/`compile --asc` read;
-//! * `largest`: the largest file alone (the latency case).
+//! * `parse`: the lossless lines + the checked typed model ([`animkit::zengin::asc::Asc::parse`]),
+//!   what `info`/`verify`/`export` read;
+//! * `model`: the checked typed model alone ([`animkit::zengin::asc::Model::parse`], lines
+//!   tokenized one at a time), what `asc import` and `compile --asc` read;
+//! * `largest`: the largest file alone through `Model::parse` (the latency case).
 //!
 //! Throughput is reported in bytes per second (criterion's `Throughput::Bytes`).
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use animkit::zengin::asc::{Asc, Doc};
+use animkit::zengin::asc::{Asc, Doc, Model};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use std::path::PathBuf;
 
@@ -48,10 +50,17 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    g.bench_function("model", |b| {
+        b.iter(|| {
+            for f in &files {
+                black_box(Model::parse(f).unwrap());
+            }
+        })
+    });
     let largest = files.iter().max_by_key(|f| f.len()).unwrap();
     g.throughput(Throughput::Bytes(largest.len() as u64));
     g.bench_function("largest", |b| {
-        b.iter(|| black_box(Asc::parse(largest).unwrap()))
+        b.iter(|| black_box(Model::parse(largest).unwrap()))
     });
     g.finish();
 }

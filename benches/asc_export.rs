@@ -3,6 +3,9 @@
 //! an ASC (MAN → world samples → GothicSourcer text, spellings checked against the codes) and
 //! as animkit YAML with node names. Skipped with a notice without the corpus.
 //!
+//! `asc` and `yaml`: one MAN after another on one core; `asc_all_cores` and `yaml_all_cores`:
+//! the MANs spread over all cores (rayon), as `asc export --model` spreads its ASCs.
+//!
 //!     cargo bench --bench asc_export
 
 // The same allocator as the animkit binary.
@@ -14,6 +17,7 @@ use animkit::zengin::asc::{print_gs, Eol};
 use animkit::zengin::man::Man;
 use animkit::zengin::mdh::Mdh;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use rayon::prelude::*;
 use std::path::PathBuf;
 
 fn bench(c: &mut Criterion) {
@@ -65,6 +69,29 @@ fn bench(c: &mut Criterion) {
             }
             n
         })
+    });
+    let rig = Rig::from_mdh(&mdh).unwrap();
+    let asc_one = |m: &Man| -> usize {
+        let start = ani_line(m.source().unwrap().script.as_bytes()).map_or(1, |l| l.first_frame);
+        let part = Part {
+            label: String::new(),
+            man: m,
+            start,
+            end: None,
+        };
+        let (model, _) = animation(&rig, "X.ASC", &[part]).unwrap();
+        print_gs(&model, Eol::Lf).len()
+    };
+    let yaml_one = |m: &Man| -> usize {
+        animkit::zengin::man::yaml::to_yaml_with(m, Some(&names))
+            .unwrap()
+            .len()
+    };
+    g.bench_function("asc_all_cores", |b| {
+        b.iter(|| mans.par_iter().map(asc_one).sum::<usize>())
+    });
+    g.bench_function("yaml_all_cores", |b| {
+        b.iter(|| mans.par_iter().map(yaml_one).sum::<usize>())
     });
     g.bench_function("yaml", |b| {
         b.iter(|| {

@@ -7,7 +7,7 @@ use super::Status;
 use crate::codec::Codec;
 use crate::exact::Error;
 use crate::zengin::asc::to_man::{compile, parse_ani, AniInput};
-use crate::zengin::asc::Asc;
+use crate::zengin::asc::Model;
 use std::path::PathBuf;
 
 #[derive(clap::Subcommand)]
@@ -53,7 +53,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
 
 fn import(a: ImportArgs) -> Result<Status, Error> {
     let data = crate::fsio::read_file(&a.asc)?;
-    let asc = Asc::parse(&data).map_err(|e| Error::Decode {
+    let asc = Model::parse(&data).map_err(|e| Error::Decode {
         file: a.asc.clone(),
         source: e.into(),
     })?;
@@ -73,7 +73,7 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
         rounding: rounding(a.rounding),
         position_range: None,
     };
-    let (man, notes) = compile(&asc.model, &input).map_err(|m| Error::other(&a.asc, m))?;
+    let (man, notes) = compile(&asc, &input).map_err(|m| Error::other(&a.asc, m))?;
     for n in notes {
         crate::convert::warn(&a.asc, &n.0);
     }

@@ -4,7 +4,7 @@ use super::Status;
 use crate::codec::Codec;
 use crate::exact::Error;
 use crate::zengin::asc::to_man::{skeleton_names, Rounding};
-use crate::zengin::asc::Asc;
+use crate::zengin::asc::Model;
 use crate::zengin::mds::compile::{compile, CompileOptions};
 use crate::zengin::stext::ShortText as Text;
 use crate::zengin::types::ZDate;
@@ -96,7 +96,7 @@ pub(super) fn rounding(r: RoundingArg) -> Rounding {
 }
 
 /// The hierarchy's node names and checksum, from `mdh` or else from the ASC itself.
-pub(super) fn skeleton(mdh: Option<&Path>, asc: &Asc) -> Result<(Vec<Vec<u8>>, u32), Error> {
+pub(super) fn skeleton(mdh: Option<&Path>, asc: &Model) -> Result<(Vec<Vec<u8>>, u32), Error> {
     match mdh {
         Some(path) => {
             let data = crate::fsio::read_file(path)?;
@@ -113,7 +113,7 @@ pub(super) fn skeleton(mdh: Option<&Path>, asc: &Asc) -> Result<(Vec<Vec<u8>>, u
             ))
         }
         None => {
-            let names = skeleton_names(&asc.model);
+            let names = skeleton_names(asc);
             let sum = crate::zengin::node_list_checksum(names.iter().map(|n| n.as_slice()));
             Ok((names, sum))
         }
@@ -164,21 +164,23 @@ pub(super) fn compile_model(
             .map(Path::to_path_buf)
             .unwrap_or_default()
     });
-    let read_asc = |path: &Path| -> Result<Asc, Error> {
-        let data = crate::fsio::read_file(path)?;
-        Asc::parse(&data).map_err(|e| Error::Decode {
+    // Only the typed view is read (not the lossless text), from the mapped file: no copy of
+    // the ASC in memory, only its model.
+    let read_asc = |path: &Path| -> Result<Model, Error> {
+        let data = crate::fsio::map_file(path)?;
+        Model::parse(&data).map_err(|e| Error::Decode {
             file: path.into(),
             source: e.into(),
         })
     };
     let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(out_dir.join(format!("{model_name}.MSB")), msb)];
     // The MDH of a skeleton ASC, queued as MODEL.MDH; its node names and checksum.
-    let mdh_of = |asc: &Asc,
+    let mdh_of = |asc: &Model,
                   path: &Path,
                   stored: &str,
                   files: &mut Vec<(PathBuf, Vec<u8>)>|
      -> Result<(Vec<Vec<u8>>, u32), Error> {
-        let mdh = mdh_from_asc(&asc.model, stored).map_err(|m| Error::other(path, m))?;
+        let mdh = mdh_from_asc(asc, stored).map_err(|m| Error::other(path, m))?;
         let mut bytes = Vec::new();
         mdh.encode(&mut bytes).map_err(Error::encoding(path))?;
         files.push((out_dir.join(format!("{model_name}.MDH")), bytes));
@@ -195,11 +197,7 @@ pub(super) fn compile_model(
     });
     let jobs = ani_jobs(mds);
     let (nodes, checksum) = match &args.mdh {
-        Some(p) => {
-            let dummy = Asc::parse(b"*3DSMAX_ASCIIEXPORT\t110\n")
-                .map_err(|e| Error::other(p, e.to_string()))?;
-            skeleton(Some(p), &dummy)?
-        }
+        Some(p) => skeleton(Some(p), &Model::default())?,
         None => match mesh_and_tree
             .as_ref()
             .and_then(|name| Some((name, found.get(&name.to_ascii_uppercase())?)))
@@ -305,21 +303,13 @@ pub(super) fn compile_model(
                 .iter()
                 .map(|&i| {
                     let job = &jobs[i];
-                    let r = man_for(
-                        &model_name,
-                        job,
-                        &asc.model,
-                        &stored,
-                        &nodes,
-                        checksum,
-                        rounding,
-                    )
-                    .map_err(|m| Error::other(path, format!("ani `{}`: {m}", job.ani.name)))
-                    .and_then(|(name, man, notes)| {
-                        let mut bytes = Vec::new();
-                        man.encode(&mut bytes).map_err(Error::encoding(path))?;
-                        Ok(Some((out_dir.join(name), bytes, notes)))
-                    });
+                    let r = man_for(&model_name, job, &asc, &stored, &nodes, checksum, rounding)
+                        .map_err(|m| Error::other(path, format!("ani `{}`: {m}", job.ani.name)))
+                        .and_then(|(name, man, notes)| {
+                            let mut bytes = Vec::new();
+                            man.encode(&mut bytes).map_err(Error::encoding(path))?;
+                            Ok(Some((out_dir.join(name), bytes, notes)))
+                        });
                     (i, r)
                 })
                 .collect()

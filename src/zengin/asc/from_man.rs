@@ -556,6 +556,8 @@ fn sample(
         )
     };
     let (pos_d, rot_d) = spell(w, num::PRECISION);
+    // The rotation a reader gets from the printed AngAxis, when already computed.
+    let mut printed_rot = None;
     let (pos, rot) = match key.target {
         None => (at(&pos_d, &[0; 3]), at(&rot_d, &[0; 4])),
         Some(t) => {
@@ -572,8 +574,7 @@ fn sample(
                     .fold(0.0, f64::max)
             };
             let s = quant::ROT_SCALE as f64;
-            let rot_dev = |r: [f64; 4]| {
-                let q = pose::quat_from_angaxis(DVec3::new(r[0], r[1], r[2]), r[3]);
+            let rot_dev_q = |q: glam::DQuat| {
                 let l = pose::local_from_world(
                     parent,
                     World {
@@ -586,10 +587,13 @@ fn sample(
                     .map(|c| (v[c] / s + quant::ROT_MID as f64 - t.code[c] as f64).abs())
                     .fold(0.0, f64::max)
             };
+            let rot_dev = |r: [f64; 4]| rot_dev_q(angaxis_quat(r));
             let mut pos = at(&pos_d, &[0; 3]);
             let mut rot = at(&rot_d, &[0; 4]);
             let pos_ok = pos_dev(pos) <= GOOD_ENOUGH;
-            let rot_ok = rot_dev(rot) <= GOOD_ENOUGH;
+            let q = angaxis_quat(rot);
+            let rot_ok = rot_dev_q(q) <= GOOD_ENOUGH;
+            printed_rot = Some(q);
             if !(pos_ok && rot_ok) {
                 // The value that compiles back exactly against the printed parent, and its
                 // neighbouring spellings; with a 7th (8th, …) digit where 6 cannot land
@@ -608,6 +612,7 @@ fn sample(
                     }
                 }
                 if !rot_ok {
+                    printed_rot = None;
                     for digits in num::PRECISION..=9 {
                         let (r, dev) = search(&spell(exact, digits).1, rot_dev);
                         rot = r;
@@ -621,10 +626,16 @@ fn sample(
         }
     };
     let printed = World {
-        rot: pose::quat_from_angaxis(DVec3::new(rot[0], rot[1], rot[2]), rot[3]),
+        rot: printed_rot.unwrap_or_else(|| angaxis_quat(rot)),
         pos: DVec3::from_array(pos),
     };
     (w, printed, pos, [rot[0], rot[1], rot[2]], rot[3])
+}
+
+/// The rotation of printed AngAxis values `[ax, ay, az, angle]`.
+#[inline]
+fn angaxis_quat(r: [f64; 4]) -> glam::DQuat {
+    pose::quat_from_angaxis(DVec3::new(r[0], r[1], r[2]), r[3])
 }
 
 /// The values of decimals `d` with the last digit moved by `off`.

@@ -9,7 +9,7 @@
 //! (`*MATERIAL_LIST`, `*WIREFRAME_COLOR`, `*HELPER_CLASS`, `*BOUNDINGBOX_MIN`, ...) are kept in
 //! the text and skipped here.
 
-use super::parse::{AscError, Doc, Line, Tok};
+use super::parse::{AscError, Doc, Eol, Lexer, Line, Span, Tok};
 
 /// An ASC file's content.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -297,12 +297,18 @@ pub fn to_bytes(s: &str) -> Option<Vec<u8>> {
 // ---------------------------------------------------------------------------------------------
 // Reading
 
+/// The typed reader: the file's lines one at a time ([`Lexer`]), only the current line's
+/// tokens kept (memory: the model, not the text's tokens).
 struct Reader<'a> {
-    doc: &'a Doc,
-    /// Next line index.
-    i: usize,
-    /// Open blocks: (label, opening line index).
-    path: Vec<(String, usize)>,
+    text: &'a [u8],
+    src: Source<'a>,
+    /// The current line's tokens.
+    toks: Vec<Tok>,
+    /// The current line (its tokens are [`Reader::toks`]) and its 0-based index.
+    cur: Line,
+    cur_at: usize,
+    /// Open blocks: (label, opening line index, opening line's indentation).
+    path: Vec<(String, usize, Span)>,
     /// The first `}` whose indentation differs from its block's opening line: (its line, the
     /// block's label, the block's line), the likely place of a missing `}`.
     misaligned: Option<(usize, String, usize)>,
@@ -310,15 +316,67 @@ struct Reader<'a> {
 
 type R<T> = Result<T, AscError>;
 
+/// Where the reader's lines come from: the bytes, tokenized a line at a time, or a [`Doc`]
+/// already tokenized (its lines read in order).
+enum Source<'a> {
+    Text(Lexer<'a>),
+    Doc(&'a Doc, usize),
+}
+
+impl Source<'_> {
+    /// Lines returned so far.
+    fn lines(&self) -> usize {
+        match self {
+            Source::Text(lex) => lex.lines(),
+            Source::Doc(_, i) => *i,
+        }
+    }
+
+    #[inline]
+    fn next_line(&mut self, toks: &mut Vec<Tok>) -> R<Option<Line>> {
+        match self {
+            Source::Text(lex) => lex.next_line(toks),
+            Source::Doc(doc, i) => {
+                let Some(&line) = doc.lines.get(*i) else {
+                    return Ok(None);
+                };
+                *i += 1;
+                let first = toks.len() as u32;
+                toks.extend_from_slice(doc.line_toks(&line));
+                Ok(Some(Line { first, ..line }))
+            }
+        }
+    }
+}
+
+#[inline]
 fn key_is(k: &[u8], want: &str) -> bool {
-    k.eq_ignore_ascii_case(want.as_bytes())
+    k.len() == want.len() && (k == want.as_bytes() || k.eq_ignore_ascii_case(want.as_bytes()))
 }
 
 impl<'a> Reader<'a> {
+    fn new(text: &'a [u8], src: Source<'a>) -> Reader<'a> {
+        Reader {
+            text,
+            src,
+            toks: Vec::with_capacity(64),
+            cur: Line {
+                indent: Span::default(),
+                first: 0,
+                count: 0,
+                tail: Span::default(),
+                eol: Eol::None,
+            },
+            cur_at: 0,
+            path: Vec::new(),
+            misaligned: None,
+        }
+    }
+
     fn path_text(&self) -> String {
         self.path
             .iter()
-            .map(|(l, _)| l.as_str())
+            .map(|(l, _, _)| l.as_str())
             .collect::<Vec<_>>()
             .join("/")
     }
@@ -332,51 +390,72 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// An error at token `tok` of the current line `line`.
     fn err_tok(&self, line: usize, tok: &Tok, message: impl Into<String>) -> AscError {
-        let l = &self.doc.lines[line];
-        self.err_at(line, self.doc.column(l, tok), message)
+        debug_assert_eq!(line, self.cur_at);
+        let column = (tok.text.start - self.cur.indent.start) as usize + 1;
+        self.err_at(line, column, message)
     }
 
     /// The next line with tokens (its index), or `None` at the end of the file.
-    fn next(&mut self) -> Option<usize> {
-        while self.i < self.doc.lines.len() {
-            let i = self.i;
-            self.i += 1;
-            if self.doc.lines[i].count > 0 {
-                return Some(i);
+    #[inline]
+    fn next(&mut self) -> R<Option<usize>> {
+        loop {
+            self.toks.clear();
+            let at = self.src.lines();
+            match self.src.next_line(&mut self.toks)? {
+                None => return Ok(None),
+                Some(l) if l.count > 0 => {
+                    self.cur = l;
+                    self.cur_at = at;
+                    return Ok(Some(at));
+                }
+                Some(_) => {}
             }
         }
-        None
     }
 
-    fn toks(&self, line: usize) -> &'a [Tok] {
-        self.doc.line_toks(&self.doc.lines[line])
+    /// The tokens of the current line `line`.
+    #[inline]
+    fn toks(&self, line: usize) -> &[Tok] {
+        debug_assert_eq!(line, self.cur_at);
+        &self.toks
     }
 
+    #[inline]
+    fn tok(&self, t: &Tok) -> &'a [u8] {
+        &self.text[t.text.range()]
+    }
+
+    #[inline]
     fn key(&self, line: usize) -> &'a [u8] {
         let t = &self.toks(line)[0];
-        self.doc.tok(t)
+        self.tok(t)
     }
 
     fn opens(&self, line: usize) -> bool {
         let t = self.toks(line);
-        t.len() >= 2 && self.doc.tok(&t[t.len() - 1]) == b"{"
+        t.len() >= 2 && self.tok(&t[t.len() - 1]) == b"{"
     }
 
+    #[inline]
     fn closes(&self, line: usize) -> bool {
         self.key(line) == b"}"
     }
 
+    /// Enter the block the current line `line` opens.
     fn enter(&mut self, line: usize, label: String) {
-        self.path.push((label, line));
+        debug_assert_eq!(line, self.cur_at);
+        self.path.push((label, line, self.cur.indent));
     }
 
     /// The next line of the current block, or `None` at its `}` (consumed).
+    #[inline]
     fn child(&mut self) -> R<Option<usize>> {
-        match self.next() {
+        match self.next()? {
             None => {
-                let (label, at) = self.path.last().cloned().unwrap_or_default();
-                let end = self.doc.lines.len();
+                let (label, at, _) = self.path.last().cloned().unwrap_or_default();
+                let end = self.src.lines();
                 if let Some((close, inner, inner_at)) = self.misaligned.clone() {
                     return Err(self.err_at(
                         close,
@@ -404,13 +483,11 @@ impl<'a> Reader<'a> {
                     let t = self.toks(l)[1];
                     return Err(self.err_tok(l, &t, "text after `}`"));
                 }
-                if let Some((label, at)) = self.path.pop() {
-                    if self.misaligned.is_none() {
-                        let open = &self.doc.lines[at];
-                        let close = &self.doc.lines[l];
-                        if self.doc.bytes(open.indent) != self.doc.bytes(close.indent) {
-                            self.misaligned = Some((l, label, at));
-                        }
+                if let Some((label, at, indent)) = self.path.pop() {
+                    if self.misaligned.is_none()
+                        && self.text[indent.range()] != self.text[self.cur.indent.range()]
+                    {
+                        self.misaligned = Some((l, label, at));
                     }
                 }
                 Ok(None)
@@ -432,36 +509,46 @@ impl<'a> Reader<'a> {
     }
 
     /// Argument `n` (1-based after the keyword) of `line`.
+    #[inline]
     fn arg(&self, line: usize, n: usize, what: &str) -> R<&'a [u8]> {
         let t = self.toks(line);
         match t.get(n) {
-            Some(tok) => Ok(self.doc.tok(tok)),
-            None => {
-                let l = &self.doc.lines[line];
-                let col = (l.tail.start - l.indent.start) as usize + 1;
-                Err(self.err_at(
-                    line,
-                    col,
-                    format!("`{}` lacks its {what}", latin1(self.key(line))),
-                ))
-            }
+            Some(tok) => Ok(self.tok(tok)),
+            None => Err(self.lacks(line, what)),
         }
     }
 
+    #[cold]
+    fn lacks(&self, line: usize, what: &str) -> AscError {
+        let col = (self.cur.tail.start - self.cur.indent.start) as usize + 1;
+        self.err_at(
+            line,
+            col,
+            format!("`{}` lacks its {what}", latin1(self.key(line))),
+        )
+    }
+
+    #[inline]
     fn num(&self, line: usize, n: usize, what: &str) -> R<f64> {
         let text = self.arg(line, n, what)?;
-        parse_f64(text).ok_or_else(|| {
-            let t = self.toks(line)[n];
-            self.err_tok(
-                line,
-                &t,
-                format!(
-                    "`{}`: {what} `{}` is not a number",
-                    latin1(self.key(line)),
-                    latin1(text)
-                ),
-            )
-        })
+        match parse_f64(text) {
+            Some(v) => Ok(v),
+            None => Err(self.not_a_number(line, n, what)),
+        }
+    }
+
+    #[cold]
+    fn not_a_number(&self, line: usize, n: usize, what: &str) -> AscError {
+        let t = self.toks(line)[n];
+        self.err_tok(
+            line,
+            &t,
+            format!(
+                "`{}`: {what} `{}` is not a number",
+                latin1(self.key(line)),
+                latin1(self.tok(&t))
+            ),
+        )
     }
 
     fn int(&self, line: usize, n: usize, what: &str) -> R<i64> {
@@ -474,7 +561,7 @@ impl<'a> Reader<'a> {
                 format!(
                     "`{}`: {what} `{}` is not a whole number",
                     latin1(self.key(line)),
-                    latin1(self.doc.tok(&t))
+                    latin1(self.tok(&t))
                 ),
             ));
         }
@@ -506,8 +593,7 @@ impl<'a> Reader<'a> {
         if self.opens(line) {
             Ok(())
         } else {
-            let l = &self.doc.lines[line];
-            let col = (l.tail.start - l.indent.start) as usize + 1;
+            let col = (self.cur.tail.start - self.cur.indent.start) as usize + 1;
             Err(self.err_at(
                 line,
                 col,
@@ -527,18 +613,24 @@ pub fn unquote(t: &[u8]) -> &[u8] {
 }
 
 impl Model {
-    /// Read and check the typed view of `doc`.
+    /// Read and check the typed view of `doc` (its tokens as they are, edits included).
     pub fn from_doc(doc: &Doc) -> Result<Model, AscError> {
-        let mut r = Reader {
-            doc,
-            i: 0,
-            path: Vec::new(),
-            misaligned: None,
-        };
+        Model::read(Reader::new(&doc.text, Source::Doc(doc, 0)))
+    }
+
+    /// Read and check the typed view of an ASC file's bytes, without keeping its text: the
+    /// lines are tokenized one at a time (what `compile` and `asc import` need; the lossless
+    /// [`Doc`] is for printing back).
+    pub fn parse(data: &[u8]) -> Result<Model, AscError> {
+        let (_, body) = super::parse::body(data)?;
+        Model::read(Reader::new(body, Source::Text(Lexer::new(body))))
+    }
+
+    fn read(mut r: Reader<'_>) -> Result<Model, AscError> {
         let mut m = Model::default();
         let mut have_version = false;
         let mut have_scene = false;
-        while let Some(l) = r.next() {
+        while let Some(l) = r.next()? {
             let k = r.key(l);
             if !have_version {
                 if !key_is(k, "*3DSMAX_ASCIIEXPORT") {
@@ -603,7 +695,7 @@ fn read_raw(r: &mut Reader<'_>, l: usize) -> R<Raw> {
     let toks = r.toks(l);
     let opens = r.opens(l);
     let n = if opens { toks.len() - 1 } else { toks.len() };
-    let texts = toks[..n].iter().map(|t| latin1(r.doc.tok(t))).collect();
+    let texts = toks[..n].iter().map(|t| latin1(r.tok(t))).collect();
     let children = if opens {
         r.enter(l, latin1(r.key(l)));
         let mut c = Vec::new();
@@ -841,7 +933,7 @@ fn read_anim(r: &mut Reader<'_>, open: usize, scene: &Scene) -> R<Anim> {
         }
         // Position and rotation tracks hold one sample per frame (or none).
         if which < 2 && count != 0 && count != scene.frame_count() {
-            r.path.push((label, l));
+            r.path.push((label, l, Span::default()));
             let e = r.err_at(
                 l,
                 1,
@@ -978,12 +1070,12 @@ fn read_face(r: &Reader<'_>, l: usize) -> R<Face> {
     let mut mtlid = None;
     let mut j = 14;
     while j < toks.len() {
-        let t = r.doc.tok(&toks[j]);
+        let t = r.tok(&toks[j]);
         if key_is(t, "*MESH_SMOOTHING") {
             j += 1;
             let mut parts = Vec::new();
-            while j < toks.len() && !r.doc.tok(&toks[j]).starts_with(b"*") {
-                parts.push(latin1(r.doc.tok(&toks[j])));
+            while j < toks.len() && !r.tok(&toks[j]).starts_with(b"*") {
+                parts.push(latin1(r.tok(&toks[j])));
                 j += 1;
             }
             smoothing = parts.join(" ");

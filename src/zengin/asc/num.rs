@@ -71,13 +71,6 @@ pub fn push_g_digits(out: &mut String, v: f64, digits: usize) {
 /// Append the decimal `m·10^e` (`|m|` of exactly `digits` digits) in `%.{digits}g` layout:
 /// `%f` when the exponent X of its first digit is in −4 ≤ X < digits, else `%e` with a sign
 /// and at least three exponent digits; trailing zeros and a bare point removed.
-/// Push ASCII digits (each byte as its char).
-fn push_ascii(out: &mut String, b: &[u8]) {
-    for &c in b {
-        out.push(c as char);
-    }
-}
-
 fn write_decimal(out: &mut String, m: i64, e: i32, digits: usize) {
     let mut buf = [0u8; 20];
     let mut n = m.unsigned_abs();
@@ -92,46 +85,54 @@ fn write_decimal(out: &mut String, m: i64, e: i32, digits: usize) {
     let sig = d.len() - d.iter().rev().take_while(|&&c| c == b'0').count();
     let sig = &d[..sig.max(1)];
     let x = e + len as i32 - 1;
+    // The text, built in place (at most a sign, 17 + 4 zeros and digits, a point and a
+    // 5-byte exponent) and appended at once.
+    let mut t = [0u8; 48];
+    let mut w = 0;
+    let mut put = |b: &[u8]| {
+        t[w..w + b.len()].copy_from_slice(b);
+        w += b.len();
+    };
     if m < 0 {
-        out.push('-');
+        put(b"-");
     }
     if (-4..digits as i32).contains(&x) {
         if x < 0 {
-            out.push_str("0.");
-            for _ in 0..(-x - 1) {
-                out.push('0');
-            }
-            push_ascii(out, sig);
+            put(&b"0.0000"[..2 + (-x - 1) as usize]);
+            put(sig);
         } else {
             let int = x as usize + 1;
             if sig.len() <= int {
-                push_ascii(out, sig);
+                put(sig);
                 for _ in sig.len()..int {
-                    out.push('0');
+                    put(b"0");
                 }
             } else {
-                push_ascii(out, &sig[..int]);
-                out.push('.');
-                push_ascii(out, &sig[int..]);
+                put(&sig[..int]);
+                put(b".");
+                put(&sig[int..]);
             }
         }
     } else {
-        push_ascii(out, &sig[..1]);
+        put(&sig[..1]);
         if sig.len() > 1 {
-            out.push('.');
-            push_ascii(out, &sig[1..]);
+            put(b".");
+            put(&sig[1..]);
         }
-        out.push('e');
-        out.push(if x < 0 { '-' } else { '+' });
+        put(if x < 0 { b"e-" } else { b"e+" });
         let a = x.unsigned_abs();
-        if a < 100 {
-            out.push('0');
+        let mut eb = [b'0'; 10];
+        let mut el = 0;
+        let mut r = a;
+        while r > 0 {
+            eb[9 - el] = b'0' + (r % 10) as u8;
+            r /= 10;
+            el += 1;
         }
-        if a < 10 {
-            out.push('0');
-        }
-        let _ = write!(out, "{a}");
+        put(&eb[10 - el.max(3)..]);
     }
+    // Only ASCII digits, signs, points and `e` were written.
+    out.push_str(std::str::from_utf8(&t[..w]).unwrap_or_default());
 }
 
 /// 10^0 ..= 10^38 (all of them fit a `u128`).
@@ -240,10 +241,89 @@ pub fn decimal(v: f64, digits: usize) -> (i64, i32) {
     if v == 0.0 || !v.is_finite() {
         return (0, 0);
     }
+    if let Some(d) = decimal_fast(v, digits) {
+        return d;
+    }
     if let Some(d) = decimal_exact(v, digits) {
         return d;
     }
     decimal_std(v, digits)
+}
+
+/// 10^0 ..= 10^22, each exact in an `f64`.
+const POW10_F64: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// `a·10^−k` rounded to the nearest integer (ties to even), exactly, for a finite `a > 0`,
+/// `|k| ≤ 22` and a result below 2^52; `None` otherwise. The product or quotient `h` is one
+/// correctly rounded floating-point operation, so `a·10^−k` is within half an ulp of `h`. Below
+/// 2^52 the fraction of `h` is a multiple of that ulp, so it alone decides the rounding except
+/// at exactly one half, where the sign of the error decides: the product's error
+/// `a·p − h` or the quotient's remainder `a − h·p`, both exact by a fused multiply-add.
+#[inline]
+fn scaled_fast(a: f64, k: i32) -> Option<u64> {
+    let p = *POW10_F64.get(k.unsigned_abs() as usize)?;
+    let h = if k <= 0 { a * p } else { a / p };
+    if h >= 4_503_599_627_370_496.0 {
+        return None;
+    }
+    // h ≥ 0: truncation is the floor.
+    let f = h as u64;
+    let frac = h - f as f64;
+    let up = if frac != 0.5 {
+        frac > 0.5
+    } else {
+        let l = if k <= 0 {
+            a.mul_add(p, -h)
+        } else {
+            (-h).mul_add(p, a)
+        };
+        l > 0.0 || (l == 0.0 && f & 1 == 1)
+    };
+    Some(f + up as u64)
+}
+
+/// [`decimal_exact`] in floating point (see [`scaled_fast`]) for `digits` ≤ 15 and decimal
+/// exponents within ±22 of the digits; `None` elsewhere.
+#[inline]
+fn decimal_fast(v: f64, digits: usize) -> Option<(i64, i32)> {
+    if !(1..=15).contains(&digits) {
+        return None;
+    }
+    let a = v.abs();
+    let biased = (a.to_bits() >> 52) as i32;
+    if biased == 0 || biased == 0x7ff {
+        return None;
+    }
+    let lo = POW10_U128[digits - 1] as u64;
+    let hi = POW10_U128[digits] as u64;
+    let mut x = (((biased as i64 - 1023) * 78913) >> 18) as i32;
+    // The estimate is floor(log10 |v|) or one less: a power of ten tells which (a guess only
+    // where 10^(x+1) is not exact; the loop below checks the digits either way).
+    let t = x + 1;
+    let above = if t >= 0 {
+        POW10_F64.get(t as usize).is_some_and(|&p| a >= p)
+    } else {
+        POW10_F64.get((-t) as usize).is_some_and(|&p| a * p >= 1.0)
+    };
+    if above {
+        x += 1;
+    }
+    for _ in 0..3 {
+        let k = x - (digits as i32 - 1);
+        let q = scaled_fast(a, k)?;
+        if q >= hi {
+            x += 1;
+        } else if q < lo {
+            x -= 1;
+        } else {
+            let m = q as i64;
+            return Some((if v < 0.0 { -m } else { m }, k));
+        }
+    }
+    None
 }
 
 /// [`decimal`] through the standard formatter (`{:.*e}` rounds the exact binary value).

@@ -109,10 +109,6 @@ impl std::error::Error for AscError {}
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\x0b' | b'\x0c' | b'\r')
-}
-
 /// Whether `data` is an ASC file: its first token (after a BOM and whitespace) is
 /// `*3DSMAX_ASCIIEXPORT` (any case).
 pub fn detect(data: &[u8]) -> bool {
@@ -128,106 +124,168 @@ pub fn detect(data: &[u8]) -> bool {
         && rest.get(key.len()).is_none_or(|b| b.is_ascii_whitespace())
 }
 
+/// Byte classes of the tokenizer: 0 a token byte, 1 whitespace, 2 a quote.
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b' ' as usize] = 1;
+    t[b'\t' as usize] = 1;
+    t[0x0b] = 1;
+    t[0x0c] = 1;
+    t[b'\r' as usize] = 1;
+    t[b'"' as usize] = 2;
+    t
+};
+
+/// `data` without its UTF-8 byte-order mark, and whether it had one; an error for a file above
+/// 4 GiB (positions are `u32`).
+pub fn body(data: &[u8]) -> Result<(bool, &[u8]), AscError> {
+    let (bom, body) = match data.strip_prefix(BOM) {
+        Some(rest) => (true, rest),
+        None => (false, data),
+    };
+    if body.len() > (u32::MAX - 1) as usize {
+        return Err(AscError {
+            line: 1,
+            column: 1,
+            path: String::new(),
+            message: format!("{} bytes: an ASC above 4 GiB is not supported", data.len()),
+        });
+    }
+    Ok((bom, body))
+}
+
+/// The tokenizer: the lines of a file body (see [`body`]) one at a time, each line's tokens
+/// appended to a caller's vector. [`Doc::parse`] keeps every line; the typed reader
+/// ([`super::model::Model::parse`]) keeps only the current one.
+pub struct Lexer<'a> {
+    body: &'a [u8],
+    /// Start of the next line.
+    pos: usize,
+    /// Lines returned so far.
+    lines: usize,
+    done: bool,
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(body: &'a [u8]) -> Lexer<'a> {
+        Lexer {
+            body,
+            pos: 0,
+            lines: 0,
+            done: false,
+        }
+    }
+
+    /// Lines returned so far (the 0-based index of the next one).
+    pub fn lines(&self) -> usize {
+        self.lines
+    }
+
+    /// The next line, its tokens appended to `toks` (its [`Line::first`] indexes `toks`);
+    /// `None` after the last line. An empty body is one empty line. Fails only on a quoted
+    /// string not closed on its line.
+    #[inline]
+    pub fn next_line(&mut self, toks: &mut Vec<Tok>) -> Result<Option<Line>, AscError> {
+        if self.done {
+            return Ok(None);
+        }
+        let body = self.body;
+        let n = body.len();
+        let i = self.pos;
+        let eol_at = memchr::memchr(b'\n', &body[i..]).map_or(n, |p| i + p);
+        let (content_end, eol, next) = if eol_at == n {
+            (n, Eol::None, n)
+        } else if eol_at > i && body[eol_at - 1] == b'\r' {
+            (eol_at - 1, Eol::CrLf, eol_at + 1)
+        } else {
+            (eol_at, Eol::Lf, eol_at + 1)
+        };
+        let line = &body[..content_end];
+        let mut p = i;
+        while p < content_end && CLASS[line[p] as usize] == 1 {
+            p += 1;
+        }
+        let indent = Span {
+            start: i as u32,
+            end: p as u32,
+        };
+        let first = toks.len() as u32;
+        let mut sep_start = p;
+        while p < content_end {
+            let tok_start = p;
+            if line[p] == b'"' {
+                match memchr::memchr(b'"', &line[p + 1..]) {
+                    Some(q) => p = p + 1 + q + 1,
+                    None => {
+                        return Err(AscError {
+                            line: self.lines + 1,
+                            column: tok_start - i + 1,
+                            path: String::new(),
+                            message: "a quoted string is not closed on its line".into(),
+                        })
+                    }
+                }
+            } else {
+                p += 1;
+                while p < content_end && CLASS[line[p] as usize] != 1 {
+                    p += 1;
+                }
+            }
+            toks.push(Tok {
+                sep: Span {
+                    start: sep_start as u32,
+                    end: tok_start as u32,
+                },
+                text: Span {
+                    start: tok_start as u32,
+                    end: p as u32,
+                },
+            });
+            sep_start = p;
+            while p < content_end && CLASS[line[p] as usize] == 1 {
+                p += 1;
+            }
+        }
+        let count = toks.len() as u32 - first;
+        let tail = if count == 0 {
+            Span {
+                start: p as u32,
+                end: p as u32,
+            }
+        } else {
+            Span {
+                start: sep_start as u32,
+                end: content_end as u32,
+            }
+        };
+        self.lines += 1;
+        self.pos = next;
+        // The body ends after a line end, or this line had none.
+        if next >= n {
+            self.done = true;
+        }
+        Ok(Some(Line {
+            indent,
+            first,
+            count,
+            tail,
+            eol,
+        }))
+    }
+}
+
 impl Doc {
     /// Split `data` into lines and tokens. Fails only on an unterminated quoted string or a
-    /// file larger than 4 GiB; the structure (braces, blocks) is checked by [`Doc::blocks`].
+    /// file larger than 4 GiB; the structure (braces, blocks) is checked by the typed reader.
     pub fn parse(data: &[u8]) -> Result<Doc, AscError> {
-        let (bom, body) = match data.strip_prefix(BOM) {
-            Some(rest) => (true, rest),
-            None => (false, data),
-        };
-        if body.len() > (u32::MAX - 1) as usize {
-            return Err(AscError {
-                line: 1,
-                column: 1,
-                path: String::new(),
-                message: format!("{} bytes: an ASC above 4 GiB is not supported", data.len()),
-            });
-        }
+        let (bom, body) = body(data)?;
         let n = body.len();
         // A GS line is ~35 bytes with ~4 tokens.
         let mut lines = Vec::with_capacity(n / 32 + 1);
         let mut toks = Vec::with_capacity(n / 8 + 1);
-        let mut i = 0usize;
-        let mut line_no = 1usize;
-        while i < n || lines.is_empty() {
-            let line_start = i;
-            let eol_at = memchr::memchr(b'\n', &body[i..]).map_or(n, |p| i + p);
-            let (content_end, eol, next) = if eol_at == n {
-                (n, Eol::None, n)
-            } else if eol_at > i && body[eol_at - 1] == b'\r' {
-                (eol_at - 1, Eol::CrLf, eol_at + 1)
-            } else {
-                (eol_at, Eol::Lf, eol_at + 1)
-            };
-            let mut p = i;
-            while p < content_end && is_ws(body[p]) {
-                p += 1;
-            }
-            let indent = Span {
-                start: i as u32,
-                end: p as u32,
-            };
-            let first = toks.len() as u32;
-            let mut sep_start = p;
-            while p < content_end {
-                let tok_start = p;
-                if body[p] == b'"' {
-                    match memchr::memchr(b'"', &body[p + 1..content_end]) {
-                        Some(q) => p = p + 1 + q + 1,
-                        None => {
-                            return Err(AscError {
-                                line: line_no,
-                                column: tok_start - line_start + 1,
-                                path: String::new(),
-                                message: "a quoted string is not closed on its line".into(),
-                            })
-                        }
-                    }
-                } else {
-                    while p < content_end && !is_ws(body[p]) {
-                        p += 1;
-                    }
-                }
-                toks.push(Tok {
-                    sep: Span {
-                        start: sep_start as u32,
-                        end: tok_start as u32,
-                    },
-                    text: Span {
-                        start: tok_start as u32,
-                        end: p as u32,
-                    },
-                });
-                sep_start = p;
-                while p < content_end && is_ws(body[p]) {
-                    p += 1;
-                }
-            }
-            let count = toks.len() as u32 - first;
-            let tail = if count == 0 {
-                Span {
-                    start: p as u32,
-                    end: p as u32,
-                }
-            } else {
-                Span {
-                    start: sep_start as u32,
-                    end: content_end as u32,
-                }
-            };
-            lines.push(Line {
-                indent,
-                first,
-                count,
-                tail,
-                eol,
-            });
-            line_no += 1;
-            i = next;
-            if eol == Eol::None {
-                break;
-            }
+        let mut lex = Lexer::new(body);
+        while let Some(line) = lex.next_line(&mut toks)? {
+            lines.push(line);
         }
         Ok(Doc {
             text: body.to_vec(),

@@ -42,19 +42,21 @@ impl GsWriter {
         }
     }
 
+    #[inline]
     fn indent(&mut self) {
-        for _ in 0..self.depth {
-            self.out.push('\t');
+        const TABS: &str = "\t\t\t\t\t\t\t\t";
+        let mut d = self.depth;
+        while d > 0 {
+            let n = d.min(TABS.len());
+            self.out.push_str(&TABS[..n]);
+            d -= n;
         }
     }
 
     fn val(&mut self, v: Val<'_>) {
         match v {
             Val::Num(x) => push_exact(&mut self.out, x),
-            Val::Int(i) => {
-                use std::fmt::Write;
-                let _ = write!(self.out, "{i}");
-            }
+            Val::Int(i) => self.out.push_str(itoa::Buffer::new().format(i)),
             Val::Str(s) => {
                 self.out.push('"');
                 self.out.push_str(s);

@@ -6,7 +6,7 @@
 //! extent of the node positions relative to the root, in MAN space) and the source date
 //! (uninitialised memory in engine files; animkit writes zero).
 
-use super::model::{Model, Object};
+use super::model::Model;
 use super::pose::{local_from_world, quat_from_angaxis, world_from_tm_rows, Local, World};
 use crate::exact::{Blob, Text, F32};
 pub use crate::zengin::man::build::Rounding;
@@ -120,35 +120,58 @@ pub fn compile(asc: &Model, input: &AniInput<'_>) -> Result<(Man, Vec<Note>), St
     // precision (x87) from those: every input is rounded to f32 first (asc.md §4.3; measured
     // on the class B pairs, this alone lifts rotation codes from 98.97 to 99.2 % equal).
     let f32v = |v: [f64; 3]| DVec3::from_array(v.map(|x| x as f32 as f64));
-    let world_at = |o: &Object, sample: usize| -> World {
-        let rest = world_from_tm_rows(o.tm.rows.map(f32v));
+    // Each object's rest pose (its `*NODE_TM`), once.
+    let rest: Vec<World> = asc
+        .objects
+        .iter()
+        .map(|o| world_from_tm_rows(o.tm.rows.map(f32v)))
+        .collect();
+    let world_at = |i: usize, sample: usize| -> World {
+        let o = &asc.objects[i];
         match &o.anim {
             Some(a) if !a.pos.is_empty() || !a.rot.is_empty() => World {
                 rot: a
                     .rot
                     .get(sample)
                     .map(|k| quat_from_angaxis(f32v(k.axis), k.angle as f32 as f64))
-                    .unwrap_or(rest.rot),
-                pos: a.pos.get(sample).map(|k| f32v(k.pos)).unwrap_or(rest.pos),
+                    .unwrap_or(rest[i].rot),
+                pos: a
+                    .pos
+                    .get(sample)
+                    .map(|k| f32v(k.pos))
+                    .unwrap_or(rest[i].pos),
             },
-            _ => rest,
+            _ => rest[i],
         }
     };
+    // The objects whose world pose a frame needs (the animated ones, their parents and the
+    // root), each computed once per frame.
+    let root = asc.objects.iter().position(|o| o.parent.is_none());
+    let mut needed = vec![false; asc.objects.len()];
+    for &(i, _) in &animated {
+        needed[i] = true;
+        if let Some(p) = parents[i] {
+            needed[p] = true;
+        }
+    }
+    if let Some(r) = root {
+        needed[r] = true;
+    }
+    let needed: Vec<usize> = (0..needed.len()).filter(|&i| needed[i]).collect();
+    let mut worlds = vec![World::IDENTITY; asc.objects.len()];
     // Local values, frame-major.
     let mut locals: Vec<Local> = Vec::with_capacity(frames.len() * animated.len());
     let mut lo = Vec3::splat(f32::INFINITY);
     let mut hi = Vec3::splat(f32::NEG_INFINITY);
     for &fr in &frames {
         let sample = (fr - first) as usize;
-        let root_world = asc
-            .objects
-            .iter()
-            .position(|o| o.parent.is_none())
-            .map(|r| world_at(&asc.objects[r], sample));
+        for &i in &needed {
+            worlds[i] = world_at(i, sample);
+        }
+        let root_world = root.map(|r| worlds[r]);
         for &(i, _) in &animated {
-            let o = &asc.objects[i];
-            let parent = parents[i].map(|p| world_at(&asc.objects[p], sample));
-            let w = world_at(o, sample);
+            let parent = parents[i].map(|p| worlds[p]);
+            let w = worlds[i];
             locals.push(local_from_world(parent, w));
             // bbox: node positions relative to the root, in MAN space.
             if let Some(r) = root_world {
