@@ -163,6 +163,12 @@ pub trait Codec: Sized + Send + Sync + 'static {
     fn companion_key(&self) -> Option<u32> {
         None
     }
+    /// The names this document defines for documents that build on it, compared without case
+    /// (a model script: its animations, which an overlay script given it as its base may use);
+    /// `None` for a format that defines none.
+    fn defined_names(&self) -> Option<std::collections::HashSet<Vec<u8>>> {
+        None
+    }
     /// What an edit from `self` (the original) to `edited` left stale that the format cannot
     /// recompute (e.g. a stored bounding box after positions moved): warnings `import`, `diff`
     /// and the other writers print. Nothing by default.
@@ -312,6 +318,10 @@ pub trait Document: Send + Sync {
     fn companion_key(&self) -> Option<u32> {
         None
     }
+    /// See [`Codec::defined_names`].
+    fn defined_names(&self) -> Option<std::collections::HashSet<Vec<u8>>> {
+        None
+    }
 }
 
 /// The [`Document`] of a [`Codec`] type: its methods, forwarded.
@@ -340,6 +350,9 @@ impl<T: Codec> Document for T {
     }
     fn companion_key(&self) -> Option<u32> {
         Codec::companion_key(self)
+    }
+    fn defined_names(&self) -> Option<std::collections::HashSet<Vec<u8>>> {
+        Codec::defined_names(self)
     }
 }
 

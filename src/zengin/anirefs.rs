@@ -89,12 +89,7 @@ pub fn names(statements: &[AniStatement<'_>]) -> HashSet<Vec<u8>> {
 
 /// The names a base script (a `.MDS` or `.MSB` given as the companion) defines.
 pub fn base_names(base: &dyn crate::codec::Asset) -> Option<HashSet<Vec<u8>>> {
-    let any = base.as_any();
-    if let Some(m) = any.downcast_ref::<crate::zengin::mds::Mds>() {
-        return Some(names(&m.ani_statements()));
-    }
-    any.downcast_ref::<crate::zengin::msb::Msb>()
-        .map(|m| names(&m.ani_statements()))
+    base.defined_names()
 }
 
 /// Every reference to a name no statement defines: a warning, except where `scope` says

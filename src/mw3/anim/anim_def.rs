@@ -7,7 +7,8 @@
 //! def's `stored:` section and written back as it was.
 
 use super::arrays::{
-    ActivPrereq, AnimRef, DynamicSoundRef, LightRef, NodeRef, ObjectRef, PufferRef, StaticSoundRef,
+    ActivPrereq, AnimRef, DynamicSoundRef, Item, LightRef, NodeRef, ObjectRef, PufferRef,
+    StaticSoundRef,
 };
 use super::events::EventData;
 use super::prim::{flags, is_default, named, Bytes, Vec2, Z};
@@ -211,27 +212,6 @@ impl CountedArray {
             .within("stored");
         }
         limit("254", self.count_field)
-    }
-}
-
-/// An array item of fixed size: a declared record, or a record whose layout depends on a
-/// type field (read as its declared records).
-pub trait Item: Sized {
-    /// Size in bytes.
-    const SIZE: usize;
-    fn read_item(c: &mut Cursor) -> Result<Self, DecodeError>;
-    fn put_item(&self, out: &mut Vec<u8>) -> Result<(), EncodeError>;
-}
-
-impl<T: Record> Item for T {
-    const SIZE: usize = <T as Record>::SIZE;
-    #[inline]
-    fn read_item(c: &mut Cursor) -> Result<Self, DecodeError> {
-        c.read()
-    }
-    #[inline]
-    fn put_item(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        out.put(self)
     }
 }
 
@@ -694,7 +674,7 @@ impl AnimDef {
     /// About the encoded size (exact without SI scripts or stored extras); only a hint.
     pub fn size_hint(&self) -> usize {
         use super::arrays::*;
-        fn items<T: super::anim_def::Item>(n: usize) -> usize {
+        fn items<T: Item>(n: usize) -> usize {
             n.saturating_mul(T::SIZE)
         }
         let stream: usize = std::iter::once(&self.reset_state)

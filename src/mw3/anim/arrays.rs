@@ -2,12 +2,32 @@
 //! sounds (each with an all-zero item 0 on disk, which the model leaves out), activation
 //! prerequisites and anim refs (no zero item).
 
-use super::anim_def::Item;
 use super::prim::{is_default, named, Bytes, NodeName, StrParts, Z};
 use crate::exact::record::Record;
 use crate::exact::{Cursor, DecodeError, DecodeErrorKind, EncodeError, Hex32, Within, Writer};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+/// An array item of fixed size: a declared record, or a record whose layout depends on a
+/// type field (read as its declared records).
+pub trait Item: Sized {
+    /// Size in bytes.
+    const SIZE: usize;
+    fn read_item(c: &mut Cursor) -> Result<Self, DecodeError>;
+    fn put_item(&self, out: &mut Vec<u8>) -> Result<(), EncodeError>;
+}
+
+impl<T: Record> Item for T {
+    const SIZE: usize = <T as Record>::SIZE;
+    #[inline]
+    fn read_item(c: &mut Cursor) -> Result<Self, DecodeError> {
+        c.read()
+    }
+    #[inline]
+    fn put_item(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        out.put(self)
+    }
+}
 
 crate::record! {
     /// ObjectRef (96 bytes).

@@ -5,8 +5,8 @@
 //! end and flags are sparse) and read back with the real readers, so every field, garbage tail
 //! and float bit pattern the readers accept can come up.
 
-use super::anim_def::Item;
 use super::anim_def::{Activation, AnimDef, DefConstants, DefFlags, DefPtrs, Stored};
+use super::arrays::Item;
 use super::arrays::{ActivPrereq, AnimRef};
 use super::events::{
     Event, EventData, SiFrame, SiRotate, SiScript, SiScriptPayload, SiVec, StartOffset, EVENT_TYPES,

@@ -846,6 +846,9 @@ impl Codec for Mds {
     const DESCRIPTION: &'static str = "ZenGin model script, text (.MDS)";
     const EXTENSIONS: &'static [&'static str] = &["mds"];
     const COMPANIONS: &'static [crate::codec::Companion] = crate::zengin::anirefs::BASE_SCRIPTS;
+    fn defined_names(&self) -> Option<std::collections::HashSet<Vec<u8>>> {
+        Some(crate::zengin::anirefs::names(&self.ani_statements()))
+    }
 
     fn detect(data: &[u8]) -> bool {
         // Whitespace and comments, then the keyword `Model` (any case).

@@ -198,6 +198,9 @@ impl Codec for Msb {
     const DESCRIPTION: &'static str = "ZenGin compiled model script (.MSB)";
     const EXTENSIONS: &'static [&'static str] = &["msb"];
     const COMPANIONS: &'static [crate::codec::Companion] = crate::zengin::anirefs::BASE_SCRIPTS;
+    fn defined_names(&self) -> Option<std::collections::HashSet<Vec<u8>>> {
+        Some(crate::zengin::anirefs::names(&self.ani_statements()))
+    }
 
     fn detect(data: &[u8]) -> bool {
         if data.len() < crate::zengin::chunk::HEADER_SIZE {
