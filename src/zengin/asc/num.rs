@@ -206,17 +206,32 @@ fn decimal_exact(v: f64, digits: usize) -> Option<(i64, i32)> {
     let hi = POW10_U128[digits];
     // floor(log10 |v|) is floor(b·log10 2) or one more, b the binary exponent of the leading
     // bit (78913/2^18 = log10 2 to 1e-7; exact for |b| < 1650); the loop corrects.
-    let mut x = (((biased as i64 - 1023) * 78913) >> 18) as i32;
+    let x = (((biased as i64 - 1023) * 78913) >> 18) as i32;
+    search(x, digits, v < 0.0, lo, hi, |k| scaled(mant, e2, k))
+}
+
+/// The decimal exponent search both digit paths share: from the estimate `x` of
+/// floor(log10 |v|), the `digits` digits `scale(k)` of |v| / 10^k with k = x − digits + 1 must
+/// lie in [`lo`, `hi`); a wrong estimate moves by one (three tries).
+#[inline]
+fn search<T: Copy + PartialOrd + TryInto<i64>>(
+    mut x: i32,
+    digits: usize,
+    negative: bool,
+    lo: T,
+    hi: T,
+    scale: impl Fn(i32) -> Option<T>,
+) -> Option<(i64, i32)> {
     for _ in 0..3 {
         let k = x - (digits as i32 - 1);
-        let q = scaled(mant, e2, k)?;
+        let q = scale(k)?;
         if q >= hi {
             x += 1;
         } else if q < lo {
             x -= 1;
         } else {
-            let m = q as i64;
-            return Some((if v < 0.0 { -m } else { m }, k));
+            let m: i64 = q.try_into().ok()?;
+            return Some((if negative { -m } else { m }, k));
         }
     }
     None
@@ -311,19 +326,7 @@ fn decimal_fast(v: f64, digits: usize) -> Option<(i64, i32)> {
     if above {
         x += 1;
     }
-    for _ in 0..3 {
-        let k = x - (digits as i32 - 1);
-        let q = scaled_fast(a, k)?;
-        if q >= hi {
-            x += 1;
-        } else if q < lo {
-            x -= 1;
-        } else {
-            let m = q as i64;
-            return Some((if v < 0.0 { -m } else { m }, k));
-        }
-    }
-    None
+    search(x, digits, v < 0.0, lo, hi, |k| scaled_fast(a, k))
 }
 
 /// [`decimal`] through the standard formatter (`{:.*e}` rounds the exact binary value).
