@@ -297,7 +297,7 @@ impl<C: Copy, const N: usize, const NODE: bool> DekuWriter<C> for Str<N, NODE> {
 /// The refusal of a string field without a terminator, once its bytes are read (reported as
 /// [`DecodeErrorKind::Unterminated`] at the field).
 #[cold]
-pub fn unterminated() -> DekuError {
+fn unterminated() -> DekuError {
     DekuError::Parse(UNTERMINATED.into())
 }
 

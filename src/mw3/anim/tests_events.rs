@@ -301,3 +301,17 @@ fn errors_inside_nested_records_name_the_item() {
     let err = ev.write(&mut Vec::new(), &Names::default()).unwrap_err();
     assert_eq!(err.path.to_string(), "puffer_state.textures[1].name");
 }
+
+#[test]
+fn a_loop_keeps_its_pad_only_with_a_count() {
+    // a count loop writes its pad; a run_time loop has none, and one given is refused
+    let ev: Event = crate::yaml::from_str("{loop: {flags: [count], count: 3, pad: 7}}").unwrap();
+    let mut out = Vec::new();
+    ev.write(&mut out, &Names::default()).unwrap();
+    assert_eq!(out[EVENT_HEADER_SIZE..], [1, 0, 0, 0, 3, 0, 7, 0]);
+    let ev: Event =
+        crate::yaml::from_str("{loop: {flags: [run_time], run_time: 1.5, pad: 7}}").unwrap();
+    let err = ev.write(&mut Vec::new(), &Names::default()).unwrap_err();
+    assert_eq!(err.path.to_string(), "loop");
+    assert!(err.message.contains("`pad`"), "{err}");
+}

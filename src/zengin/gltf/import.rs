@@ -351,6 +351,16 @@ impl Ctx<'_> {
     }
 }
 
+/// The name of the file's animation `anim` (`#N` when it has none); an error when there is
+/// no such animation.
+fn animation_name(doc: &Document, anim: usize) -> Result<String, GltfError> {
+    let animation =
+        doc.root.animations.get(anim).ok_or_else(|| {
+            GltfError::at("animations", format!("animation {anim} does not exist"))
+        })?;
+    Ok(animation.name.clone().unwrap_or_else(|| format!("#{anim}")))
+}
+
 /// Import animation `anim` of `doc` into a copy of `man` (made for skeleton `sk`), phase by
 /// phase: file nodes matched to MDH nodes by name, the channels read, the MAN's columns tied
 /// to them, the frame count, the columns sampled, the rest checked, the codes packed.
@@ -361,11 +371,7 @@ pub fn import_animation(
     man: &Man,
     opts: &ImportOptions,
 ) -> Result<(Man, ImportReport), GltfError> {
-    let animation =
-        doc.root.animations.get(anim).ok_or_else(|| {
-            GltfError::at("animations", format!("animation {anim} does not exist"))
-        })?;
-    let aname = animation.name.clone().unwrap_or_else(|| format!("#{anim}"));
+    let aname = animation_name(doc, anim)?;
     let header = man
         .header()
         .ok_or_else(|| GltfError::new("the MAN has no header chunk (0xA020)"))?;
@@ -540,11 +546,7 @@ pub fn new_animation(
     sk: &Skeleton,
     opts: &NewOptions,
 ) -> Result<(Man, NewReport), GltfError> {
-    let animation =
-        doc.root.animations.get(anim).ok_or_else(|| {
-            GltfError::at("animations", format!("animation {anim} does not exist"))
-        })?;
-    let aname = animation.name.clone().unwrap_or_else(|| format!("#{anim}"));
+    let aname = animation_name(doc, anim)?;
     let fps = opts.fps.or_else(|| key_rate(doc, anim)).unwrap_or(25.0);
     if !(fps.is_finite() && fps > 0.0) {
         return Err(GltfError::new(format!("fps {fps}: needs a positive rate")));

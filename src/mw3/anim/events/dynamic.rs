@@ -63,6 +63,11 @@ impl Loop {
                 value[..2].copy_from_slice(&n.to_le_bytes());
                 value[2..].copy_from_slice(&self.pad.to_le_bytes());
             }
+            (None, Some(_)) if self.pad != 0 => {
+                return Err(EncodeError::new(
+                    "`pad` is part of a count loop; a run_time loop has none (remove it)",
+                ))
+            }
             (None, Some(t)) => value = t.0.to_le_bytes(),
             _ => {
                 return Err(EncodeError::new(
