@@ -4,7 +4,10 @@
 
 use super::mrm::Mrm;
 use super::{in_chunk, ChunkFile};
-use crate::exact::{Cursor, DecodeError, Within};
+use crate::exact::{Cursor, DecodeError, Within, F32};
+use crate::zengin::types::Vec3;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 // Model mesh chunks
 pub const MDM_HEADER: u16 = 0xD000;
@@ -54,10 +57,11 @@ pub fn chunk_kind(id: u16) -> &'static str {
 
 crate::record! {
     /// One influence of a bone on a soft-skin vertex: the vertex position in that bone's space.
-    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
     pub struct Weight: little plain {
-        pub weight: f32,
-        pub position: [f32; 3],
+        pub weight: F32,
+        pub position: Vec3,
         /// Index of the bone in the model hierarchy (the MDH's node list).
         pub node: u8,
     }
@@ -269,11 +273,11 @@ crate::record! {
     /// A morph animation's head (the fixed fields after its name line).
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct MorphAnimationHead: little plain {
-        pub blend_in: f32,
-        pub blend_out: f32,
-        pub duration: f32,
+        pub blend_in: F32,
+        pub blend_out: F32,
+        pub duration: F32,
         pub layer: i32,
-        pub speed: f32,
+        pub speed: F32,
         pub flags: u8,
         pub vertex_count: u32,
         pub frame_count: u32,
@@ -329,7 +333,7 @@ impl MorphMesh {
                         .read::<super::mrm::Point>()
                         .within_index(k)
                         .within("morph_positions")?;
-                    m.morph_positions.push(p.xyz);
+                    m.morph_positions.push(p.xyz.map(F32::get));
                 }
             }
             MMB_SOURCES => {
@@ -388,7 +392,8 @@ fn read_morph_animation(cur: &mut Cursor<'_>) -> Result<MorphAnimation, DecodeEr
             cur.read::<super::mrm::Point>()
                 .within_index(k)
                 .within("samples")?
-                .xyz,
+                .xyz
+                .map(F32::get),
         );
     }
     Ok(MorphAnimation {

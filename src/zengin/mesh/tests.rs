@@ -78,10 +78,11 @@ fn record_tables() {
     use super::model::{MorphAnimationHead, Weight};
     use super::mrm::{Head, Wedge, VERSION_G2};
     use crate::exact::record::both_ways;
+    use crate::exact::F32;
     both_ways(&[(
         Weight {
-            weight: 1.0,
-            position: [2.5, -1.0, 0.0],
+            weight: F32::new(1.0),
+            position: [2.5, -1.0, 0.0].map(F32::new),
             node: 3,
         },
         "0000803f 00002040 000080bf 00000000 03",
@@ -95,8 +96,8 @@ fn record_tables() {
     )]);
     both_ways(&[(
         Wedge {
-            normal: [0.0, 1.0, -0.0],
-            uv: [0.5, 0.25],
+            normal: [0.0, 1.0, -0.0].map(F32::new),
+            uv: [0.5, 0.25].map(F32::new),
             vertex: 7,
             padding: 0,
         },
@@ -104,11 +105,11 @@ fn record_tables() {
     )]);
     both_ways(&[(
         MorphAnimationHead {
-            blend_in: 0.0,
-            blend_out: 0.5,
-            duration: 1000.0,
+            blend_in: F32::new(0.0),
+            blend_out: F32::new(0.5),
+            duration: F32::new(1000.0),
             layer: 1,
-            speed: 25.0,
+            speed: F32::new(25.0),
             flags: 1,
             vertex_count: 3,
             frame_count: 10,

@@ -17,10 +17,10 @@ fn morph0_is_zenkits_small_bow() {
     let a = &m.animations[1];
     assert_eq!(a.name, "S_SHOOT");
     assert_eq!(a.head.layer, 1);
-    assert_eq!(a.head.blend_in, 0.010_000_001);
-    assert_eq!(a.head.blend_out, -0.010_000_001);
-    assert_eq!(a.head.duration, 400.0);
-    assert_eq!(a.head.speed, 0.025);
+    assert_eq!(a.head.blend_in.get(), 0.010_000_001);
+    assert_eq!(a.head.blend_out.get(), -0.010_000_001);
+    assert_eq!(a.head.duration.get(), 400.0);
+    assert_eq!(a.head.speed.get(), 0.025);
     assert_eq!(a.head.flags, 0);
     assert_eq!(a.vertices, [25, 26, 27]);
     assert_eq!(a.head.frame_count, 10);
