@@ -630,7 +630,8 @@ fn walk(a: &serde_json::Value, b: &serde_json::Value, path: String, out: &mut Ve
         return;
     }
     let short = |v: &V| {
-        let s = v.to_string();
+        let mut s = String::new();
+        show(v, &mut s);
         if s.chars().count() > 60 {
             format!("{}…", s.chars().take(60).collect::<String>())
         } else {
@@ -660,5 +661,38 @@ fn walk(a: &serde_json::Value, b: &serde_json::Value, path: String, out: &mut Ve
             out.push(format!("{path}: {} → {} items", x.len(), y.len()));
         }
         _ => out.push(format!("{path}: {} → {}", short(a), short(b))),
+    }
+}
+
+/// A value as in the YAML (floats in their shortest `f32` spelling).
+fn show(v: &serde_json::Value, out: &mut String) {
+    use serde_json::Value as V;
+    match v {
+        V::Number(n) if n.is_f64() => {
+            crate::exact::float::write_f32(out, F32::new(n.as_f64().unwrap_or(0.0) as f32))
+        }
+        V::Array(x) => {
+            out.push('[');
+            for (i, e) in x.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                show(e, out);
+            }
+            out.push(']');
+        }
+        V::Object(x) => {
+            out.push('{');
+            for (i, (k, e)) in x.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(k);
+                out.push_str(": ");
+                show(e, out);
+            }
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
     }
 }
