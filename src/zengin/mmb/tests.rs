@@ -177,3 +177,37 @@ fn yaml_edits_that_cannot_be_written_are_refused_by_field() {
         "{e}"
     );
 }
+
+/// The morph animations in the YAML document: ZenKit's values for `morph0.mmb` (as
+/// `morph0_is_zenkits_small_bow` reads them), as fields.
+#[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
+fn morph_animations_are_fields_of_the_document() {
+    use crate::exact::F32;
+    use crate::zengin::mesh::FileKind;
+    let Some(data) = corpus_file("realworld/mesh/GothicKit+ZenKit/tests/samples/morph0.mmb") else {
+        return;
+    };
+    let docs = Mmb::decode(&data).unwrap().file.docs(FileKind::Morph);
+    let ids: Vec<u16> = docs.iter().map(|d| d.id.0).collect();
+    assert_eq!(ids, [0xE000, 0xE020, 0xB100, 0xB1FF, 0xE010, 0xE030]);
+    let head = docs[1].morph_header.as_ref().unwrap();
+    assert_eq!((head.version, head.name.to_string()), (3, "ITRWSMALLBOW".into()));
+    let p = docs[3].morph_positions.as_ref().unwrap();
+    assert_eq!(p.len(), 28);
+    assert_eq!(p[1].xyz.map(F32::get), [-29.614_72, -1.975_99, -9.197_57]);
+    let sources = docs[4].sources.as_ref().unwrap();
+    assert_eq!(sources.len(), 4);
+    assert_eq!(sources[1].file.to_string(), "ITRWSMALLBOWSHOOT.ASC");
+    let a = &docs[5].animations.as_ref().unwrap()[1];
+    assert_eq!(a.name.to_string(), "S_SHOOT");
+    assert_eq!((a.layer, a.flags), (1, 0));
+    assert_eq!(a.blend_in.get(), 0.010_000_001);
+    assert_eq!(a.blend_out.get(), -0.010_000_001);
+    assert_eq!(a.duration.get(), 400.0);
+    assert_eq!(a.speed.get(), 0.025);
+    assert_eq!(a.vertices, [25, 26, 27]);
+    assert_eq!(a.frames.len(), 10);
+    assert_eq!(a.frames[0][0].xyz.map(F32::get), [0.519_77, 0.0, 1.272_060_4]);
+    assert_eq!(a.frames[6][1].xyz.map(F32::get), [-8.511_26, 0.0, -20.829_94]);
+}
