@@ -128,7 +128,11 @@ fn mesh_documents_validate_against_their_schema() {
     )) else {
         return;
     };
-    let head = check("zengin.mmb", "ORCSTONE_HEAD.MMB", Mmb::decode(&f).unwrap().to_yaml(&o).unwrap());
+    let head = check(
+        "zengin.mmb",
+        "ORCSTONE_HEAD.MMB",
+        Mmb::decode(&f).unwrap().to_yaml(&o).unwrap(),
+    );
     assert_eq!(head["chunks"][5]["animations"][4]["name"], "VISEME");
     let mut bad = head.clone();
     bad["chunks"][5]["animations"][4]["layer"] = serde_json::json!("two");
@@ -147,6 +151,10 @@ fn mesh_documents_validate_against_their_schema() {
     let mdl = "realworld/mdl/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled";
     for file in ["BIGORCDRUM_1.MDL", "TOMBRAIDER_DS.MDL"] {
         let f = crate::common::corpus_file(&format!("{mdl}/{file}")).unwrap();
-        check("zengin.mdl", file, Mdl::decode(&f).unwrap().to_yaml(&o).unwrap());
+        check(
+            "zengin.mdl",
+            file,
+            Mdl::decode(&f).unwrap().to_yaml(&o).unwrap(),
+        );
     }
 }

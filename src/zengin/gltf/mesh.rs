@@ -127,7 +127,8 @@ fn skin_vertices(sk: &Skeleton, skin: &SoftSkin, part: &str) -> Result<Vec<SkinV
                     sk.len()
                 )));
             }
-            let local = DVec3::from_array(position_to_gltf(w.position.map(F32::get)).map(f64::from));
+            let local =
+                DVec3::from_array(position_to_gltf(w.position.map(F32::get)).map(f64::from));
             let weight = f64::from(w.weight.get());
             if !weight.is_finite() || !local.is_finite() {
                 return Err(GltfError::new(format!(

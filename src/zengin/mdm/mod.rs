@@ -56,8 +56,12 @@ impl Codec for Mdm {
         self.file.write(out)
     }
     fn to_yaml(&self, _opts: &ExportOptions) -> Result<String, EncodeError> {
-        self.file
-            .to_yaml(Self::TAG, Self::YAML_VERSION, self.summary(), FileKind::Model)
+        self.file.to_yaml(
+            Self::TAG,
+            Self::YAML_VERSION,
+            self.summary(),
+            FileKind::Model,
+        )
     }
     fn from_yaml(text: &str, _opts: &ImportOptions) -> Result<Self, ImportError> {
         let file = ChunkFile::from_yaml(text, Self::TAG, Self::YAML_VERSION, FileKind::Model)?;

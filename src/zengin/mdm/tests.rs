@@ -40,7 +40,11 @@ fn smoke_waterpipe_soft_skin_weights_are_zenkits() {
     let w = |v: usize| {
         assert_eq!(sk.weights[v].len(), 1);
         let w = sk.weights[v][0];
-        (w.weight.get(), w.position.map(crate::exact::F32::get), w.node)
+        (
+            w.weight.get(),
+            w.position.map(crate::exact::F32::get),
+            w.node,
+        )
     };
     assert_eq!(w(0), (1.0, [-5.497_761, 35.086_73, -2.647_560_1], 0));
     assert_eq!(w(62), (1.0, [0.260_997_77, 18.041_271, -23.904_888], 4));

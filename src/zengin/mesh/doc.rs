@@ -566,8 +566,8 @@ pub fn to_docs(
         doc.data = None;
         let after_mesh = last_mesh;
         let decoded = decode(&mut doc, payload, offset, after_mesh, kind, in_skins);
-        let exact = matches!(decoded, Ok(true))
-            && doc.payload(after_mesh).is_ok_and(|p| p == payload);
+        let exact =
+            matches!(decoded, Ok(true)) && doc.payload(after_mesh).is_ok_and(|p| p == payload);
         if c.id == MDM_SOFTSKINS {
             in_skins = true;
         }
@@ -650,9 +650,7 @@ fn walk(a: &serde_json::Value, b: &serde_json::Value, path: String, out: &mut Ve
                 out.push(format!("{path}.{k}: added"));
             }
         }
-        (V::Array(x), V::Array(y))
-            if x.len() == y.len() && !x.iter().all(|v| v.is_number()) =>
-        {
+        (V::Array(x), V::Array(y)) if x.len() == y.len() && !x.iter().all(|v| v.is_number()) => {
             for (i, (va, vb)) in x.iter().zip(y).enumerate() {
                 walk(va, vb, format!("{path}[{i}]"), out);
             }

@@ -225,9 +225,7 @@ impl ChunkFile {
                     "chunks[{i}]: chunk 0x{:04X} became 0x{:04X}",
                     a.id, b.id
                 )),
-                (Some(_), Some(_))
-                    if mine[i].data.is_none() && theirs[i].data.is_none() =>
-                {
+                (Some(_), Some(_)) if mine[i].data.is_none() && theirs[i].data.is_none() => {
                     doc::diff_docs(&mine[i], &theirs[i], &format!("chunks[{i}]"), 20, &mut out)
                 }
                 (Some(a), Some(b)) => {

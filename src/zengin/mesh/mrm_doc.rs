@@ -11,7 +11,9 @@ use super::mrm::{
     array, Edge, Float, Head, Index16, Plane, Point, Section, SubmeshTable, Table, Triangle,
     TriangleEdges, VertexUpdate, Wedge, SUBMESH_TABLE_SIZE,
 };
-use crate::exact::{Blob, Cursor, DecodeError, EncodeError, Hex32, Record, Text, Within, Writer, F32};
+use crate::exact::{
+    Blob, Cursor, DecodeError, EncodeError, Hex32, Record, Text, Within, Writer, F32,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

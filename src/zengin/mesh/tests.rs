@@ -65,9 +65,11 @@ fn every_real_mesh_texture_and_model_file_is_byte_exact() {
                 for d in file.docs(kind) {
                     match &d.data {
                         None => decoded += 1,
-                        Some(b) if !b.is_empty() => {
-                            hex.push(format!("{} 0x{:04X}", e.file_name().to_string_lossy(), d.id.0))
-                        }
+                        Some(b) if !b.is_empty() => hex.push(format!(
+                            "{} 0x{:04X}",
+                            e.file_name().to_string_lossy(),
+                            d.id.0
+                        )),
                         Some(_) => {}
                     }
                 }
@@ -93,7 +95,10 @@ fn every_real_mesh_texture_and_model_file_is_byte_exact() {
     assert_eq!(decoded, 2084, "chunks decoded");
     assert_eq!(
         hex,
-        ["TOMBRAIDER_DS.MDL 0xD010", "TREASUREOLD_ADDON_01.MDL 0xD010"],
+        [
+            "TOMBRAIDER_DS.MDL 0xD010",
+            "TREASUREOLD_ADDON_01.MDL 0xD010"
+        ],
         "chunks kept as hex"
     );
 }

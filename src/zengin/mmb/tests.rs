@@ -121,7 +121,9 @@ fn yaml_edits_of_a_position_and_a_texture_are_written_there() {
     assert_eq!(differs.len(), 2, "{differs:?}");
     assert_eq!(differs[0], len_at);
     assert_eq!(
-        back.morph.mesh.as_ref().unwrap().submeshes[0].texture.as_deref(),
+        back.morph.mesh.as_ref().unwrap().submeshes[0]
+            .texture
+            .as_deref(),
         Some("ITRANGEDWEAPONSX.TGA")
     );
     assert_eq!(
@@ -192,7 +194,10 @@ fn morph_animations_are_fields_of_the_document() {
     let ids: Vec<u16> = docs.iter().map(|d| d.id.0).collect();
     assert_eq!(ids, [0xE000, 0xE020, 0xB100, 0xB1FF, 0xE010, 0xE030]);
     let head = docs[1].morph_header.as_ref().unwrap();
-    assert_eq!((head.version, head.name.to_string()), (3, "ITRWSMALLBOW".into()));
+    assert_eq!(
+        (head.version, head.name.to_string()),
+        (3, "ITRWSMALLBOW".into())
+    );
     let p = docs[3].morph_positions.as_ref().unwrap();
     assert_eq!(p.len(), 28);
     assert_eq!(p[1].xyz.map(F32::get), [-29.614_72, -1.975_99, -9.197_57]);
@@ -208,6 +213,12 @@ fn morph_animations_are_fields_of_the_document() {
     assert_eq!(a.speed.get(), 0.025);
     assert_eq!(a.vertices, [25, 26, 27]);
     assert_eq!(a.frames.len(), 10);
-    assert_eq!(a.frames[0][0].xyz.map(F32::get), [0.519_77, 0.0, 1.272_060_4]);
-    assert_eq!(a.frames[6][1].xyz.map(F32::get), [-8.511_26, 0.0, -20.829_94]);
+    assert_eq!(
+        a.frames[0][0].xyz.map(F32::get),
+        [0.519_77, 0.0, 1.272_060_4]
+    );
+    assert_eq!(
+        a.frames[6][1].xyz.map(F32::get),
+        [-8.511_26, 0.0, -20.829_94]
+    );
 }
