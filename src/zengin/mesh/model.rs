@@ -100,50 +100,6 @@ fn line(cur: &mut Cursor<'_>) -> Result<String, DecodeError> {
     Ok(text(b.strip_suffix(b"\r").unwrap_or(b)))
 }
 
-fn read_weights(
-    payload: &[u8],
-    base: u64,
-    vertices: usize,
-) -> Result<(Vec<Vec<Weight>>, Vec<i32>), DecodeError> {
-    let mut cur = Cursor::new(payload, base);
-    let size = cur.u32().within("weights_size")?;
-    let n = cur.check_count(u64::from(size), 1).within("weights_size")?;
-    let block = cur.bytes(n)?;
-    let mut wc = Cursor::new(block, base + 4);
-    // every vertex takes at least its 4-byte count
-    wc.check_count(vertices as u64, 4).within("weights")?;
-    let mut weights = Vec::with_capacity(vertices);
-    for v in 0..vertices {
-        let count = wc.u32().within_index(v).within("weights")?;
-        let count = wc
-            .check_count(u64::from(count), WEIGHT_SIZE)
-            .within_index(v)
-            .within("weights")?;
-        let mut w = Vec::with_capacity(count);
-        for k in 0..count {
-            w.push(
-                wc.read::<Weight>()
-                    .within_index(k)
-                    .within_index(v)
-                    .within("weights")?,
-            );
-        }
-        weights.push(w);
-    }
-    let normals = cur.u32().within("wedge_normal_count")?;
-    let n = cur
-        .check_count(u64::from(normals), 16)
-        .within("wedge_normal_count")?;
-    cur.bytes(n * 16)?;
-    let count = cur.u16().within("node_count")?;
-    let count = cur.check_count(u64::from(count), 4).within("node_count")?;
-    let mut nodes = Vec::with_capacity(count);
-    for i in 0..count {
-        nodes.push(cur.i32().within_index(i).within("nodes")?);
-    }
-    Ok((weights, nodes))
-}
-
 /// [`ModelMesh::read`]'s state: the mesh so far, whether the soft-skin list has begun, the
 /// soft-skin mesh waiting for its weights.
 #[derive(Default)]
@@ -188,7 +144,8 @@ impl MeshReader {
             }
             MRM_AFTER if self.in_skins => {
                 if let Some(mesh) = self.pending.take() {
-                    let (weights, nodes) = read_weights(payload, base, mesh.positions.len())?;
+                    let w = super::doc::read_weights(&mut cur, mesh.positions.len())?;
+                    let (weights, nodes) = (w.weights, w.nodes);
                     m.softskins.push(SoftSkin {
                         mesh,
                         weights,
@@ -340,16 +297,10 @@ impl MorphMesh {
                 let count = cur.u16().within("count")?;
                 let count = cur.check_count(u64::from(count), 17).within("count")?;
                 for k in 0..count {
-                    cur.bytes(16)
-                        .within("date")
+                    let s = super::doc::read_source(&mut cur)
                         .within_index(k)
                         .within("sources")?;
-                    m.sources.push(
-                        line(&mut cur)
-                            .within("file")
-                            .within_index(k)
-                            .within("sources")?,
-                    );
+                    m.sources.push(unline(s.file));
                 }
             }
             MMB_ANIMATIONS => {
@@ -371,35 +322,31 @@ impl MorphMesh {
 }
 
 fn read_morph_animation(cur: &mut Cursor<'_>) -> Result<MorphAnimation, DecodeError> {
-    let name = line(cur).within("name")?;
-    let head = cur.read::<MorphAnimationHead>().within("head")?;
-    let nv = cur
-        .check_count(u64::from(head.vertex_count), 4)
-        .within("vertex_count")?;
-    let mut vertices = Vec::with_capacity(nv);
-    for k in 0..nv {
-        vertices.push(cur.u32().within_index(k).within("vertices")?);
-    }
-    let ns = cur
-        .check_count(
-            u64::from(head.vertex_count) * u64::from(head.frame_count),
-            12,
-        )
-        .within("frame_count")?;
-    let mut samples = Vec::with_capacity(ns);
-    for k in 0..ns {
-        samples.push(
-            cur.read::<super::mrm::Point>()
-                .within_index(k)
-                .within("samples")?
-                .xyz
-                .map(F32::get),
-        );
-    }
+    let a = super::doc::read_animation(cur)?;
     Ok(MorphAnimation {
-        name,
-        head,
-        vertices,
-        samples,
+        name: unline(a.name),
+        head: MorphAnimationHead {
+            blend_in: a.blend_in,
+            blend_out: a.blend_out,
+            duration: a.duration,
+            layer: a.layer,
+            speed: a.speed,
+            flags: a.flags,
+            vertex_count: a.vertices.len() as u32,
+            frame_count: a.frames.len() as u32,
+        },
+        vertices: a.vertices,
+        samples: a
+            .frames
+            .into_iter()
+            .flatten()
+            .map(|p| p.xyz.map(F32::get))
+            .collect(),
     })
+}
+
+/// A line's text as the engine uses it (a `\r` before its end dropped).
+fn unline(t: crate::exact::Text) -> String {
+    let b = t.as_bytes();
+    text(b.strip_suffix(b"\r").unwrap_or(b))
 }
