@@ -172,6 +172,7 @@ impl MeshDoc {
                 .map_err(|_| EncodeError::new("more items than a mesh can hold"))?;
             Ok(Section { offset, count })
         }
+        self.check_indices()?;
         let positions = put_all(&mut block, &self.positions).within("positions")?;
         let normals = put_all(&mut block, &self.normals).within("normals")?;
         let mut tables = Vec::with_capacity(self.submeshes.len());
@@ -236,6 +237,47 @@ impl MeshDoc {
             m.write(out).within_index(i).within("materials")?;
         }
         out.extend_from_slice(self.tail.as_bytes());
+        Ok(())
+    }
+}
+
+impl MeshDoc {
+    /// Every wedge uses a position, every triangle three wedges, of the lists there are.
+    fn check_indices(&self) -> Result<(), EncodeError> {
+        let np = self.positions.len();
+        for (i, s) in self.submeshes.iter().enumerate() {
+            let at = |e: EncodeError, list: &'static str, k: usize| {
+                Err::<(), _>(e)
+                    .within_index(k)
+                    .within(list)
+                    .within_index(i)
+                    .within("submeshes")
+            };
+            for (k, w) in s.wedges.iter().enumerate() {
+                if usize::from(w.vertex) >= np {
+                    at(
+                        EncodeError::new(format!(
+                            "vertex {} does not exist: the mesh has {np} positions",
+                            w.vertex
+                        )),
+                        "wedges",
+                        k,
+                    )?;
+                }
+            }
+            let nw = s.wedges.len();
+            for (k, t) in s.triangles.iter().enumerate() {
+                if let Some(&bad) = t.wedges.iter().find(|&&x| usize::from(x) >= nw) {
+                    at(
+                        EncodeError::new(format!(
+                            "wedge {bad} does not exist: the sub-mesh has {nw} wedges"
+                        )),
+                        "triangles",
+                        k,
+                    )?;
+                }
+            }
+        }
         Ok(())
     }
 }

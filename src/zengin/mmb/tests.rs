@@ -170,6 +170,15 @@ fn yaml_edits_that_cannot_be_written_are_refused_by_field() {
         e.starts_with("chunks[3].morph_positions: 27 morph positions, but the mesh before has 28"),
         "{e}"
     );
+    let wedge = yaml.lines().find(|l| l.contains(", vertex: ")).unwrap();
+    let (head, _) = wedge.split_once(", vertex: ").unwrap();
+    let e = refused(wedge, &format!("{head}, vertex: 999}}"));
+    assert!(
+        e.starts_with(
+            "chunks[2].mesh.submeshes[0].wedges[0]: vertex 999 does not exist: the mesh has 28 positions"
+        ),
+        "{e}"
+    );
     let e = refused(
         "- id: 0xB1FF\n  kind: mesh end / weights / morph positions\n  morph_positions:",
         "- id: 0xB1FE\n  kind: mesh end / weights / morph positions\n  morph_positions:",
