@@ -464,3 +464,156 @@ fn gltf_files_have_info_verify_and_diff() {
     assert_eq!(code, 1);
     assert!(out.contains("error    gltf         bad.gltf"), "{out}");
 }
+
+/// The way back in one step from an archive through the real Blender: a model exported from
+/// `Anims.vdf`, one bone turned in Blender, and Blender's file (which drops animkit's record)
+/// given to `gltf import` alone beside the archive: the edited MAN is replaced inside the
+/// archive with exactly the bytes an import into an unpacked copy gives, the other animation's
+/// member and every other byte stay as they were, the archive is kept once as `.bak`. animkit's
+/// own export of the same archive, edited in Blender and given back with its record kept (the
+/// glTF Blender wrote, with animkit's `asset.extras` put back as another tool might keep them)
+/// goes the same way.
+#[test]
+#[cfg_attr(
+    missing = "blender",
+    ignore = "needs Blender (apt-get install blender python3-numpy)"
+)]
+fn gltf_blender_edit_goes_back_into_the_archive_in_one_step() {
+    let Some(exe) = blender() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let src = d.join("src/ANIMS/_COMPILED");
+    std::fs::create_dir_all(&src).unwrap();
+    for f in [
+        "HUMAN.MDH",
+        "HUMAN-S_WALKL.MAN",
+        "HUMAN-S_RUNL.MAN",
+        "IDLE.MAN",
+        "SAMPLE.MDH",
+    ] {
+        std::fs::copy(sample(f), src.join(f)).unwrap();
+    }
+    ok(
+        d,
+        &[
+            "vdf",
+            "pack",
+            "src",
+            "-o",
+            "Anims.vdf",
+            "--timestamp",
+            "2026-01-01 00:00:00",
+        ],
+    );
+    let original = std::fs::read(d.join("Anims.vdf")).unwrap();
+    ok(
+        d,
+        &[
+            "gltf",
+            "export",
+            "Anims.vdf",
+            "--model",
+            "HUMAN",
+            "-o",
+            "in.glb",
+        ],
+    );
+    let out = d.join("blender.glb");
+    blender_roundtrip(
+        &exe,
+        &d.join("in.glb"),
+        &out,
+        25,
+        Some(("S_WALKL", "BIP01 L FOREARM", 10, 30.0)),
+    );
+    // The reference: Blender's file imported into an unpacked copy.
+    ok(d, &["unpack", "Anims.vdf", "-o", "work"]);
+    ok(d, &["gltf", "import", s(&out), "--into", "work"]);
+    let walk = "ANIMS/_COMPILED/HUMAN-S_WALKL.MAN";
+    let want = std::fs::read(d.join("work").join(walk)).unwrap();
+    assert!(want != std::fs::read(sample("HUMAN-S_WALKL.MAN")).unwrap());
+    assert!(
+        std::fs::read(d.join("work/ANIMS/_COMPILED/HUMAN-S_RUNL.MAN")).unwrap()
+            == std::fs::read(sample("HUMAN-S_RUNL.MAN")).unwrap()
+    );
+    // Blender's file alone, beside the archive: found by the animation names.
+    let err = ok(d, &["gltf", "import", "blender.glb"]);
+    assert!(
+        err.contains("back into ./Anims.vdf")
+            && err.contains(
+                "updated ANIMS/_COMPILED/HUMAN-S_WALKL.MAN in ./Anims.vdf: S_WALKL: 32 frames"
+            )
+            && err.contains("(the original archive kept as ./Anims.vdf.bak)")
+            && !err.contains("updated ANIMS/_COMPILED/HUMAN-S_RUNL.MAN"),
+        "{err}"
+    );
+    assert!(std::fs::read(d.join("Anims.vdf.bak")).unwrap() == original);
+    let now = std::fs::read(d.join("Anims.vdf")).unwrap();
+    let (a, b) = crate::gltf::member_range(d, "Anims.vdf", walk);
+    assert!(now[a..b] == want[..], "the member is not the imported MAN");
+    assert_eq!(now.len(), original.len());
+    let outside = (0..now.len()).filter(|&i| now[i] != original[i] && !(a..b).contains(&i));
+    assert_eq!(
+        outside.count(),
+        0,
+        "bytes outside the edited member changed"
+    );
+    let (code, listing, _) = run(d, &["verify", "Anims.vdf"]);
+    assert_eq!(code, 0, "{listing}");
+    // Given again, the same file changes nothing more: the archive is as written, the
+    // first .bak kept.
+    let err = ok(d, &["gltf", "import", "blender.glb"]);
+    assert!(err.contains("nothing changed"), "{err}");
+    assert!(std::fs::read(d.join("Anims.vdf")).unwrap() == now);
+    assert!(std::fs::read(d.join("Anims.vdf.bak")).unwrap() == original);
+
+    // With animkit's record (kept by a tool that keeps `asset.extras`): the member changed
+    // since that export, so it is refused and nothing is written.
+    let recorded = with_extras_of(&out, &d.join("in.glb"), &d.join("kept.glb"));
+    let (code, _, err) = run(d, &["gltf", "import", s(&recorded)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("HUMAN-S_WALKL.MAN changed since the glTF was exported from this archive"),
+        "{err}"
+    );
+    assert!(std::fs::read(d.join("Anims.vdf")).unwrap() == now);
+    // Against the original archive it goes back, to the same bytes as by the names.
+    std::fs::write(d.join("Anims.vdf"), &original).unwrap();
+    std::fs::remove_file(d.join("Anims.vdf.bak")).unwrap();
+    let err = ok(d, &["gltf", "import", s(&recorded)]);
+    assert!(
+        err.contains("updated ANIMS/_COMPILED/HUMAN-S_WALKL.MAN in "),
+        "{err}"
+    );
+    assert!(std::fs::read(d.join("Anims.vdf")).unwrap() == now);
+}
+
+/// `glb` (a GLB that Blender wrote) with the `asset.extras` of `from` (animkit's export),
+/// written to `to`.
+fn with_extras_of(glb: &Path, from: &Path, to: &Path) -> std::path::PathBuf {
+    let json = |p: &Path| {
+        let data = std::fs::read(p).unwrap();
+        let n = u32::from_le_bytes(data[12..16].try_into().unwrap()) as usize;
+        let j: serde_json::Value = serde_json::from_slice(&data[20..20 + n]).unwrap();
+        (data, n, j)
+    };
+    let (data, n, mut j) = json(glb);
+    let (_, _, f) = json(from);
+    j["asset"]["extras"] = f["asset"]["extras"].clone();
+    assert!(j["asset"]["extras"]["animkit"].is_object());
+    let mut text = serde_json::to_vec(&j).unwrap();
+    while text.len() % 4 != 0 {
+        text.push(b' ');
+    }
+    let bin = &data[20 + n..];
+    let total = 12 + 8 + text.len() + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(&data[..8]);
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    out.extend_from_slice(bin);
+    std::fs::write(to, out).unwrap();
+    to.to_path_buf()
+}
