@@ -452,7 +452,7 @@ fn gltf_files_have_info_verify_and_diff() {
     assert!(out.contains("S_RUNL: unchanged"), "{out}");
     let (code, out, _) = run(d, &["diff", s(&edited), "HUMAN-S_WALKL.MAN"]);
     assert_eq!(code, 1);
-    assert!(out.contains("1 of 32 frames changed"), "{out}");
+    assert_eq!(out, "BIP01 HEAD: frame 0: rotation 90.1764°\n");
     let (code, out, _) = run(d, &["diff", "HUMAN-S_RUNL.MAN", "h.glb"]);
     assert_eq!(code, 0);
     assert!(
@@ -616,4 +616,164 @@ fn with_extras_of(glb: &Path, from: &Path, to: &Path) -> std::path::PathBuf {
     out.extend_from_slice(bin);
     std::fs::write(to, out).unwrap();
     to.to_path_buf()
+}
+
+/// `info`, `verify` and `diff` of glTF files with `--json` (valid against the reports'
+/// schemas) and `--yaml`, alone and mixed with MAN/MDH files: the animation names and frame
+/// counts, each animation against its MAN, and the one changed node and frame.
+#[test]
+fn gltf_files_in_json_and_yaml_reports_with_mixed_inputs() {
+    use crate::report::assert_valid_report;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for f in ["HUMAN.MDH", "HUMAN-S_WALKL.MAN", "HUMAN-S_RUNL.MAN"] {
+        std::fs::copy(sample(f), d.join(f)).unwrap();
+    }
+    ok(
+        d,
+        &[
+            "gltf",
+            "export",
+            "HUMAN-S_WALKL.MAN",
+            "HUMAN-S_RUNL.MAN",
+            "--mdh",
+            "HUMAN.MDH",
+            "-o",
+            "h.glb",
+        ],
+    );
+    let edited = crate::gltf::edit_first_rotation(&d.join("h.glb"), "S_WALKL", "BIP01 HEAD");
+    let json = |args: &[&str], want_code: i32| {
+        let (code, out, err) = run(d, args);
+        assert_eq!(code, want_code, "{args:?}\n{out}\n{err}");
+        let doc: serde_json::Value = serde_json::from_str(&out)
+            .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {out}"));
+        assert_valid_report(args[0], &doc);
+        doc
+    };
+    let line = |file: &serde_json::Value, label: &str| {
+        file["summary"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["label"] == label)
+            .unwrap_or_else(|| panic!("{label} in {file:#}"))
+            .clone()
+    };
+
+    // info: a glTF file and a MAN in one run.
+    let doc = json(&["info", "--json", "h.glb", "HUMAN-S_RUNL.MAN"], 0);
+    let files = doc["files"].as_array().unwrap();
+    assert_eq!(files.len(), 2);
+    let g = &files[0];
+    assert_eq!(g["format"], "gltf");
+    assert_eq!(g["description"], "glTF 2.0 (binary .glb)");
+    assert_eq!(
+        g["bytes"],
+        std::fs::metadata(d.join("h.glb")).unwrap().len()
+    );
+    assert_eq!(line(g, "animations")["number"], 2);
+    assert_eq!(line(g, "joints")["number"], 26);
+    let walk = line(g, "animation S_WALKL");
+    assert_eq!(walk["number"], 32);
+    assert_eq!(
+        walk["value"],
+        "32 frames, 1.240 s, 52 channels, keys at 25 per second"
+    );
+    assert_eq!(line(g, "animation S_RUNL")["number"], 20);
+    assert_eq!(
+        line(g, "origin S_RUNL")["value"],
+        "HUMAN-S_RUNL.MAN (25 fps)"
+    );
+    assert_eq!(files[1]["format"], "zengin.man");
+    let frames = files[1]["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["label"] == "frames")
+        .unwrap()["number"]
+        .clone();
+    assert_eq!(frames, 20);
+    // the plain mixed form: the glTF summary and the MAN's
+    let (code, out, err) = run(d, &["info", "h.glb", "HUMAN-S_RUNL.MAN"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("S_WALKL: 1.240 s, 52 channels")
+            && out.contains("HUMAN-S_RUNL.MAN: zengin.man"),
+        "{out}"
+    );
+
+    // verify: the edited file against its MANs, with an MDH beside it in the same run.
+    let doc = json(&["verify", "--json", s(&edited), "HUMAN.MDH"], 0);
+    assert_eq!(doc["totals"]["files"], 2);
+    assert_eq!(doc["totals"]["ok"], 2);
+    let g = &doc["files"][0];
+    assert_eq!(g["format"], "gltf");
+    assert_eq!(g["outcome"], "ok");
+    let anims = g["animations"].as_array().unwrap();
+    assert_eq!(anims.len(), 2);
+    assert_eq!(anims[0]["name"], "S_WALKL");
+    assert_eq!(anims[0]["unchanged"], false);
+    assert_eq!(anims[0]["changed_samples"], 1);
+    assert_eq!(anims[0]["frames"], 32);
+    assert!(anims[0]["man"]
+        .as_str()
+        .unwrap()
+        .ends_with("HUMAN-S_WALKL.MAN"));
+    assert_eq!(anims[1]["name"], "S_RUNL");
+    assert_eq!(anims[1]["unchanged"], true);
+    assert_eq!(anims[1]["frames_before"], 20);
+    assert_eq!(doc["files"][1]["format"], "zengin.mdh");
+    let (code, out, _) = run(d, &["verify", s(&edited), "HUMAN.MDH"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("HUMAN-S_WALKL.MAN: 1 samples")
+            && out.contains("ok       zengin.mdh   HUMAN.MDH")
+            && out.contains("2 files: 2 ok, 0 mismatched, 0 errors"),
+        "{out}"
+    );
+    // a glTF that does not read fails the run, the others still reported
+    std::fs::write(d.join("bad.gltf"), "{\"asset\":{\"version\":\"2.0\"}").unwrap();
+    let doc = json(&["verify", "--json", "bad.gltf", "HUMAN.MDH"], 1);
+    assert_eq!(doc["files"][0]["outcome"], "error");
+    assert_eq!(doc["totals"]["errors"], 1);
+    assert_eq!(doc["totals"]["ok"], 1);
+
+    // diff: the MAN old, the glTF new, whichever order they are given in.
+    for args in [
+        ["diff", "--json", s(&edited), "HUMAN-S_WALKL.MAN"],
+        ["diff", "--json", "HUMAN-S_WALKL.MAN", s(&edited)],
+    ] {
+        let doc = json(&args, 1);
+        assert_eq!(doc["format"], "zengin.man");
+        assert_eq!(doc["old"], "HUMAN-S_WALKL.MAN");
+        assert_eq!(doc["equal"], false);
+        let items = doc["items"].as_array().unwrap();
+        assert_eq!(items.len(), 1, "{doc:#}");
+        assert_eq!(items[0]["node"], "BIP01 HEAD");
+        assert_eq!(items[0]["node_index"], 6);
+        assert_eq!(items[0]["frame"], 0);
+        assert_eq!(items[0]["path"], "samples.frames[0][6]");
+        assert_eq!(
+            items[0]["old"]["rotation"],
+            serde_json::json!([0.0, 0.055307847, 0.0, 0.99846935])
+        );
+    }
+    let doc = json(&["diff", "--json", "h.glb", "HUMAN-S_RUNL.MAN"], 0);
+    assert_eq!(doc["equal"], true);
+    assert_eq!(doc["items"], serde_json::json!([]));
+    // --yaml: the MAN's YAML before and after, one sample line changed
+    let (code, out, _) = run(d, &["diff", "--yaml", s(&edited), "HUMAN-S_WALKL.MAN"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("--- HUMAN-S_WALKL.MAN\n+++ "), "{out}");
+    let minus: Vec<&str> = out.lines().filter(|l| l.starts_with("- ")).collect();
+    let plus: Vec<&str> = out.lines().filter(|l| l.starts_with("+ ")).collect();
+    assert_eq!(minus.len(), 1, "{out}");
+    assert_eq!(plus.len(), 1, "{out}");
+    assert!(
+        minus[0].contains("rotation: [0.0, 0.055307847, 0.0, 0.99846935]"),
+        "{out}"
+    );
+    let (code, out, _) = run(d, &["diff", "--yaml", "h.glb", "HUMAN-S_RUNL.MAN"]);
+    assert_eq!((code, out.as_str()), (0, ""));
 }

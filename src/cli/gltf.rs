@@ -309,7 +309,7 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
             "--into a MAN needs -o OUT.MAN (use the same path with --force to replace it)",
         )
     })?;
-    let (man, out, report) = import_one(
+    let (man, out, report, _) = import_one(
         &a.input,
         &doc,
         &into,

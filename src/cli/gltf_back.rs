@@ -477,7 +477,11 @@ fn by_names(input: &Path, base: &Path, names: &[String]) -> Result<Found, Error>
 
 /// For `verify`: each animation of the file imported (in memory) into the MAN it came from:
 /// unchanged or the samples it changes. No MAN found is an error.
-pub(super) fn compare(input: &Path, doc: &Document) -> Result<Vec<String>, Error> {
+pub(super) fn compare(
+    input: &Path,
+    doc: &Document,
+) -> Result<Vec<super::json::GltfAnimationCheck>, Error> {
+    use super::json::GltfAnimationCheck;
     let names: Vec<String> = doc
         .root
         .animations
@@ -493,15 +497,24 @@ pub(super) fn compare(input: &Path, doc: &Document) -> Result<Vec<String>, Error
     let mut out = Vec::new();
     for (i, name) in doc.root.animations.iter().enumerate() {
         let name = name.name.clone().unwrap_or_default();
+        let missing = |man: Option<String>, text: String| GltfAnimationCheck {
+            name: name.clone(),
+            man,
+            unchanged: false,
+            changed_samples: 0,
+            frames: 0,
+            frames_before: 0,
+            text,
+        };
         let Some((path, bytes, man, _)) = mans.iter().find(|m| m.3 == name) else {
-            out.push(format!("{name}: no MAN of that name found"));
+            out.push(missing(None, format!("{name}: no MAN of that name found")));
             continue;
         };
         let sum = man.samples().map(|s| s.checksum.0);
         let Some((mdh_path, mdh)) = mdhs.iter().find(|(_, h)| mdh_checksum(h) == sum) else {
-            out.push(format!(
-                "{name}: {}: no MDH with its checksum",
-                path.display()
+            out.push(missing(
+                Some(path.display().to_string()),
+                format!("{name}: {}: no MDH with its checksum", path.display()),
             ));
             continue;
         };
@@ -519,7 +532,8 @@ pub(super) fn compare(input: &Path, doc: &Document) -> Result<Vec<String>, Error
             file: path.clone(),
             source: e,
         })?;
-        out.push(if &b == bytes {
+        let unchanged = &b == bytes;
+        let text = if unchanged {
             format!(
                 "{name}: unchanged against {} (the same bytes)",
                 path.display()
@@ -535,6 +549,15 @@ pub(super) fn compare(input: &Path, doc: &Document) -> Result<Vec<String>, Error
                     String::new()
                 }
             )
+        };
+        out.push(GltfAnimationCheck {
+            name: name.clone(),
+            man: Some(path.display().to_string()),
+            unchanged,
+            changed_samples: report.changed_samples as u64,
+            frames: report.frames as u64,
+            frames_before: report.frames_before as u64,
+            text,
         });
     }
     Ok(out)

@@ -185,8 +185,8 @@ pub(super) fn summary(r: &import::ImportReport) -> String {
 }
 
 /// Animation `animation` (or the one named like the MAN) of `doc` imported into the MAN
-/// `into` (its MDH: `mdh`, or the one beside it with its checksum): the original, the result
-/// and the report.
+/// `into` (its MDH: `mdh`, or the one beside it with its checksum): the original, the result,
+/// the report and the MDH.
 pub(super) fn import_one(
     input: &Path,
     doc: &Document,
@@ -194,7 +194,7 @@ pub(super) fn import_one(
     mdh: Option<&Path>,
     animation: Option<&str>,
     opts: &import::ImportOptions,
-) -> Result<(Man, Man, import::ImportReport), Error> {
+) -> Result<(Man, Man, import::ImportReport, Mdh), Error> {
     let data = crate::fsio::read_file(into)?;
     let man = decode_man(into, &data)?;
     let (mdh_path, mdh) = match mdh {
@@ -225,7 +225,7 @@ pub(super) fn import_one(
         .map_err(|e| Error::other(input, e.to_string()))?;
     let (out, report) = gltf::import_animation(doc, anim, &sk, &man, opts)
         .map_err(|e| Error::other(input, e.to_string()))?;
-    Ok((man, out, report))
+    Ok((man, out, report, mdh))
 }
 
 /// A MAN read for an update: its path, bytes, model and header name.
