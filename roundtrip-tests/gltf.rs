@@ -251,7 +251,8 @@ fn coordinates_of_the_first_key() {
     assert_eq!(count, 10);
     assert_eq!(
         [f(rot_at), f(rot_at + 4), f(rot_at + 8), f(rot_at + 12)],
-        [q.x, -q.y, -q.z, q.w]
+        // the conjugate (the engine's convention), mirrored in x
+        [-q.x, q.y, q.z, q.w]
     );
     let sampler = &j["animations"][0]["samplers"][ch[3]["sampler"].as_u64().unwrap() as usize];
     let (pos_at, _) = acc(sampler["output"].as_u64().unwrap() as usize);

@@ -756,7 +756,7 @@ fn gltf_files_in_json_and_yaml_reports_with_mixed_inputs() {
         assert_eq!(items[0]["path"], "samples.frames[0][6]");
         assert_eq!(
             items[0]["old"]["rotation"],
-            serde_json::json!([0.0, 0.055307847, 0.0, 0.99846935])
+            serde_json::json!([0.0, -0.055307847, 0.0, 0.99846935])
         );
     }
     let doc = json(&["diff", "--json", "h.glb", "HUMAN-S_RUNL.MAN"], 0);
@@ -771,7 +771,7 @@ fn gltf_files_in_json_and_yaml_reports_with_mixed_inputs() {
     assert_eq!(minus.len(), 1, "{out}");
     assert_eq!(plus.len(), 1, "{out}");
     assert!(
-        minus[0].contains("rotation: [0.0, 0.055307847, 0.0, 0.99846935]"),
+        minus[0].contains("rotation: [0.0, -0.055307847, 0.0, 0.99846935]"),
         "{out}"
     );
     let (code, out, _) = run(d, &["diff", "--yaml", "h.glb", "HUMAN-S_RUNL.MAN"]);

@@ -262,3 +262,62 @@ fn meshes_by_name_in_a_model_folder_and_textures_as_png() {
         }
     }
 }
+
+/// The engine stores a MAN sample's rotation as the conjugate of the rotation its MDH
+/// matrices hold: in the real files (the swamp rat's 71 animations, the humans of asc-pairs
+/// with HUMANS_RUN.MDH), a node's first-frame rotation, read so (`rotation_to_gltf`), is close
+/// to its rest rotation from the MDH, as animations mostly are; read as the same rotation as
+/// the matrix, the two are far apart (a body at rest would be drawn twisted).
+#[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
+fn man_rotations_are_the_conjugate_of_the_mdh_rest() {
+    use animkit::zengin::gltf::coords::rotation_to_gltf;
+    use glam::DQuat;
+    let Some(root) = corpus() else { return };
+    let real = root.join("realworld");
+    let mut sets: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
+    let rat: Vec<PathBuf> = std::fs::read_dir(root.join(DIR.replace("{}", "man")))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("SWAMPRAT-"))
+        .collect();
+    sets.push((file("mdh", "SWAMPRAT.MDH").unwrap(), rat));
+    let humans: Vec<PathBuf> = walkdir::WalkDir::new(real.join("asc-pairs"))
+        .into_iter()
+        .map(|e| e.unwrap().path().to_path_buf())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy().to_uppercase();
+            n.starts_with("HUMANS") && n.ends_with(".MAN")
+        })
+        .collect();
+    sets.push((file("mdh", "HUMANS_RUN.MDH").unwrap(), humans));
+    let angle = |a: DQuat, b: DQuat| 2.0 * a.dot(b).abs().min(1.0).acos().to_degrees();
+    let (mut conj, mut same) = (Vec::new(), Vec::new());
+    let mut files = 0;
+    for (mdh, mans) in &sets {
+        let sk = Skeleton::from_mdh(&Mdh::read(&std::fs::read(mdh).unwrap()).unwrap()).unwrap();
+        for m in mans {
+            let man = Man::read(&std::fs::read(m).unwrap()).unwrap();
+            let s = man.samples().unwrap();
+            let dec = man.decode_samples();
+            files += 1;
+            for (k, &node) in s.node_indices.iter().enumerate() {
+                let rest = DQuat::from_array(sk.rest[node as usize].rotation.map(f64::from));
+                let q = dec[k].0.to_array();
+                let read = DQuat::from_array(rotation_to_gltf(q).map(f64::from));
+                let as_matrix = DQuat::from_array([q[0], -q[1], -q[2], q[3]].map(f64::from));
+                conj.push(angle(rest, read));
+                same.push(angle(rest, as_matrix));
+            }
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        v[v.len() / 2]
+    };
+    let (mc, ms) = (median(&mut conj), median(&mut same));
+    eprintln!("{files} MANs, {} node samples: median {mc:.1}° (conjugate) vs {ms:.1}° (as the matrix)", conj.len());
+    assert!(files >= 79, "{files}");
+    assert!(mc < 15.0, "median {mc}°");
+    assert!(ms > 60.0, "median {ms}°");
+}
