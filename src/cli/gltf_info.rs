@@ -85,10 +85,19 @@ pub(super) fn print_info(path: &Path) -> Result<(), Error> {
     Ok(())
 }
 
+/// What `info --json` reports of a glTF file.
+pub(super) struct Summary {
+    pub tag: String,
+    pub description: String,
+    pub bytes: u64,
+    /// (label, value), in order.
+    pub lines: Vec<(String, String)>,
+}
+
 /// What `info --json` reports of a glTF file: the format tag and description, its size and
 /// the summary lines (each animation one line `animation NAME`: frames at the rate of its
 /// keys, duration, channels).
-pub(super) fn summary(path: &Path) -> Result<(String, String, u64, Vec<(String, String)>), Error> {
+pub(super) fn summary(path: &Path) -> Result<Summary, Error> {
     let doc = super::gltf_files::read_document(path)?;
     let size = std::fs::metadata(path)
         .map(|m| m.len())
@@ -145,16 +154,16 @@ pub(super) fn summary(path: &Path) -> Result<(String, String, u64, Vec<(String, 
     }
     let binary = crate::zengin::gltf::container_for(path)
         .is_some_and(|c| matches!(c, crate::zengin::gltf::Container::Glb));
-    Ok((
-        TAG.into(),
-        if binary {
+    Ok(Summary {
+        tag: TAG.into(),
+        description: if binary {
             "glTF 2.0 (binary .glb)".into()
         } else {
             "glTF 2.0 (JSON .gltf)".into()
         },
-        size,
+        bytes: size,
         lines,
-    ))
+    })
 }
 
 /// The name `info`, `verify` and `diff` reports give glTF files (an interchange format, not

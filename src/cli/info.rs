@@ -42,12 +42,13 @@ pub fn run(mut args: Args) -> Result<Status, Error> {
                     error: None,
                 };
                 let r = if gltf(path) {
-                    super::gltf_info::summary(path).map(|(tag, description, bytes, lines)| {
-                        f.format = Some(tag);
-                        f.description = Some(description);
+                    super::gltf_info::summary(path).map(|g| {
+                        f.format = Some(g.tag);
+                        f.description = Some(g.description);
                         f.yaml_document = Some(false);
-                        f.bytes = Some(bytes);
-                        f.summary = lines
+                        f.bytes = Some(g.bytes);
+                        f.summary = g
+                            .lines
                             .into_iter()
                             .map(|(label, value)| json::Line::new(label, value))
                             .collect();
