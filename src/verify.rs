@@ -173,16 +173,24 @@ impl Progress<'_> {
 /// itself and one per member, named `ARCHIVE:MEMBER/PATH`. `progress.done()` is called for
 /// each member, not for the file itself.
 pub fn verify_path(path: &Path, progress: Progress<'_>) -> Vec<FileReport> {
+    let mut out = Vec::new();
+    verify_path_each(path, progress, &mut |r| out.push(r));
+    out
+}
+
+/// [`verify_path`], each report handed to `each` as soon as it is known, in order (an
+/// archive's members a batch at a time: memory stays bounded by the batch, not the archive).
+pub fn verify_path_each(path: &Path, progress: Progress<'_>, each: &mut dyn FnMut(FileReport)) {
     let map = match crate::fsio::map_file(path) {
         Ok(m) => m,
         Err(error) => {
-            return vec![FileReport {
+            return each(FileReport {
                 path: path.to_path_buf(),
                 outcome: Outcome::Failed { tag: None, error },
-            }]
+            })
         }
     };
-    verify_data(path, &map, &|b| map.release(b), progress)
+    verify_data(path, &map, &|b| map.release(b), progress, each)
 }
 
 /// Verify a file's bytes: a container through [`verify_container`], any other file through
@@ -192,16 +200,17 @@ pub fn verify_data(
     data: &[u8],
     release: &(dyn Fn(&[u8]) + Sync),
     progress: Progress<'_>,
-) -> Vec<FileReport> {
+    each: &mut dyn FnMut(FileReport),
+) {
     if let Some(format) = registry::detect(data) {
         if let Some(container) = format.container() {
-            return verify_container(path, data, format, container, release, progress);
+            return verify_container(path, data, format, container, release, progress, each);
         }
     }
-    vec![FileReport {
+    each(FileReport {
         path: path.to_path_buf(),
         outcome: verify_bytes(path, data),
-    }]
+    })
 }
 
 /// `verify` of a container: its own structure (see
@@ -217,7 +226,8 @@ pub fn verify_container(
     container: &dyn Container,
     release: &(dyn Fn(&[u8]) + Sync),
     progress: Progress<'_>,
-) -> Vec<FileReport> {
+    each: &mut dyn FnMut(FileReport),
+) {
     let tag = format.tag();
     let report = |outcome| FileReport {
         path: path.to_path_buf(),
@@ -232,9 +242,9 @@ pub fn verify_container(
     };
     let archive = match container.open(data) {
         Ok(a) => a,
-        Err(e) => return vec![report(decode_failed(e))],
+        Err(e) => return each(report(decode_failed(e))),
     };
-    let mut out = vec![report(match archive.verify_structure(release) {
+    let own = report(match archive.verify_structure(release) {
         Ok(None) => Outcome::Ok { tag },
         Ok(Some(m)) => Outcome::Mismatch {
             tag,
@@ -248,13 +258,14 @@ pub fn verify_container(
             tag: Some(tag),
             error: Error::encode_in(path, e),
         },
-    })];
+    });
     let members = match archive.members() {
         Ok(m) => m,
         // The archive's own line says it (one report per file, not `ok` and `ERROR`): its
         // bytes round-trip, but its members cannot be found.
-        Err(e) => return vec![report(decode_failed(e))],
+        Err(e) => return each(report(decode_failed(e))),
     };
+    each(own);
     (progress.found)(members.len() as u64);
     let one = |m: &crate::codec::Member| {
         let mpath = registry::member_path(path, &m.name);
@@ -278,38 +289,82 @@ pub fn verify_container(
         }
     };
     // Members in batches in archive order, the archive's pages released after each batch
-    // (see `fsio::in_batches_releasing`).
-    let mut reports: Vec<FileReport> = Vec::with_capacity(members.len());
+    // (see `fsio::in_batches_releasing`), each batch's reports handed on before the next.
+    let mut reports: Vec<FileReport> = Vec::new();
     crate::fsio::in_batches_releasing(
         data,
         &members,
         |m| archive.stored(m.id),
         release,
-        |batch| reports.par_extend(batch.par_iter().map(one)),
+        |batch| {
+            reports.par_extend(batch.par_iter().map(one));
+            reports.drain(..).for_each(&mut *each);
+        },
     );
-    out.append(&mut reports);
-    out
 }
+
+/// Files larger than this are verified one at a time, their reports handed on as they come
+/// (an archive of many members); smaller ones many at once on all cores.
+const ALONE: u64 = 16 << 20;
 
 /// Verify many files on all cores. `progress` counts the files (each done when finished) and
 /// archives' members (found when the archive is opened).
 pub fn verify_files(files: &[PathBuf], progress: Progress<'_>) -> Vec<FileReport> {
-    files
-        .par_iter()
-        .flat_map_iter(|p| {
-            let r = verify_path(p, progress);
+    let mut out = Vec::new();
+    verify_files_each(files, progress, &mut |r| out.push(r));
+    out
+}
+
+/// [`verify_files`], each report handed to `each` in order as soon as it and those before it
+/// are known: small files a batch at a time on all cores, a large file (an archive) alone,
+/// its members a batch at a time. Memory stays bounded by a batch, not by the file count or
+/// an archive's member count.
+pub fn verify_files_each(
+    files: &[PathBuf],
+    progress: Progress<'_>,
+    each: &mut dyn FnMut(FileReport),
+) {
+    let alone = |p: &PathBuf| std::fs::metadata(p).is_ok_and(|m| m.len() > ALONE);
+    let mut rest = files;
+    while let Some(first) = rest.first() {
+        if alone(first) {
+            verify_path_each(first, progress, each);
             (progress.done)();
-            r
-        })
-        .collect()
+            rest = &rest[1..];
+            continue;
+        }
+        let n = rest
+            .iter()
+            .take(crate::fsio::RELEASE_BATCH)
+            .take_while(|p| !alone(p))
+            .count();
+        let reports: Vec<Vec<FileReport>> = rest[..n]
+            .par_iter()
+            .map(|p| {
+                let r = verify_path(p, progress);
+                (progress.done)();
+                r
+            })
+            .collect();
+        reports.into_iter().flatten().for_each(&mut *each);
+        rest = &rest[n..];
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use std::path::Path;
 
+    fn reports(path: &str, data: &[u8], progress: super::Progress<'_>) -> Vec<super::FileReport> {
+        let mut out = Vec::new();
+        super::verify_data(Path::new(path), data, &|_| {}, progress, &mut |r| {
+            out.push(r)
+        });
+        out
+    }
+
     fn outcomes(path: &str, data: &[u8]) -> Vec<(String, &'static str)> {
-        super::verify_data(Path::new(path), data, &|_| {}, super::Progress::NONE)
+        reports(path, data, super::Progress::NONE)
             .iter()
             .map(|r| {
                 let what = match r.outcome {
@@ -360,7 +415,7 @@ mod tests {
                 done.fetch_add(1, Relaxed);
             },
         };
-        let reports = super::verify_data(Path::new("anims.vdf"), &anims, &|_| {}, progress);
+        let reports = reports("anims.vdf", &anims, progress);
         // Both members are announced and counted for a progress bar.
         assert_eq!((found.into_inner(), done.into_inner()), (2, 2));
         let lines: Vec<(String, bool)> = reports

@@ -2,7 +2,9 @@
 
 use super::{json, Status};
 use crate::exact::Error;
-use crate::verify::{collect_files, verify_files, Outcome, Progress};
+use crate::verify::{
+    collect_files, verify_files, verify_files_each, FileReport, Outcome, Progress,
+};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -55,13 +57,14 @@ pub fn run(args: Args) -> Result<Status, Error> {
         found: &|n| bar.inc_length(n),
         done: &|| bar.inc(1),
     };
-    let reports = verify_files(&files, progress);
-    bar.finish_and_clear();
-
     if args.json {
+        let reports = verify_files(&files, progress);
+        bar.finish_and_clear();
         return Ok(print_json(&args, &reports, &gltf));
     }
-    let (mut ok, mut bad, mut errors, mut skipped) = (0, 0, 0, 0);
+    // Each report printed as soon as it is known (in order), so an archive of 100,000 members
+    // is not held as reports.
+    let (mut total, mut ok, mut bad, mut errors, mut skipped) = (gltf.len(), 0, 0, 0, 0);
     for (path, c) in &gltf {
         super::gltf_info::print_check(path, c);
         match c {
@@ -69,12 +72,13 @@ pub fn run(args: Args) -> Result<Status, Error> {
             Err(_) => errors += 1,
         }
     }
-    for r in &reports {
+    let mut print = |r: FileReport| {
+        total += 1;
         let path = r.path.display();
-        match &r.outcome {
+        let line = match &r.outcome {
             Outcome::Ok { tag } => {
                 ok += 1;
-                println!("ok       {tag:<12} {path}");
+                Some(format!("ok       {tag:<12} {path}"))
             }
             Outcome::Mismatch {
                 tag,
@@ -85,30 +89,30 @@ pub fn run(args: Args) -> Result<Status, Error> {
                 written_len,
             } => {
                 bad += 1;
-                println!(
+                Some(format!(
                     "MISMATCH {tag:<12} {path}: {stage}: first difference at byte {offset} (0x{offset:x}), field {field}; {original_len} bytes in, {written_len} bytes out"
-                );
+                ))
             }
             Outcome::Failed { tag, error } => {
                 errors += 1;
-                println!("ERROR    {:<12} {error}", tag.unwrap_or("?"));
+                Some(format!("ERROR    {:<12} {error}", tag.unwrap_or("?")))
             }
             Outcome::Unrecognised => {
                 skipped += 1;
                 // A file named on the command line must be recognised.
-                if args.show_skipped || args.paths.contains(&r.path) {
-                    println!("skipped  {:<12} {path}: not a recognised format", "-");
-                    if args.paths.contains(&r.path) {
-                        errors += 1;
-                    }
-                }
+                let named = args.paths.contains(&r.path);
+                errors += usize::from(named);
+                (args.show_skipped || named)
+                    .then(|| format!("skipped  {:<12} {path}: not a recognised format", "-"))
             }
+        };
+        if let Some(line) = line {
+            bar.suspend(|| println!("{line}"));
         }
-    }
-    println!(
-        "{} files: {ok} ok, {bad} mismatched, {errors} errors, {skipped} not recognised",
-        reports.len() + gltf.len()
-    );
+    };
+    verify_files_each(&files, progress, &mut print);
+    bar.finish_and_clear();
+    println!("{total} files: {ok} ok, {bad} mismatched, {errors} errors, {skipped} not recognised");
     Ok(if bad + errors == 0 {
         Status::Ok
     } else {

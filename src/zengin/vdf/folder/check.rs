@@ -1,10 +1,7 @@
 //! The archive's own round trips for `verify` (structure through the model and through the
 //! manifest document, compared as written), and what the fuzz target runs.
 
-use super::{
-    list, manifest_piece, plan_extract, ManifestDocument, ManifestPiece, MANIFEST_TAG,
-    MANIFEST_VERSION,
-};
+use super::{list, manifest_piece, plan_extract, ManifestPiece};
 use crate::codec::{Mismatch, Stage};
 use crate::exact::sink::CompareSink;
 use crate::exact::{Blob, EncodeError};
@@ -30,14 +27,30 @@ pub fn verify_archive_structure(
             written_len: sink.written_len(),
         }));
     }
-    // Structure through YAML.
-    let doc = ManifestDocument {
-        format: MANIFEST_TAG.into(),
-        version: MANIFEST_VERSION,
-        header: HeaderDoc::of(&v.header),
-        catalog: crate::zengin::vdf::yaml::catalog_docs(v),
-        layout: v
-            .layout
+    // Structure through YAML: the manifest `unpack` writes, a piece at a time (its header,
+    // then its catalog and layout lists a run of items at a time, each run written as the
+    // same list items and read back), so the text and documents in memory stay a run's, not
+    // an archive of 100,000 members' (about 0.5 KB a member).
+    let mut header = through_yaml(&HeaderDoc::of(&v.header))?.to_header()?;
+    let tree = Tree::build(&v.entries, v.header.catalog_start()).ok();
+    let mut entries: Vec<Entry> = Vec::with_capacity(v.entries.len());
+    for (k, run) in v.entries.chunks(YAML_RUN).enumerate() {
+        let docs: Vec<EntryDoc> = run
+            .iter()
+            .enumerate()
+            .map(|(j, e)| {
+                let i = k * YAML_RUN + j;
+                EntryDoc::of(e, tree.as_ref().and_then(|t| t.path_string(i)))
+            })
+            .collect();
+        for d in through_yaml(&docs)? {
+            entries.push(d.to_entry()?);
+        }
+    }
+    drop(tree);
+    let mut back: Vec<ManifestPiece> = Vec::with_capacity(v.layout.len());
+    for run in v.layout.chunks(YAML_RUN) {
+        let docs: Vec<ManifestPiece> = run
             .iter()
             .map(|p| match p.kind {
                 PieceKind::Catalog => manifest_piece(PieceKindDoc::Catalog),
@@ -50,20 +63,11 @@ pub fn verify_archive_structure(
                     ..manifest_piece(PieceKindDoc::File)
                 },
             })
-            .collect(),
-    };
-    let text = crate::yaml::to_string(&doc).map_err(|e| EncodeError::new(e.to_string()))?;
-    let back: ManifestDocument =
-        crate::yaml::from_str(&text).map_err(|e| EncodeError::new(e.to_string()))?;
-    let mut header = back.header.to_header()?;
-    let mut entries: Vec<Entry> = back
-        .catalog
-        .iter()
-        .map(EntryDoc::to_entry)
-        .collect::<Result<_, _>>()?;
+            .collect();
+        back.extend(through_yaml(&docs)?);
+    }
     let placement = v.placement();
     let kinds: Vec<PieceKind> = back
-        .layout
         .iter()
         .map(|p| match p.kind {
             PieceKindDoc::Catalog => PieceKind::Catalog,
@@ -86,10 +90,8 @@ pub fn verify_archive_structure(
         &kinds,
         false,
         &|i| {
-            let bytes: &[u8] = match (&back.layout[i].kind, back.layout[i].entry) {
-                (PieceKindDoc::Gap, _) => {
-                    back.layout[i].data.as_ref().map_or(&[], |b| b.as_bytes())
-                }
+            let bytes: &[u8] = match (&back[i].kind, back[i].entry) {
+                (PieceKindDoc::Gap, _) => back[i].data.as_ref().map_or(&[], |b| b.as_bytes()),
                 (PieceKindDoc::File, Some(e)) => placement
                     .get(e)
                     .copied()
@@ -106,6 +108,18 @@ pub fn verify_archive_structure(
         offset: d,
         written_len: sink.written_len(),
     }))
+}
+
+/// Catalog entries or layout pieces written and read back as YAML at once (see
+/// [`verify_archive_structure`]).
+const YAML_RUN: usize = 4096;
+
+/// `value` written as YAML (as in the manifest) and read back.
+fn through_yaml<T: serde::Serialize + serde::de::DeserializeOwned>(
+    value: &T,
+) -> Result<T, EncodeError> {
+    let text = crate::yaml::to_string(value).map_err(|e| EncodeError::new(e.to_string()))?;
+    crate::yaml::from_str(&text).map_err(|e| EncodeError::new(e.to_string()))
 }
 
 /// What the fuzz target (`fuzz/fuzz_targets/zengin_vdf.rs`) runs on any input: no panic;
