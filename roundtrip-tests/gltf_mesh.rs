@@ -113,11 +113,13 @@ fn a_real_character_deforms_with_its_bones_in_blender() {
     let (mut checked, mut moved) = (0, 0.0f64);
     for w in &skin.weights {
         let [one] = w.as_slice() else { continue };
-        if one.weight != 1.0 {
+        if one.weight.get() != 1.0 {
             continue;
         }
         let node = usize::from(one.node);
-        let local = DVec3::from_array(position_to_gltf(one.position).map(f64::from));
+        let local = DVec3::from_array(
+            position_to_gltf(one.position.map(animkit::exact::F32::get)).map(f64::from),
+        );
         let bind = to_blender(sk.world[node].transform_point3(local));
         // the Blender vertex at that rest position (the importer keeps one per glTF vertex)
         let (bi, dist) = rest
