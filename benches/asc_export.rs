@@ -115,7 +115,10 @@ fn bench(c: &mut Criterion<CpuTime>) {
                     start,
                     end: None,
                 };
-                n += animation_text(&rig, "X.ASC", &[part], Eol::Lf).unwrap().0.len();
+                n += animation_text(&rig, "X.ASC", &[part], Eol::Lf)
+                    .unwrap()
+                    .0
+                    .len();
             }
             n
         })
@@ -129,7 +132,10 @@ fn bench(c: &mut Criterion<CpuTime>) {
             start,
             end: None,
         };
-        animation_text(&rig, "X.ASC", &[part], Eol::Lf).unwrap().0.len()
+        animation_text(&rig, "X.ASC", &[part], Eol::Lf)
+            .unwrap()
+            .0
+            .len()
     };
     let yaml_one = |m: &Man| -> usize {
         animkit::zengin::man::yaml::to_yaml_with(m, Some(&names))

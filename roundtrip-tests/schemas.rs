@@ -78,6 +78,7 @@ fn an_unpack_manifest_validates_against_its_schema() {
         &dir,
         &opts,
         animkit::registry::formats(),
+        &bytes,
         &|_| {},
         &|| {},
     )

@@ -17,10 +17,10 @@
 //! unknown (§4.5); animkit writes the sign the quaternion product gives (GS's choice in 62 %).
 //! The `*COMMENT` names animkit.
 
-use super::print::TrackLines;
 use super::model::{Anim, Model, NodeTm, Object, ObjectKind, PosKey, RotKey, ScaleKey, Scene};
 use super::num;
 use super::pose::{self, Local, World};
+use super::print::TrackLines;
 use crate::zengin::man::quant;
 use crate::zengin::man::Man;
 use crate::zengin::mdh::Mdh;
@@ -575,8 +575,12 @@ pub fn animation_text(
         .filled
         .iter()
         .map(|t| {
-            t.as_ref()
-                .map(|_| (Vec::with_capacity(80 * prep.count), Vec::with_capacity(96 * prep.count)))
+            t.as_ref().map(|_| {
+                (
+                    Vec::with_capacity(80 * prep.count),
+                    Vec::with_capacity(96 * prep.count),
+                )
+            })
         })
         .collect();
     // A line is built in `line` and appended with one fixed-size copy where it fits (no call

@@ -118,7 +118,11 @@ fn format_decimal(t: &mut [u8], at: usize, m: i64, e: i32, digits: usize) -> usi
     let mut n = m.unsigned_abs();
     let len = if (100_000..1_000_000).contains(&n) {
         // The usual case (6 digits): three pairs.
-        let (a, b, c) = ((n / 10_000) as usize, (n / 100 % 100) as usize, (n % 100) as usize);
+        let (a, b, c) = (
+            (n / 10_000) as usize,
+            (n / 100 % 100) as usize,
+            (n % 100) as usize,
+        );
         dg[0..2].copy_from_slice(&DIGITS2[2 * a..2 * a + 2]);
         dg[2..4].copy_from_slice(&DIGITS2[2 * b..2 * b + 2]);
         dg[4..6].copy_from_slice(&DIGITS2[2 * c..2 * c + 2]);

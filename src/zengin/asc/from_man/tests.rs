@@ -329,7 +329,7 @@ fn every_corpus_man_compiles_back() {
             start,
             end: line.map(|l| l.last_frame),
         };
-        let (model, cov) = animation(rig, "X.ASC", &[part.clone()]).unwrap();
+        let (model, cov) = animation(rig, "X.ASC", std::slice::from_ref(&part)).unwrap();
         let text = print_gs(&model, Eol::Lf);
         // `asc export`'s writer (samples printed from their decimals) gives the same text.
         let eol = if mans % 2 == 0 { Eol::Lf } else { Eol::CrLf };
