@@ -685,27 +685,15 @@ fn sample(parent: Option<(World, World)>, key: &Key, before: Option<glam::DQuat>
         None => (pos_d, rot_d),
         Some(t) => {
             let pos_dev = |p: [f64; 3]| {
-                let l = pose::local_from_world(
-                    parent,
-                    World {
-                        rot: glam::DQuat::IDENTITY,
-                        pos: DVec3::from_array(p),
-                    },
-                );
+                let l = pose::local_pos_from_world(parent, DVec3::from_array(p));
                 (0..3)
-                    .map(|c| ((l.pos[c] - t.min) / t.scale - t.code[3 + c] as f64).abs())
+                    .map(|c| ((l[c] - t.min) / t.scale - t.code[3 + c] as f64).abs())
                     .fold(0.0, f64::max)
             };
             let s = quant::ROT_SCALE as f64;
             let rot_dev_q = |q: glam::DQuat| {
-                let l = pose::local_from_world(
-                    parent,
-                    World {
-                        rot: q,
-                        pos: DVec3::ZERO,
-                    },
-                );
-                let v = [l.rot.x, l.rot.y, l.rot.z];
+                let l = pose::local_rot_from_world(parent, q);
+                let v = [l.x, l.y, l.z];
                 (0..3)
                     .map(|c| (v[c] / s + quant::ROT_MID as f64 - t.code[c] as f64).abs())
                     .fold(0.0, f64::max)
