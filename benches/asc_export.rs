@@ -6,21 +6,72 @@
 //! `asc` and `yaml`: one MAN after another on one core; `asc_all_cores` and `yaml_all_cores`:
 //! the MANs spread over all cores (rayon), as `asc export --model` spreads its ASCs.
 //!
+//! Times are the process's CPU time (user + system of all its threads, `CLOCK_PROCESS_CPUTIME_ID`;
+//! wall time on systems without it), so the figures hold on a loaded machine and the all-cores
+//! rows give the CPU time per sample summed over the cores, like for like with one core.
+//!
 //!     cargo bench --bench asc_export
 
 // The same allocator as the animkit binary.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use animkit::zengin::asc::from_man::{ani_line, animation, Part, Rig};
-use animkit::zengin::asc::{print_gs, Eol};
+use animkit::zengin::asc::from_man::{ani_line, animation_text, Part, Rig};
+use animkit::zengin::asc::Eol;
 use animkit::zengin::man::Man;
 use animkit::zengin::mdh::Mdh;
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rayon::prelude::*;
 use std::path::PathBuf;
 
-fn bench(c: &mut Criterion) {
+/// The process's CPU time (all threads, user + system).
+struct CpuTime;
+
+#[cfg(unix)]
+fn cpu_now() -> std::time::Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid, writable timespec; the clock id is a constant the C library knows.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    assert_eq!(r, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID)");
+    std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+#[cfg(not(unix))]
+fn cpu_now() -> std::time::Duration {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed()
+}
+
+static WALL: WallTime = WallTime;
+
+impl Measurement for CpuTime {
+    type Intermediate = std::time::Duration;
+    type Value = std::time::Duration;
+    fn start(&self) -> Self::Intermediate {
+        cpu_now()
+    }
+    fn end(&self, i: Self::Intermediate) -> Self::Value {
+        cpu_now().saturating_sub(i)
+    }
+    fn add(&self, a: &Self::Value, b: &Self::Value) -> Self::Value {
+        *a + *b
+    }
+    fn zero(&self) -> Self::Value {
+        std::time::Duration::ZERO
+    }
+    fn to_f64(&self, v: &Self::Value) -> f64 {
+        v.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        WALL.formatter()
+    }
+}
+
+fn bench(c: &mut Criterion<CpuTime>) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/corpus/realworld/")
         .canonicalize();
@@ -64,8 +115,10 @@ fn bench(c: &mut Criterion) {
                     start,
                     end: None,
                 };
-                let (model, _) = animation(&rig, "X.ASC", &[part]).unwrap();
-                n += print_gs(&model, Eol::Lf).len();
+                n += animation_text(&rig, "X.ASC", &[part], Eol::Lf)
+                    .unwrap()
+                    .0
+                    .len();
             }
             n
         })
@@ -79,8 +132,10 @@ fn bench(c: &mut Criterion) {
             start,
             end: None,
         };
-        let (model, _) = animation(&rig, "X.ASC", &[part]).unwrap();
-        print_gs(&model, Eol::Lf).len()
+        animation_text(&rig, "X.ASC", &[part], Eol::Lf)
+            .unwrap()
+            .0
+            .len()
     };
     let yaml_one = |m: &Man| -> usize {
         animkit::zengin::man::yaml::to_yaml_with(m, Some(&names))
@@ -107,5 +162,9 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = bench
+}
 criterion_main!(benches);

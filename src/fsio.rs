@@ -747,12 +747,47 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 /// and only then are they renamed into place. On an error no new file is left behind (files
 /// already renamed over are removed when they were new), so a command that fails leaves the
 /// old files or none, never part of its output.
+///
+/// With `overwrite`, an existing regular file that already holds exactly the new bytes is left
+/// as it is (not rewritten: its date stays, and there is nothing to force to disk), so running
+/// a command again over its own outputs replaces only what changed.
 pub fn write_files(files: &[(std::path::PathBuf, Vec<u8>)], overwrite: bool) -> Result<(), Error> {
     let paths: Vec<std::path::PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
-    write_files_with(&paths, overwrite, |i, w| {
-        w.write_all(&files[i].1)
-            .map_err(|e| Error::io(&files[i].0, e))
-    })
+    write_files_inner(
+        &paths,
+        overwrite,
+        |i, real| holds(real, &files[i].1),
+        |i, w| {
+            w.write_all(&files[i].1)
+                .map_err(|e| Error::io(&files[i].0, e))
+        },
+    )
+}
+
+/// Whether the regular file `path` holds exactly `data` (read a block at a time; an error
+/// reading it counts as different).
+fn holds(path: &Path, data: &[u8]) -> bool {
+    use std::io::Read;
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return false;
+    };
+    if !f
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.len() == data.len() as u64)
+    {
+        return false;
+    }
+    let mut buf = vec![0u8; (1 << 16).min(data.len().max(1))];
+    let mut rest = data;
+    while !rest.is_empty() {
+        let n = buf.len().min(rest.len());
+        if f.read_exact(&mut buf[..n]).is_err() || buf[..n] != rest[..n] {
+            return false;
+        }
+        rest = &rest[n..];
+    }
+    // (as long as `data`: a file that grew meanwhile differs)
+    matches!(f.read(&mut buf[..1]), Ok(0))
 }
 
 /// [`write_files`] of files made while they are written: `fill(i, out)` writes the `i`th file
@@ -761,6 +796,17 @@ pub fn write_files(files: &[(std::path::PathBuf, Vec<u8>)], overwrite: bool) -> 
 pub fn write_files_with(
     paths: &[std::path::PathBuf],
     overwrite: bool,
+    fill: impl FnMut(usize, &mut dyn Write) -> Result<(), Error>,
+) -> Result<(), Error> {
+    write_files_inner(paths, overwrite, |_, _| false, fill)
+}
+
+/// [`write_files_with`], leaving the `i`th file alone where `unchanged(i, file)` says the
+/// existing regular file it would replace already holds its bytes (only with `overwrite`).
+fn write_files_inner(
+    paths: &[std::path::PathBuf],
+    overwrite: bool,
+    unchanged: impl Fn(usize, &Path) -> bool,
     mut fill: impl FnMut(usize, &mut dyn Write) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let mut seen = std::collections::HashSet::new();
@@ -802,9 +848,13 @@ pub fn write_files_with(
                 continue;
             }
         };
+        let existed = real.exists();
+        if overwrite && existed && unchanged(i, real) {
+            continue;
+        }
         let tmp = temp_beside(real)?;
         write_into(i, path, tmp.as_file(), &mut fill)?;
-        temps.push((path, real, tmp, real.exists()));
+        temps.push((path, real, tmp, existed));
     }
     // A file that replaces one is forced to disk before its rename, so a crash cannot leave
     // the old file replaced by an incomplete one; a new file is renamed into place without
@@ -1078,6 +1128,49 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
+    }
+
+    /// An output that already holds the new bytes is left as it is (its date kept, nothing
+    /// replaced); one that differs is replaced; without `overwrite` both are refused.
+    #[test]
+    fn unchanged_outputs_are_left_as_they_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b, c) = (
+            dir.path().join("A.MAN"),
+            dir.path().join("B.MAN"),
+            dir.path().join("C.MAN"),
+        );
+        std::fs::write(&a, b"same bytes").unwrap();
+        std::fs::write(&b, b"old bytes").unwrap();
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+        for p in [&a, &b] {
+            std::fs::File::options()
+                .write(true)
+                .open(p)
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        }
+        let files = vec![
+            (a.clone(), b"same bytes".to_vec()),
+            (b.clone(), b"new bytes".to_vec()),
+            (c.clone(), b"a new file".to_vec()),
+        ];
+        let e = write_files(&files, false).unwrap_err();
+        assert!(e.to_string().contains("already exists"), "{e}");
+        assert!(!c.exists());
+        write_files(&files, true).unwrap();
+        let date = |p: &Path| std::fs::metadata(p).unwrap().modified().unwrap();
+        assert_eq!(date(&a), old, "the unchanged file was rewritten");
+        assert_ne!(date(&b), old);
+        assert_eq!(std::fs::read(&a).unwrap(), b"same bytes");
+        assert_eq!(std::fs::read(&b).unwrap(), b"new bytes");
+        assert_eq!(std::fs::read(&c).unwrap(), b"a new file");
+        // Same length, other bytes: replaced.
+        write_files(&[(a.clone(), b"SAME BYTES".to_vec())], true).unwrap();
+        assert_eq!(std::fs::read(&a).unwrap(), b"SAME BYTES");
+        assert_ne!(date(&a), old);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
     }
 
     /// Issue 12 item 7: several outputs are written all or nothing.

@@ -204,9 +204,9 @@ fn animations(a: &Args, eol: Eol) -> Result<Status, Error> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            let (model, cov) = from_man::animation(&rig, &name, &[part(label, man)])
+            let (text, cov) = from_man::animation_text(&rig, &name, &[part(label, man)], eol)
                 .map_err(|e| Error::other(label, e))?;
-            Ok((out, print_gs(&model, eol), cov))
+            Ok((out, text, cov))
         })
         .collect();
     write_all(a, results)
@@ -319,9 +319,9 @@ fn whole_model(a: &Args, source: &Path, eol: Eol) -> Result<Status, Error> {
                 .iter()
                 .map(|&i| part(&mans[i].0, &mans[i].1))
                 .collect();
-            let (model, cov) = from_man::animation(&rig, name, &parts)
+            let (text, cov) = from_man::animation_text(&rig, name, &parts, eol)
                 .map_err(|e| Error::other(a.output.join(name), e))?;
-            Ok((a.output.join(name), print_gs(&model, eol), cov))
+            Ok((a.output.join(name), text, cov))
         })
         .collect();
     if groups

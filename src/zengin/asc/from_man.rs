@@ -20,6 +20,7 @@
 use super::model::{Anim, Model, NodeTm, Object, ObjectKind, PosKey, RotKey, ScaleKey, Scene};
 use super::num;
 use super::pose::{self, Local, World};
+use super::print::TrackLines;
 use crate::zengin::man::quant;
 use crate::zengin::man::Man;
 use crate::zengin::mdh::Mdh;
@@ -310,12 +311,18 @@ struct Decoded {
     codes_scale: f32,
 }
 
-/// An animation ASC of one or more MANs (all with `fps_source` equal) of one skeleton.
-pub fn animation(
-    rig: &Rig,
-    asc_file: &str,
-    parts: &[Part<'_>],
-) -> Result<(Model, Vec<Coverage>), String> {
+/// The parts of an animation ASC decoded, placed and filled: every frame of every track.
+struct Prepared {
+    first: i64,
+    last: i64,
+    speed: f64,
+    count: usize,
+    /// Per node: its value at every ASC frame, `None` for nodes no part samples.
+    filled: Vec<Option<Vec<Key>>>,
+    coverage: Vec<Coverage>,
+}
+
+fn prepare(rig: &Rig, asc_file: &str, parts: &[Part<'_>]) -> Result<Prepared, String> {
     if parts.is_empty() {
         return Err("no animation to write".into());
     }
@@ -449,62 +456,182 @@ pub fn animation(
     }
     // Fill the frames between keys.
     let filled: Vec<Option<Vec<Key>>> = track.into_iter().map(|t| t.map(|t| fill(&t))).collect();
-    let objects_out = objects(rig);
+    Ok(Prepared {
+        first,
+        last,
+        speed,
+        count,
+        filled,
+        coverage,
+    })
+}
+
+/// Every sample of an animation ASC, frame by frame (parents before children): `emit(node,
+/// tick, sample)` for every node with a track. `objects` are the rig's objects (their
+/// printed `*NODE_TM`s stand for the nodes without a track).
+fn run(rig: &Rig, prep: &Prepared, objects: &[Object], mut emit: impl FnMut(usize, i64, &Sampled)) {
+    let n = rig.len();
     // What a reader makes of the printed `*NODE_TM` of a node without a track.
-    let static_world: Vec<World> = objects_out
+    let static_world: Vec<World> = objects
         .iter()
         .map(|o| pose::world_from_tm_rows(o.tm.rows.map(|r| DVec3::from_array(r.map(num::round6)))))
         .collect();
-    let mut objects = objects_out;
-    let tpf = (4800.0 / speed).round() as i64;
+    let tpf = (4800.0 / prep.speed).round() as i64;
     let mut printed = vec![World::IDENTITY; n];
     let mut exact = vec![World::IDENTITY; n];
-    let mut anims: Vec<Option<Anim>> = filled
-        .iter()
-        .map(|t| {
-            t.as_ref().map(|_| Anim {
-                pos: Vec::with_capacity(count),
-                rot: Vec::with_capacity(count),
-                scale: vec![ScaleKey {
-                    tick: first,
-                    scale: [1.0; 3],
-                    axis: [0.0; 3],
-                    angle: 0.0,
-                }],
-            })
-        })
-        .collect();
-    for i in 0..count {
-        let tick = first + i as i64 * tpf;
+    for i in 0..prep.count {
+        let tick = prep.first + i as i64 * tpf;
         for &k in &rig.order {
-            let (Some(t), Some(a)) = (filled[k].as_ref(), anims[k].as_mut()) else {
+            let Some(t) = prep.filled[k].as_ref() else {
                 printed[k] = static_world[k];
                 exact[k] = rig.rest_world[k];
                 continue;
             };
             let parent = rig.parents[k].map(|p| (exact[p], printed[p]));
             let before = (i > 0).then(|| exact[k].rot);
-            let (w, p, pos, axis, angle) = sample(parent, &t[i], before);
-            exact[k] = w;
-            printed[k] = p;
-            a.pos.push(PosKey { tick, pos });
-            a.rot.push(RotKey { tick, axis, angle });
+            let s = sample(parent, &t[i], before);
+            exact[k] = s.exact;
+            printed[k] = s.printed;
+            emit(k, tick, &s);
         }
     }
-    for (o, a) in objects.iter_mut().zip(anims.iter_mut()) {
-        o.anim = a.take();
+}
+
+/// The `*TM_ANIMATION` of a node with a track, without its samples.
+fn empty_anim(first: i64) -> Anim {
+    Anim {
+        pos: Vec::new(),
+        rot: Vec::new(),
+        scale: vec![ScaleKey {
+            tick: first,
+            scale: [1.0; 3],
+            axis: [0.0; 3],
+            angle: 0.0,
+        }],
     }
-    Ok((
-        Model {
-            export_version: EXPORT_VERSION,
-            comment: Some(comment()),
-            scene: scene(asc_file, first, last, speed),
-            objects,
-            softskins: Vec::new(),
-            extra: Vec::new(),
-        },
-        coverage,
-    ))
+}
+
+fn model_of(asc_file: &str, prep: &Prepared, objects: Vec<Object>) -> Model {
+    Model {
+        export_version: EXPORT_VERSION,
+        comment: Some(comment()),
+        scene: scene(asc_file, prep.first, prep.last, prep.speed),
+        objects,
+        softskins: Vec::new(),
+        extra: Vec::new(),
+    }
+}
+
+/// An animation ASC of one or more MANs (all with `fps_source` equal) of one skeleton.
+pub fn animation(
+    rig: &Rig,
+    asc_file: &str,
+    parts: &[Part<'_>],
+) -> Result<(Model, Vec<Coverage>), String> {
+    let prep = prepare(rig, asc_file, parts)?;
+    let mut objects = objects(rig);
+    let mut anims: Vec<Option<Anim>> = prep
+        .filled
+        .iter()
+        .map(|t| {
+            t.as_ref().map(|_| Anim {
+                pos: Vec::with_capacity(prep.count),
+                rot: Vec::with_capacity(prep.count),
+                ..empty_anim(prep.first)
+            })
+        })
+        .collect();
+    run(rig, &prep, &objects, |k, tick, s| {
+        if let Some(a) = anims[k].as_mut() {
+            a.pos.push(PosKey { tick, pos: s.pos_v });
+            a.rot.push(RotKey {
+                tick,
+                axis: [s.rot_v[0], s.rot_v[1], s.rot_v[2]],
+                angle: s.rot_v[3],
+            });
+        }
+    });
+    for (o, a) in objects.iter_mut().zip(anims) {
+        o.anim = a;
+    }
+    let model = model_of(asc_file, &prep, objects);
+    Ok((model, prep.coverage))
+}
+
+/// [`animation`] printed ([`print_gs`](super::print_gs)), the same text, without the model's
+/// sample values in between: each sample's lines are written from the decimals chosen for it.
+pub fn animation_text(
+    rig: &Rig,
+    asc_file: &str,
+    parts: &[Part<'_>],
+    eol: super::Eol,
+) -> Result<(String, Vec<Coverage>), String> {
+    let prep = prepare(rig, asc_file, parts)?;
+    let mut objects = objects(rig);
+    let eol_kind = eol;
+    let crlf = matches!(eol, super::Eol::CrLf);
+    // Per node: the lines of its position and rotation tracks (60–80 bytes a line).
+    let mut tracks: Vec<Option<TrackLines>> = prep
+        .filled
+        .iter()
+        .map(|t| {
+            t.as_ref().map(|_| {
+                (
+                    Vec::with_capacity(80 * prep.count),
+                    Vec::with_capacity(96 * prep.count),
+                )
+            })
+        })
+        .collect();
+    // A line is built in `line` and appended with one fixed-size copy where it fits (no call
+    // per piece).
+    const FIXED: usize = 128;
+    let mut line = [0u8; 8 * num::TEXT_ROOM];
+    let mut tick_text = [0u8; 20];
+    let mut tick_len = 0;
+    let mut tick_of = i64::MIN;
+    let mut itoa = itoa::Buffer::new();
+    run(rig, &prep, &objects, |k, tick, s| {
+        let Some((pos, rot)) = tracks[k].as_mut() else {
+            return;
+        };
+        if tick != tick_of {
+            let t = itoa.format(tick).as_bytes();
+            tick_len = t.len();
+            tick_text[..tick_len].copy_from_slice(t);
+            tick_of = tick;
+        }
+        let mut put = |out: &mut Vec<u8>, key: &[u8; 23], vals: &[(i64, i32)]| {
+            line[..23].copy_from_slice(key);
+            line[23..43].copy_from_slice(&tick_text);
+            let mut w = 23 + tick_len;
+            for &(m, e) in vals {
+                line[w] = b'\t';
+                w = num::put_decimal(&mut line, w + 1, m, e);
+            }
+            if crlf {
+                line[w] = b'\r';
+                w += 1;
+            }
+            line[w] = b'\n';
+            w += 1;
+            let old = out.len();
+            if w <= FIXED {
+                out.extend_from_slice(&line[..FIXED]);
+                out.truncate(old + w);
+            } else {
+                out.extend_from_slice(&line[..w]);
+            }
+        };
+        put(pos, b"\t\t\t*CONTROL_POS_SAMPLE ", &s.pos);
+        put(rot, b"\t\t\t*CONTROL_ROT_SAMPLE ", &s.rot);
+    });
+    for (o, t) in objects.iter_mut().zip(&tracks) {
+        o.anim = t.as_ref().map(|_| empty_anim(prep.first));
+    }
+    let model = model_of(asc_file, &prep, objects);
+    let text = super::print::print_gs_tracks(&model, eol_kind, &tracks);
+    Ok((text, prep.coverage))
 }
 
 /// A keyed local value and the MAN codes it was decoded from.
@@ -536,11 +663,7 @@ const GOOD_ENOUGH: f64 = 0.35;
 /// more than [`GOOD_ENOUGH`] from the MAN's code centres, the spellings one or two steps of the
 /// last digit away are tried and the one landing nearest is taken: 6 digits of a world
 /// position are worth up to ±0.6 of a position code, and the parent's rounding adds to it.
-fn sample(
-    parent: Option<(World, World)>,
-    key: &Key,
-    before: Option<glam::DQuat>,
-) -> (World, World, [f64; 3], [f64; 3], f64) {
+fn sample(parent: Option<(World, World)>, key: &Key, before: Option<glam::DQuat>) -> Sampled {
     let mut w = pose::world_from_local(parent.map(|p| p.0), key.local);
     // The sign of the rotation continues the previous frame's (q and −q are the same
     // rotation; KrxImpExp's keys jump where consecutive samples flip).
@@ -559,39 +682,27 @@ fn sample(
     // The rotation a reader gets from the printed AngAxis, when already computed.
     let mut printed_rot = None;
     let (pos, rot) = match key.target {
-        None => (at(&pos_d, &[0; 3]), at(&rot_d, &[0; 4])),
+        None => (pos_d, rot_d),
         Some(t) => {
             let pos_dev = |p: [f64; 3]| {
-                let l = pose::local_from_world(
-                    parent,
-                    World {
-                        rot: glam::DQuat::IDENTITY,
-                        pos: DVec3::from_array(p),
-                    },
-                );
+                let l = pose::local_pos_from_world(parent, DVec3::from_array(p));
                 (0..3)
-                    .map(|c| ((l.pos[c] - t.min) / t.scale - t.code[3 + c] as f64).abs())
+                    .map(|c| ((l[c] - t.min) / t.scale - t.code[3 + c] as f64).abs())
                     .fold(0.0, f64::max)
             };
             let s = quant::ROT_SCALE as f64;
             let rot_dev_q = |q: glam::DQuat| {
-                let l = pose::local_from_world(
-                    parent,
-                    World {
-                        rot: q,
-                        pos: DVec3::ZERO,
-                    },
-                );
-                let v = [l.rot.x, l.rot.y, l.rot.z];
+                let l = pose::local_rot_from_world(parent, q);
+                let v = [l.x, l.y, l.z];
                 (0..3)
                     .map(|c| (v[c] / s + quant::ROT_MID as f64 - t.code[c] as f64).abs())
                     .fold(0.0, f64::max)
             };
             let rot_dev = |r: [f64; 4]| rot_dev_q(angaxis_quat(r));
-            let mut pos = at(&pos_d, &[0; 3]);
-            let mut rot = at(&rot_d, &[0; 4]);
-            let pos_ok = pos_dev(pos) <= GOOD_ENOUGH;
-            let q = angaxis_quat(rot);
+            let mut pos = pos_d;
+            let mut rot = rot_d;
+            let pos_ok = pos_dev(at(&pos, &[0; 3])) <= GOOD_ENOUGH;
+            let q = angaxis_quat(at(&rot, &[0; 4]));
             let rot_ok = rot_dev_q(q) <= GOOD_ENOUGH;
             printed_rot = Some(q);
             if !(pos_ok && rot_ok) {
@@ -625,11 +736,34 @@ fn sample(
             (pos, rot)
         }
     };
+    let pos_v = at(&pos, &[0; 3]);
+    let rot_v = at(&rot, &[0; 4]);
     let printed = World {
-        rot: printed_rot.unwrap_or_else(|| angaxis_quat(rot)),
-        pos: DVec3::from_array(pos),
+        rot: printed_rot.unwrap_or_else(|| angaxis_quat(rot_v)),
+        pos: DVec3::from_array(pos_v),
     };
-    (w, printed, pos, [rot[0], rot[1], rot[2]], rot[3])
+    Sampled {
+        exact: w,
+        printed,
+        pos,
+        rot,
+        pos_v,
+        rot_v,
+    }
+}
+
+/// One written sample (see [`sample`]).
+struct Sampled {
+    /// The exact world transform.
+    exact: World,
+    /// The one a reader gets back from the text.
+    printed: World,
+    /// The decimals printed (`(m, e)`: `m·10^e`): the position and `[ax, ay, az, angle]`.
+    pos: [(i64, i32); 3],
+    rot: [(i64, i32); 4],
+    /// Their values.
+    pos_v: [f64; 3],
+    rot_v: [f64; 4],
 }
 
 /// The rotation of printed AngAxis values `[ax, ay, az, angle]`.
@@ -640,11 +774,23 @@ fn angaxis_quat(r: [f64; 4]) -> glam::DQuat {
 
 /// The values of decimals `d` with the last digit moved by `off`.
 fn at<const N: usize>(d: &[(i64, i32); N], off: &[i64; N]) -> [f64; N] {
+    let d = shifted(d, off);
     std::array::from_fn(|c| {
         if d[c].0 == 0 {
             0.0
         } else {
-            num::from_decimal(d[c].0 + off[c], d[c].1)
+            num::from_decimal(d[c].0, d[c].1)
+        }
+    })
+}
+
+/// Decimals `d` with the last digit moved by `off` (zero stays zero).
+fn shifted<const N: usize>(d: &[(i64, i32); N], off: &[i64; N]) -> [(i64, i32); N] {
+    std::array::from_fn(|c| {
+        if d[c].0 == 0 {
+            (0, 0)
+        } else {
+            (d[c].0 + off[c], d[c].1)
         }
     })
 }
@@ -652,9 +798,12 @@ fn at<const N: usize>(d: &[(i64, i32); N], off: &[i64; N]) -> [f64; N] {
 /// The spelling of `d` (nearest first, then the last digit moved by up to one, then two for
 /// three values) whose `dev` is least, and its `dev`; stops at the first within
 /// [`GOOD_ENOUGH`].
-fn search<const N: usize>(d: &[(i64, i32); N], dev: impl Fn([f64; N]) -> f64) -> ([f64; N], f64) {
-    let mut best = at(d, &[0; N]);
-    let mut best_dev = dev(best);
+fn search<const N: usize>(
+    d: &[(i64, i32); N],
+    dev: impl Fn([f64; N]) -> f64,
+) -> ([(i64, i32); N], f64) {
+    let mut best = *d;
+    let mut best_dev = dev(at(d, &[0; N]));
     if best_dev <= GOOD_ENOUGH {
         return (best, best_dev);
     }
@@ -669,11 +818,10 @@ fn search<const N: usize>(d: &[(i64, i32); N], dev: impl Fn([f64; N]) -> f64) ->
                 rest /= side;
                 o
             });
-            let v = at(d, &off);
-            let e = dev(v);
+            let e = dev(at(d, &off));
             if e < best_dev {
                 best_dev = e;
-                best = v;
+                best = shifted(d, &off);
             }
         }
         if best_dev <= GOOD_ENOUGH {

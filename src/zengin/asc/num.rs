@@ -72,67 +72,130 @@ pub fn push_g_digits(out: &mut String, v: f64, digits: usize) {
 /// `%f` when the exponent X of its first digit is in −4 ≤ X < digits, else `%e` with a sign
 /// and at least three exponent digits; trailing zeros and a bare point removed.
 fn write_decimal(out: &mut String, m: i64, e: i32, digits: usize) {
-    let mut buf = [0u8; 20];
-    let mut n = m.unsigned_abs();
-    let mut len = 0;
-    while n > 0 {
-        buf[19 - len] = b'0' + (n % 10) as u8;
-        n /= 10;
-        len += 1;
+    let mut t = [0u8; TEXT_ROOM];
+    let w = format_decimal(&mut t, 0, m, e, digits);
+    // Only ASCII digits, signs, points and `e` were written.
+    out.push_str(std::str::from_utf8(&t[..w]).unwrap_or_default());
+}
+
+/// Room [`format_decimal`] needs behind its start: its longest text (a sign, `0.000`, 19
+/// digits, a point and a 5-byte exponent are 31 bytes) plus the fixed-size copies it makes
+/// (up to 24 bytes past the text).
+pub const TEXT_ROOM: usize = 64;
+
+/// Write the decimal `m·10^e` (`m ≠ 0` of at most 17 significant digits) into `t` at `at`
+/// (`t` must have [`TEXT_ROOM`] bytes from `at`; bytes past the text are scratch) as
+/// [`push_exact`] prints the `f64` nearest to it, without that value: `%g` when its
+/// significant digits (trailing zeros not counted) are at most 6, else `%.{n}g` with n its
+/// significant digits. `m = 0` is `0`. Returns the position after the text.
+/// (For n ≤ 15 the nearest `f64`s of two different decimals differ, so the shortest
+/// precision that reads back is n; `asc export` prints the decimals it chose this way.)
+#[inline]
+pub fn put_decimal(t: &mut [u8], at: usize, m: i64, e: i32) -> usize {
+    if m == 0 {
+        t[at] = b'0';
+        return at + 1;
     }
-    let d = &buf[20 - len..];
-    // The significant digits without trailing zeros (at least one).
-    let sig = d.len() - d.iter().rev().take_while(|&&c| c == b'0').count();
-    let sig = &d[..sig.max(1)];
-    let x = e + len as i32 - 1;
-    // The text, built in place (at most a sign, 17 + 4 zeros and digits, a point and a
-    // 5-byte exponent) and appended at once.
-    let mut t = [0u8; 48];
-    let mut w = 0;
-    let mut put = |b: &[u8]| {
-        t[w..w + b.len()].copy_from_slice(b);
-        w += b.len();
+    format_decimal(t, at, m, e, PRECISION)
+}
+
+/// Two ASCII digits of 0..=99.
+const DIGITS2: &[u8; 200] = b"\
+0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// The text of [`write_decimal`] written into `t` from `at` (see [`TEXT_ROOM`]); returns the
+/// position after it. `digits` is raised to the significant digits of `m` where it has more.
+/// The pieces are moved with fixed-size copies (no call per piece).
+#[inline]
+fn format_decimal(t: &mut [u8], at: usize, m: i64, e: i32, digits: usize) -> usize {
+    // The digits of |m|, left-aligned in `dg` and followed by '0's (so a fixed-size copy of
+    // `dg` also writes the zeros of an integral value).
+    let mut dg = [b'0'; 48];
+    let mut n = m.unsigned_abs();
+    let len = if (100_000..1_000_000).contains(&n) {
+        // The usual case (6 digits): three pairs.
+        let (a, b, c) = (
+            (n / 10_000) as usize,
+            (n / 100 % 100) as usize,
+            (n % 100) as usize,
+        );
+        dg[0..2].copy_from_slice(&DIGITS2[2 * a..2 * a + 2]);
+        dg[2..4].copy_from_slice(&DIGITS2[2 * b..2 * b + 2]);
+        dg[4..6].copy_from_slice(&DIGITS2[2 * c..2 * c + 2]);
+        6
+    } else {
+        let mut buf = [b'0'; 20];
+        let mut p = 20;
+        while n >= 100 {
+            let r = (n % 100) as usize;
+            n /= 100;
+            p -= 2;
+            buf[p..p + 2].copy_from_slice(&DIGITS2[2 * r..2 * r + 2]);
+        }
+        if n >= 10 {
+            p -= 2;
+            buf[p..p + 2].copy_from_slice(&DIGITS2[2 * n as usize..2 * n as usize + 2]);
+        } else {
+            p -= 1;
+            buf[p] = b'0' + n as u8;
+        }
+        let len = 20 - p;
+        dg[..20].copy_from_slice(&buf);
+        dg.copy_within(p..20, 0);
+        dg[len..20].fill(b'0');
+        len
     };
+    // The significant digits without trailing zeros (at least one).
+    let mut sig = len;
+    while sig > 1 && dg[sig - 1] == b'0' {
+        sig -= 1;
+    }
+    let digits = digits.max(sig);
+    let x = e + len as i32 - 1;
+    let mut w = at;
     if m < 0 {
-        put(b"-");
+        t[w] = b'-';
+        w += 1;
     }
     if (-4..digits as i32).contains(&x) {
         if x < 0 {
-            put(&b"0.0000"[..2 + (-x - 1) as usize]);
-            put(sig);
+            // `0.` and −x − 1 zeros, then the digits.
+            t[w..w + 8].copy_from_slice(b"0.000000");
+            w += 2 + (-x - 1) as usize;
+            t[w..w + 24].copy_from_slice(&dg[..24]);
+            w + sig
         } else {
             let int = x as usize + 1;
-            if sig.len() <= int {
-                put(sig);
-                for _ in sig.len()..int {
-                    put(b"0");
-                }
+            t[w..w + 24].copy_from_slice(&dg[..24]);
+            if sig <= int {
+                // (the '0's after the digits are the integer's zeros)
+                w + int
             } else {
-                put(&sig[..int]);
-                put(b".");
-                put(&sig[int..]);
+                t[w + int] = b'.';
+                t[w + int + 1..w + int + 25].copy_from_slice(&dg[int..int + 24]);
+                w + sig + 1
             }
         }
     } else {
-        put(&sig[..1]);
-        if sig.len() > 1 {
-            put(b".");
-            put(&sig[1..]);
+        t[w] = dg[0];
+        w += 1;
+        if sig > 1 {
+            t[w] = b'.';
+            t[w + 1..w + 25].copy_from_slice(&dg[1..25]);
+            w += sig;
         }
-        put(if x < 0 { b"e-" } else { b"e+" });
-        let a = x.unsigned_abs();
-        let mut eb = [b'0'; 10];
-        let mut el = 0;
-        let mut r = a;
-        while r > 0 {
-            eb[9 - el] = b'0' + (r % 10) as u8;
-            r /= 10;
-            el += 1;
-        }
-        put(&eb[10 - el.max(3)..]);
+        t[w] = b'e';
+        t[w + 1] = if x < 0 { b'-' } else { b'+' };
+        // |x| ≤ 340 for an f64: three digits.
+        let a = x.unsigned_abs().min(999) as usize;
+        t[w + 2] = b'0' + (a / 100) as u8;
+        t[w + 3..w + 5].copy_from_slice(&DIGITS2[2 * (a % 100)..2 * (a % 100) + 2]);
+        w + 5
     }
-    // Only ASCII digits, signs, points and `e` were written.
-    out.push_str(std::str::from_utf8(&t[..w]).unwrap_or_default());
 }
 
 /// 10^0 ..= 10^38 (all of them fit a `u128`).

@@ -114,6 +114,24 @@ pub fn local_from_world(parent: Option<World>, world: World) -> Local {
     }
 }
 
+/// The position half of [`local_from_world`] alone (the same arithmetic).
+#[inline]
+pub fn local_pos_from_world(parent: Option<World>, pos: DVec3) -> DVec3 {
+    match parent {
+        Some(p) => swap_yz(p.rot.conjugate() * (pos - p.pos)),
+        None => DVec3::new(-pos.x, pos.z, -pos.y),
+    }
+}
+
+/// The rotation half of [`local_from_world`] alone (the same arithmetic).
+#[inline]
+pub fn local_rot_from_world(parent: Option<World>, rot: DQuat) -> DQuat {
+    match parent {
+        Some(p) => canonical(swap_yz_quat(p.rot.conjugate() * rot)),
+        None => canonical(DQuat::from_xyzw(-rot.y, rot.w, rot.x, -rot.z)),
+    }
+}
+
 /// Local (MAN) → world (ASC): the inverse of [`local_from_world`] (up to the sign of `Q`,
 /// which follows the product).
 pub fn world_from_local(parent: Option<World>, local: Local) -> World {

@@ -116,7 +116,30 @@ fn v3(v: &[f64; 3]) -> [Val<'static>; 3] {
 /// material list, objects with NODE_TM, TM_ANIMATION and meshes, soft-skin blocks). Unknown
 /// lines inside objects are not in the model and so not printed.
 pub fn print_gs(model: &Model, eol: Eol) -> String {
+    print_gs_inner(model, eol, None)
+}
+
+/// The sample lines of one node's position and rotation tracks, as [`print_gs`] prints them.
+pub type TrackLines = (Vec<u8>, Vec<u8>);
+
+/// [`print_gs`] with the lines of the position and rotation tracks given as text: object `i`
+/// with an `*TM_ANIMATION` gets `tracks[i]` (ASCII lines with indentation and line ends) in
+/// place of its `pos` and `rot` keys.
+pub fn print_gs_tracks(model: &Model, eol: Eol, tracks: &[Option<TrackLines>]) -> String {
+    print_gs_inner(model, eol, Some(tracks))
+}
+
+fn print_gs_inner(model: &Model, eol: Eol, tracks: Option<&[Option<TrackLines>]>) -> String {
     let mut w = GsWriter::new(eol);
+    if let Some(t) = tracks {
+        w.out.reserve(
+            t.iter()
+                .flatten()
+                .map(|(p, r)| p.len() + r.len() + 400)
+                .sum::<usize>()
+                + model.objects.len() * 800,
+        );
+    }
     w.line_sep(
         "*3DSMAX_ASCIIEXPORT",
         "\t",
@@ -140,7 +163,7 @@ pub fn print_gs(model: &Model, eol: Eol) -> String {
         while let Some(e) = extra.next_if(|e| e.before_object <= i) {
             print_raw(&mut w, &e.raw);
         }
-        print_object(&mut w, o);
+        print_object(&mut w, o, tracks.and_then(|t| t.get(i)?.as_ref()));
     }
     for e in extra {
         print_raw(&mut w, &e.raw);
@@ -190,7 +213,7 @@ pub fn print_raw(w: &mut GsWriter, raw: &Raw) {
     }
 }
 
-fn print_object(w: &mut GsWriter, o: &Object) {
+fn print_object(w: &mut GsWriter, o: &Object, lines: Option<&TrackLines>) {
     w.open(match o.kind {
         ObjectKind::Helper => "*HELPEROBJECT",
         ObjectKind::Geom => "*GEOMOBJECT",
@@ -232,6 +255,9 @@ fn print_object(w: &mut GsWriter, o: &Object) {
         w.open("*TM_ANIMATION");
         w.line_sep("*NODE_NAME", "  ", &[Val::Str(&o.name)]);
         w.open("*CONTROL_POS_TRACK");
+        if let Some((pos, _)) = lines {
+            w.out.push_str(std::str::from_utf8(pos).unwrap_or_default());
+        }
         for k in &a.pos {
             w.line(
                 "*CONTROL_POS_SAMPLE",
@@ -245,6 +271,9 @@ fn print_object(w: &mut GsWriter, o: &Object) {
         }
         w.close();
         w.open("*CONTROL_ROT_TRACK");
+        if let Some((_, rot)) = lines {
+            w.out.push_str(std::str::from_utf8(rot).unwrap_or_default());
+        }
         for k in &a.rot {
             w.line(
                 "*CONTROL_ROT_SAMPLE",
