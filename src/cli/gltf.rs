@@ -199,10 +199,38 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
         if report.animations.is_empty() {
             String::new()
         } else {
-            format!(" ({})", report.animations.join(", "))
+            format!(" ({})", listed_names(&report.animations))
         }
     );
     Ok(Status::Ok)
+}
+
+/// At most the first [`NAMES_LISTED`] names, then how many more (a whole game's model has
+/// thousands of animations: the status line stays a line).
+fn listed_names(names: &[String]) -> String {
+    match names.len() {
+        n if n <= NAMES_LISTED => names.join(", "),
+        n => format!(
+            "{}, … and {} more",
+            names[..NAMES_LISTED].join(", "),
+            n - NAMES_LISTED
+        ),
+    }
+}
+
+const NAMES_LISTED: usize = 12;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_long_list_of_names_is_cut() {
+        let names: Vec<String> = (0..20).map(|i| format!("A{i}")).collect();
+        assert_eq!(super::listed_names(&names[..2]), "A0, A1");
+        assert_eq!(
+            super::listed_names(&names),
+            "A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, … and 8 more"
+        );
+    }
 }
 
 /// A writer that keeps its first error (to tell the output's errors from the export's).
