@@ -22,7 +22,12 @@ pub const SPLIT_MIN: usize = 1 << 20;
 const PIECE_MIN: usize = 256 << 10;
 
 /// The usual length of a piece of a long document.
-const PIECE_SIZE: usize = 512 << 10;
+const PIECE_SIZE: usize = 256 << 10;
+
+/// A worker starts a piece only when fewer than this many pieces per worker are read ahead
+/// of the first one not yet handed on (a worker slowed down, e.g. by other processes on its
+/// core, would otherwise let the others run ahead, their results and pages held meanwhile).
+const AHEAD_PER_WORKER: usize = 2;
 
 /// Read `text` as `D`, reading the block sequence of `Item`s under the top-level `key` in
 /// parallel pieces when the document is large; `items` gives `D`'s field that holds it.
@@ -128,6 +133,14 @@ where
         Some((each(v)?, a + end))
     };
     let mut seq_end = body;
+    // (how many pieces were handed on, and the workers' wake-up when it grows)
+    let handed = (std::sync::Mutex::new(0usize), std::sync::Condvar::new());
+    let hand_on = |n: usize| {
+        if let Ok(mut h) = handed.0.lock() {
+            *h = n;
+        }
+        handed.1.notify_all();
+    };
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
         let ranges = &ranges;
@@ -138,6 +151,8 @@ where
         // half's results until the first half is done)
         let next_piece = AtomicUsize::new(0);
         let workers = rayon::current_num_threads().min(ranges.len()).max(1);
+        let ahead = workers * AHEAD_PER_WORKER;
+        let (handed, failed) = (&handed, &failed);
         scope.spawn(move || {
             (0..workers)
                 .into_par_iter()
@@ -146,6 +161,14 @@ where
                     let Some(&r) = ranges.get(i) else {
                         break;
                     };
+                    // (wait until the pieces before are handed on far enough; the thread
+                    // handing them on wakes the workers after each, and when it gives up)
+                    let (lock, turn) = handed;
+                    if let Ok(g) = lock.lock() {
+                        let _g = turn.wait_while(g, |h| {
+                            i >= *h + ahead && !failed.load(Ordering::Relaxed)
+                        });
+                    }
                     // (a closed channel: this thread gave up already)
                     if tx.send((i, read_one(i, r))).is_err() {
                         break;
@@ -160,6 +183,7 @@ where
             }
             let Some(r) = r else {
                 failed.store(true, Ordering::Relaxed);
+                hand_on(next);
                 continue;
             };
             waiting[i] = Some(r);
@@ -171,6 +195,10 @@ where
                     failed.store(true, Ordering::Relaxed);
                     break;
                 }
+                hand_on(next);
+            }
+            if failed.load(Ordering::Relaxed) {
+                hand_on(next);
             }
         }
     });
