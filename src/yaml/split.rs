@@ -24,6 +24,10 @@ const PIECE_MIN: usize = 256 << 10;
 /// The usual length of a piece of a long document.
 const PIECE_SIZE: usize = 256 << 10;
 
+/// The text handed on as done with a piece starts this many pieces before it (see
+/// [`read_pieces`]).
+const DONE_BACK: usize = 8;
+
 /// A worker starts a piece only when fewer than this many pieces per worker are read ahead
 /// of the first one not yet handed on (a worker slowed down, e.g. by other processes on its
 /// core, would otherwise let the others run ahead, their results and pages held meanwhile).
@@ -60,8 +64,10 @@ where
 /// thread that read them; `consume` gets, on the calling thread, the document before the
 /// sequence (read as `D` with the key's value `[]`), each result of `each` in the sequence's
 /// order, as soon as it and those before it are done (so the caller can write them out while
-/// later pieces are read), and the piece of `text` it came from (done with: a caller may give
-/// its memory back). Returns the document without the sequence (`D`,
+/// later pieces are read), and the part of `text` done with (a caller may give its memory
+/// back): the piece it came from and the [`DONE_BACK`] pieces before it, since reading a piece
+/// maps a whole page-cache folio (up to megabytes), pages of earlier pieces given back before
+/// included. Returns the document without the sequence (`D`,
 /// its `items` empty), or `None` (read the document the usual way) when the document is
 /// small, the fast reader is off, the document is not in that shape, a piece is outside the
 /// fast reader's subset, or `each` or `consume` gives `None` (then `consume` may have had
@@ -189,7 +195,10 @@ where
             waiting[i] = Some(r);
             while let Some((v, end)) = waiting.get_mut(next).and_then(Option::take) {
                 seq_end = end;
-                let piece = ranges.get(next).and_then(|&(a, b)| text.get(a..b));
+                // (this piece and a few before it: reading a piece may have mapped the pages
+                // of those before it back, a whole large page-cache folio at a time)
+                let from = ranges.get(next.saturating_sub(DONE_BACK)).map_or(0, |r| r.0);
+                let piece = ranges.get(next).and_then(|&(_, b)| text.get(from..b));
                 next += 1;
                 if consume(&before, v, piece.unwrap_or_default()).is_none() {
                     failed.store(true, Ordering::Relaxed);
