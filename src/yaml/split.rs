@@ -45,7 +45,7 @@ where
     Item: DeserializeOwned + Send,
 {
     let mut parts = Vec::new();
-    let read = read_pieces(text, key, items, Some, |_: &D, p, _: &str| {
+    let read = read_pieces(text, key, items, Some, |_: &str| {}, |_: &D, p, _: &str| {
         parts.push(p);
         Some(())
     });
@@ -60,8 +60,9 @@ where
     super::read::from_str(text)
 }
 
-/// Read a large document in pieces (see the module): `each` gets each piece's items on the
-/// thread that read them; `consume` gets, on the calling thread, the document before the
+/// Read a large document in pieces (see the module): `touched` gets, once the pieces are
+/// cut and before they are read, the sequence's text (its pages may be given back: the
+/// pieces read them again); `each` gets each piece's items on the thread that read them; `consume` gets, on the calling thread, the document before the
 /// sequence (read as `D` with the key's value `[]`), each result of `each` in the sequence's
 /// order, as soon as it and those before it are done (so the caller can write them out while
 /// later pieces are read), and the part of `text` done with (a caller may give its memory
@@ -77,6 +78,7 @@ pub fn read_pieces<D, Item, R>(
     key: &str,
     items: fn(&mut D) -> &mut Vec<Item>,
     each: impl Fn(Vec<Item>) -> Option<R> + Sync,
+    touched: impl Fn(&str),
     consume: impl FnMut(&D, R, &str) -> Option<()>,
 ) -> Option<D>
 where
@@ -94,7 +96,7 @@ where
     }
     // (pieces of about PIECE_SIZE: each thread holds the items of one piece at a time)
     let pieces = (threads * 2).max(text.len() / PIECE_SIZE);
-    read_in_pieces(text, key, items, each, consume, pieces)
+    read_in_pieces(text, key, items, each, touched, consume, pieces)
 }
 
 /// [`read_pieces`] of a document without a byte order mark, in at most `pieces` pieces.
@@ -103,6 +105,7 @@ fn read_in_pieces<D, Item, R>(
     key: &str,
     items: fn(&mut D) -> &mut Vec<Item>,
     each: impl Fn(Vec<Item>) -> Option<R> + Sync,
+    touched: impl Fn(&str),
     mut consume: impl FnMut(&D, R, &str) -> Option<()>,
     pieces: usize,
 ) -> Option<D>
@@ -124,6 +127,9 @@ where
     };
     let before = rest_of("")?;
     let cuts = cuts(text, body, pieces);
+    // (finding the cuts touched a page at each, and the system maps a whole page-cache folio
+    // per touch, up to megabytes: the whole file, for a file just written)
+    touched(text.get(body..)?);
     // (the last piece runs to the end of the text; the sequence's real end is where the fast
     // reader finds it, and the rest of the document follows from there)
     let mut ranges: Vec<(usize, usize)> = cuts.windows(2).map(|w| (w[0], w[1])).collect();
@@ -307,6 +313,7 @@ mod tests {
             "list",
             |d: &mut Doc| &mut d.list,
             Some,
+            |_: &str| {},
             consume,
             pieces,
         )?;

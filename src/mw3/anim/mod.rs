@@ -412,13 +412,16 @@ impl Anim {
             Some(head)
         };
         let (mut head_len, mut defs, mut written) = (None, 0, 0);
+        // (the sink is handed the text to give back from two places, one at a time)
+        let sink = std::cell::RefCell::new(sink);
         let consume = |before: &AnimDocument, (n, part): (usize, Vec<u8>), piece: &str| {
             if head_len.is_none() {
                 // (the head as far as it is known: the count of defs is patched in at the end)
                 let head = head_of(before, 0)?;
-                sink.append(&head);
+                sink.borrow_mut().append(&head);
                 head_len = Some(head.len());
             }
+            let mut sink = sink.borrow_mut();
             sink.append(&part);
             sink.done_with(piece);
             defs += n;
@@ -434,12 +437,14 @@ impl Anim {
             "anim_defs",
             |d: &mut AnimDocument| &mut d.anim_defs,
             encode,
+            |part| sink.borrow_mut().done_with(part),
             consume,
         )?;
         let head = head_of(&doc, defs)?;
         if Some(head.len()) != head_len {
             return None;
         }
+        let sink = sink.into_inner();
         sink.patch(0, &head);
         sink.append(doc.trailing.as_bytes());
         Some(())
