@@ -128,6 +128,7 @@ fn unpack(archive: &Path, dir: &Path, yaml: bool) {
         dir,
         &opts,
         animkit::registry::formats(),
+        &map,
         &|b| map.release(b),
         &|| {},
     )

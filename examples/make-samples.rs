@@ -391,7 +391,9 @@ fn human_cycle(name: &str, frames: u32, stride: f32, order: &[u32]) -> Res<Vec<u
     let (min, scale) = quant::position_range(poses.iter().map(|p| p.1));
     let mut codes = Vec::with_capacity(poses.len());
     for (q, p) in &poses {
-        let r = quant::pack_rotation(q.to_array())?;
+        // (the engine stores the conjugate of the rotation its matrices hold: a MAN's
+        // quaternion is the transpose of the MDH's rest matrix for a node at rest)
+        let r = quant::pack_rotation(q.conjugate().to_array())?;
         let c = |v: f32| quant::pack_position(v, min, scale).ok_or("position out of range");
         codes.push([r[0], r[1], r[2], c(p.x)?, c(p.y)?, c(p.z)?]);
     }

@@ -453,7 +453,9 @@ fn addon_imports_a_models_mesh_skinned_to_its_armature_blender4() {
 /// A model folder with the real swamp rat (SWAMPRAT.MDH, its body as SWAMPRAT.MDM, one MAN):
 /// the add-on's import brings the mesh (the model's own NAME.MDM, as `gltf export --model`
 /// takes it), skinned to the armature: a mesh object under it with an Armature modifier on it
-/// and the body's 692 vertices.
+/// and the body's 692 vertices; a human (HUMANS_RUN.MDH, the armour HUM_DMB_ARMOR_TPL.MDM
+/// chosen as the body, the textures' folder in the import's texture chooser) whose materials
+/// get the three textures the corpus has.
 fn model_mesh(blender: Blender) {
     let script = root().join("roundtrip-tests/blender/addon_mesh.py");
     let Some(exe) = blender.command(&script) else {
@@ -485,6 +487,62 @@ fn model_mesh(blender: Blender) {
     let skinned = skinned_meshes(&report);
     assert_eq!(skinned.len(), 1, "{report}");
     assert_eq!(skinned[0]["vertices"], 692, "{report}");
+    assert_eq!(skinned[0]["images"], serde_json::json!([]), "{report}");
+
+    // A human with the import's texture chooser set to the compiled textures' folder: the
+    // armour's materials (skinned and node-attached meshes) get their images: the three
+    // ORCMERS textures the corpus has of its six.
+    let human = tmp.path().join("human");
+    std::fs::create_dir(&human).unwrap();
+    for (from, to) in [
+        (
+            "mdh/PiotrDrozdz96+Gothic/Anims/_compiled/HUMANS_RUN.MDH",
+            "HUMANS_RUN.MDH",
+        ),
+        (
+            "mesh/PiotrDrozdz96+Gothic/Anims/_compiled/HUM_DMB_ARMOR_TPL.MDM",
+            "HUM_DMB_ARMOR_TPL.MDM",
+        ),
+        (
+            "asc-pairs/PiotrDrozdz96+Gothic/Anims/_compiled/HUMANS_1HST3-T_1HPARADE_O.MAN",
+            "HUMANS_RUN-T_1HPARADE_O.MAN",
+        ),
+    ] {
+        std::fs::copy(real.join(from), human.join(to)).unwrap();
+    }
+    let textures = format!(
+        "textures={}",
+        real.join("mesh/PiotrDrozdz96+Gothic/Textures").display()
+    );
+    let exe = blender.command(&script).unwrap();
+    let (report, stdout) = blender_mesh(
+        exe,
+        tmp.path(),
+        &human,
+        "HUMANS_RUN",
+        &["HUM_DMB_ARMOR_TPL", &textures],
+        "textured",
+    );
+    assert!(!skinned_meshes(&report).is_empty(), "{report}");
+    let mut images: Vec<String> = report["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["type"] == "MESH")
+        .flat_map(|m| m["images"].as_array().unwrap().clone())
+        .map(|i| i.as_str().unwrap().to_string())
+        .collect();
+    images.sort();
+    images.dedup();
+    assert_eq!(
+        images,
+        [
+            "ORCMERS_M_ARMOR_Z1.TGA",
+            "ORCMERS_VH_ARMOR_Z1.TGA",
+            "ORCMERS_VH_ARMOR_Z2.TGA"
+        ],
+        "{report}\n{stdout}"
+    );
 }
 
 /// Run roundtrip-tests/blender/addon_mesh.py (the import of SOURCE, model MODEL, with the

@@ -251,7 +251,8 @@ fn coordinates_of_the_first_key() {
     assert_eq!(count, 10);
     assert_eq!(
         [f(rot_at), f(rot_at + 4), f(rot_at + 8), f(rot_at + 12)],
-        [q.x, -q.y, -q.z, q.w]
+        // the conjugate (the engine's convention), mirrored in x
+        [-q.x, q.y, q.z, q.w]
     );
     let sampler = &j["animations"][0]["samplers"][ch[3]["sampler"].as_u64().unwrap() as usize];
     let (pos_at, _) = acc(sampler["output"].as_u64().unwrap() as usize);
@@ -1324,4 +1325,166 @@ fn a_moved_position_warns_that_the_bbox_is_stale() {
         ),
         "{err}"
     );
+}
+
+/// A member's data range in an archive (from `vdf list --json`).
+pub fn member_range(dir: &Path, archive: &str, member: &str) -> (usize, usize) {
+    let (code, out, err) = run(dir, &["vdf", "list", "--json", archive]);
+    assert_eq!(code, 0, "{err}");
+    let list: Value = serde_json::from_str(&out).unwrap();
+    let e = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["path"] == member)
+        .unwrap_or_else(|| panic!("{member} in {out}"));
+    let at = e["offset"].as_u64().unwrap() as usize;
+    (at, at + e["stored"].as_u64().unwrap() as usize)
+}
+
+/// `gltf import FILE.glb` alone (and the one-step drop) for a glTF exported from an archive:
+/// the edited animation's MAN replaced inside the archive (the same bytes as importing into an
+/// unpacked copy), every other byte of the archive as it was, the untouched animation not
+/// rewritten, the archive kept once as `.bak`; a glTF older than a change of the archive is
+/// refused and nothing written. Plain and Union-zipped volumes.
+#[test]
+fn gltf_back_into_the_archive_it_was_exported_from_in_one_step() {
+    for zipped in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let src = d.join("src/ANIMS/_COMPILED");
+        std::fs::create_dir_all(&src).unwrap();
+        for f in [
+            "HUMAN-S_WALKL.MAN",
+            "HUMAN-S_RUNL.MAN",
+            "HUMAN.MDH",
+            "SAMPLE.MDH",
+            "IDLE.MAN",
+        ] {
+            std::fs::copy(sample(f), src.join(f)).unwrap();
+        }
+        let mut pack = vec![
+            "vdf",
+            "pack",
+            "src",
+            "-o",
+            "Anims.vdf",
+            "--timestamp",
+            "2026-01-01 00:00:00",
+        ];
+        if zipped {
+            pack.push("--zipped");
+        }
+        ok(d, &pack);
+        let original = std::fs::read(d.join("Anims.vdf")).unwrap();
+        ok(
+            d,
+            &[
+                "gltf",
+                "export",
+                "Anims.vdf",
+                "--model",
+                "HUMAN",
+                "-o",
+                "h.glb",
+            ],
+        );
+        // Untouched: nothing written, no .bak.
+        let err = ok(d, &["gltf", "import", "h.glb"]);
+        assert!(err.contains("nothing changed"), "{err}");
+        assert!(std::fs::read(d.join("Anims.vdf")).unwrap() == original);
+        assert!(!d.join("Anims.vdf.bak").exists());
+
+        // The reference: the same edit imported into an unpacked copy.
+        let edited = crate::gltf::edit_first_rotation(&d.join("h.glb"), "S_WALKL", "BIP01 HEAD");
+        ok(d, &["unpack", "Anims.vdf", "-o", "work"]);
+        ok(d, &["gltf", "import", s(&edited), "--into", "work"]);
+        let want = std::fs::read(d.join("work/ANIMS/_COMPILED/HUMAN-S_WALKL.MAN")).unwrap();
+        assert_ne!(want, std::fs::read(sample("HUMAN-S_WALKL.MAN")).unwrap());
+
+        // Dropped on animkit (the one-step use): back into the archive.
+        let (code, _, err) = run(d, &[s(&edited)]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains("updated ANIMS/_COMPILED/HUMAN-S_WALKL.MAN in ")
+                && err.contains(
+                    "Anims.vdf: S_WALKL: 32 frames, 26 nodes from the file, 1 samples changed"
+                )
+                && err.contains("Anims.vdf.bak)")
+                && err.contains("Anims.vdf/ANIMS/_COMPILED/HUMAN-S_RUNL.MAN: S_RUNL: 20 frames")
+                && !err.contains("updated ANIMS/_COMPILED/HUMAN-S_RUNL.MAN"),
+            "{err}"
+        );
+        assert!(std::fs::read(d.join("Anims.vdf.bak")).unwrap() == original);
+        let now = std::fs::read(d.join("Anims.vdf")).unwrap();
+        ok(
+            d,
+            &["vdf", "extract", "Anims.vdf", "*S_WALKL*", "-o", "out"],
+        );
+        assert!(std::fs::read(d.join("out/ANIMS/_COMPILED/HUMAN-S_WALKL.MAN")).unwrap() == want);
+        // Every byte outside the edited member's data (and, zipped, outside the catalog's
+        // offsets of the members after it) as it was.
+        let (a, b) = member_range(d, "Anims.vdf.bak", "ANIMS/_COMPILED/HUMAN-S_WALKL.MAN");
+        let (a2, b2) = member_range(d, "Anims.vdf", "ANIMS/_COMPILED/HUMAN-S_WALKL.MAN");
+        assert_eq!(a, a2);
+        if zipped {
+            // the stream is compressed anew (the offsets after it follow it): the header as
+            // it was, every other member's stored stream the same bytes
+            assert!(now[..296] == original[..296], "the header changed");
+            for m in ["HUMAN-S_RUNL.MAN", "HUMAN.MDH", "IDLE.MAN", "SAMPLE.MDH"] {
+                let m = format!("ANIMS/_COMPILED/{m}");
+                let (x, y) = member_range(d, "Anims.vdf.bak", &m);
+                let (x2, y2) = member_range(d, "Anims.vdf", &m);
+                assert!(original[x..y] == now[x2..y2], "{m} changed");
+            }
+        } else {
+            assert_eq!((b, now.len()), (b2, original.len()));
+            let differ: Vec<usize> = (0..now.len()).filter(|&i| now[i] != original[i]).collect();
+            assert!(
+                !differ.is_empty() && differ.iter().all(|&i| (a..b).contains(&i)),
+                "bytes outside {a}..{b} changed: {:?}",
+                &differ[..differ.len().min(10)]
+            );
+        }
+        let (code, out, _) = run(d, &["verify", "Anims.vdf"]);
+        assert_eq!(code, 0, "{out}");
+        // The same file again: the member is no longer what it was exported from.
+        let err = fails(d, &["gltf", "import", s(&edited)]);
+        assert!(
+            err.contains("ANIMS/_COMPILED/HUMAN-S_WALKL.MAN changed since the glTF was exported from this archive")
+                && err.contains("nothing was written"),
+            "{err}"
+        );
+        assert!(std::fs::read(d.join("Anims.vdf")).unwrap() == now);
+        assert!(std::fs::read(d.join("Anims.vdf.bak")).unwrap() == original);
+        // A fresh export from the changed archive goes back again; the first .bak stays.
+        ok(
+            d,
+            &[
+                "gltf",
+                "export",
+                "Anims.vdf",
+                "--model",
+                "HUMAN",
+                "-o",
+                "h2.glb",
+            ],
+        );
+        let edited2 = crate::gltf::edit_first_rotation(&d.join("h2.glb"), "S_RUNL", "BIP01 HEAD");
+        let err = ok(d, &["gltf", "import", s(&edited2)]);
+        assert!(
+            err.contains("updated ANIMS/_COMPILED/HUMAN-S_RUNL.MAN in ")
+                && err.contains(
+                    "Anims.vdf: S_RUNL: 20 frames, 23 nodes from the file, 1 samples changed"
+                )
+                && !err.contains("kept as"),
+            "{err}"
+        );
+        assert!(std::fs::read(d.join("Anims.vdf.bak")).unwrap() == original);
+        ok(
+            d,
+            &["vdf", "extract", "Anims.vdf", "*S_WALKL*", "-o", "out2"],
+        );
+        assert!(std::fs::read(d.join("out2/ANIMS/_COMPILED/HUMAN-S_WALKL.MAN")).unwrap() == want);
+    }
 }

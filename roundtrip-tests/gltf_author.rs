@@ -452,7 +452,7 @@ fn gltf_files_have_info_verify_and_diff() {
     assert!(out.contains("S_RUNL: unchanged"), "{out}");
     let (code, out, _) = run(d, &["diff", s(&edited), "HUMAN-S_WALKL.MAN"]);
     assert_eq!(code, 1);
-    assert!(out.contains("1 of 32 frames changed"), "{out}");
+    assert_eq!(out, "BIP01 HEAD: frame 0: rotation 90.1764°\n");
     let (code, out, _) = run(d, &["diff", "HUMAN-S_RUNL.MAN", "h.glb"]);
     assert_eq!(code, 0);
     assert!(
@@ -463,4 +463,317 @@ fn gltf_files_have_info_verify_and_diff() {
     let (code, out, _) = run(d, &["verify", "bad.gltf"]);
     assert_eq!(code, 1);
     assert!(out.contains("error    gltf         bad.gltf"), "{out}");
+}
+
+/// The way back in one step from an archive through the real Blender: a model exported from
+/// `Anims.vdf`, one bone turned in Blender, and Blender's file (which drops animkit's record)
+/// given to `gltf import` alone beside the archive: the edited MAN is replaced inside the
+/// archive with exactly the bytes an import into an unpacked copy gives, the other animation's
+/// member and every other byte stay as they were, the archive is kept once as `.bak`. animkit's
+/// own export of the same archive, edited in Blender and given back with its record kept (the
+/// glTF Blender wrote, with animkit's `asset.extras` put back as another tool might keep them)
+/// goes the same way.
+#[test]
+#[cfg_attr(
+    missing = "blender",
+    ignore = "needs Blender (apt-get install blender python3-numpy)"
+)]
+fn gltf_blender_edit_goes_back_into_the_archive_in_one_step() {
+    let Some(exe) = blender() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let src = d.join("src/ANIMS/_COMPILED");
+    std::fs::create_dir_all(&src).unwrap();
+    for f in [
+        "HUMAN.MDH",
+        "HUMAN-S_WALKL.MAN",
+        "HUMAN-S_RUNL.MAN",
+        "IDLE.MAN",
+        "SAMPLE.MDH",
+    ] {
+        std::fs::copy(sample(f), src.join(f)).unwrap();
+    }
+    ok(
+        d,
+        &[
+            "vdf",
+            "pack",
+            "src",
+            "-o",
+            "Anims.vdf",
+            "--timestamp",
+            "2026-01-01 00:00:00",
+        ],
+    );
+    let original = std::fs::read(d.join("Anims.vdf")).unwrap();
+    ok(
+        d,
+        &[
+            "gltf",
+            "export",
+            "Anims.vdf",
+            "--model",
+            "HUMAN",
+            "-o",
+            "in.glb",
+        ],
+    );
+    let out = d.join("blender.glb");
+    blender_roundtrip(
+        &exe,
+        &d.join("in.glb"),
+        &out,
+        25,
+        Some(("S_WALKL", "BIP01 L FOREARM", 10, 30.0)),
+    );
+    // The reference: Blender's file imported into an unpacked copy.
+    ok(d, &["unpack", "Anims.vdf", "-o", "work"]);
+    ok(d, &["gltf", "import", s(&out), "--into", "work"]);
+    let walk = "ANIMS/_COMPILED/HUMAN-S_WALKL.MAN";
+    let want = std::fs::read(d.join("work").join(walk)).unwrap();
+    assert!(want != std::fs::read(sample("HUMAN-S_WALKL.MAN")).unwrap());
+    assert!(
+        std::fs::read(d.join("work/ANIMS/_COMPILED/HUMAN-S_RUNL.MAN")).unwrap()
+            == std::fs::read(sample("HUMAN-S_RUNL.MAN")).unwrap()
+    );
+    // Blender's file alone, beside the archive: found by the animation names.
+    let err = ok(d, &["gltf", "import", "blender.glb"]);
+    assert!(
+        err.contains("back into ./Anims.vdf")
+            && err.contains(
+                "updated ANIMS/_COMPILED/HUMAN-S_WALKL.MAN in ./Anims.vdf: S_WALKL: 32 frames"
+            )
+            && err.contains("(the original archive kept as ./Anims.vdf.bak)")
+            && !err.contains("updated ANIMS/_COMPILED/HUMAN-S_RUNL.MAN"),
+        "{err}"
+    );
+    assert!(std::fs::read(d.join("Anims.vdf.bak")).unwrap() == original);
+    let now = std::fs::read(d.join("Anims.vdf")).unwrap();
+    let (a, b) = crate::gltf::member_range(d, "Anims.vdf", walk);
+    assert!(now[a..b] == want[..], "the member is not the imported MAN");
+    assert_eq!(now.len(), original.len());
+    let outside = (0..now.len()).filter(|&i| now[i] != original[i] && !(a..b).contains(&i));
+    assert_eq!(
+        outside.count(),
+        0,
+        "bytes outside the edited member changed"
+    );
+    let (code, listing, _) = run(d, &["verify", "Anims.vdf"]);
+    assert_eq!(code, 0, "{listing}");
+    // Given again, the same file changes nothing more: the archive is as written, the
+    // first .bak kept.
+    let err = ok(d, &["gltf", "import", "blender.glb"]);
+    assert!(err.contains("nothing changed"), "{err}");
+    assert!(std::fs::read(d.join("Anims.vdf")).unwrap() == now);
+    assert!(std::fs::read(d.join("Anims.vdf.bak")).unwrap() == original);
+
+    // With animkit's record (kept by a tool that keeps `asset.extras`): the member changed
+    // since that export, so it is refused and nothing is written.
+    let recorded = with_extras_of(&out, &d.join("in.glb"), &d.join("kept.glb"));
+    let (code, _, err) = run(d, &["gltf", "import", s(&recorded)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("HUMAN-S_WALKL.MAN changed since the glTF was exported from this archive"),
+        "{err}"
+    );
+    assert!(std::fs::read(d.join("Anims.vdf")).unwrap() == now);
+    // Against the original archive it goes back, to the same bytes as by the names.
+    std::fs::write(d.join("Anims.vdf"), &original).unwrap();
+    std::fs::remove_file(d.join("Anims.vdf.bak")).unwrap();
+    let err = ok(d, &["gltf", "import", s(&recorded)]);
+    assert!(
+        err.contains("updated ANIMS/_COMPILED/HUMAN-S_WALKL.MAN in "),
+        "{err}"
+    );
+    assert!(std::fs::read(d.join("Anims.vdf")).unwrap() == now);
+}
+
+/// `glb` (a GLB that Blender wrote) with the `asset.extras` of `from` (animkit's export),
+/// written to `to`.
+fn with_extras_of(glb: &Path, from: &Path, to: &Path) -> std::path::PathBuf {
+    let json = |p: &Path| {
+        let data = std::fs::read(p).unwrap();
+        let n = u32::from_le_bytes(data[12..16].try_into().unwrap()) as usize;
+        let j: serde_json::Value = serde_json::from_slice(&data[20..20 + n]).unwrap();
+        (data, n, j)
+    };
+    let (data, n, mut j) = json(glb);
+    let (_, _, f) = json(from);
+    j["asset"]["extras"] = f["asset"]["extras"].clone();
+    assert!(j["asset"]["extras"]["animkit"].is_object());
+    let mut text = serde_json::to_vec(&j).unwrap();
+    while text.len() % 4 != 0 {
+        text.push(b' ');
+    }
+    let bin = &data[20 + n..];
+    let total = 12 + 8 + text.len() + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(&data[..8]);
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    out.extend_from_slice(bin);
+    std::fs::write(to, out).unwrap();
+    to.to_path_buf()
+}
+
+/// `info`, `verify` and `diff` of glTF files with `--json` (valid against the reports'
+/// schemas) and `--yaml`, alone and mixed with MAN/MDH files: the animation names and frame
+/// counts, each animation against its MAN, and the one changed node and frame.
+#[test]
+fn gltf_files_in_json_and_yaml_reports_with_mixed_inputs() {
+    use crate::report::assert_valid_report;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for f in ["HUMAN.MDH", "HUMAN-S_WALKL.MAN", "HUMAN-S_RUNL.MAN"] {
+        std::fs::copy(sample(f), d.join(f)).unwrap();
+    }
+    ok(
+        d,
+        &[
+            "gltf",
+            "export",
+            "HUMAN-S_WALKL.MAN",
+            "HUMAN-S_RUNL.MAN",
+            "--mdh",
+            "HUMAN.MDH",
+            "-o",
+            "h.glb",
+        ],
+    );
+    let edited = crate::gltf::edit_first_rotation(&d.join("h.glb"), "S_WALKL", "BIP01 HEAD");
+    let json = |args: &[&str], want_code: i32| {
+        let (code, out, err) = run(d, args);
+        assert_eq!(code, want_code, "{args:?}\n{out}\n{err}");
+        let doc: serde_json::Value = serde_json::from_str(&out)
+            .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {out}"));
+        assert_valid_report(args[0], &doc);
+        doc
+    };
+    let line = |file: &serde_json::Value, label: &str| {
+        file["summary"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["label"] == label)
+            .unwrap_or_else(|| panic!("{label} in {file:#}"))
+            .clone()
+    };
+
+    // info: a glTF file and a MAN in one run.
+    let doc = json(&["info", "--json", "h.glb", "HUMAN-S_RUNL.MAN"], 0);
+    let files = doc["files"].as_array().unwrap();
+    assert_eq!(files.len(), 2);
+    let g = &files[0];
+    assert_eq!(g["format"], "gltf");
+    assert_eq!(g["description"], "glTF 2.0 (binary .glb)");
+    assert_eq!(
+        g["bytes"],
+        std::fs::metadata(d.join("h.glb")).unwrap().len()
+    );
+    assert_eq!(line(g, "animations")["number"], 2);
+    assert_eq!(line(g, "joints")["number"], 26);
+    let walk = line(g, "animation S_WALKL");
+    assert_eq!(walk["number"], 32);
+    assert_eq!(
+        walk["value"],
+        "32 frames, 1.240 s, 52 channels, keys at 25 per second"
+    );
+    assert_eq!(line(g, "animation S_RUNL")["number"], 20);
+    assert_eq!(
+        line(g, "origin S_RUNL")["value"],
+        "HUMAN-S_RUNL.MAN (25 fps)"
+    );
+    assert_eq!(files[1]["format"], "zengin.man");
+    let frames = files[1]["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["label"] == "frames")
+        .unwrap()["number"]
+        .clone();
+    assert_eq!(frames, 20);
+    // the plain mixed form: the glTF summary and the MAN's
+    let (code, out, err) = run(d, &["info", "h.glb", "HUMAN-S_RUNL.MAN"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("S_WALKL: 1.240 s, 52 channels")
+            && out.contains("HUMAN-S_RUNL.MAN: zengin.man"),
+        "{out}"
+    );
+
+    // verify: the edited file against its MANs, with an MDH beside it in the same run.
+    let doc = json(&["verify", "--json", s(&edited), "HUMAN.MDH"], 0);
+    assert_eq!(doc["totals"]["files"], 2);
+    assert_eq!(doc["totals"]["ok"], 2);
+    let g = &doc["files"][0];
+    assert_eq!(g["format"], "gltf");
+    assert_eq!(g["outcome"], "ok");
+    let anims = g["animations"].as_array().unwrap();
+    assert_eq!(anims.len(), 2);
+    assert_eq!(anims[0]["name"], "S_WALKL");
+    assert_eq!(anims[0]["unchanged"], false);
+    assert_eq!(anims[0]["changed_samples"], 1);
+    assert_eq!(anims[0]["frames"], 32);
+    assert!(anims[0]["man"]
+        .as_str()
+        .unwrap()
+        .ends_with("HUMAN-S_WALKL.MAN"));
+    assert_eq!(anims[1]["name"], "S_RUNL");
+    assert_eq!(anims[1]["unchanged"], true);
+    assert_eq!(anims[1]["frames_before"], 20);
+    assert_eq!(doc["files"][1]["format"], "zengin.mdh");
+    let (code, out, _) = run(d, &["verify", s(&edited), "HUMAN.MDH"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("HUMAN-S_WALKL.MAN: 1 samples")
+            && out.contains("ok       zengin.mdh   HUMAN.MDH")
+            && out.contains("2 files: 2 ok, 0 mismatched, 0 errors"),
+        "{out}"
+    );
+    // a glTF that does not read fails the run, the others still reported
+    std::fs::write(d.join("bad.gltf"), "{\"asset\":{\"version\":\"2.0\"}").unwrap();
+    let doc = json(&["verify", "--json", "bad.gltf", "HUMAN.MDH"], 1);
+    assert_eq!(doc["files"][0]["outcome"], "error");
+    assert_eq!(doc["totals"]["errors"], 1);
+    assert_eq!(doc["totals"]["ok"], 1);
+
+    // diff: the MAN old, the glTF new, whichever order they are given in.
+    for args in [
+        ["diff", "--json", s(&edited), "HUMAN-S_WALKL.MAN"],
+        ["diff", "--json", "HUMAN-S_WALKL.MAN", s(&edited)],
+    ] {
+        let doc = json(&args, 1);
+        assert_eq!(doc["format"], "zengin.man");
+        assert_eq!(doc["old"], "HUMAN-S_WALKL.MAN");
+        assert_eq!(doc["equal"], false);
+        let items = doc["items"].as_array().unwrap();
+        assert_eq!(items.len(), 1, "{doc:#}");
+        assert_eq!(items[0]["node"], "BIP01 HEAD");
+        assert_eq!(items[0]["node_index"], 6);
+        assert_eq!(items[0]["frame"], 0);
+        assert_eq!(items[0]["path"], "samples.frames[0][6]");
+        assert_eq!(
+            items[0]["old"]["rotation"],
+            serde_json::json!([0.0, -0.055307847, 0.0, 0.99846935])
+        );
+    }
+    let doc = json(&["diff", "--json", "h.glb", "HUMAN-S_RUNL.MAN"], 0);
+    assert_eq!(doc["equal"], true);
+    assert_eq!(doc["items"], serde_json::json!([]));
+    // --yaml: the MAN's YAML before and after, one sample line changed
+    let (code, out, _) = run(d, &["diff", "--yaml", s(&edited), "HUMAN-S_WALKL.MAN"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("--- HUMAN-S_WALKL.MAN\n+++ "), "{out}");
+    let minus: Vec<&str> = out.lines().filter(|l| l.starts_with("- ")).collect();
+    let plus: Vec<&str> = out.lines().filter(|l| l.starts_with("+ ")).collect();
+    assert_eq!(minus.len(), 1, "{out}");
+    assert_eq!(plus.len(), 1, "{out}");
+    assert!(
+        minus[0].contains("rotation: [0.0, -0.055307847, 0.0, 0.99846935]"),
+        "{out}"
+    );
+    let (code, out, _) = run(d, &["diff", "--yaml", "h.glb", "HUMAN-S_RUNL.MAN"]);
+    assert_eq!((code, out.as_str()), (0, ""));
 }

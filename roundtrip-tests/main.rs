@@ -16,6 +16,7 @@ mod man_bad_input;
 mod man_corpus;
 mod man_edit;
 mod man_props;
+mod mesh_cli;
 mod oneshot;
 mod readme;
 mod realworld;

@@ -78,6 +78,7 @@ fn an_unpack_manifest_validates_against_its_schema() {
         &dir,
         &opts,
         animkit::registry::formats(),
+        &bytes,
         &|_| {},
         &|| {},
     )
@@ -95,4 +96,66 @@ fn an_unpack_manifest_validates_against_its_schema() {
     let mut bad = value.clone();
     bad["layout"][0]["kind"] = "folder".into();
     assert!(!validator.is_valid(&bad));
+}
+
+/// The structured mesh YAML of real files (a soft-skin MDM, a head MMB with its morph
+/// animations, an MDL, a damaged MDL with a hex chunk) is valid under the stored schemas, and
+/// a wrong type in a decoded field is caught.
+#[test]
+fn mesh_documents_validate_against_their_schema() {
+    use animkit::codec::{Codec, ExportOptions};
+    use animkit::zengin::{mdl::Mdl, mdm::Mdm, mmb::Mmb};
+    let validator = |tag: &str| {
+        let path = root().join(format!("schemas/{tag}.schema.json"));
+        let schema: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        jsonschema::validator_for(&schema).expect("schema compiles")
+    };
+    let check = |tag: &str, name: &str, yaml: String| {
+        let value: serde_json::Value =
+            serde_saphyr::from_str_with_options(&yaml, animkit::yaml::options(yaml.len())).unwrap();
+        let errors: Vec<String> = validator(tag)
+            .iter_errors(&value)
+            .take(5)
+            .map(|e| format!("{} at {}", e, e.instance_path))
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+        value
+    };
+    let o = ExportOptions::default();
+    let mesh = "realworld/mesh";
+    let Some(f) = crate::common::corpus_file(&format!(
+        "{mesh}/PiotrDrozdz96+Gothic/Anims/_compiled/ORCSTONE_HEAD.MMB"
+    )) else {
+        return;
+    };
+    let head = check(
+        "zengin.mmb",
+        "ORCSTONE_HEAD.MMB",
+        Mmb::decode(&f).unwrap().to_yaml(&o).unwrap(),
+    );
+    assert_eq!(head["chunks"][5]["animations"][4]["name"], "VISEME");
+    let mut bad = head.clone();
+    bad["chunks"][5]["animations"][4]["layer"] = serde_json::json!("two");
+    assert!(!validator("zengin.mmb").is_valid(&bad));
+    for (tag, file) in [
+        ("zengin.mdm", "GothicKit+ZenKit/tests/samples/secretdoor.mdm"),
+        ("zengin.mdm", "GothicKit+ZenKit/tests/samples/smoke_waterpipe.mdm"),
+        (
+            "zengin.mdm",
+            "NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled/ARMOR_DS_DARKMAG_01.MDM",
+        ),
+    ] {
+        let f = crate::common::corpus_file(&format!("{mesh}/{file}")).unwrap();
+        check(tag, file, Mdm::decode(&f).unwrap().to_yaml(&o).unwrap());
+    }
+    let mdl = "realworld/mdl/NastasSanna+DarkSaga2_Plague-GIINoR_Mod-Resources/_work/Data/Anims/_compiled";
+    for file in ["BIGORCDRUM_1.MDL", "TOMBRAIDER_DS.MDL"] {
+        let f = crate::common::corpus_file(&format!("{mdl}/{file}")).unwrap();
+        check(
+            "zengin.mdl",
+            file,
+            Mdl::decode(&f).unwrap().to_yaml(&o).unwrap(),
+        );
+    }
 }

@@ -958,6 +958,44 @@ impl Mapped {
     }
 }
 
+/// Walk `items` (pieces of `data`, in about the order they lie there) in batches of
+/// [`RELEASE_BATCH`], calling `each` with every batch; after each batch, every page of `data`
+/// from the end of the last release up to the furthest end of the batch's items goes to
+/// `release` (e.g. [`Mapped::release`]). Releasing item by item instead keeps every page two
+/// small neighbours share: about half of an archive of 8 KB members stayed resident (330 MB
+/// for 520 MB of MANs). Items not inside `data` (inflated copies) release nothing.
+pub fn in_batches_releasing<'t, T>(
+    data: &[u8],
+    items: &'t [T],
+    bytes_of: impl Fn(&'t T) -> &'t [u8],
+    release: &dyn Fn(&[u8]),
+    mut each: impl FnMut(&'t [T]),
+) {
+    const PAGE: usize = 4096;
+    let base = data.as_ptr() as usize;
+    let mut released_to = 0usize;
+    for batch in items.chunks(RELEASE_BATCH) {
+        each(batch);
+        let end = batch
+            .iter()
+            .map(&bytes_of)
+            .filter(|s| {
+                s.as_ptr() as usize >= base && s.as_ptr() as usize + s.len() <= base + data.len()
+            })
+            .map(|s| s.as_ptr() as usize - base + s.len())
+            .max()
+            .unwrap_or(0);
+        if end > released_to {
+            release(&data[released_to..end]);
+            released_to = end / PAGE * PAGE;
+        }
+    }
+}
+
+/// Items handled between two releases in [`in_batches_releasing`]: enough to keep every core
+/// busy, few enough that the pages in flight stay a few MB.
+pub const RELEASE_BATCH: usize = 256;
+
 /// Map `path` read-only.
 pub fn map_file(path: &Path) -> Result<Mapped, Error> {
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;

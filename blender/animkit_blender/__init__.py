@@ -177,6 +177,13 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
         description="A head (.MMB) file or name; overrides the list",
         subtype="FILE_PATH",
     )
+    textures: StringProperty(
+        name="Textures",
+        description="The compiled textures for the meshes' materials: a folder (such as "
+                    "_work/Data/Textures/_compiled) or an archive (Textures.vdf); empty: "
+                    "materials without images",
+        subtype="FILE_PATH",
+    )
 
     def draw(self, context):
         layout = self.layout
@@ -190,6 +197,8 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
         layout.prop(self, "head_choice")
         layout.prop(self, "body", text="")
         layout.prop(self, "head", text="")
+        layout.label(text="Textures (folder or Textures.vdf)")
+        layout.prop(self, "textures", text="")
 
     def _paths(self):
         folder = bpy.path.abspath(self.directory) if self.directory else ""
@@ -211,7 +220,8 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
             try:
                 body = _choice(self.body, self.body_choice)
                 head = _choice(self.head, self.head_choice)
-                notes = core.add_meshes(exe, plan, paths[0], body, head)
+                textures = bpy.path.abspath(self.textures) if self.textures else ""
+                notes = core.add_meshes(exe, plan, paths[0], body, head, textures)
             except (core.AnimkitError, OSError):
                 if plan.staging is not None:
                     plan.staging.cleanup()

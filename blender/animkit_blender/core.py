@@ -405,10 +405,11 @@ def archive_mdh(exe, archive, model, folder):
     return None
 
 
-def add_meshes(exe, plan, source_path, body="", head=""):
+def add_meshes(exe, plan, source_path, body="", head="", textures=""):
     """The character's meshes for the plan's glTF: `body`/`head` chosen (a name from the lists,
-    or a file), else the automatic body (see automatic_body). Adds animkit's `--mesh`/`--head`
-    to the plan and returns report lines."""
+    or a file), else the automatic body (see automatic_body), with the compiled textures of
+    `textures` (a folder or an archive such as Textures.vdf; empty: none). Adds animkit's
+    `--mesh`/`--head`/`--textures` to the plan and returns report lines."""
     bodies, heads = meshes_for(exe, source_path)
     model = plan.origin.get("model") or stem(plan.origin.get("mdh", ""))
     lines = []
@@ -436,6 +437,14 @@ def add_meshes(exe, plan, source_path, body="", head=""):
                                    f"{', '.join(sorted(table)) or 'none'})")
             value = os.path.abspath(choice)
         plan.export_args += [flag, value]
+    if textures:
+        if not os.path.exists(textures):
+            raise AnimkitError(f"{textures}: no such folder or archive of textures")
+        if "--mesh" in plan.export_args or "--head" in plan.export_args:
+            plan.export_args += ["--textures", os.path.abspath(textures)]
+            lines.append(f"animkit: textures from {textures}")
+        else:
+            lines.append(f"animkit: textures {textures} not used: no mesh to put them on")
     return lines
 
 

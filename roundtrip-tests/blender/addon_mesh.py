@@ -4,10 +4,11 @@ Import > Gothic model/animation (animkit), and writes REPORT: every object's typ
 and (meshes) vertex count and modifiers.
 
     blender -b --factory-startup --python addon_mesh.py -- ZIP ANIMKIT REPORT.json SOURCE MODEL \
-        [BODY [HEAD]]
+        [BODY [HEAD]] [textures=FOLDER_OR_VDF]
 
 BODY and HEAD are chosen from the import's lists (its body and head choosers); without them
-the import finds the body itself.
+the import finds the body itself. `textures=` fills the import's texture chooser. Each mesh's
+entry lists the images its materials use.
 """
 
 import json
@@ -18,10 +19,16 @@ import bpy
 argv = sys.argv[sys.argv.index("--") + 1:]
 zip_path, animkit, report_path, source, model = argv[:5]
 choices = {}
-if len(argv) > 5:
-    choices["body_choice"] = argv[5]
-if len(argv) > 6:
-    choices["head_choice"] = argv[6]
+rest = []
+for a in argv[5:]:
+    if a.startswith("textures="):
+        choices["textures"] = a[len("textures="):]
+    else:
+        rest.append(a)
+if len(rest) > 0:
+    choices["body_choice"] = rest[0]
+if len(rest) > 1:
+    choices["head_choice"] = rest[1]
 bpy.ops.preferences.addon_install(filepath=zip_path, overwrite=True)
 bpy.ops.preferences.addon_enable(module="animkit_blender")
 bpy.context.preferences.addons["animkit_blender"].preferences.animkit_path = animkit
@@ -39,6 +46,9 @@ for o in bpy.data.objects:
             {"type": m.type, "object": m.object.name if getattr(m, "object", None) else None}
             for m in o.modifiers
         ]
+        entry["images"] = sorted({
+            n.image.name for slot in o.material_slots if slot.material and slot.material.use_nodes
+            for n in slot.material.node_tree.nodes if n.type == "TEX_IMAGE" and n.image})
     objects.append(entry)
 with open(report_path, "w") as f:
     json.dump({"blender": bpy.app.version_string, "objects": objects}, f)

@@ -4,7 +4,7 @@ use super::{json, Input, Status};
 use crate::codec::Which;
 use crate::exact::Error;
 use crate::registry::{self, Diff, DiffContext, ExportOptions, ImportOptions};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Show what changed from A to B (binary assets or animkit YAML documents, any mix): fields
 /// old → new, events added/removed/changed, per-node sample summaries. Exit 0 when equal,
@@ -26,12 +26,30 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
-    // An interchange file (glTF) against the binary it goes back into.
-    if !args.yaml
-        && !args.json
-        && (super::gltf_info::is_gltf(&args.a) || super::gltf_info::is_gltf(&args.b))
-    {
-        return super::gltf_info::diff(&args.a, &args.b);
+    // An interchange file (glTF) against the MAN it goes back into: what the import changes
+    // (the MAN old, the glTF new, in either order).
+    if super::gltf_info::is_gltf(&args.a) || super::gltf_info::is_gltf(&args.b) {
+        let g = super::gltf_info::diff(&args.a, &args.b)?;
+        if args.yaml {
+            let (before, after) = g.yaml()?;
+            return Ok(print_yaml_diff(&g.man, &g.gltf, &before, &after));
+        }
+        let changes = g.changes();
+        if changes.is_empty() && !args.json {
+            println!(
+                "no differences: {} is the motion of {}",
+                g.animation,
+                g.man.display()
+            );
+            return Ok(Status::Ok);
+        }
+        return Ok(print_changes(
+            &g.man,
+            &g.gltf,
+            args.json,
+            super::gltf_info::DIFF_TAG,
+            &changes,
+        ));
     }
     let (a, b) = (Input::read(&args.a)?, Input::read(&args.b)?);
     let opts = ImportOptions::default();
@@ -45,7 +63,12 @@ pub fn run(args: Args) -> Result<Status, Error> {
                         .to_yaml(&export)
                         .map_err(Error::encoding(&i.path))
                 };
-                return Ok(print_yaml_diff(&args, &to_yaml(&a)?, &to_yaml(&b)?));
+                return Ok(print_yaml_diff(
+                    &args.a,
+                    &args.b,
+                    &to_yaml(&a)?,
+                    &to_yaml(&b)?,
+                ));
             }
             // Compared through the maps (a YAML document is encoded first); what changed inside
             // changed members is shown too.
@@ -57,7 +80,9 @@ pub fn run(args: Args) -> Result<Status, Error> {
                     Which::New => Error::decoding(&args.b)(e),
                 })?;
             return Ok(print_changes(
-                &args,
+                &args.a,
+                &args.b,
+                args.json,
                 a.format.tag(),
                 &Diff::from_lines(changes),
             ));
@@ -81,7 +106,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
             asset.to_yaml(&export).map_err(Error::encoding(p))
         };
         let (ya, yb) = (to_yaml(x.as_ref(), &args.a)?, to_yaml(y.as_ref(), &args.b)?);
-        return Ok(print_yaml_diff(&args, &ya, &yb));
+        return Ok(print_yaml_diff(&args.a, &args.b, &ya, &yb));
     }
     let companions = args.with.load()?;
     let companion = companions.for_file_or_beside(&args.a, &[&args.b], a.format, x.as_ref())?;
@@ -95,10 +120,16 @@ pub fn run(args: Args) -> Result<Status, Error> {
     for w in x.edit_warnings(y.as_ref()) {
         eprintln!("note: {}: {}: {}", args.b.display(), w.path, w.message);
     }
-    Ok(print_changes(&args, a.format.tag(), &changes))
+    Ok(print_changes(
+        &args.a,
+        &args.b,
+        args.json,
+        a.format.tag(),
+        &changes,
+    ))
 }
 
-fn print_yaml_diff(args: &Args, ya: &str, yb: &str) -> Status {
+fn print_yaml_diff(a: &Path, b: &Path, ya: &str, yb: &str) -> Status {
     if ya == yb {
         return Status::Ok;
     }
@@ -107,18 +138,18 @@ fn print_yaml_diff(args: &Args, ya: &str, yb: &str) -> Status {
         "{}",
         diff.unified_diff()
             .context_radius(3)
-            .header(&args.a.display().to_string(), &args.b.display().to_string())
+            .header(&a.display().to_string(), &b.display().to_string())
     );
     Status::Failed
 }
 
-fn print_changes(args: &Args, tag: &str, diff: &Diff) -> Status {
+fn print_changes(a: &Path, b: &Path, as_json: bool, tag: &str, diff: &Diff) -> Status {
     let changes = &diff.lines;
-    if args.json {
+    if as_json {
         json::print(&json::DiffReport {
             report: "animkit.diff",
-            old: args.a.display().to_string(),
-            new: args.b.display().to_string(),
+            old: a.display().to_string(),
+            new: b.display().to_string(),
             format: tag.into(),
             equal: diff.is_empty(),
             changes: changes.to_vec(),

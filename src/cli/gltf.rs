@@ -260,10 +260,15 @@ fn origin_of(
             .iter()
             .filter_map(|(p, m)| {
                 let h = m.header()?;
+                // (the MAN's bytes: written from the model, which reads and writes them
+                // byte-exactly)
+                let mut bytes = Vec::new();
+                let crc32 = m.write(&mut bytes).ok().map(|_| crc32fast::hash(&bytes));
                 Some(gltf::origin::OriginAnimation {
                     name: h.name.to_unicode().into_owned(),
                     man: inside(p),
                     fps: h.fps.get(),
+                    crc32,
                 })
             })
             .collect(),
@@ -304,7 +309,7 @@ fn import(a: ImportArgs) -> Result<Status, Error> {
             "--into a MAN needs -o OUT.MAN (use the same path with --force to replace it)",
         )
     })?;
-    let (man, out, report) = import_one(
+    let (man, out, report, _) = import_one(
         &a.input,
         &doc,
         &into,

@@ -185,8 +185,8 @@ pub(super) fn summary(r: &import::ImportReport) -> String {
 }
 
 /// Animation `animation` (or the one named like the MAN) of `doc` imported into the MAN
-/// `into` (its MDH: `mdh`, or the one beside it with its checksum): the original, the result
-/// and the report.
+/// `into` (its MDH: `mdh`, or the one beside it with its checksum): the original, the result,
+/// the report and the MDH.
 pub(super) fn import_one(
     input: &Path,
     doc: &Document,
@@ -194,7 +194,7 @@ pub(super) fn import_one(
     mdh: Option<&Path>,
     animation: Option<&str>,
     opts: &import::ImportOptions,
-) -> Result<(Man, Man, import::ImportReport), Error> {
+) -> Result<(Man, Man, import::ImportReport, Mdh), Error> {
     let data = crate::fsio::read_file(into)?;
     let man = decode_man(into, &data)?;
     let (mdh_path, mdh) = match mdh {
@@ -225,7 +225,7 @@ pub(super) fn import_one(
         .map_err(|e| Error::other(input, e.to_string()))?;
     let (out, report) = gltf::import_animation(doc, anim, &sk, &man, opts)
         .map_err(|e| Error::other(input, e.to_string()))?;
-    Ok((man, out, report))
+    Ok((man, out, report, mdh))
 }
 
 /// A MAN read for an update: its path, bytes, model and header name.
@@ -246,6 +246,30 @@ pub(super) fn update_mans(
     mdh_given: bool,
     backup: bool,
 ) -> Result<Vec<String>, Error> {
+    let writes = plan_mans(input, doc, opts, animation, into, mans, mdhs, mdh_given)?;
+    write_mans(writes, backup)
+}
+
+/// A MAN to replace: its path, new bytes, a stale YAML beside it to remove, and the summary.
+pub(super) struct ManWrite {
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+    pub stale: Option<PathBuf>,
+    pub what: String,
+}
+
+/// What [`update_mans`] would write (only the MANs whose bytes change), nothing written.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn plan_mans(
+    input: &Path,
+    doc: &Document,
+    opts: &import::ImportOptions,
+    animation: Option<&str>,
+    into: &Path,
+    mans: &[ManFile],
+    mdhs: &[(PathBuf, Mdh)],
+    mdh_given: bool,
+) -> Result<Vec<ManWrite>, Error> {
     let names: Vec<(usize, String)> = doc
         .root
         .animations
@@ -279,7 +303,7 @@ pub(super) fn update_mans(
     }
     let opts = &opts;
     // Everything is computed before anything is written.
-    let mut writes: Vec<(PathBuf, Vec<u8>, Option<PathBuf>, String)> = Vec::new();
+    let mut writes: Vec<ManWrite> = Vec::new();
     for (ai, aname) in &names {
         let mut any = false;
         for (path, bytes, man, name) in mans {
@@ -344,7 +368,12 @@ pub(super) fn update_mans(
             } else {
                 None
             };
-            writes.push((path.clone(), new, stale, summary(&report)));
+            writes.push(ManWrite {
+                path: path.clone(),
+                bytes: new,
+                stale,
+                what: summary(&report),
+            });
         }
         if !any {
             crate::convert::warn_plain(format_args!(
@@ -367,8 +396,19 @@ pub(super) fn update_mans(
             ),
         ));
     }
+    Ok(writes)
+}
+
+/// Write what [`plan_mans`] planned (with `backup` each replaced MAN kept once as `.bak`).
+pub(super) fn write_mans(writes: Vec<ManWrite>, backup: bool) -> Result<Vec<String>, Error> {
     let mut done = Vec::new();
-    for (path, bytes, stale, what) in writes {
+    for ManWrite {
+        path,
+        bytes,
+        stale,
+        what,
+    } in writes
+    {
         let bak = if backup { keep_once(&path)? } else { None };
         crate::fsio::write_file(&path, &bytes, true)?;
         let line = format!(

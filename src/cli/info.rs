@@ -20,10 +20,11 @@ pub struct Args {
 }
 
 pub fn run(mut args: Args) -> Result<Status, Error> {
-    // Interchange files (glTF) have their own summary.
+    // Interchange files (glTF) have their own summary (alone, or among the others).
     if !args.json && args.files.iter().all(|p| super::gltf_info::is_gltf(p)) {
         return super::gltf_info::info(&args.files);
     }
+    let gltf = |p: &std::path::Path| super::gltf_info::is_gltf(p) && !p.is_dir();
     args.files = super::expand_folders(&args.files)?;
     if args.json {
         let mut status = Status::Ok;
@@ -40,19 +41,33 @@ pub fn run(mut args: Args) -> Result<Status, Error> {
                     summary: Vec::new(),
                     error: None,
                 };
-                let r = Input::read(path).and_then(|input| {
-                    f.format = Some(input.format.tag().into());
-                    f.description = Some(input.format.description().into());
-                    f.yaml_document = Some(input.from_yaml);
-                    f.bytes = Some(input.len() as u64);
-                    let opened = input.open(&ImportOptions::default())?;
-                    f.summary = opened
-                        .info()
-                        .into_iter()
-                        .map(|(label, value)| json::Line::new(label.into(), value))
-                        .collect();
-                    Ok(())
-                });
+                let r = if gltf(path) {
+                    super::gltf_info::summary(path).map(|g| {
+                        f.format = Some(g.tag);
+                        f.description = Some(g.description);
+                        f.yaml_document = Some(false);
+                        f.bytes = Some(g.bytes);
+                        f.summary = g
+                            .lines
+                            .into_iter()
+                            .map(|(label, value)| json::Line::new(label, value))
+                            .collect();
+                    })
+                } else {
+                    Input::read(path).and_then(|input| {
+                        f.format = Some(input.format.tag().into());
+                        f.description = Some(input.format.description().into());
+                        f.yaml_document = Some(input.from_yaml);
+                        f.bytes = Some(input.len() as u64);
+                        let opened = input.open(&ImportOptions::default())?;
+                        f.summary = opened
+                            .info()
+                            .into_iter()
+                            .map(|(label, value)| json::Line::new(label.into(), value))
+                            .collect();
+                        Ok(())
+                    })
+                };
                 if let Err(e) = r {
                     f.error = Some(e.to_string());
                     status = Status::Failed;
@@ -67,6 +82,10 @@ pub fn run(mut args: Args) -> Result<Status, Error> {
         return Ok(status);
     }
     each_file(&args.files, |path| {
+        if gltf(path) {
+            super::gltf_info::print_info(path)?;
+            return Ok(Status::Ok);
+        }
         let input = Input::read(path)?;
         let opened = input.open(&ImportOptions::default())?;
         println!(

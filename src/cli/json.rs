@@ -156,6 +156,29 @@ pub struct VerifyFile {
     /// An error: its message.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// A glTF file (format `gltf`): each animation imported (in memory) into the MAN it came
+    /// from (recorded by the export, or found by its name). Added in issue 26.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub animations: Option<Vec<GltfAnimationCheck>>,
+}
+
+/// One animation of a glTF file in `verify --json`, against the MAN it goes back into.
+#[derive(Serialize, JsonSchema, Clone)]
+pub struct GltfAnimationCheck {
+    /// The glTF animation's name.
+    pub name: String,
+    /// The MAN it goes back into; absent when none was found (`text` says why).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub man: Option<String>,
+    /// Importing it gives the MAN's bytes.
+    pub unchanged: bool,
+    /// The samples the import changes.
+    pub changed_samples: u64,
+    /// The frames after the import, and the MAN's before.
+    pub frames: u64,
+    pub frames_before: u64,
+    /// As `verify` prints it.
+    pub text: String,
 }
 
 #[derive(Serialize, JsonSchema, Clone, Copy)]

@@ -50,6 +50,7 @@ pub(super) fn unpack(archive: &Path, output: &Path, opts: &UnpackOptions) -> Res
         output,
         opts,
         crate::registry::formats(),
+        &map,
         &|part| map.release(part),
         &|| b.inc(1),
     )?;

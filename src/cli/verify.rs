@@ -24,11 +24,24 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
-    // Interchange files (glTF): read, and compared with the MANs they came from.
-    if !args.json && args.paths.iter().all(|p| super::gltf_info::is_gltf(p)) {
+    // Interchange files (glTF): read, and compared with the MANs they came from (alone, or
+    // among the others).
+    let is_gltf = |p: &PathBuf| super::gltf_info::is_gltf(p) && !p.is_dir();
+    if !args.json && args.paths.iter().all(is_gltf) {
         return super::gltf_info::verify(&args.paths);
     }
-    let files = collect_files(&args.paths)?;
+    let gltf: Vec<(PathBuf, GltfCheck)> = args
+        .paths
+        .iter()
+        .filter(|p| is_gltf(p))
+        .map(|p| (p.clone(), super::gltf_info::check(p)))
+        .collect();
+    let others: Vec<PathBuf> = args.paths.iter().filter(|p| !is_gltf(p)).cloned().collect();
+    let files = if others.is_empty() {
+        Vec::new()
+    } else {
+        collect_files(&others)?
+    };
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(Some(files.len() as u64), ProgressDrawTarget::stderr())
     } else {
@@ -46,9 +59,16 @@ pub fn run(args: Args) -> Result<Status, Error> {
     bar.finish_and_clear();
 
     if args.json {
-        return Ok(print_json(&args, &reports));
+        return Ok(print_json(&args, &reports, &gltf));
     }
     let (mut ok, mut bad, mut errors, mut skipped) = (0, 0, 0, 0);
+    for (path, c) in &gltf {
+        super::gltf_info::print_check(path, c);
+        match c {
+            Ok(_) => ok += 1,
+            Err(_) => errors += 1,
+        }
+    }
     for r in &reports {
         let path = r.path.display();
         match &r.outcome {
@@ -87,7 +107,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
     }
     println!(
         "{} files: {ok} ok, {bad} mismatched, {errors} errors, {skipped} not recognised",
-        reports.len()
+        reports.len() + gltf.len()
     );
     Ok(if bad + errors == 0 {
         Status::Ok
@@ -96,9 +116,16 @@ pub fn run(args: Args) -> Result<Status, Error> {
     })
 }
 
-fn print_json(args: &Args, reports: &[crate::verify::FileReport]) -> Status {
+/// A glTF file's `verify`: its animations against their MANs, or why it fails.
+type GltfCheck = Result<Vec<json::GltfAnimationCheck>, String>;
+
+fn print_json(
+    args: &Args,
+    reports: &[crate::verify::FileReport],
+    gltf: &[(PathBuf, GltfCheck)],
+) -> Status {
     let mut totals = json::VerifyTotals {
-        files: reports.len() as u64,
+        files: (reports.len() + gltf.len()) as u64,
         ok: 0,
         mismatched: 0,
         errors: 0,
@@ -117,6 +144,7 @@ fn print_json(args: &Args, reports: &[crate::verify::FileReport]) -> Status {
                 original_bytes: None,
                 written_bytes: None,
                 error: None,
+                animations: None,
             };
             match &r.outcome {
                 Outcome::Ok { tag } => {
@@ -158,7 +186,36 @@ fn print_json(args: &Args, reports: &[crate::verify::FileReport]) -> Status {
             }
             f
         })
-        .collect();
+        .collect::<Vec<_>>();
+    let mut gltf_files = Vec::new();
+    for (path, c) in gltf {
+        let mut f = json::VerifyFile {
+            path: path.display().to_string(),
+            outcome: json::Outcome::Ok,
+            format: Some(super::gltf_info::TAG.into()),
+            stage: None,
+            offset: None,
+            field: None,
+            original_bytes: None,
+            written_bytes: None,
+            error: None,
+            animations: None,
+        };
+        match c {
+            Ok(animations) => {
+                totals.ok += 1;
+                f.animations = Some(animations.to_vec());
+            }
+            Err(e) => {
+                totals.errors += 1;
+                f.outcome = json::Outcome::Error;
+                f.error = Some(e.clone());
+            }
+        }
+        gltf_files.push(f);
+    }
+    gltf_files.extend(files);
+    let files = gltf_files;
     let failed = totals.mismatched + totals.errors > 0;
     json::print(&json::VerifyReport {
         report: "animkit.verify",

@@ -158,13 +158,16 @@ macro_rules! scalar_methods {
         fn deserialize_unit_struct<V: Visitor<'de>>(self, _: &'static str, _: V) -> R<V::Value> {
             bail()
         }
+        /// A unit variant written as a plain scalar (`kind: file`); any other shape (a
+        /// quoted name, `{Variant: value}`) is left to serde-saphyr.
         fn deserialize_enum<V: Visitor<'de>>(
             self,
             _: &'static str,
             _: &'static [&'static str],
-            _: V,
+            v: V,
         ) -> R<V::Value> {
-            bail()
+            let s = self.scalar()?.plain()?;
+            v.visit_enum(de::value::BorrowedStrDeserializer::<Bail>::new(s))
         }
     };
 }

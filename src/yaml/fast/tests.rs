@@ -373,3 +373,55 @@ fn duplicates_among_many_keys_are_found() {
         );
     }
 }
+
+#[derive(Debug, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Kind {
+    Catalog,
+    File,
+    Gap,
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Piece {
+    kind: Kind,
+    #[serde(default)]
+    entry: Option<usize>,
+}
+
+#[test]
+fn unit_variants_read_as_serde_saphyr_reads_them() {
+    // A plain name is read here, with the value serde-saphyr gives it.
+    for text in [
+        "kind: file\n",
+        "kind: gap\nentry: 3\n",
+        "kind: catalog  # the catalog\n",
+    ] {
+        assert!(agrees::<Piece>(text), "{text:?}");
+    }
+    let list = from_str::<Vec<Piece>>("- {kind: catalog}\n- {kind: file, entry: 4}\n").unwrap();
+    assert_eq!(
+        list,
+        [
+            Piece {
+                kind: Kind::Catalog,
+                entry: None
+            },
+            Piece {
+                kind: Kind::File,
+                entry: Some(4)
+            },
+        ]
+    );
+    // Anything else is left to serde-saphyr (which reads or refuses it with a located error).
+    for text in [
+        "kind: \"file\"\n",
+        "kind: File\n",
+        "kind: null\n",
+        "kind: {file: 1}\n",
+        "kind: [file]\n",
+    ] {
+        assert!(from_str::<Piece>(text).is_none(), "{text:?}");
+    }
+}

@@ -5,8 +5,12 @@
 //! turns one into the other and keeps up and forward:
 //!
 //! * point: `(x, y, z)` cm → `(-x, y, z) / 100` m
-//! * rotation quaternion: `(x, y, z, w)` → `(x, -y, -z, w)` (a mirror in the x axis keeps
-//!   rotations about x and reverses those about y and z)
+//! * rotation quaternion of a MAN sample: `(x, y, z, w)` → `(-x, y, z, w)`: the engine stores
+//!   the conjugate of the rotation its matrices hold (a node at rest has the quaternion of the
+//!   transpose of its MDH rest matrix; the real files of the corpus show it: see the test
+//!   `gltf_mesh::man_rotations_are_the_conjugate_of_the_mdh_rest` of the roundtrip tests), and a mirror in the x axis keeps
+//!   rotations about x and reverses those about y and z: `(x, y, z, w)` → `(-x, -y, -z, w)`
+//!   → `(-x, y, z, w)`
 //! * matrix: `M` → `S·M·S` with `S = diag(-1, 1, 1)`, translation as a point
 //!
 //! Each map is its own inverse (up to the factor 100), so import undoes export exactly; the
@@ -34,16 +38,17 @@ pub fn position_from_gltf(p: DVec3) -> DVec3 {
     DVec3::new(-p.x * CM_PER_M, p.y * CM_PER_M, p.z * CM_PER_M)
 }
 
-/// A ZenGin rotation `[x, y, z, w]` as a glTF rotation `[x, y, z, w]`.
+/// A MAN sample's rotation `[x, y, z, w]` as a glTF rotation `[x, y, z, w]` (conjugated and
+/// mirrored).
 #[inline]
 pub fn rotation_to_gltf(q: [f32; 4]) -> [f32; 4] {
-    [q[0], -q[1], -q[2], q[3]]
+    [-q[0], q[1], q[2], q[3]]
 }
 
-/// A glTF rotation as a ZenGin rotation.
+/// A glTF rotation as a MAN sample's rotation.
 #[inline]
 pub fn rotation_from_gltf(q: DQuat) -> DQuat {
-    DQuat::from_xyzw(q.x, -q.y, -q.z, q.w)
+    DQuat::from_xyzw(-q.x, q.y, q.z, q.w)
 }
 
 /// A ZenGin matrix (rows as stored, column vectors, translation in the last column, cm) as a
@@ -74,13 +79,15 @@ mod tests {
         assert_eq!(position_to_gltf([100.0, 250.0, -50.0]), [-1.0, 2.5, -0.5]);
         let back = position_from_gltf(DVec3::new(-1.0, 2.5, -0.5));
         assert_eq!(back, DVec3::new(100.0, 250.0, -50.0));
-        // 90° about y in ZenGin is -90° about y in glTF.
+        // A MAN's (0, sin 45°, 0, cos 45°) is the engine's -90° about y (the conjugate), which
+        // is +90° about y in glTF.
         let h = std::f32::consts::FRAC_1_SQRT_2;
-        assert_eq!(rotation_to_gltf([0.0, h, 0.0, h]), [0.0, -h, -0.0, h]);
+        assert_eq!(rotation_to_gltf([0.0, h, 0.0, h]), [-0.0, h, 0.0, h]);
     }
 
-    /// Mirroring a rotation's matrix gives the matrix of the mirrored quaternion, and a
-    /// rotated point maps to the mirrored rotated point.
+    /// Mirroring a rotation's matrix gives the matrix of the mirrored quaternion (of the MAN
+    /// quaternion the engine stores for that matrix: its conjugate), and a rotated point maps
+    /// to the mirrored rotated point.
     #[test]
     fn quaternion_and_matrix_mirror_agree() {
         let q = glam::Quat::from_euler(glam::EulerRot::XYZ, 0.3, -1.1, 0.7);
@@ -89,7 +96,7 @@ mod tests {
         let rows = m.transpose().to_cols_array_2d();
         let mg = matrix_to_gltf(rows);
         let (_, rg, tg) = mg.to_scale_rotation_translation();
-        let expect = rotation_to_gltf(q.to_array());
+        let expect = rotation_to_gltf(q.conjugate().to_array());
         let rg = rg.as_quat().to_array();
         for i in 0..4 {
             assert!((rg[i] - expect[i]).abs() < 1e-6, "{rg:?} vs {expect:?}");

@@ -11,6 +11,7 @@
 use super::coords::position_to_gltf;
 use super::skeleton::Skeleton;
 use super::GltfError;
+use crate::exact::F32;
 use crate::zengin::mesh::model::SoftSkin;
 use crate::zengin::mesh::mrm::Mrm;
 use glam::DVec3;
@@ -126,8 +127,9 @@ fn skin_vertices(sk: &Skeleton, skin: &SoftSkin, part: &str) -> Result<Vec<SkinV
                     sk.len()
                 )));
             }
-            let local = DVec3::from_array(position_to_gltf(w.position).map(f64::from));
-            let weight = f64::from(w.weight);
+            let local =
+                DVec3::from_array(position_to_gltf(w.position.map(F32::get)).map(f64::from));
+            let weight = f64::from(w.weight.get());
             if !weight.is_finite() || !local.is_finite() {
                 return Err(GltfError::new(format!(
                     "{part}: weights[{v}][{k}] holds a value that is not a finite number"
@@ -216,7 +218,7 @@ pub fn push_character(
                         mesh.positions.len()
                     ))
                 })?;
-                if p.iter().any(|x| !x.is_finite()) || w.uv.iter().any(|x| !x.is_finite()) {
+                if p.iter().any(|x| !x.is_finite()) || w.uv.iter().any(|x| !x.get().is_finite()) {
                     return Err(GltfError::new(format!(
                         "{}: submeshes[{si}].wedges[{wi}] holds a value that is not a finite number",
                         part.name
@@ -227,8 +229,8 @@ pub fn push_character(
                     *h = h.max(x);
                 }
                 pos.extend_from_slice(&p);
-                nrm.extend_from_slice(&normal_to_gltf(w.normal));
-                uv.extend_from_slice(&w.uv);
+                nrm.extend_from_slice(&normal_to_gltf(w.normal.map(F32::get)));
+                uv.extend(w.uv.map(F32::get));
                 if let Some(sv) = &skinned {
                     let (_, j, wt) = sv[v];
                     joints.extend(j.iter().flat_map(|x| x.to_le_bytes()));

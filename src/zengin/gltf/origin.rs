@@ -28,6 +28,10 @@ pub struct OriginAnimation {
     pub man: String,
     /// Its rate (frames per second).
     pub fps: f32,
+    /// CRC-32 of the MAN's bytes as exported: the way back into an archive refuses a member
+    /// that changed since.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crc32: Option<u32>,
 }
 
 #[derive(Serialize, Deserialize)]

@@ -13,7 +13,7 @@ use crate::exact::{Blob, DecodeError, EncodeError, ImportError};
 use crate::zengin::chunk::{self, Chunks};
 use crate::zengin::mdh::{ChunkDoc as MdhChunkDoc, Mdh};
 use crate::zengin::mesh::model::{chunk_kind, ModelMesh, MDH_END, MDH_HIERARCHY, MDM_HEADER};
-use crate::zengin::mesh::{ChunkDoc, ChunkFile, RawChunk};
+use crate::zengin::mesh::{ChunkDoc, ChunkFile, FileKind};
 use crate::zengin::tagged::read_list;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -119,16 +119,7 @@ impl Codec for Mdl {
                 .map(|(k, v)| format!("{k}: {v}"))
                 .collect(),
             hierarchy: self.hierarchy.to_doc(),
-            chunks: self
-                .file
-                .chunks
-                .iter()
-                .map(|c| ChunkDoc {
-                    id: chunk::Hex16(c.id),
-                    kind: Some(chunk_kind(c.id).into()),
-                    data: c.data.clone(),
-                })
-                .collect(),
+            chunks: self.file.docs(FileKind::Model),
             trailing: &self.file.trailing,
         };
         crate::yaml::to_string(&doc).map_err(|e| EncodeError::new(e.to_string()))
@@ -142,14 +133,7 @@ impl Codec for Mdl {
         hierarchy.write(&mut head)?;
         let file = ChunkFile {
             base: head.len() as u64,
-            chunks: doc
-                .chunks
-                .into_iter()
-                .map(|c| RawChunk {
-                    id: c.id.0,
-                    data: c.data,
-                })
-                .collect(),
+            chunks: crate::zengin::mesh::doc::from_docs(&doc.chunks, FileKind::Model)?,
             trailing: doc.trailing,
         };
         let mesh = ModelMesh::read(&file).map_err(|e| EncodeError::new(e.to_string()))?;
@@ -190,7 +174,7 @@ impl Codec for Mdl {
             .into_iter()
             .map(|l| format!("hierarchy: {l}"))
             .collect();
-        out.extend(self.file.diff(&other.file));
+        out.extend(self.file.diff(&other.file, FileKind::Model));
         out
     }
     fn companion_key(&self) -> Option<u32> {

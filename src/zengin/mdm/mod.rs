@@ -11,7 +11,7 @@ mod tests;
 use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{DecodeError, EncodeError, ImportError};
 use crate::zengin::mesh::model::{chunk_kind, ModelMesh, MDM_HEADER};
-use crate::zengin::mesh::ChunkFile;
+use crate::zengin::mesh::{ChunkFile, FileKind};
 
 /// A decoded `.MDM` file.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,11 +56,15 @@ impl Codec for Mdm {
         self.file.write(out)
     }
     fn to_yaml(&self, _opts: &ExportOptions) -> Result<String, EncodeError> {
-        self.file
-            .to_yaml(Self::TAG, Self::YAML_VERSION, self.summary(), chunk_kind)
+        self.file.to_yaml(
+            Self::TAG,
+            Self::YAML_VERSION,
+            self.summary(),
+            FileKind::Model,
+        )
     }
     fn from_yaml(text: &str, _opts: &ImportOptions) -> Result<Self, ImportError> {
-        let file = ChunkFile::from_yaml(text, Self::TAG, Self::YAML_VERSION)?;
+        let file = ChunkFile::from_yaml(text, Self::TAG, Self::YAML_VERSION, FileKind::Model)?;
         let mesh = ModelMesh::read(&file).map_err(|e| EncodeError::new(e.to_string()))?;
         Ok(Mdm { file, mesh })
     }
@@ -79,7 +83,7 @@ impl Codec for Mdm {
         self.file.field_at(offset)
     }
     fn diff(&self, other: &Self) -> Vec<String> {
-        self.file.diff(&other.file)
+        self.file.diff(&other.file, FileKind::Model)
     }
     fn companion_key(&self) -> Option<u32> {
         self.mesh.checksum

@@ -40,7 +40,11 @@ fn smoke_waterpipe_soft_skin_weights_are_zenkits() {
     let w = |v: usize| {
         assert_eq!(sk.weights[v].len(), 1);
         let w = sk.weights[v][0];
-        (w.weight, w.position, w.node)
+        (
+            w.weight.get(),
+            w.position.map(crate::exact::F32::get),
+            w.node,
+        )
     };
     assert_eq!(w(0), (1.0, [-5.497_761, 35.086_73, -2.647_560_1], 0));
     assert_eq!(w(62), (1.0, [0.260_997_77, 18.041_271, -23.904_888], 4));
@@ -78,7 +82,7 @@ fn a_real_body_reads_its_skin_attachments_and_texture() {
     );
     // the weights of every vertex sum to 1
     for (v, w) in sk.weights.iter().enumerate() {
-        let s: f32 = w.iter().map(|w| w.weight).sum();
+        let s: f32 = w.iter().map(|w| w.weight.get()).sum();
         assert!((s - 1.0).abs() < 1e-3, "vertex {v}: weights sum to {s}");
     }
 }
@@ -114,4 +118,65 @@ fn a_huge_weight_count_is_an_error_with_offset_and_path() {
     // the file itself still verifies: a damaged view is an error, never a panic
     let cut = &data[..data.len() / 2];
     let _ = Mdm::decode(cut);
+}
+
+/// Soft-skin weights and attachment node names are YAML fields: an edited weight's node and an
+/// edited node name are written and named by `diff`; weights for fewer vertices than the mesh
+/// has are refused by field.
+#[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
+fn yaml_edits_of_weights_and_node_names() {
+    use crate::codec::{ExportOptions, ImportOptions};
+    let (Some(skin), Some(door)) = (
+        corpus_file(&format!("{SAMPLES}/smoke_waterpipe.mdm")),
+        corpus_file(&format!("{SAMPLES}/secretdoor.mdm")),
+    ) else {
+        return;
+    };
+    let m = Mdm::decode(&skin).unwrap();
+    let yaml = m.to_yaml(&ExportOptions::default()).unwrap();
+    let first = "    - [{weight: 1.0, position: [-5.497761, 35.08673, -2.6475601], node: 0}]\n";
+    let edited = yaml.replacen(
+        first,
+        "    - [{weight: 1.0, position: [-5.497761, 35.08673, -2.6475601], node: 5}]\n",
+        1,
+    );
+    assert_ne!(edited, yaml);
+    let back = Mdm::from_yaml(&edited, &ImportOptions::default()).unwrap();
+    assert_eq!(back.mesh.softskins[0].weights[0][0].node, 5);
+    let mut out = Vec::new();
+    back.encode(&mut out).unwrap();
+    let differs: Vec<usize> = (0..skin.len()).filter(|&i| skin[i] != out[i]).collect();
+    // the weights chunk (5): after its size (4) and vertex 0's count (4), the weight's node
+    // byte (after weight and position, 16)
+    let at = m.file.payload_offsets()[5] as usize + 4 + 4 + 16;
+    assert_eq!(differs, [at]);
+    assert_eq!(
+        m.diff(&back),
+        ["chunks[5].weights.weights[0][0].node: 0 → 5"]
+    );
+    let e = match Mdm::from_yaml(&yaml.replacen(first, "", 1), &ImportOptions::default()) {
+        Err(crate::exact::ImportError::Encode(e)) => e.to_string(),
+        other => panic!("not refused: {other:?}"),
+    };
+    assert!(
+        e.starts_with(
+            "chunks[5].weights.weights: weights for 114 vertices, but the mesh before has 115"
+        ),
+        "{e}"
+    );
+
+    let m = Mdm::decode(&door).unwrap();
+    let yaml = m.to_yaml(&ExportOptions::default()).unwrap();
+    let edited = yaml.replacen("nodes: [BIP01 DOOR]", "nodes: [BIP01 DOOR LEFT]", 1);
+    assert_ne!(edited, yaml);
+    let back = Mdm::from_yaml(&edited, &ImportOptions::default()).unwrap();
+    assert_eq!(back.mesh.attachments[0].0, "BIP01 DOOR LEFT");
+    let mut out = Vec::new();
+    back.encode(&mut out).unwrap();
+    assert_eq!(out.len(), door.len() + 5);
+    assert_eq!(
+        m.diff(&back),
+        ["chunks[2].nodes[0]: \"BIP01 DOOR\" → \"BIP01 DOOR LEFT\""]
+    );
 }

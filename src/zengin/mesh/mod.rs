@@ -8,12 +8,15 @@
 //! `trailing`: so every file writes back byte for byte. The geometry is read from the payloads
 //! by the views in [`mrm`] and [`model`] (`info`, the glTF export).
 
+pub mod doc;
 pub mod model;
 pub mod mrm;
+pub mod mrm_doc;
 
 use crate::codec::{check_document_header, Finding, Severity};
 use crate::exact::{Blob, DecodeError, EncodeError, ImportError, Within};
-use crate::zengin::chunk::{self, Hex16};
+use crate::zengin::chunk;
+pub use doc::{ChunkDoc, FileKind};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -157,17 +160,6 @@ impl ChunkFile {
     }
 }
 
-/// A chunk as written in YAML: its id, a name for people, its payload as hex.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ChunkDoc {
-    pub id: Hex16,
-    /// What the chunk is, for people; ignored on import (`id` decides).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    pub data: Blob,
-}
-
 /// The YAML document of a chunked mesh file.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -178,6 +170,7 @@ pub struct ChunkFileDocument {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub summary: Vec<String>,
     pub chunks: Vec<ChunkDoc>,
+    /// Bytes after a chunk that runs past the end of the file (hex).
     #[serde(default, skip_serializing_if = "Blob::is_empty")]
     pub trailing: Blob,
 }
@@ -188,44 +181,41 @@ impl ChunkFile {
         tag: &str,
         version: u32,
         summary: Vec<String>,
-        kind: impl Fn(u16) -> &'static str,
+        kind: FileKind,
     ) -> Result<String, EncodeError> {
         let doc = ChunkFileDocument {
             format: tag.into(),
             version,
             summary,
-            chunks: self
-                .chunks
-                .iter()
-                .map(|c| ChunkDoc {
-                    id: Hex16(c.id),
-                    kind: Some(kind(c.id).into()),
-                    data: c.data.clone(),
-                })
-                .collect(),
+            chunks: self.docs(kind),
             trailing: self.trailing.clone(),
         };
         crate::yaml::to_string(&doc).map_err(|e| EncodeError::new(e.to_string()))
     }
 
-    pub fn from_yaml(text: &str, tag: &str, version: u32) -> Result<ChunkFile, ImportError> {
+    pub fn from_yaml(
+        text: &str,
+        tag: &str,
+        version: u32,
+        kind: FileKind,
+    ) -> Result<ChunkFile, ImportError> {
         let doc: ChunkFileDocument = crate::yaml::from_str(text)?;
         check_document_header(&doc.format, doc.version, tag, version).map_err(EncodeError::new)?;
         Ok(ChunkFile {
             base: 0,
-            chunks: doc
-                .chunks
-                .into_iter()
-                .map(|c| RawChunk {
-                    id: c.id.0,
-                    data: c.data,
-                })
-                .collect(),
+            chunks: doc::from_docs(&doc.chunks, kind)?,
             trailing: doc.trailing,
         })
     }
 
-    pub fn diff(&self, other: &ChunkFile) -> Vec<String> {
+    /// The chunks as YAML documents (decoded where they write back exactly).
+    pub fn docs(&self, kind: FileKind) -> Vec<ChunkDoc> {
+        doc::to_docs(&self.chunks, self.base, kind, model::chunk_kind)
+    }
+
+    /// What differs from `other`, chunk by chunk, naming the decoded fields that differ.
+    pub fn diff(&self, other: &ChunkFile, kind: FileKind) -> Vec<String> {
+        let (mine, theirs) = (self.docs(kind), other.docs(kind));
         let mut out = Vec::new();
         let n = self.chunks.len().max(other.chunks.len());
         for i in 0..n {
@@ -235,6 +225,9 @@ impl ChunkFile {
                     "chunks[{i}]: chunk 0x{:04X} became 0x{:04X}",
                     a.id, b.id
                 )),
+                (Some(_), Some(_)) if mine[i].data.is_none() && theirs[i].data.is_none() => {
+                    doc::diff_docs(&mine[i], &theirs[i], &format!("chunks[{i}]"), 20, &mut out)
+                }
                 (Some(a), Some(b)) => {
                     let first = a
                         .data

@@ -4,7 +4,10 @@
 
 use super::mrm::Mrm;
 use super::{in_chunk, ChunkFile};
-use crate::exact::{Cursor, DecodeError, Within};
+use crate::exact::{Cursor, DecodeError, Within, F32};
+use crate::zengin::types::Vec3;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 // Model mesh chunks
 pub const MDM_HEADER: u16 = 0xD000;
@@ -54,10 +57,11 @@ pub fn chunk_kind(id: u16) -> &'static str {
 
 crate::record! {
     /// One influence of a bone on a soft-skin vertex: the vertex position in that bone's space.
-    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
     pub struct Weight: little plain {
-        pub weight: f32,
-        pub position: [f32; 3],
+        pub weight: F32,
+        pub position: Vec3,
         /// Index of the bone in the model hierarchy (the MDH's node list).
         pub node: u8,
     }
@@ -94,50 +98,6 @@ fn text(b: &[u8]) -> String {
 fn line(cur: &mut Cursor<'_>) -> Result<String, DecodeError> {
     let b = cur.until(b'\n')?;
     Ok(text(b.strip_suffix(b"\r").unwrap_or(b)))
-}
-
-fn read_weights(
-    payload: &[u8],
-    base: u64,
-    vertices: usize,
-) -> Result<(Vec<Vec<Weight>>, Vec<i32>), DecodeError> {
-    let mut cur = Cursor::new(payload, base);
-    let size = cur.u32().within("weights_size")?;
-    let n = cur.check_count(u64::from(size), 1).within("weights_size")?;
-    let block = cur.bytes(n)?;
-    let mut wc = Cursor::new(block, base + 4);
-    // every vertex takes at least its 4-byte count
-    wc.check_count(vertices as u64, 4).within("weights")?;
-    let mut weights = Vec::with_capacity(vertices);
-    for v in 0..vertices {
-        let count = wc.u32().within_index(v).within("weights")?;
-        let count = wc
-            .check_count(u64::from(count), WEIGHT_SIZE)
-            .within_index(v)
-            .within("weights")?;
-        let mut w = Vec::with_capacity(count);
-        for k in 0..count {
-            w.push(
-                wc.read::<Weight>()
-                    .within_index(k)
-                    .within_index(v)
-                    .within("weights")?,
-            );
-        }
-        weights.push(w);
-    }
-    let normals = cur.u32().within("wedge_normal_count")?;
-    let n = cur
-        .check_count(u64::from(normals), 16)
-        .within("wedge_normal_count")?;
-    cur.bytes(n * 16)?;
-    let count = cur.u16().within("node_count")?;
-    let count = cur.check_count(u64::from(count), 4).within("node_count")?;
-    let mut nodes = Vec::with_capacity(count);
-    for i in 0..count {
-        nodes.push(cur.i32().within_index(i).within("nodes")?);
-    }
-    Ok((weights, nodes))
 }
 
 /// [`ModelMesh::read`]'s state: the mesh so far, whether the soft-skin list has begun, the
@@ -184,7 +144,8 @@ impl MeshReader {
             }
             MRM_AFTER if self.in_skins => {
                 if let Some(mesh) = self.pending.take() {
-                    let (weights, nodes) = read_weights(payload, base, mesh.positions.len())?;
+                    let w = super::doc::read_weights(&mut cur, mesh.positions.len())?;
+                    let (weights, nodes) = (w.weights, w.nodes);
                     m.softskins.push(SoftSkin {
                         mesh,
                         weights,
@@ -269,11 +230,11 @@ crate::record! {
     /// A morph animation's head (the fixed fields after its name line).
     #[derive(Debug, Clone, Copy, PartialEq)]
     pub struct MorphAnimationHead: little plain {
-        pub blend_in: f32,
-        pub blend_out: f32,
-        pub duration: f32,
+        pub blend_in: F32,
+        pub blend_out: F32,
+        pub duration: F32,
         pub layer: i32,
-        pub speed: f32,
+        pub speed: F32,
         pub flags: u8,
         pub vertex_count: u32,
         pub frame_count: u32,
@@ -329,23 +290,17 @@ impl MorphMesh {
                         .read::<super::mrm::Point>()
                         .within_index(k)
                         .within("morph_positions")?;
-                    m.morph_positions.push(p.xyz);
+                    m.morph_positions.push(p.xyz.map(F32::get));
                 }
             }
             MMB_SOURCES => {
                 let count = cur.u16().within("count")?;
                 let count = cur.check_count(u64::from(count), 17).within("count")?;
                 for k in 0..count {
-                    cur.bytes(16)
-                        .within("date")
+                    let s = super::doc::read_source(&mut cur)
                         .within_index(k)
                         .within("sources")?;
-                    m.sources.push(
-                        line(&mut cur)
-                            .within("file")
-                            .within_index(k)
-                            .within("sources")?,
-                    );
+                    m.sources.push(unline(s.file));
                 }
             }
             MMB_ANIMATIONS => {
@@ -367,34 +322,31 @@ impl MorphMesh {
 }
 
 fn read_morph_animation(cur: &mut Cursor<'_>) -> Result<MorphAnimation, DecodeError> {
-    let name = line(cur).within("name")?;
-    let head = cur.read::<MorphAnimationHead>().within("head")?;
-    let nv = cur
-        .check_count(u64::from(head.vertex_count), 4)
-        .within("vertex_count")?;
-    let mut vertices = Vec::with_capacity(nv);
-    for k in 0..nv {
-        vertices.push(cur.u32().within_index(k).within("vertices")?);
-    }
-    let ns = cur
-        .check_count(
-            u64::from(head.vertex_count) * u64::from(head.frame_count),
-            12,
-        )
-        .within("frame_count")?;
-    let mut samples = Vec::with_capacity(ns);
-    for k in 0..ns {
-        samples.push(
-            cur.read::<super::mrm::Point>()
-                .within_index(k)
-                .within("samples")?
-                .xyz,
-        );
-    }
+    let a = super::doc::read_animation(cur)?;
     Ok(MorphAnimation {
-        name,
-        head,
-        vertices,
-        samples,
+        name: unline(a.name),
+        head: MorphAnimationHead {
+            blend_in: a.blend_in,
+            blend_out: a.blend_out,
+            duration: a.duration,
+            layer: a.layer,
+            speed: a.speed,
+            flags: a.flags,
+            vertex_count: a.vertices.len() as u32,
+            frame_count: a.frames.len() as u32,
+        },
+        vertices: a.vertices,
+        samples: a
+            .frames
+            .into_iter()
+            .flatten()
+            .map(|p| p.xyz.map(F32::get))
+            .collect(),
     })
+}
+
+/// A line's text as the engine uses it (a `\r` before its end dropped).
+fn unline(t: crate::exact::Text) -> String {
+    let b = t.as_bytes();
+    text(b.strip_suffix(b"\r").unwrap_or(b))
 }

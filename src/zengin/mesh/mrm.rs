@@ -5,7 +5,10 @@
 //!
 //! This is a read-only view over the stored payload (the payload itself is kept as stored).
 
-use crate::exact::{Cursor, DecodeError, Within};
+use crate::exact::{Cursor, DecodeError, Within, F32};
+use crate::zengin::types::Vec3;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Gothic 1 meshes.
 pub const VERSION_G1: u16 = 0x305;
@@ -62,16 +65,18 @@ crate::record! {
 pub const SUBMESH_TABLE_SIZE: usize = 80;
 
 crate::record! {
-    /// A position (x, y, z), in centimetres.
-    #[derive(Debug, Clone, Copy, PartialEq)]
+    /// A position (x, y, z), in centimetres. YAML: `[x, y, z]`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(transparent)]
     pub struct Point: little plain {
-        pub xyz: [f32; 3],
+        pub xyz: Vec3,
     }
 }
 
 crate::record! {
-    /// A triangle: three wedge indices.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    /// A triangle: three wedge indices. YAML: `[a, b, c]`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(transparent)]
     pub struct Triangle: little plain {
         pub wedges: [u16; 3],
     }
@@ -79,12 +84,65 @@ crate::record! {
 
 crate::record! {
     /// A wedge: a corner's normal and texture coordinates, and the position it uses.
-    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
     pub struct Wedge: little plain {
-        pub normal: [f32; 3],
-        pub uv: [f32; 2],
+        pub normal: Vec3,
+        pub uv: [F32; 2],
+        /// Index into the mesh's `positions`.
         pub vertex: u16,
+        /// Two bytes the engine leaves as they were in memory (shown when not 0).
+        #[serde(default, skip_serializing_if = "is_zero")]
         pub padding: u16,
+    }
+}
+
+fn is_zero(v: &u16) -> bool {
+    *v == 0
+}
+
+crate::record! {
+    /// A triangle's plane: distance from the origin, then the normal.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct Plane: little plain {
+        pub distance: F32,
+        pub normal: Vec3,
+    }
+
+    /// A level-of-detail step: how many triangles and wedges it adds. YAML: `[triangles, wedges]`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(transparent)]
+    pub struct VertexUpdate: little plain {
+        pub added: [u16; 2],
+    }
+
+    /// A triangle's three edges (indices into `edges`). YAML: `[a, b, c]`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(transparent)]
+    pub struct TriangleEdges: little plain {
+        pub edges: [u16; 3],
+    }
+
+    /// An edge: two wedge indices. YAML: `[a, b]`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(transparent)]
+    pub struct Edge: little plain {
+        pub wedges: [u16; 2],
+    }
+
+    /// One number of a list of 16-bit indices (wedge map, plane indices).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(transparent)]
+    pub struct Index16: little plain {
+        pub value: u16,
+    }
+
+    /// One number of a list of floats (colours, edge scores).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+    #[serde(transparent)]
+    pub struct Float: little plain {
+        pub value: F32,
     }
 }
 
@@ -110,7 +168,7 @@ pub struct Mrm {
 
 /// `count` records of `SIZE` bytes at `section` of the data block `block` (which starts at
 /// absolute offset `base`); the count is checked against the bytes there first.
-fn array<T, const SIZE: usize>(
+pub(super) fn array<T, const SIZE: usize>(
     block: &[u8],
     base: u64,
     section: Section,
@@ -188,8 +246,8 @@ impl Mrm {
         }
         Ok(Mrm {
             version: head.version,
-            positions: positions.into_iter().map(|p| p.xyz).collect(),
-            normals: normals.into_iter().map(|p| p.xyz).collect(),
+            positions: positions.into_iter().map(|p| p.xyz.map(F32::get)).collect(),
+            normals: normals.into_iter().map(|p| p.xyz.map(F32::get)).collect(),
             submeshes,
         })
     }

@@ -10,7 +10,7 @@ mod tests;
 use crate::codec::{Codec, ExportOptions, ImportOptions, InfoLine};
 use crate::exact::{DecodeError, EncodeError, ImportError};
 use crate::zengin::mesh::model::{chunk_kind, MorphMesh, MMB_HEADER, MMB_START};
-use crate::zengin::mesh::ChunkFile;
+use crate::zengin::mesh::{ChunkFile, FileKind};
 
 /// A decoded `.MMB` file.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,11 +56,15 @@ impl Codec for Mmb {
         self.file.write(out)
     }
     fn to_yaml(&self, _opts: &ExportOptions) -> Result<String, EncodeError> {
-        self.file
-            .to_yaml(Self::TAG, Self::YAML_VERSION, self.summary(), chunk_kind)
+        self.file.to_yaml(
+            Self::TAG,
+            Self::YAML_VERSION,
+            self.summary(),
+            FileKind::Morph,
+        )
     }
     fn from_yaml(text: &str, _opts: &ImportOptions) -> Result<Self, ImportError> {
-        let file = ChunkFile::from_yaml(text, Self::TAG, Self::YAML_VERSION)?;
+        let file = ChunkFile::from_yaml(text, Self::TAG, Self::YAML_VERSION, FileKind::Morph)?;
         let morph = MorphMesh::read(&file).map_err(|e| EncodeError::new(e.to_string()))?;
         Ok(Mmb { file, morph })
     }
@@ -105,6 +109,6 @@ impl Codec for Mmb {
         self.file.field_at(offset)
     }
     fn diff(&self, other: &Self) -> Vec<String> {
-        self.file.diff(&other.file)
+        self.file.diff(&other.file, FileKind::Morph)
     }
 }

@@ -28,6 +28,7 @@ mod container;
 mod dos_time;
 pub mod folder;
 mod read;
+mod replace;
 #[cfg(test)]
 pub(crate) mod tests;
 mod tree;

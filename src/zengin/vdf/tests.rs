@@ -390,6 +390,7 @@ fn names_equal_ignoring_unicode_case_are_refused_before_any_write() {
                 ..Default::default()
             },
             formats(),
+            &[],
             &|_| {},
             &|| {},
         )
@@ -888,6 +889,7 @@ fn extraction_never_leaves_the_output_folder() {
         &out,
         &UnpackOptions::default(),
         formats(),
+        &[],
         &|_| {},
         &|| {},
     )
@@ -1124,6 +1126,7 @@ fn unpack_result(
         dir,
         opts,
         formats(),
+        &[],
         &|_| {},
         &|| {},
     )
@@ -1208,6 +1211,7 @@ fn unpack_repack_is_byte_identical_plain_zipped_and_yaml_only() {
         &tmp.path().join("u0"),
         &UnpackOptions::default(),
         formats(),
+        &[],
         &|_| {},
         &|| {},
     )
@@ -1959,6 +1963,7 @@ fn a_member_named_like_the_archive_never_replaces_it() {
         dir.path(),
         &opts,
         formats(),
+        &[],
         &|_| {},
         &|| {},
     )
@@ -2031,6 +2036,7 @@ fn links_swapped_in_during_extraction_are_never_followed() {
                 &out,
                 &opts,
                 formats(),
+                &[],
                 &|_| {},
                 &|| {},
             );

@@ -56,6 +56,8 @@ pub(super) fn asset_yaml(formats: Formats, data: &[u8], check: bool) -> Option<(
 }
 
 /// Unpack an archive into `out`; members of a format in `formats` are also written as YAML.
+/// `data` is the archive's bytes the pieces borrow from (mapped): after each batch of pieces,
+/// its pages up to there go to `release`.
 #[allow(clippy::too_many_arguments)]
 pub fn unpack(
     archive: &Path,
@@ -64,6 +66,7 @@ pub fn unpack(
     out: &Path,
     opts: &UnpackOptions,
     formats: Formats,
+    data: &[u8],
     release: &(dyn Fn(&[u8]) + Sync),
     on_done: &(dyn Fn() + Sync),
 ) -> Result<UnpackReport, Error> {
@@ -164,16 +167,21 @@ pub fn unpack(
     };
     let result = (|| -> Result<(UnpackReport, Option<crate::fsio::Staging>), Error> {
         job.make_folders(tree)?;
-        let results: Vec<Result<Done, Error>> = v
-            .layout
-            .par_iter()
-            .map(|p| {
-                let r = job.piece(p);
-                release(&p.bytes);
-                on_done();
-                r
-            })
-            .collect();
+        // Pieces in batches in archive order, the archive's pages released after each batch.
+        let mut results: Vec<Result<Done, Error>> = Vec::with_capacity(v.layout.len());
+        crate::fsio::in_batches_releasing(
+            data,
+            &v.layout,
+            |p| &p.bytes,
+            release,
+            |batch| {
+                results.par_extend(batch.par_iter().map(|p| {
+                    let r = job.piece(p);
+                    on_done();
+                    r
+                }))
+            },
+        );
         let mut layout = Vec::with_capacity(results.len());
         for r in results {
             let d = r?;
