@@ -45,10 +45,17 @@ where
     Item: DeserializeOwned + Send,
 {
     let mut parts = Vec::new();
-    let read = read_pieces(text, key, items, Some, |_: &str| {}, |_: &D, p, _: &str| {
-        parts.push(p);
-        Some(())
-    });
+    let read = read_pieces(
+        text,
+        key,
+        items,
+        Some,
+        |_: &str| {},
+        |_: &D, p, _: &str| {
+            parts.push(p);
+            Some(())
+        },
+    );
     if let Some(mut d) = read {
         let all = items(&mut d);
         all.reserve_exact(parts.iter().map(Vec::len).sum());
@@ -177,9 +184,8 @@ where
                     // handing them on wakes the workers after each, and when it gives up)
                     let (lock, turn) = handed;
                     if let Ok(g) = lock.lock() {
-                        let _g = turn.wait_while(g, |h| {
-                            i >= *h + ahead && !failed.load(Ordering::Relaxed)
-                        });
+                        let _g = turn
+                            .wait_while(g, |h| i >= *h + ahead && !failed.load(Ordering::Relaxed));
                     }
                     // (a closed channel: this thread gave up already)
                     if tx.send((i, read_one(i, r))).is_err() {
@@ -203,7 +209,9 @@ where
                 seq_end = end;
                 // (this piece and a few before it: reading a piece may have mapped the pages
                 // of those before it back, a whole large page-cache folio at a time)
-                let from = ranges.get(next.saturating_sub(DONE_BACK)).map_or(0, |r| r.0);
+                let from = ranges
+                    .get(next.saturating_sub(DONE_BACK))
+                    .map_or(0, |r| r.0);
                 let piece = ranges.get(next).and_then(|&(_, b)| text.get(from..b));
                 next += 1;
                 if consume(&before, v, piece.unwrap_or_default()).is_none() {

@@ -227,7 +227,10 @@ impl Anim {
             .within("def_count")
             .within("info")?;
         for i in 0..n {
-            each(n, AnimDef::read(&mut c).within_index(i).within("anim_defs")?);
+            each(
+                n,
+                AnimDef::read(&mut c).within_index(i).within("anim_defs")?,
+            );
         }
         let trailing = Blob(c.rest().to_vec());
         let a = Anim {

@@ -1239,7 +1239,10 @@ fn the_streamed_export_writes_the_whole_documents_bytes() {
         Anim::yaml_from_bytes(&bytes, &mut from_bytes).expect("exports");
         assert_eq!(String::from_utf8(from_bytes).unwrap(), whole, "seed {seed}");
         // a file that does not decode: the decoder's error, nothing written
-        for cut in [bytes.len() - a.trailing.as_bytes().len() - 3, bytes.len() / 2] {
+        for cut in [
+            bytes.len() - a.trailing.as_bytes().len() - 3,
+            bytes.len() / 2,
+        ] {
             let mut out = Vec::new();
             let Err(crate::codec::ExportError::Decode(e)) =
                 Anim::yaml_from_bytes(&bytes[..cut], &mut out)
