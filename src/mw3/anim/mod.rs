@@ -466,13 +466,13 @@ impl Anim {
         out: &mut dyn std::io::Write,
     ) -> Result<(), crate::codec::ExportError> {
         let (skeleton, at) = self.yaml_skeleton()?;
-        out.write_all(skeleton[..at].as_bytes())?;
+        out.write_all(&skeleton.as_bytes()[..at])?;
         out.write_all(b"anim_defs:\n")?;
         let mut text = String::with_capacity(STREAM_TEXT + (STREAM_TEXT >> 2));
         for run in self.anim_defs.chunks(STREAM_RUN) {
             write_defs_yaml(run, &mut text, out)?;
         }
-        out.write_all(skeleton[at + EMPTY_DEFS.len()..].as_bytes())?;
+        out.write_all(&skeleton.as_bytes()[at + EMPTY_DEFS.len()..])?;
         Ok(())
     }
 
@@ -509,7 +509,7 @@ impl Anim {
             return a.to_yaml_into(&ExportOptions::default(), out);
         }
         let (skeleton, at) = head.yaml_skeleton()?;
-        out.write_all(skeleton[..at].as_bytes())?;
+        out.write_all(&skeleton.as_bytes()[..at])?;
         out.write_all(b"anim_defs:\n")?;
         let mut text = String::with_capacity(STREAM_TEXT + (STREAM_TEXT >> 2));
         let mut run = Vec::with_capacity(STREAM_RUN);
@@ -526,7 +526,7 @@ impl Anim {
             return Err(e);
         }
         write_defs_yaml(&run, &mut text, out)?;
-        out.write_all(skeleton[at + EMPTY_DEFS.len()..].as_bytes())?;
+        out.write_all(&skeleton.as_bytes()[at + EMPTY_DEFS.len()..])?;
         Ok(())
     }
 
