@@ -611,6 +611,13 @@ pub fn schema_comment_line(base: &str, tag: &str) -> String {
 /// Export `input` (a binary) as its YAML document to `output`, streamed as the format makes
 /// it: companion (checked), the schema comment, the document, its export warnings.
 pub fn export(input: &Input, job: &ExportJob<'_>, output: Output<'_>) -> Result<Wrote, Error> {
+    let format = input.format;
+    if format.exports_from_bytes() && !input.from_yaml && format.companions().is_empty() {
+        // (written as the bytes are read: the model is never held whole; such a format has
+        // no companion to check and no export warnings)
+        let doc = |out: &mut dyn Write| format.yaml_from_bytes(input.bytes(), out);
+        return write_export(input, job, output, &doc, &Vec::new);
+    }
     let opened = input.open(&ImportOptions::default())?;
     export_opened(input, &opened, job, output)
 }
@@ -629,6 +636,20 @@ pub fn export_opened(
     let opts = ExportOptions {
         companion: companion.as_ref().map(|c| c.get()),
     };
+    let doc = |out: &mut dyn Write| opened.to_yaml_into(&opts, out);
+    write_export(input, job, output, &doc, &|| opened.export_warnings())
+}
+
+/// The output side of [`export`]: the schema comment and the document `doc` writes, to
+/// `output`, then the `warnings` printed.
+fn write_export(
+    input: &Input,
+    job: &ExportJob<'_>,
+    output: Output<'_>,
+    doc: &dyn Fn(&mut dyn Write) -> Result<(), ExportError>,
+    warnings: &dyn Fn() -> Vec<Finding>,
+) -> Result<Wrote, Error> {
+    let file = &input.path;
     let head = job
         .schema_comment
         .map(|base| schema_comment_line(base, input.format.tag()));
@@ -636,7 +657,7 @@ pub fn export_opened(
         if let Some(h) = &head {
             out.write_all(h.as_bytes())?;
         }
-        opened.to_yaml_into(&opts, out)?;
+        doc(out)?;
         out.flush()?;
         Ok(())
     };
@@ -644,13 +665,19 @@ pub fn export_opened(
         Output::Stdout => {
             let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
             let r = write(&mut out);
-            warn_findings(file, &opened.export_warnings());
+            warn_findings(file, &warnings());
             match r {
                 Ok(()) => Ok(Wrote::Written {
                     len: 0,
                     backup: None,
                 }),
                 Err(ExportError::Encode(e)) => Err(Error::encoding(file)(e)),
+                Err(ExportError::Decode(e)) => {
+                    // (nothing of a file that does not decode is written, the schema
+                    // comment neither)
+                    let _ = out.into_parts();
+                    Err(Error::decoding(file)(e))
+                }
                 Err(ExportError::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
                     // (what was buffered for the closed pipe is thrown away, not written)
                     let _ = out.into_parts();
@@ -681,12 +708,13 @@ pub fn export_opened(
             match write(&mut out) {
                 Ok(()) => {}
                 Err(ExportError::Encode(e)) => return Err(Error::encoding(file)(e)),
+                Err(ExportError::Decode(e)) => return Err(Error::decoding(file)(e)),
                 Err(ExportError::Write(e)) => return Err(Error::io(path, e)),
             }
             let pending = out
                 .into_inner()
                 .map_err(|e| Error::io(path, e.into_error()))?;
-            warn_findings(file, &opened.export_warnings());
+            warn_findings(file, &warnings());
             finish(pending, path, existing, backup)
         }
     }

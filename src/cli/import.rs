@@ -36,10 +36,11 @@ pub fn run(args: Args) -> Result<Status, Error> {
     if map.is_empty() {
         return Err(Error::other(&args.file, "empty file"));
     }
-    let text = crate::yaml::decode_text(&map).map_err(|e| Error::other(&args.file, e))?;
-    // (checking the text touched every page of the map; they come back as the format reads
-    // them, and a format that streams drops each piece again once packed)
-    map.release(&map);
+    // (checking the text touches every page of the map: each part's pages are dropped once
+    // checked, so the whole file is never resident at once; they come back as the format
+    // reads them, and a format that streams drops each piece again once packed)
+    let text = crate::yaml::decode_text_releasing(&map, &|part| map.release(part))
+        .map_err(|e| Error::other(&args.file, e))?;
     let tag = crate::yaml::document_tag(&text)
         .ok_or_else(|| Error::other(&args.file, "no `format:` line: not an animkit document"))?;
     let format = registry::formats()

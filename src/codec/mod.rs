@@ -84,11 +84,13 @@ pub struct Imported {
     pub edit_warnings: Vec<Finding>,
 }
 
-/// Why [`Codec::to_yaml_into`] stopped: the document could not be made, or not written.
+/// Why [`Codec::to_yaml_into`] stopped: the document could not be made, or not written (or,
+/// for [`Codec::yaml_from_bytes`], the file did not decode).
 #[derive(Debug)]
 pub enum ExportError {
     Encode(EncodeError),
     Write(std::io::Error),
+    Decode(DecodeError),
 }
 
 impl From<EncodeError> for ExportError {
@@ -205,6 +207,19 @@ pub trait Codec: Sized + Send + Sync + 'static {
         out.write_all(text.as_bytes())?;
         Ok(())
     }
+    /// Whether `export` writes this format's documents through [`Codec::yaml_from_bytes`]
+    /// (for a format without companions and without export warnings whose decoded model is
+    /// several times its file: the model need not be held whole). `false` by default.
+    const EXPORTS_FROM_BYTES: bool = false;
+    /// The YAML document of the file `data` (default options) written to `out`. The default
+    /// decodes it and writes [`Codec::to_yaml_into`]; a format may instead write it as it reads
+    /// the bytes, a part of the model at a time, but the bytes written and the error must be the
+    /// default's, and nothing may be written when `data` does not decode.
+    fn yaml_from_bytes(data: &[u8], out: &mut dyn std::io::Write) -> Result<(), ExportError> {
+        Self::decode(data)
+            .map_err(ExportError::Decode)?
+            .to_yaml_into(&ExportOptions::default(), out)
+    }
     /// `verify`'s binary → YAML → binary step done a cheaper way the format proves equal to
     /// `encode(from_yaml(to_yaml(self)))` (with default options): the bytes that gives, or
     /// `None` (the default, and whenever the cheaper way cannot decide) for the ordinary path.
@@ -284,6 +299,11 @@ pub trait Format: Send + Sync {
     fn companions(&self) -> &'static [Companion];
     /// See [`Codec::repair`].
     fn repair(&self, data: &[u8]) -> Option<Repaired>;
+    /// See [`Codec::EXPORTS_FROM_BYTES`].
+    fn exports_from_bytes(&self) -> bool;
+    /// See [`Codec::yaml_from_bytes`].
+    fn yaml_from_bytes(&self, data: &[u8], out: &mut dyn std::io::Write)
+        -> Result<(), ExportError>;
 }
 
 /// What the commands read from any opened file, a decoded [`Asset`] or an [`Archive`]
@@ -463,6 +483,16 @@ impl<T: Codec> Format for Registered<T> {
     }
     fn repair(&self, data: &[u8]) -> Option<Repaired> {
         T::repair(data)
+    }
+    fn exports_from_bytes(&self) -> bool {
+        T::EXPORTS_FROM_BYTES
+    }
+    fn yaml_from_bytes(
+        &self,
+        data: &[u8],
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), ExportError> {
+        T::yaml_from_bytes(data, out)
     }
 }
 

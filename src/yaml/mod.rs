@@ -13,7 +13,7 @@ pub mod split;
 
 pub use read::{from_str, from_str_seed, options, MAX_DEPTH};
 
-pub use emit::{to_string, to_string_with_capacity, write_str, EmitError};
+pub use emit::{append_to_string, to_string, to_string_with_capacity, write_str, EmitError};
 
 use serde::{Serialize, Serializer};
 
@@ -77,6 +77,55 @@ pub fn strip_bom(text: &str) -> &str {
 /// them) are named as such. A file whose lines end in CR alone (classic Mac OS) is read
 /// with LF line ends, so its lines and columns are right.
 pub fn decode_text(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, String> {
+    wide_text(bytes)?;
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 text: {e}"))?;
+    if text.contains('\r') && !text.contains('\n') {
+        return Ok(std::borrow::Cow::Owned(text.replace('\r', "\n")));
+    }
+    Ok(std::borrow::Cow::Borrowed(text))
+}
+
+/// [`decode_text`] (the same text or the same message) of a large file's pages, checked a
+/// megabyte at a time with each checked part handed to `release` (a mapped file drops its
+/// pages: they come back as the document is read, so the check does not hold the whole file
+/// resident at once). The rare cases, an invalid byte or a file whose lines end in CR alone,
+/// are left to [`decode_text`].
+pub fn decode_text_releasing<'a>(
+    bytes: &'a [u8],
+    release: &dyn Fn(&[u8]),
+) -> Result<std::borrow::Cow<'a, str>, String> {
+    const PART: usize = 1 << 20;
+    wide_text(bytes)?;
+    let (mut at, mut cr, mut lf) = (0, false, false);
+    while at < bytes.len() {
+        let end = (at + PART).min(bytes.len());
+        let upto = match std::str::from_utf8(&bytes[at..end]) {
+            Ok(_) => end,
+            // (a character cut at the part's end: it starts the next part)
+            Err(e) if e.error_len().is_none() && end < bytes.len() && e.valid_up_to() > 0 => {
+                at + e.valid_up_to()
+            }
+            Err(_) => return decode_text(bytes),
+        };
+        let part = &bytes[at..upto];
+        lf = lf || memchr::memchr(b'\n', part).is_some();
+        cr = cr || memchr::memchr(b'\r', part).is_some();
+        release(part);
+        at = upto;
+    }
+    if cr && !lf {
+        return decode_text(bytes);
+    }
+    // SAFETY: every byte of `bytes` was checked as UTF-8 above, part after part, each part
+    // ending at a character boundary.
+    Ok(std::borrow::Cow::Borrowed(unsafe {
+        std::str::from_utf8_unchecked(bytes)
+    }))
+}
+
+/// Why `bytes` is not UTF-8 text when they are UTF-16 or UTF-32 (by their byte order mark,
+/// or the zero bytes of ASCII text in them).
+fn wide_text(bytes: &[u8]) -> Result<(), String> {
     let wide = |name: &str| {
         Err(format!(
             "is {name} text; animkit reads YAML as UTF-8 (save it as UTF-8)"
@@ -94,11 +143,7 @@ pub fn decode_text(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, String> {
     if bytes.starts_with(&[0xFE, 0xFF]) || (bytes.len() >= 2 && bytes[0] == 0 && bytes[1] != 0) {
         return wide("UTF-16 (big-endian)");
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 text: {e}"))?;
-    if text.contains('\r') && !text.contains('\n') {
-        return Ok(std::borrow::Cow::Owned(text.replace('\r', "\n")));
-    }
-    Ok(std::borrow::Cow::Borrowed(text))
+    Ok(())
 }
 
 /// The value of the top-level `format:` key, found without parsing the whole document.
@@ -112,4 +157,55 @@ pub fn document_tag(text: &str) -> Option<&str> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoding_a_large_text_in_parts_gives_decode_texts_text_or_message() {
+        // (a two-, three- and four-byte character across every part boundary, CRLF, CR alone,
+        // invalid bytes early and late, a cut character at the end, the wide encodings)
+        let mb = 1 << 20;
+        let line = "key: välue ✓ 𝄞 end\n";
+        let mut base = String::new();
+        while base.len() < 3 * mb + 100 {
+            base.push_str(line);
+        }
+        let mut cases: Vec<Vec<u8>> = vec![
+            base.clone().into_bytes(),
+            base.replace('\n', "\r\n").into_bytes(),
+            base.replace('\n', "\r").into_bytes(),
+            b"a: 1\n".to_vec(),
+        ];
+        for shift in 0..4 {
+            cases.push(format!("{}{base}", "x".repeat(shift)).into_bytes());
+        }
+        for at in [10, mb - 1, mb, 2 * mb + 1, base.len() - 1] {
+            let mut bad = base.clone().into_bytes();
+            bad[at] = 0xFF;
+            cases.push(bad);
+        }
+        let mut cut = base.clone().into_bytes();
+        cut.extend_from_slice(&"𝄞".as_bytes()[..2]);
+        cases.push(cut);
+        let mut utf16 = vec![0xFF, 0xFE];
+        utf16.extend(base.encode_utf16().take(mb).flat_map(u16::to_le_bytes));
+        cases.push(utf16);
+        for (i, bytes) in cases.iter().enumerate() {
+            let released = std::cell::Cell::new(0);
+            let parts = decode_text_releasing(bytes, &|p| {
+                assert!(p.len() <= mb);
+                released.set(released.get() + p.len());
+            });
+            let whole = decode_text(bytes);
+            assert_eq!(parts, whole, "case {i}");
+            if let (Ok(t), Ok(std::borrow::Cow::Borrowed(_))) = (&parts, &whole) {
+                // (every byte of a text read as stored was checked and released)
+                assert_eq!(released.get(), bytes.len(), "case {i}");
+                assert!(matches!(t, std::borrow::Cow::Borrowed(_)), "case {i}");
+            }
+        }
+    }
 }

@@ -22,7 +22,16 @@ pub const SPLIT_MIN: usize = 1 << 20;
 const PIECE_MIN: usize = 256 << 10;
 
 /// The usual length of a piece of a long document.
-const PIECE_SIZE: usize = 512 << 10;
+const PIECE_SIZE: usize = 256 << 10;
+
+/// The text handed on as done with a piece starts this many pieces before it (see
+/// [`read_pieces`]).
+const DONE_BACK: usize = 8;
+
+/// A worker starts a piece only when fewer than this many pieces per worker are read ahead
+/// of the first one not yet handed on (a worker slowed down, e.g. by other processes on its
+/// core, would otherwise let the others run ahead, their results and pages held meanwhile).
+const AHEAD_PER_WORKER: usize = 2;
 
 /// Read `text` as `D`, reading the block sequence of `Item`s under the top-level `key` in
 /// parallel pieces when the document is large; `items` gives `D`'s field that holds it.
@@ -36,10 +45,17 @@ where
     Item: DeserializeOwned + Send,
 {
     let mut parts = Vec::new();
-    let read = read_pieces(text, key, items, Some, |_: &D, p, _: &str| {
-        parts.push(p);
-        Some(())
-    });
+    let read = read_pieces(
+        text,
+        key,
+        items,
+        Some,
+        |_: &str| {},
+        |_: &D, p, _: &str| {
+            parts.push(p);
+            Some(())
+        },
+    );
     if let Some(mut d) = read {
         let all = items(&mut d);
         all.reserve_exact(parts.iter().map(Vec::len).sum());
@@ -51,12 +67,15 @@ where
     super::read::from_str(text)
 }
 
-/// Read a large document in pieces (see the module): `each` gets each piece's items on the
-/// thread that read them; `consume` gets, on the calling thread, the document before the
+/// Read a large document in pieces (see the module): `touched` gets, once the pieces are
+/// cut and before they are read, the sequence's text (its pages may be given back: the
+/// pieces read them again); `each` gets each piece's items on the thread that read them; `consume` gets, on the calling thread, the document before the
 /// sequence (read as `D` with the key's value `[]`), each result of `each` in the sequence's
 /// order, as soon as it and those before it are done (so the caller can write them out while
-/// later pieces are read), and the piece of `text` it came from (done with: a caller may give
-/// its memory back). Returns the document without the sequence (`D`,
+/// later pieces are read), and the part of `text` done with (a caller may give its memory
+/// back): the piece it came from and the [`DONE_BACK`] pieces before it, since reading a piece
+/// maps a whole page-cache folio (up to megabytes), pages of earlier pieces given back before
+/// included. Returns the document without the sequence (`D`,
 /// its `items` empty), or `None` (read the document the usual way) when the document is
 /// small, the fast reader is off, the document is not in that shape, a piece is outside the
 /// fast reader's subset, or `each` or `consume` gives `None` (then `consume` may have had
@@ -66,6 +85,7 @@ pub fn read_pieces<D, Item, R>(
     key: &str,
     items: fn(&mut D) -> &mut Vec<Item>,
     each: impl Fn(Vec<Item>) -> Option<R> + Sync,
+    touched: impl Fn(&str),
     consume: impl FnMut(&D, R, &str) -> Option<()>,
 ) -> Option<D>
 where
@@ -83,7 +103,7 @@ where
     }
     // (pieces of about PIECE_SIZE: each thread holds the items of one piece at a time)
     let pieces = (threads * 2).max(text.len() / PIECE_SIZE);
-    read_in_pieces(text, key, items, each, consume, pieces)
+    read_in_pieces(text, key, items, each, touched, consume, pieces)
 }
 
 /// [`read_pieces`] of a document without a byte order mark, in at most `pieces` pieces.
@@ -92,6 +112,7 @@ fn read_in_pieces<D, Item, R>(
     key: &str,
     items: fn(&mut D) -> &mut Vec<Item>,
     each: impl Fn(Vec<Item>) -> Option<R> + Sync,
+    touched: impl Fn(&str),
     mut consume: impl FnMut(&D, R, &str) -> Option<()>,
     pieces: usize,
 ) -> Option<D>
@@ -113,6 +134,9 @@ where
     };
     let before = rest_of("")?;
     let cuts = cuts(text, body, pieces);
+    // (finding the cuts touched a page at each, and the system maps a whole page-cache folio
+    // per touch, up to megabytes: the whole file, for a file just written)
+    touched(text.get(body..)?);
     // (the last piece runs to the end of the text; the sequence's real end is where the fast
     // reader finds it, and the rest of the document follows from there)
     let mut ranges: Vec<(usize, usize)> = cuts.windows(2).map(|w| (w[0], w[1])).collect();
@@ -128,6 +152,14 @@ where
         Some((each(v)?, a + end))
     };
     let mut seq_end = body;
+    // (how many pieces were handed on, and the workers' wake-up when it grows)
+    let handed = (std::sync::Mutex::new(0usize), std::sync::Condvar::new());
+    let hand_on = |n: usize| {
+        if let Ok(mut h) = handed.0.lock() {
+            *h = n;
+        }
+        handed.1.notify_all();
+    };
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
         let ranges = &ranges;
@@ -138,6 +170,8 @@ where
         // half's results until the first half is done)
         let next_piece = AtomicUsize::new(0);
         let workers = rayon::current_num_threads().min(ranges.len()).max(1);
+        let ahead = workers * AHEAD_PER_WORKER;
+        let (handed, failed) = (&handed, &failed);
         scope.spawn(move || {
             (0..workers)
                 .into_par_iter()
@@ -146,6 +180,13 @@ where
                     let Some(&r) = ranges.get(i) else {
                         break;
                     };
+                    // (wait until the pieces before are handed on far enough; the thread
+                    // handing them on wakes the workers after each, and when it gives up)
+                    let (lock, turn) = handed;
+                    if let Ok(g) = lock.lock() {
+                        let _g = turn
+                            .wait_while(g, |h| i >= *h + ahead && !failed.load(Ordering::Relaxed));
+                    }
                     // (a closed channel: this thread gave up already)
                     if tx.send((i, read_one(i, r))).is_err() {
                         break;
@@ -160,17 +201,27 @@ where
             }
             let Some(r) = r else {
                 failed.store(true, Ordering::Relaxed);
+                hand_on(next);
                 continue;
             };
             waiting[i] = Some(r);
             while let Some((v, end)) = waiting.get_mut(next).and_then(Option::take) {
                 seq_end = end;
-                let piece = ranges.get(next).and_then(|&(a, b)| text.get(a..b));
+                // (this piece and a few before it: reading a piece may have mapped the pages
+                // of those before it back, a whole large page-cache folio at a time)
+                let from = ranges
+                    .get(next.saturating_sub(DONE_BACK))
+                    .map_or(0, |r| r.0);
+                let piece = ranges.get(next).and_then(|&(_, b)| text.get(from..b));
                 next += 1;
                 if consume(&before, v, piece.unwrap_or_default()).is_none() {
                     failed.store(true, Ordering::Relaxed);
                     break;
                 }
+                hand_on(next);
+            }
+            if failed.load(Ordering::Relaxed) {
+                hand_on(next);
             }
         }
     });
@@ -270,6 +321,7 @@ mod tests {
             "list",
             |d: &mut Doc| &mut d.list,
             Some,
+            |_: &str| {},
             consume,
             pieces,
         )?;

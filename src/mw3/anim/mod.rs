@@ -39,6 +39,16 @@ const PARALLEL_DEFS: usize = 256;
 /// bytes, while later pieces are still being read (so little is left to flush at the end).
 const SETTLE_EVERY: usize = 2 << 20;
 
+/// From this many anim defs on, the YAML export is written a run of defs at a time
+/// ([`Anim::write_yaml_streamed`]; below it the sequence might fit on one line).
+const STREAM_DEFS: usize = 64;
+
+/// Anim defs per run of the streamed YAML export (about 500 KB of text for typical defs).
+const STREAM_RUN: usize = 64;
+
+/// The text buffer of the streamed YAML export is reserved for about this much.
+const STREAM_TEXT: usize = 512 << 10;
+
 /// Size of block 0, the "zero anim def".
 pub const ZERO_DEF_SIZE: usize = ANIM_DEF_SIZE + SEQ_DEF_SIZE;
 
@@ -87,20 +97,28 @@ pub struct AnimDocument {
     pub trailing: Blob,
 }
 
-struct DocOut<'a>(&'a Anim);
+/// The document of an [`Anim`] with the anim defs `defs` (all of them, or none for the
+/// skeleton the streamed export writes the defs into).
+struct DocOut<'a> {
+    anim: &'a Anim,
+    defs: &'a [AnimDef],
+}
 
 impl Anim {
     /// The YAML document as a serde value (what [`Codec::to_yaml`] writes; for comparing
     /// serializers).
     pub fn document(&self) -> impl Serialize + '_ {
-        DocOut(self)
+        DocOut {
+            anim: self,
+            defs: &self.anim_defs,
+        }
     }
 }
 
 impl Serialize for DocOut<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let a = self.0;
+        let a = self.anim;
         let mut st = s.serialize_struct("AnimDocument", 7)?;
         st.serialize_field("format", Anim::TAG)?;
         st.serialize_field("version", &Anim::YAML_VERSION)?;
@@ -109,7 +127,7 @@ impl Serialize for DocOut<'_> {
         if let Some(z) = &a.zero_def {
             st.serialize_field("zero_def", z)?;
         }
-        st.serialize_field("anim_defs", &DefsOut(&a.anim_defs))?;
+        st.serialize_field("anim_defs", &DefsOut(self.defs))?;
         if !a.trailing.is_empty() {
             st.serialize_field("trailing", &a.trailing)?;
         }
@@ -141,6 +159,21 @@ impl Anim {
 
     /// Decode a whole file.
     pub fn read(data: &[u8]) -> Result<Self, DecodeError> {
+        let mut anim_defs = Vec::new();
+        let (mut a, _) = Self::read_with(data, |n, d| {
+            anim_defs.reserve_exact(n - anim_defs.len());
+            anim_defs.push(d);
+        })?;
+        a.anim_defs = anim_defs;
+        Ok(a)
+    }
+
+    /// Decode a file handing each anim def to `each` (with the count of defs) as it is read:
+    /// the file without its defs, and their count.
+    fn read_with(
+        data: &[u8],
+        mut each: impl FnMut(usize, AnimDef),
+    ) -> Result<(Self, usize), DecodeError> {
         let mut c = Cursor::new(data, 0);
         let FileHeader {
             signature: sig,
@@ -193,18 +226,21 @@ impl Anim {
             })
             .within("def_count")
             .within("info")?;
-        let mut anim_defs = Vec::with_capacity(n);
         for i in 0..n {
-            anim_defs.push(AnimDef::read(&mut c).within_index(i).within("anim_defs")?);
+            each(
+                n,
+                AnimDef::read(&mut c).within_index(i).within("anim_defs")?,
+            );
         }
         let trailing = Blob(c.rest().to_vec());
-        Ok(Anim {
+        let a = Anim {
             anim_list,
             info,
             zero_def,
-            anim_defs,
+            anim_defs: Vec::new(),
             trailing,
-        })
+        };
+        Ok((a, n))
     }
 
     /// Encode; `marks` receives (offset, path) of each part when given.
@@ -379,13 +415,16 @@ impl Anim {
             Some(head)
         };
         let (mut head_len, mut defs, mut written) = (None, 0, 0);
+        // (the sink is handed the text to give back from two places, one at a time)
+        let sink = std::cell::RefCell::new(sink);
         let consume = |before: &AnimDocument, (n, part): (usize, Vec<u8>), piece: &str| {
             if head_len.is_none() {
                 // (the head as far as it is known: the count of defs is patched in at the end)
                 let head = head_of(before, 0)?;
-                sink.append(&head);
+                sink.borrow_mut().append(&head);
                 head_len = Some(head.len());
             }
+            let mut sink = sink.borrow_mut();
             sink.append(&part);
             sink.done_with(piece);
             defs += n;
@@ -401,15 +440,94 @@ impl Anim {
             "anim_defs",
             |d: &mut AnimDocument| &mut d.anim_defs,
             encode,
+            |part| sink.borrow_mut().done_with(part),
             consume,
         )?;
         let head = head_of(&doc, defs)?;
         if Some(head.len()) != head_len {
             return None;
         }
+        let sink = sink.into_inner();
         sink.patch(0, &head);
         sink.append(doc.trailing.as_bytes());
         Some(())
+    }
+
+    /// [`Codec::to_yaml`]'s document written to `out` a run of anim defs at a time (memory: a
+    /// run's text, not the document's; the same bytes, see the test
+    /// `the_streamed_export_writes_the_whole_documents_bytes`). For [`STREAM_DEFS`] or more
+    /// defs: then the sequence cannot fit on one line (each def takes at least `{}, `, past
+    /// the emitter's 160-character budget), so the whole document writes it in block style,
+    /// `anim_defs:` on its own line and each def from a `- ` at column 0, exactly as the
+    /// emitter writes a sequence at the top of a document, and the runs can be rendered on
+    /// their own. The rest comes from the document with no defs (`anim_defs: []`).
+    fn write_yaml_streamed(
+        &self,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), crate::codec::ExportError> {
+        let (skeleton, at) = self.yaml_skeleton()?;
+        out.write_all(&skeleton.as_bytes()[..at])?;
+        out.write_all(b"anim_defs:\n")?;
+        let mut text = String::with_capacity(STREAM_TEXT + (STREAM_TEXT >> 2));
+        for run in self.anim_defs.chunks(STREAM_RUN) {
+            write_defs_yaml(run, &mut text, out)?;
+        }
+        out.write_all(&skeleton.as_bytes()[at + EMPTY_DEFS.len()..])?;
+        Ok(())
+    }
+
+    /// The document of `self` without its anim defs (`anim_defs: []`) and where that line is.
+    fn yaml_skeleton(&self) -> Result<(String, usize), EncodeError> {
+        let skeleton = crate::yaml::to_string_with_capacity(
+            &DocOut {
+                anim: self,
+                defs: &[],
+            },
+            4096,
+        )
+        .map_err(|e| EncodeError::new(e.to_string()))?;
+        let at = skeleton
+            .match_indices(EMPTY_DEFS)
+            .map(|(i, _)| i)
+            .find(|&i| i == 0 || skeleton.as_bytes()[i - 1] == b'\n')
+            .ok_or_else(|| EncodeError::new("internal: no anim_defs line in the document"))?;
+        Ok((skeleton, at))
+    }
+
+    /// [`Codec::yaml_from_bytes`]: the file's defs are decoded once and dropped (so a file
+    /// that does not decode fails as [`Anim::read`] does, before anything is written), then
+    /// decoded again and written a run at a time as in [`Anim::write_yaml_streamed`]: the
+    /// model of a run is held, not the file's (a 10 MB file's is about 30 MB).
+    fn yaml_from_file_bytes(
+        data: &[u8],
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), crate::codec::ExportError> {
+        use crate::codec::ExportError;
+        let (head, defs) = Self::read_with(data, |_, _| {}).map_err(ExportError::Decode)?;
+        if defs < STREAM_DEFS {
+            let a = Self::read(data).map_err(ExportError::Decode)?;
+            return a.to_yaml_into(&ExportOptions::default(), out);
+        }
+        let (skeleton, at) = head.yaml_skeleton()?;
+        out.write_all(&skeleton.as_bytes()[..at])?;
+        out.write_all(b"anim_defs:\n")?;
+        let mut text = String::with_capacity(STREAM_TEXT + (STREAM_TEXT >> 2));
+        let mut run = Vec::with_capacity(STREAM_RUN);
+        let mut failed = None;
+        Self::read_with(data, |_, d| {
+            run.push(d);
+            if run.len() == STREAM_RUN && failed.is_none() {
+                failed = write_defs_yaml(&run, &mut text, out).err();
+                run.clear();
+            }
+        })
+        .map_err(ExportError::Decode)?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        write_defs_yaml(&run, &mut text, out)?;
+        out.write_all(&skeleton.as_bytes()[at + EMPTY_DEFS.len()..])?;
+        Ok(())
     }
 
     pub fn from_document(text: &str) -> Result<Self, ImportError> {
@@ -437,6 +555,26 @@ impl Anim {
     }
 }
 
+/// The line of a document without anim defs that the streamed export writes them into.
+const EMPTY_DEFS: &str = "anim_defs: []\n";
+
+/// The `- ` entries of `defs` as in the whole document (see [`Anim::write_yaml_streamed`]),
+/// rendered in `text` and written to `out`.
+fn write_defs_yaml(
+    defs: &[AnimDef],
+    text: &mut String,
+    out: &mut dyn std::io::Write,
+) -> Result<(), crate::codec::ExportError> {
+    if defs.is_empty() {
+        return Ok(());
+    }
+    text.clear();
+    crate::yaml::append_to_string(text, &DefsOut(defs))
+        .map_err(|e| EncodeError::new(e.to_string()))?;
+    out.write_all(text.as_bytes())?;
+    Ok(())
+}
+
 impl Codec for Anim {
     const TAG: &'static str = "mw3.anim";
     const DESCRIPTION: &'static str = "MechWarrior 3 animation definitions (anim.zbd)";
@@ -461,8 +599,26 @@ impl Codec for Anim {
         // while it grows, where doubling from empty held the old and the new buffer at once
         // (16 + 32 MB for 18 MB of YAML); the pages never written are never touched)
         let capacity = self.size_hint().saturating_mul(3).saturating_add(4096);
-        crate::yaml::to_string_with_capacity(&DocOut(self), capacity)
+        crate::yaml::to_string_with_capacity(&self.document(), capacity)
             .map_err(|e| EncodeError::new(e.to_string()))
+    }
+    fn to_yaml_into(
+        &self,
+        opts: &ExportOptions,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), crate::codec::ExportError> {
+        if self.anim_defs.len() < STREAM_DEFS {
+            out.write_all(self.to_yaml(opts)?.as_bytes())?;
+            return Ok(());
+        }
+        self.write_yaml_streamed(out)
+    }
+    const EXPORTS_FROM_BYTES: bool = true;
+    fn yaml_from_bytes(
+        data: &[u8],
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), crate::codec::ExportError> {
+        Self::yaml_from_file_bytes(data, out)
     }
     // (MW3 has no value findings and no edit warnings: the default's are empty, so the file
     // the output replaces is not decoded, a 10 MB anim.zbd's 25 ms and memory saved)

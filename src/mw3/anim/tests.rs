@@ -1204,3 +1204,65 @@ fn a_large_document_streams_to_the_same_bytes_and_the_same_errors() {
         }
     });
 }
+
+#[test]
+fn the_streamed_export_writes_the_whole_documents_bytes() {
+    let streamed = |a: &Anim| {
+        let mut out = Vec::new();
+        a.to_yaml_into(&ExportOptions::default(), &mut out)
+            .expect("exports");
+        String::from_utf8(out).expect("UTF-8")
+    };
+    let mut seen_streamed = 0;
+    for (seed, defs) in [(1, 63), (2, 64), (3, 65), (4, 200), (5, 129)] {
+        let shape = gen::Shape {
+            defs,
+            max_items: 4,
+            max_sequences: 2,
+            max_events: 8,
+            realistic: seed % 2 == 0,
+        };
+        // (as a file holds it: what is exported is a decoded file)
+        let mut a = Anim::read(&encode(&gen::anim(seed, &shape))).unwrap();
+        if seed == 5 {
+            // (a stored zero block and trailing bytes: keys after `anim_defs`)
+            a.trailing = Blob(vec![1, 2, 3]);
+            let mut z = zero_def_bytes();
+            z[0] = 7;
+            a.zero_def = Some(Bytes(z));
+        }
+        let whole = yaml(&a);
+        assert_eq!(streamed(&a), whole, "seed {seed}");
+        // straight from the file's bytes, the model never whole
+        let bytes = encode(&a);
+        let mut from_bytes = Vec::new();
+        Anim::yaml_from_bytes(&bytes, &mut from_bytes).expect("exports");
+        assert_eq!(String::from_utf8(from_bytes).unwrap(), whole, "seed {seed}");
+        // a file that does not decode: the decoder's error, nothing written
+        for cut in [
+            bytes.len() - a.trailing.as_bytes().len() - 3,
+            bytes.len() / 2,
+        ] {
+            let mut out = Vec::new();
+            let Err(crate::codec::ExportError::Decode(e)) =
+                Anim::yaml_from_bytes(&bytes[..cut], &mut out)
+            else {
+                panic!("seed {seed}: a file cut at {cut} exported");
+            };
+            assert_eq!(e.to_string(), decode_err(&bytes[..cut]).to_string());
+            assert!(out.is_empty(), "seed {seed}");
+        }
+        if a.anim_defs.len() >= STREAM_DEFS {
+            seen_streamed += 1;
+            assert!(whole.contains("\nanim_defs:\n- "), "seed {seed}");
+        }
+        // a short sequence that fits on one line stays there
+        a.anim_defs.truncate(1);
+        assert_eq!(streamed(&a), yaml(&a), "seed {seed}, one def");
+    }
+    assert_eq!(seen_streamed, 4);
+    if let Some(data) = synthetic() {
+        let a = Anim::read(&data).unwrap();
+        assert_eq!(streamed(&a), yaml(&a));
+    }
+}

@@ -38,15 +38,21 @@ pub fn to_string_with_capacity<T: Serialize + ?Sized>(
     capacity: usize,
 ) -> Result<String, EmitError> {
     let mut out = String::with_capacity(capacity);
+    append_to_string(&mut out, value)?;
+    Ok(out)
+}
+
+/// [`to_string`] appended to `out` (a caller writing a document in parts reuses one buffer).
+pub fn append_to_string<T: Serialize + ?Sized>(out: &mut String, value: &T) -> R {
     value.serialize(Block {
-        out: &mut out,
+        out: &mut *out,
         indent: 0,
         at: At::Top,
     })?;
     if !out.ends_with('\n') {
         out.push('\n');
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Where a block value starts.

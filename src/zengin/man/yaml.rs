@@ -149,8 +149,9 @@ pub fn to_yaml_with(
     match write_document(man, node_names, &mut out) {
         Ok(()) => Ok(out),
         Err(crate::codec::ExportError::Encode(e)) => Err(e),
-        // (a String takes every write)
+        // (a String takes every write; the model is decoded already)
         Err(crate::codec::ExportError::Write(e)) => Err(EncodeError::new(e.to_string())),
+        Err(crate::codec::ExportError::Decode(e)) => Err(EncodeError::new(e.to_string())),
     }
 }
 
