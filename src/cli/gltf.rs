@@ -220,19 +220,6 @@ fn listed_names(names: &[String]) -> String {
 
 const NAMES_LISTED: usize = 12;
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_long_list_of_names_is_cut() {
-        let names: Vec<String> = (0..20).map(|i| format!("A{i}")).collect();
-        assert_eq!(super::listed_names(&names[..2]), "A0, A1");
-        assert_eq!(
-            super::listed_names(&names),
-            "A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, … and 8 more"
-        );
-    }
-}
-
 /// A writer that keeps its first error (to tell the output's errors from the export's).
 struct KeepIoError<W> {
     w: W,
@@ -447,4 +434,17 @@ fn import_into_folder(
         false,
     )
     .map(|_| Status::Ok)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_long_list_of_names_is_cut() {
+        let names: Vec<String> = (0..20).map(|i| format!("A{i}")).collect();
+        assert_eq!(super::listed_names(&names[..2]), "A0, A1");
+        assert_eq!(
+            super::listed_names(&names),
+            "A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, … and 8 more"
+        );
+    }
 }
