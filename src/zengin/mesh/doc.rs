@@ -5,12 +5,12 @@
 //! does not (damaged, laid out otherwise than the engine writes it) stays hex, so export and
 //! import are byte-exact for every file.
 
-use super::model::{
+use super::mrm::Point;
+use super::mrm_doc::MeshDoc;
+use super::records::{
     Weight, MDM_HEADER, MDM_NODES, MDM_SOFTSKINS, MDM_SOURCE, MMB_ANIMATIONS, MMB_HEADER,
     MMB_SOURCES, MRM_AFTER, MRM_MESH, SKIN_HEADER,
 };
-use super::mrm::Point;
-use super::mrm_doc::MeshDoc;
 use super::RawChunk;
 use crate::exact::{
     Blob, Cursor, DecodeError, EncodeError, Hex32, Record, Text, Within, Writer, F32,
@@ -403,7 +403,7 @@ fn put_animation(out: &mut Vec<u8>, a: &MorphAnimationDoc) -> Result<(), EncodeE
         }
     }
     let too_many = |what: &str| EncodeError::new(format!("too many {what} for a 32-bit count"));
-    out.put_plain(&super::model::MorphAnimationHead {
+    out.put_plain(&super::records::MorphAnimationHead {
         blend_in: a.blend_in,
         blend_out: a.blend_out,
         duration: a.duration,
@@ -431,7 +431,7 @@ fn put_animation(out: &mut Vec<u8>, a: &MorphAnimationDoc) -> Result<(), EncodeE
 /// A morph animation (name, head, vertices, an offset per vertex per frame).
 pub(super) fn read_animation(cur: &mut Cursor<'_>) -> Result<MorphAnimationDoc, DecodeError> {
     let name = read_line(cur).within("name")?;
-    let head = cur.read::<super::model::MorphAnimationHead>()?;
+    let head = cur.read::<super::records::MorphAnimationHead>()?;
     let nv = cur
         .check_count(u64::from(head.vertex_count), 4)
         .within("vertex_count")?;

@@ -12,6 +12,7 @@ pub mod doc;
 pub mod model;
 pub mod mrm;
 pub mod mrm_doc;
+pub mod records;
 
 use crate::codec::{check_document_header, Finding, Severity};
 use crate::exact::{Blob, DecodeError, EncodeError, ImportError, Within};
