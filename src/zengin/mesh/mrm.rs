@@ -199,9 +199,21 @@ where
     Ok(out)
 }
 
-impl Mrm {
-    /// Read the geometry of a 0xB100 payload that starts at absolute offset `base`.
-    pub fn read(payload: &[u8], base: u64) -> Result<Mrm, DecodeError> {
+/// The fixed frame of a 0xB100 payload: its head, the data block the tables point into (and
+/// where it starts in the file), the table and the sub-mesh tables, and the cursor after them
+/// (at the materials). Read once for the geometry view ([`Mrm`]) and the YAML
+/// ([`super::mrm_doc::MeshDoc`]).
+pub(super) struct Layout<'a> {
+    pub cur: Cursor<'a>,
+    pub head: Head,
+    pub block_base: u64,
+    pub block: &'a [u8],
+    pub table: Table,
+    pub tables: Vec<SubmeshTable>,
+}
+
+impl<'a> Layout<'a> {
+    pub fn read(payload: &'a [u8], base: u64) -> Result<Layout<'a>, DecodeError> {
         let mut cur = Cursor::new(payload, base);
         let head = cur.read::<Head>().within("head")?;
         let block_base = cur.offset();
@@ -221,6 +233,29 @@ impl Mrm {
                     .within("submeshes")?,
             );
         }
+        Ok(Layout {
+            cur,
+            head,
+            block_base,
+            block,
+            table,
+            tables,
+        })
+    }
+}
+
+impl Mrm {
+    /// Read the geometry of a 0xB100 payload that starts at absolute offset `base`.
+    pub fn read(payload: &[u8], base: u64) -> Result<Mrm, DecodeError> {
+        let Layout {
+            cur,
+            head,
+            block_base,
+            block,
+            table,
+            tables,
+        } = Layout::read(payload, base)?;
+        let count = tables.len();
         let materials = read_materials(cur.unread(), count);
         let positions: Vec<Point> =
             array::<Point, 12>(block, block_base, table.positions).within("positions")?;

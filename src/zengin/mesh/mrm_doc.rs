@@ -8,8 +8,8 @@
 //! A chunk laid out otherwise does not come back identical, so the export keeps it as hex.
 
 use super::mrm::{
-    array, Edge, Float, Head, Index16, Plane, Point, Section, SubmeshTable, Table, Triangle,
-    TriangleEdges, VertexUpdate, Wedge, SUBMESH_TABLE_SIZE,
+    array, Edge, Float, Head, Index16, Layout, Plane, Point, Section, SubmeshTable, Table,
+    Triangle, TriangleEdges, VertexUpdate, Wedge,
 };
 use crate::exact::{
     Blob, Cursor, DecodeError, EncodeError, Hex32, Record, Text, Within, Writer, F32,
@@ -100,28 +100,18 @@ pub struct MeshDoc {
 impl MeshDoc {
     /// The mesh in a 0xB100 payload that starts at absolute offset `base`.
     pub fn read(payload: &[u8], base: u64) -> Result<MeshDoc, DecodeError> {
-        let mut cur = Cursor::new(payload, base);
-        let head = cur.read::<Head>().within("head")?;
-        let block_base = cur.offset();
-        let n = cur
-            .check_count(u64::from(head.data_size), 1)
-            .within("data_size")?;
-        let block = cur.bytes(n)?;
-        let table = cur.read::<Table>().within("table")?;
-        let count = cur
-            .check_count(u64::from(table.submesh_count), SUBMESH_TABLE_SIZE)
-            .within("submesh_count")?;
-        let mut tables = Vec::with_capacity(count);
-        for i in 0..count {
-            tables.push(
-                cur.read::<SubmeshTable>()
-                    .within_index(i)
-                    .within("submeshes")?,
-            );
-        }
+        let Layout {
+            mut cur,
+            head,
+            block_base,
+            block,
+            table,
+            tables,
+        } = Layout::read(payload, base)?;
         let b = block_base;
         let positions = array::<Point, 12>(block, b, table.positions).within("positions")?;
         let normals = array::<Point, 12>(block, b, table.normals).within("normals")?;
+        let count = tables.len();
         let mut submeshes = Vec::with_capacity(count);
         for (i, t) in tables.iter().enumerate() {
             let s = (|| {
