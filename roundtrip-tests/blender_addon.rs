@@ -15,6 +15,50 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
+/// One add-on test run twice: in Debian's Blender 3.4 and in Blender 4.5 LTS (PyPI's `bpy`
+/// module); `corpus` when it needs ../shared/corpus too. Each shows as ignored, saying what to
+/// install, when its Blender (or the corpus) is missing.
+macro_rules! in_both_blenders {
+    (corpus, $name:ident, $name4:ident, $body:ident) => {
+        #[test]
+        #[cfg_attr(
+            any(missing = "corpus", missing = "blender"),
+            ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
+        )]
+        fn $name() {
+            $body(Blender::Debian);
+        }
+
+        #[test]
+        #[cfg_attr(
+            any(missing = "corpus", missing = "bpy"),
+            ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
+        )]
+        fn $name4() {
+            $body(Blender::Bpy45);
+        }
+    };
+    ($name:ident, $name4:ident, $body:ident) => {
+        #[test]
+        #[cfg_attr(
+            missing = "blender",
+            ignore = "needs Blender: apt-get install blender python3-numpy"
+        )]
+        fn $name() {
+            $body(Blender::Debian);
+        }
+
+        #[test]
+        #[cfg_attr(
+            missing = "bpy",
+            ignore = "needs Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
+        )]
+        fn $name4() {
+            $body(Blender::Bpy45);
+        }
+    };
+}
+
 /// The add-on's zip, built by its script (as release/build does).
 fn addon_zip(dir: &Path) -> Option<PathBuf> {
     let out = std::process::Command::new("python3")
@@ -160,23 +204,11 @@ fn addon_script() -> PathBuf {
     root().join("roundtrip-tests/blender/addon_test.py")
 }
 
-#[test]
-#[cfg_attr(
-    missing = "blender",
-    ignore = "needs Blender: apt-get install blender python3-numpy"
-)]
-fn addon_imports_mans_and_writes_one_keyed_bone_back() {
-    mans_and_one_keyed_bone(Blender::Debian);
-}
-
-#[test]
-#[cfg_attr(
-    missing = "bpy",
-    ignore = "needs Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
-)]
-fn addon_imports_mans_and_writes_one_keyed_bone_back_blender4() {
-    mans_and_one_keyed_bone(Blender::Bpy45);
-}
+in_both_blenders!(
+    addon_imports_mans_and_writes_one_keyed_bone_back,
+    addon_imports_mans_and_writes_one_keyed_bone_back_blender4,
+    mans_and_one_keyed_bone
+);
 
 fn mans_and_one_keyed_bone(blender: Blender) {
     let Some(exe) = blender.command(&addon_script()) else {
@@ -245,23 +277,11 @@ fn mans_and_one_keyed_bone(blender: Blender) {
     check_refusal(&report, &[walk, work.join("HUMAN-S_RUNL.MAN")]);
 }
 
-#[test]
-#[cfg_attr(
-    missing = "blender",
-    ignore = "needs Blender: apt-get install blender python3-numpy"
-)]
-fn addon_imports_a_mixed_rate_model_from_an_archive_and_writes_it_back() {
-    mixed_rate_archive(Blender::Debian);
-}
-
-#[test]
-#[cfg_attr(
-    missing = "bpy",
-    ignore = "needs Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
-)]
-fn addon_imports_a_mixed_rate_model_from_an_archive_and_writes_it_back_blender4() {
-    mixed_rate_archive(Blender::Bpy45);
-}
+in_both_blenders!(
+    addon_imports_a_mixed_rate_model_from_an_archive_and_writes_it_back,
+    addon_imports_a_mixed_rate_model_from_an_archive_and_writes_it_back_blender4,
+    mixed_rate_archive
+);
 
 fn mixed_rate_archive(blender: Blender) {
     let Some(exe) = blender.command(&addon_script()) else {
@@ -340,23 +360,12 @@ fn mixed_rate_archive(blender: Blender) {
     check_refusal(&report, &[archive]);
 }
 
-#[test]
-#[cfg_attr(
-    any(missing = "corpus", missing = "blender"),
-    ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
-)]
-fn addon_imports_an_asc_and_writes_its_man() {
-    asc_to_man(Blender::Debian);
-}
-
-#[test]
-#[cfg_attr(
-    any(missing = "corpus", missing = "bpy"),
-    ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
-)]
-fn addon_imports_an_asc_and_writes_its_man_blender4() {
-    asc_to_man(Blender::Bpy45);
-}
+in_both_blenders!(
+    corpus,
+    addon_imports_an_asc_and_writes_its_man,
+    addon_imports_an_asc_and_writes_its_man_blender4,
+    asc_to_man
+);
 
 /// A real GothicSourcer ASC (the molerat's jump) with its model's MDH beside it: File > Import
 /// compiles it (animkit's `asc import`), one bone keyed, File > Export writes
@@ -432,23 +441,12 @@ fn asc_to_man(blender: Blender) {
     check_refusal(&report, &[man]);
 }
 
-#[test]
-#[cfg_attr(
-    any(missing = "corpus", missing = "blender"),
-    ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
-)]
-fn addon_imports_a_models_mesh_skinned_to_its_armature() {
-    model_mesh(Blender::Debian);
-}
-
-#[test]
-#[cfg_attr(
-    any(missing = "corpus", missing = "bpy"),
-    ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
-)]
-fn addon_imports_a_models_mesh_skinned_to_its_armature_blender4() {
-    model_mesh(Blender::Bpy45);
-}
+in_both_blenders!(
+    corpus,
+    addon_imports_a_models_mesh_skinned_to_its_armature,
+    addon_imports_a_models_mesh_skinned_to_its_armature_blender4,
+    model_mesh
+);
 
 /// A model folder with the real swamp rat (SWAMPRAT.MDH, its body as SWAMPRAT.MDM, one MAN):
 /// the add-on's import brings the mesh (the model's own NAME.MDM, as `gltf export --model`
@@ -602,23 +600,12 @@ fn skinned_meshes(report: &Value) -> Vec<Value> {
         .collect()
 }
 
-#[test]
-#[cfg_attr(
-    any(missing = "corpus", missing = "blender"),
-    ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
-)]
-fn addon_imports_a_body_named_unlike_its_model() {
-    body_named_unlike_model(Blender::Debian);
-}
-
-#[test]
-#[cfg_attr(
-    any(missing = "corpus", missing = "bpy"),
-    ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
-)]
-fn addon_imports_a_body_named_unlike_its_model_blender4() {
-    body_named_unlike_model(Blender::Bpy45);
-}
+in_both_blenders!(
+    corpus,
+    addon_imports_a_body_named_unlike_its_model,
+    addon_imports_a_body_named_unlike_its_model_blender4,
+    body_named_unlike_model
+);
 
 /// The real boar (KEILER.MDH, two of its MANs) in a folder with its body under its real name
 /// KEILER_BODY.MDM, another model's body (SWAMPRAT_BODY.MDM) and a head (ORCSTONE_HEAD.MMB):
@@ -917,23 +904,12 @@ fn check_new_reports(report: &Value, stdout: &str) {
     assert_eq!(report["after_refusal"], report["after_export"]);
 }
 
-#[test]
-#[cfg_attr(
-    any(missing = "corpus", missing = "blender"),
-    ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
-)]
-fn addon_exports_a_new_animation_into_the_model_script() {
-    new_into_script(Blender::Debian);
-}
-
-#[test]
-#[cfg_attr(
-    any(missing = "corpus", missing = "bpy"),
-    ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
-)]
-fn addon_exports_a_new_animation_into_the_model_script_blender4() {
-    new_into_script(Blender::Bpy45);
-}
+in_both_blenders!(
+    corpus,
+    addon_exports_a_new_animation_into_the_model_script,
+    addon_exports_a_new_animation_into_the_model_script_blender4,
+    new_into_script
+);
 
 /// The real swamp rat in the game's layout (ANIMS/SWAMPRAT.MDS, ANIMS/_COMPILED/ with its MDH,
 /// MSB, body and three MANs): File > Import of the MDS, a new action keying two bones, File >
@@ -1005,23 +981,12 @@ fn new_into_script(blender: Blender) {
     assert_eq!(files.len(), 9, "{report}"); // the 7, the new MAN and the script's .bak
 }
 
-#[test]
-#[cfg_attr(
-    any(missing = "corpus", missing = "blender"),
-    ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
-)]
-fn addon_exports_a_new_animation_into_an_archive() {
-    new_into_archive(Blender::Debian);
-}
-
-#[test]
-#[cfg_attr(
-    any(missing = "corpus", missing = "bpy"),
-    ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
-)]
-fn addon_exports_a_new_animation_into_an_archive_blender4() {
-    new_into_archive(Blender::Bpy45);
-}
+in_both_blenders!(
+    corpus,
+    addon_exports_a_new_animation_into_an_archive,
+    addon_exports_a_new_animation_into_an_archive_blender4,
+    new_into_archive
+);
 
 /// The same model packed in a VDF (its compiled script SWAMPRAT.MSB in `_COMPILED`): the
 /// export unpacks it, adds the MAN and the MSB's `ani` statement, repacks it and keeps the
@@ -1110,23 +1075,12 @@ fn new_into_archive(blender: Blender) {
     }
 }
 
-#[test]
-#[cfg_attr(
-    any(missing = "corpus", missing = "blender"),
-    ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
-)]
-fn addon_exports_a_new_animation_beside_mans_without_a_script() {
-    new_beside_mans(Blender::Debian);
-}
-
-#[test]
-#[cfg_attr(
-    any(missing = "corpus", missing = "bpy"),
-    ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
-)]
-fn addon_exports_a_new_animation_beside_mans_without_a_script_blender4() {
-    new_beside_mans(Blender::Bpy45);
-}
+in_both_blenders!(
+    corpus,
+    addon_exports_a_new_animation_beside_mans_without_a_script,
+    addon_exports_a_new_animation_beside_mans_without_a_script_blender4,
+    new_beside_mans
+);
 
 /// MANs imported from a folder that has the model's MDH but no model script: the new MAN is
 /// written beside the MDH alone (see check_new_man) and the info area says to add the `ani`
@@ -1182,23 +1136,12 @@ fn new_beside_mans(blender: Blender) {
     assert_eq!(report["after_refusal"], report["after_export"]);
 }
 
-#[test]
-#[cfg_attr(
-    any(missing = "corpus", missing = "blender"),
-    ignore = "needs ../shared/corpus and Blender (apt-get install blender python3-numpy)"
-)]
-fn addon_makes_the_first_animation_of_a_model_without_any() {
-    first_animation(Blender::Debian);
-}
-
-#[test]
-#[cfg_attr(
-    any(missing = "corpus", missing = "bpy"),
-    ignore = "needs ../shared/corpus and Blender 4.5 as bpy in roundtrip-tests/bpy/venv (.ci/run)"
-)]
-fn addon_makes_the_first_animation_of_a_model_without_any_blender4() {
-    first_animation(Blender::Bpy45);
-}
+in_both_blenders!(
+    corpus,
+    addon_makes_the_first_animation_of_a_model_without_any,
+    addon_makes_the_first_animation_of_a_model_without_any_blender4,
+    first_animation
+);
 
 /// The real stone orc (ORCSTONE.MDH, its body ORCSTONE_BODY.MDM and head, no MAN and no
 /// script): the import of the MDH gives its skeleton and body (found by the MDH's source, its
