@@ -674,8 +674,8 @@ fn sample(parent: Option<(World, World)>, key: &Key, before: Option<glam::DQuat>
     let spell = |w: World, digits: usize| {
         let (axis, angle) = pose::angaxis_from_quat(w.rot);
         (
-            w.pos.to_array().map(|v| num::decimal(v, digits)),
-            [axis.x, axis.y, axis.z, angle].map(|v| num::decimal(v, digits)),
+            w.pos.to_array().map(|v| num::decimal_n(v, digits)),
+            [axis.x, axis.y, axis.z, angle].map(|v| num::decimal_n(v, digits)),
         )
     };
     let (pos_d, rot_d) = spell(w, num::PRECISION);

@@ -30,7 +30,7 @@ pub fn push_exact(out: &mut String, v: f64) {
         return;
     }
     for digits in PRECISION..=17 {
-        let (m, e) = decimal(v, digits);
+        let (m, e) = decimal_n(v, digits);
         // Reading back is one exact operation while |m| < 2^53 and |e| ≤ 22 (Clinger's fast
         // path); beyond, the standard parser decides.
         let back = if m.unsigned_abs() < (1 << 53) && e.unsigned_abs() <= 22 {
@@ -373,9 +373,25 @@ pub fn g(v: f64) -> String {
 
 /// The decimal `%g` prints for a finite, non-zero `v`: `(m, e)` with `v ≈ m·10^e` and
 /// `100000 ≤ |m| ≤ 999999`. `(0, 0)` for zero.
+/// The floating-point path is inlined with the precision known (the usual case).
 #[inline]
 pub fn decimal6(v: f64) -> (i64, i32) {
+    if v != 0.0 && v.is_finite() {
+        if let Some(d) = decimal_fast(v, PRECISION) {
+            return d;
+        }
+    }
     decimal(v, PRECISION)
+}
+
+/// [`decimal6`] where `digits` is [`PRECISION`], else [`decimal`].
+#[inline]
+pub fn decimal_n(v: f64, digits: usize) -> (i64, i32) {
+    if digits == PRECISION {
+        decimal6(v)
+    } else {
+        decimal(v, digits)
+    }
 }
 
 /// Like [`decimal6`] with `digits` significant digits (6..=17).
@@ -429,7 +445,7 @@ fn scaled_fast(a: f64, k: i32) -> Option<u64> {
 
 /// [`decimal_exact`] in floating point (see [`scaled_fast`]) for `digits` ≤ 15 and decimal
 /// exponents within ±22 of the digits; `None` elsewhere.
-#[inline]
+#[inline(always)]
 fn decimal_fast(v: f64, digits: usize) -> Option<(i64, i32)> {
     if !(1..=15).contains(&digits) {
         return None;
