@@ -127,7 +127,7 @@ fn format_decimal6(t: &mut [u8], at: usize, m: i64, e: i32) -> usize {
         t[w] = b'-';
         w += 1;
     }
-    let mut put8 = |t: &mut [u8], w: usize, v: u64| t[w..w + 8].copy_from_slice(&v.to_le_bytes());
+    let put8 = |t: &mut [u8], w: usize, v: u64| t[w..w + 8].copy_from_slice(&v.to_le_bytes());
     if (-4..6).contains(&x) {
         if x < 0 {
             // `0.` and −x − 1 zeros, then the digits.
