@@ -445,25 +445,6 @@ pub(super) fn keep_once(path: &Path) -> Result<Option<PathBuf>, Error> {
 /// A model's MDH and MANs (with their labels).
 pub(super) type Model = (PathBuf, Mdh, Vec<(PathBuf, Man)>);
 
-/// `--model` (or `--mdh`) in an archive or folder: the MDH, and every MAN there with its
-/// checksum.
-pub(super) fn model_in(
-    mdh: Option<&Path>,
-    model: Option<&str>,
-    source: &Path,
-) -> Result<Model, Error> {
-    let (label, mdh) = model_mdh(mdh, model, source)?;
-    let mut mans = Vec::new();
-    each_model_man(source, mdh_checksum(&mdh), true, |path, man| {
-        mans.push((path, man));
-        Ok(())
-    })?;
-    if mans.is_empty() {
-        return Err(no_model_man(source, &label, &mdh));
-    }
-    Ok((label, mdh, mans))
-}
-
 /// The error of a model without MANs in `source`.
 pub(super) fn no_model_man(source: &Path, label: &Path, mdh: &Mdh) -> Error {
     Error::other(
