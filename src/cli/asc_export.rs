@@ -393,7 +393,7 @@ fn whole_model(a: &Args, source: &Path, eol: Eol) -> Result<Status, Error> {
             "an animation ASC is named {skeleton} like the skeleton: the skeleton is not written"
         ));
     } else {
-        let text = print_gs(&from_man::skeleton(&rig, &skeleton), eol);
+        let text = print_gs(&from_man::skeleton(rig, &skeleton), eol);
         results.push(Ok((a.output.join(&skeleton), text, Vec::new())));
     }
     let status = write_all(a, results)?;
