@@ -331,10 +331,11 @@ fn man_export_streamed_memory_is_a_small_constant() {
 /// 4 MB), the position table and the rotation table.
 const BOUND_EXPORT_STREAMED: usize = 24_000_000;
 
-/// glTF export written as it is made (`export_with_origin_to`, what `animkit gltf export`
-/// uses; issue 30 goal 1): beside the model it holds the binary buffer and the JSON, not a
-/// second copy of the whole file behind them (100 nodes × 3,000 frames: a 3.6 MB `.MAN`, an
-/// 8.5 MB GLB). Before, the GLB was assembled in memory: about twice the output.
+/// glTF export written as it is made (`export_with_origin_to`, through `export_streamed`
+/// as `animkit gltf export` does; issue 30 goal 1): beside the model it holds the one MAN's
+/// outputs (here nearly the whole binary buffer), not the JSON or a copy of the file (100
+/// nodes × 3,000 frames: a 3.6 MB `.MAN`, an 8.5 MB GLB). Before, the GLB was assembled in
+/// memory: about twice the output.
 #[test]
 fn gltf_export_memory_is_about_the_output() {
     use animkit::zengin::gltf::export::Animation;
