@@ -27,20 +27,36 @@ use std::path::{Path, PathBuf};
 /// Print a warning about `file`.
 pub fn warn(file: &Path, message: impl Display) {
     if file.as_os_str().is_empty() {
-        eprintln!("animkit: warning: {message}");
+        say(format_args!("animkit: warning: {message}"));
     } else {
-        eprintln!("animkit: warning: {}: {message}", file.display());
+        say(format_args!(
+            "animkit: warning: {}: {message}",
+            file.display()
+        ));
     }
 }
 
 /// Print a warning about no file in particular.
 pub fn warn_plain(message: impl Display) {
-    eprintln!("animkit: warning: {message}");
+    say(format_args!("animkit: warning: {message}"));
 }
 
 /// Print a warning at a line and column of a text file.
 pub fn warn_at(file: &Path, line: usize, column: usize, message: impl Display) {
-    eprintln!("{}:{line}:{column}: warning: {message}", file.display());
+    say(format_args!(
+        "{}:{line}:{column}: warning: {message}",
+        file.display()
+    ));
+}
+
+/// One line on standard error in one write (`eprintln!` writes each formatted piece on its
+/// own to the unbuffered stream: a command with hundreds of warnings paid a system call per
+/// piece), so lines of parallel tasks never interleave either.
+fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut text = line.to_string();
+    text.push('\n');
+    let _ = std::io::stderr().write_all(text.as_bytes());
 }
 
 /// Print findings as warnings about `file`, each naming its field.

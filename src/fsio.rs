@@ -5,6 +5,8 @@ use crate::exact::Error;
 use std::io::Write;
 use std::path::Path;
 
+mod ordered;
+
 /// Write `data` to `path` atomically. Without `overwrite`, an existing `path` is an error.
 pub fn write_file(path: &Path, data: &[u8], overwrite: bool) -> Result<(), Error> {
     write_file_with(path, data, overwrite, true)
@@ -195,7 +197,8 @@ impl PendingFile {
         self.len = 0;
         Ok(())
     }
-    /// Force it to disk and rename it into place; without `overwrite`, an existing file there
+    /// Force it to disk (unless it replaces a file where the file system orders that rename
+    /// after the data) and rename it into place; without `overwrite`, an existing file there
     /// is an error (and stays as it was).
     pub fn finish(self, overwrite: bool) -> Result<(), Error> {
         self.finish_with(overwrite, true)
@@ -218,7 +221,13 @@ impl PendingFile {
                     .map_err(|e| Error::io(&self.path, e));
             }
         };
-        if sync {
+        // (a file replaced where the file system orders the rename after the data needs no
+        // flush for the guarantee: see `ordered`)
+        let ordered_replace = || {
+            path.exists()
+                && !ordered::flush_before_replacing(path.parent().unwrap_or(Path::new("")))
+        };
+        if sync && !ordered_replace() {
             self.tmp
                 .as_file()
                 .sync_all()
@@ -857,10 +866,19 @@ fn write_files_inner(
         temps.push((path, real, tmp, existed));
     }
     // A file that replaces one is forced to disk before its rename, so a crash cannot leave
-    // the old file replaced by an incomplete one; a new file is renamed into place without
-    // that wait (as `write_streaming` does). The waits overlap (up to 16 threads), so the
-    // file system commits them together instead of one after another.
-    let replacing: Vec<_> = temps.iter().filter(|t| t.3).collect();
+    // the old file replaced by an incomplete one, unless its file system already orders such
+    // a rename after the data (`ordered`: ext4's default); a new file is renamed into place
+    // without that wait (as `write_streaming` does). The waits overlap (up to 16 threads), so
+    // the file system commits them together instead of one after another.
+    let mut flush_in = std::collections::HashMap::new();
+    let replacing: Vec<_> = temps
+        .iter()
+        .filter(|t| {
+            t.3 && *flush_in
+                .entry(t.1.parent().map(Path::to_path_buf).unwrap_or_default())
+                .or_insert_with_key(|dir| ordered::flush_before_replacing(dir))
+        })
+        .collect();
     let per = replacing.len().div_ceil(16).max(1);
     std::thread::scope(|s| {
         let waits: Vec<_> = replacing
@@ -1062,8 +1080,9 @@ pub fn map_file(path: &Path) -> Result<Mapped, Error> {
 /// when `fill` succeeds (for outputs too large to build in memory).
 ///
 /// When `path` exists (it is being replaced), the data is forced to disk before the rename, so
-/// a crash cannot leave the old file replaced by an incomplete one; a new file is renamed
-/// into place without that wait, as a copy would be.
+/// a crash cannot leave the old file replaced by an incomplete one (unless the file system
+/// already orders that rename after the data: see `ordered`); a new file is renamed into place
+/// without that wait, as a copy would be.
 pub fn write_streaming<T>(
     path: &Path,
     overwrite: bool,
@@ -1097,7 +1116,7 @@ pub fn write_streaming<T>(
         w.flush().map_err(|e| Error::io(path, e))?;
         v
     };
-    if replacing {
+    if replacing && ordered::flush_before_replacing(path.parent().unwrap_or(Path::new(""))) {
         tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
     }
     let result = if overwrite {

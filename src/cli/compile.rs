@@ -196,6 +196,7 @@ pub(super) fn compile_model(
         _ => None,
     });
     let jobs = ani_jobs(mds);
+    let mut parsed_first: Option<(String, Model)> = None;
     let (nodes, checksum) = match &args.mdh {
         Some(p) => skeleton(Some(p), &Model::default())?,
         None => match mesh_and_tree
@@ -232,7 +233,10 @@ pub(super) fn compile_model(
                             ),
                         );
                         let asc = read_asc(path)?;
-                        mdh_of(&asc, path, &key, &mut files)?
+                        let skeleton = mdh_of(&asc, path, &key, &mut files)?;
+                        // (its animations are compiled from this parse, not a second one)
+                        parsed_first = Some((key, asc));
+                        skeleton
                     }
                     None => {
                         crate::convert::warn(
@@ -258,13 +262,32 @@ pub(super) fn compile_model(
         });
         by_asc[g].1.push(i);
     }
-    let grouped: Vec<Vec<AniResult>> = by_asc
+    // The largest ASCs first, so that the cores finish together (a large one started last
+    // would be left to one core).
+    let size = |key: &String| {
+        found
+            .get(key)
+            .and_then(|p| std::fs::metadata(p).ok())
+            .map_or(0, |m| m.len())
+    };
+    let mut order: Vec<(u64, &(String, Vec<usize>))> =
+        by_asc.iter().map(|g| (size(&g.0), g)).collect();
+    order.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
+    let parsed_first = std::sync::Mutex::new(parsed_first);
+    let grouped: Vec<Vec<AniResult>> = order
         .par_iter()
-        .map(|(key, members)| {
+        .map(|(_, (key, members))| {
             let Some(path) = found.get(key) else {
                 return members.iter().map(|&i| (i, Ok(None))).collect();
             };
-            let asc = match read_asc(path) {
+            let first = {
+                let mut slot = parsed_first.lock().unwrap_or_else(|p| p.into_inner());
+                match slot.as_ref() {
+                    Some((k, _)) if k == key => slot.take().map(|(_, m)| m),
+                    _ => None,
+                }
+            };
+            let asc = match first.map_or_else(|| read_asc(path), Ok) {
                 Ok(a) => a,
                 Err(e) => {
                     // The error once; the other anis of this ASC point to it.

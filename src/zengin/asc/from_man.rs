@@ -674,11 +674,13 @@ fn sample(parent: Option<(World, World)>, key: &Key, before: Option<glam::DQuat>
     let spell = |w: World, digits: usize| {
         let (axis, angle) = pose::angaxis_from_quat(w.rot);
         (
-            w.pos.to_array().map(|v| num::decimal(v, digits)),
-            [axis.x, axis.y, axis.z, angle].map(|v| num::decimal(v, digits)),
+            w.pos.to_array().map(|v| num::decimal_n(v, digits)),
+            [axis.x, axis.y, axis.z, angle].map(|v| num::decimal_n(v, digits)),
         )
     };
     let (pos_d, rot_d) = spell(w, num::PRECISION);
+    // Their values (kept: most samples print them).
+    let (pos_dv, rot_dv) = (at(&pos_d, &[0; 3]), at(&rot_d, &[0; 4]));
     // The rotation a reader gets from the printed AngAxis, when already computed.
     let mut printed_rot = None;
     let (pos, rot) = match key.target {
@@ -701,8 +703,8 @@ fn sample(parent: Option<(World, World)>, key: &Key, before: Option<glam::DQuat>
             let rot_dev = |r: [f64; 4]| rot_dev_q(angaxis_quat(r));
             let mut pos = pos_d;
             let mut rot = rot_d;
-            let pos_ok = pos_dev(at(&pos, &[0; 3])) <= GOOD_ENOUGH;
-            let q = angaxis_quat(at(&rot, &[0; 4]));
+            let pos_ok = pos_dev(pos_dv) <= GOOD_ENOUGH;
+            let q = angaxis_quat(rot_dv);
             let rot_ok = rot_dev_q(q) <= GOOD_ENOUGH;
             printed_rot = Some(q);
             if !(pos_ok && rot_ok) {
@@ -736,8 +738,16 @@ fn sample(parent: Option<(World, World)>, key: &Key, before: Option<glam::DQuat>
             (pos, rot)
         }
     };
-    let pos_v = at(&pos, &[0; 3]);
-    let rot_v = at(&rot, &[0; 4]);
+    let pos_v = if pos == pos_d {
+        pos_dv
+    } else {
+        at(&pos, &[0; 3])
+    };
+    let rot_v = if rot == rot_d {
+        rot_dv
+    } else {
+        at(&rot, &[0; 4])
+    };
     let printed = World {
         rot: printed_rot.unwrap_or_else(|| angaxis_quat(rot_v)),
         pos: DVec3::from_array(pos_v),

@@ -30,7 +30,7 @@ pub fn push_exact(out: &mut String, v: f64) {
         return;
     }
     for digits in PRECISION..=17 {
-        let (m, e) = decimal(v, digits);
+        let (m, e) = decimal_n(v, digits);
         // Reading back is one exact operation while |m| < 2^53 and |e| ≤ 22 (Clinger's fast
         // path); beyond, the standard parser decides.
         let back = if m.unsigned_abs() < (1 << 53) && e.unsigned_abs() <= 22 {
@@ -73,7 +73,11 @@ pub fn push_g_digits(out: &mut String, v: f64, digits: usize) {
 /// and at least three exponent digits; trailing zeros and a bare point removed.
 fn write_decimal(out: &mut String, m: i64, e: i32, digits: usize) {
     let mut t = [0u8; TEXT_ROOM];
-    let w = format_decimal(&mut t, 0, m, e, digits);
+    let w = if digits == PRECISION && (100_000..1_000_000).contains(&m.unsigned_abs()) {
+        format_decimal6(&mut t, 0, m, e)
+    } else {
+        format_decimal(&mut t, 0, m, e, digits)
+    };
     // Only ASCII digits, signs, points and `e` were written.
     out.push_str(std::str::from_utf8(&t[..w]).unwrap_or_default());
 }
@@ -96,7 +100,67 @@ pub fn put_decimal(t: &mut [u8], at: usize, m: i64, e: i32) -> usize {
         t[at] = b'0';
         return at + 1;
     }
+    if (100_000..1_000_000).contains(&m.unsigned_abs()) {
+        return format_decimal6(t, at, m, e);
+    }
     format_decimal(t, at, m, e, PRECISION)
+}
+
+/// [`format_decimal`] with `digits` = 6 for a 6-digit `|m|` (the usual case), the same text:
+/// the digits are one 8-byte word (6 ASCII digits and two `'0'`s), written with 8-byte
+/// stores; the significant digits come from the word's last non-`'0'` byte. Bytes past the
+/// text are scratch, as in [`format_decimal`].
+#[inline]
+fn format_decimal6(t: &mut [u8], at: usize, m: i64, e: i32) -> usize {
+    let n = m.unsigned_abs();
+    debug_assert!((100_000..1_000_000).contains(&n));
+    let pair =
+        |i: u64| u16::from_le_bytes([DIGITS2[2 * i as usize], DIGITS2[2 * i as usize + 1]]) as u64;
+    // Little-endian: the first digit is the lowest byte.
+    let dw = pair(n / 10_000) | pair(n / 100 % 100) << 16 | pair(n % 100) << 32 | 0x3030 << 48;
+    // Non-zero bytes where a digit is not '0'; the last of them ends the significant digits.
+    let nz = (dw ^ 0x3030_3030_3030_3030) & 0xffff_ffff_ffff;
+    let sig = (71 - nz.leading_zeros() as usize) / 8;
+    let x = e + 5;
+    let mut w = at;
+    if m < 0 {
+        t[w] = b'-';
+        w += 1;
+    }
+    let put8 = |t: &mut [u8], w: usize, v: u64| t[w..w + 8].copy_from_slice(&v.to_le_bytes());
+    if (-4..6).contains(&x) {
+        if x < 0 {
+            // `0.` and −x − 1 zeros, then the digits.
+            put8(t, w, u64::from_le_bytes(*b"0.000000"));
+            w += 2 + (-x - 1) as usize;
+            put8(t, w, dw);
+            w + sig
+        } else {
+            let int = x as usize + 1;
+            put8(t, w, dw);
+            if sig <= int {
+                w + int
+            } else {
+                t[w + int] = b'.';
+                put8(t, w + int + 1, dw >> (8 * int));
+                w + sig + 1
+            }
+        }
+    } else {
+        put8(t, w, dw);
+        w += 1;
+        if sig > 1 {
+            t[w] = b'.';
+            put8(t, w + 1, dw >> 8);
+            w += sig;
+        }
+        t[w] = b'e';
+        t[w + 1] = if x < 0 { b'-' } else { b'+' };
+        let a = x.unsigned_abs().min(999) as usize;
+        t[w + 2] = b'0' + (a / 100) as u8;
+        t[w + 3..w + 5].copy_from_slice(&DIGITS2[2 * (a % 100)..2 * (a % 100) + 2]);
+        w + 5
+    }
 }
 
 /// Two ASCII digits of 0..=99.
@@ -309,9 +373,25 @@ pub fn g(v: f64) -> String {
 
 /// The decimal `%g` prints for a finite, non-zero `v`: `(m, e)` with `v ≈ m·10^e` and
 /// `100000 ≤ |m| ≤ 999999`. `(0, 0)` for zero.
+/// The floating-point path is inlined with the precision known (the usual case).
 #[inline]
 pub fn decimal6(v: f64) -> (i64, i32) {
+    if v != 0.0 && v.is_finite() {
+        if let Some(d) = decimal_fast(v, PRECISION) {
+            return d;
+        }
+    }
     decimal(v, PRECISION)
+}
+
+/// [`decimal6`] where `digits` is [`PRECISION`], else [`decimal`].
+#[inline]
+pub fn decimal_n(v: f64, digits: usize) -> (i64, i32) {
+    if digits == PRECISION {
+        decimal6(v)
+    } else {
+        decimal(v, digits)
+    }
 }
 
 /// Like [`decimal6`] with `digits` significant digits (6..=17).
@@ -365,7 +445,7 @@ fn scaled_fast(a: f64, k: i32) -> Option<u64> {
 
 /// [`decimal_exact`] in floating point (see [`scaled_fast`]) for `digits` ≤ 15 and decimal
 /// exponents within ±22 of the digits; `None` elsewhere.
-#[inline]
+#[inline(always)]
 fn decimal_fast(v: f64, digits: usize) -> Option<(i64, i32)> {
     if !(1..=15).contains(&digits) {
         return None;
@@ -407,19 +487,22 @@ fn decimal_std(v: f64, digits: usize) -> (i64, i32) {
 
 /// The `f64` a correctly rounding reader gives for the decimal `m·10^e` (one exact operation
 /// while `|m| < 2^53` and `|e| ≤ 22`, the standard parser beyond).
+#[inline]
 pub fn from_decimal(m: i64, e: i32) -> f64 {
-    const POW10: [f64; 23] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ];
     if m.unsigned_abs() < (1u64 << 53) && e.unsigned_abs() <= 22 {
         let x = m as f64;
         return if e >= 0 {
-            x * POW10[e as usize]
+            x * POW10_F64[e as usize]
         } else {
-            x / POW10[(-e) as usize]
+            x / POW10_F64[(-e) as usize]
         };
     }
+    from_decimal_std(m, e)
+}
+
+/// [`from_decimal`] through the standard parser.
+#[cold]
+fn from_decimal_std(m: i64, e: i32) -> f64 {
     format!("{m}e{e}").parse().unwrap_or(f64::NAN)
 }
 
@@ -574,6 +657,52 @@ mod tests {
                 trim(mantissa.to_string()),
                 exp.unsigned_abs()
             )
+        }
+    }
+
+    /// The 6-digit writer ([`format_decimal6`], behind [`put_decimal`] and `%g`) writes the
+    /// text of the general one ([`format_decimal`]) for every 6-digit mantissa, both signs,
+    /// each with one of the exponents that give `%f` with 0–5 decimals, `0.` with 1–4 zeros, and
+    /// `%e` of both signs (3-digit exponents), and after scratch bytes.
+    #[test]
+    fn six_digit_writer_equals_the_general_one() {
+        let exps = [
+            -5, -6, -7, -8, -9, -10, -4, -3, -2, -1, 0, 1, 2, -11, -20, 5, 300, -305,
+        ];
+        for n in 100_000i64..1_000_000 {
+            for m in [n, -n] {
+                let e = exps[(n % exps.len() as i64) as usize];
+                let (mut a, mut b) = ([0xaau8; TEXT_ROOM + 8], [0x55u8; TEXT_ROOM + 8]);
+                let wa = put_decimal(&mut a, 3, m, e);
+                let wb = format_decimal(&mut b, 3, m, e, PRECISION);
+                assert_eq!(&a[3..wa], &b[3..wb], "{m}e{e}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The printed decimal of any finite f64 equals the standard formatter's `%g`.
+        #[test]
+        fn put_decimal_of_any_float_is_the_reference_g(bits in proptest::prelude::any::<u64>()) {
+            let v = f64::from_bits(bits);
+            proptest::prop_assume!(v.is_finite() && v != 0.0);
+            let (m, e) = decimal6(v);
+            let mut t = [0u8; TEXT_ROOM];
+            let w = put_decimal(&mut t, 0, m, e);
+            proptest::prop_assert_eq!(std::str::from_utf8(&t[..w]).unwrap(), reference_g(v, 6));
+            proptest::prop_assert_eq!(g(v), reference_g(v, 6));
+        }
+
+        /// The same for values of the sizes ASC samples hold (1e-7..1e4).
+        #[test]
+        fn put_decimal_of_sample_sized_floats_is_the_reference_g(
+            m in 1.0f64..10.0, x in -7i32..5, neg in proptest::prelude::any::<bool>()
+        ) {
+            let v = m * 10f64.powi(x) * if neg { -1.0 } else { 1.0 };
+            let (dm, de) = decimal6(v);
+            let mut t = [0u8; TEXT_ROOM];
+            let w = put_decimal(&mut t, 0, dm, de);
+            proptest::prop_assert_eq!(std::str::from_utf8(&t[..w]).unwrap(), reference_g(v, 6));
         }
     }
 
