@@ -1,7 +1,9 @@
 //! `animkit asc export`: MAN → ASC as GothicSourcer writes it (one ASC per animation, a whole
 //! model from an archive or folder, or the skeleton of an MDH).
 
-use super::gltf_files::{check_pair, decode_mdh, mans_and_mdh, model_in};
+use super::gltf_files::{
+    check_pair, decode_mdh, each_model_man, mans_and_mdh, mdh_checksum, model_mdh, no_model_man,
+};
 use super::Status;
 use crate::exact::Error;
 use crate::registry::{self, Codec};
@@ -279,6 +281,19 @@ fn describe(out: &Path, bytes: usize, cov: &[Coverage]) -> String {
     s
 }
 
+/// The ASC a MAN of a whole model goes into: its MDS line's, else one named after it.
+fn asc_name(label: &Path, man: &Man) -> String {
+    match line_of(man) {
+        Some(l) => with_asc_ext(&safe_name(&l.asc)),
+        None => with_asc_ext(&safe_name(
+            &label
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "ANIMATION".into()),
+        )),
+    }
+}
+
 /// `ARCHIVE|DIR --model NAME`: every MAN of the model, grouped by the ASC its MDS line names,
 /// and the skeleton.
 #[allow(clippy::type_complexity)]
@@ -289,39 +304,85 @@ fn whole_model(a: &Args, source: &Path, eol: Eol) -> Result<Status, Error> {
             "a whole model is written into a folder (-o DIR), one ASC per ASC its MDS lines name",
         ));
     }
-    let (mdh_label, mdh, mans) = model_in(a.mdh.as_deref(), a.model.as_deref(), source)?;
-    let rig = rig(&mdh_label, &mdh)?;
+    // Two walks of the model's MANs, one MAN decoded at a time: the first finds the ASC each
+    // goes into (its MDS line's), the second keeps a group's MANs only until its last one is
+    // read and then writes the group's text (a whole game's model is not held in memory).
+    let (mdh_label, mdh) = model_mdh(a.mdh.as_deref(), a.model.as_deref(), source)?;
+    let want = mdh_checksum(&mdh);
     // Group by ASC name, case-insensitively (the engine's file names are), in MAN order.
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
-    for (i, (label, man)) in mans.iter().enumerate() {
-        let name = match line_of(man) {
-            Some(l) => with_asc_ext(&safe_name(&l.asc)),
-            None => with_asc_ext(&safe_name(
-                &label
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| "ANIMATION".into()),
-            )),
-        };
-        match groups
-            .iter_mut()
-            .find(|(g, _)| g.eq_ignore_ascii_case(&name))
+    let mut group_of: Vec<usize> = Vec::new();
+    let n = each_model_man(source, want, true, |label, man| {
+        let name = asc_name(&label, &man);
+        let g = match groups
+            .iter()
+            .position(|(g, _)| g.eq_ignore_ascii_case(&name))
         {
-            Some((_, v)) => v.push(i),
-            None => groups.push((name, vec![i])),
-        }
+            Some(g) => g,
+            None => {
+                groups.push((name, Vec::new()));
+                groups.len() - 1
+            }
+        };
+        groups[g].1.push(group_of.len());
+        group_of.push(g);
+        Ok(())
+    })?;
+    if n == 0 {
+        return Err(no_model_man(source, &mdh_label, &mdh));
     }
+    let rig = rig(&mdh_label, &mdh)?;
     let skeleton = skeleton_name(&mdh, &mdh_label);
-    let mut results: Vec<Result<Written, Error>> = groups
-        .par_iter()
-        .map(|(name, members)| {
-            let parts: Vec<Part<'_>> = members
-                .iter()
-                .map(|&i| part(&mans[i].0, &mans[i].1))
-                .collect();
-            let (text, cov) = from_man::animation_text(&rig, name, &parts, eol)
-                .map_err(|e| Error::other(a.output.join(name), e))?;
-            Ok((a.output.join(name), text, cov))
+    let texts: std::sync::Mutex<Vec<Option<Result<Written, Error>>>> =
+        std::sync::Mutex::new((0..groups.len()).map(|_| None).collect());
+    let mut pending: Vec<Vec<(PathBuf, Man)>> = (0..groups.len()).map(|_| Vec::new()).collect();
+    let mut at = 0;
+    // (each group's text made on all cores as soon as its MANs are in)
+    let (rig, groups_ref, texts_ref) = (&rig, &groups, &texts);
+    rayon::scope(|scope| -> Result<(), Error> {
+        each_model_man(source, want, false, |label, man| {
+            let Some(&g) = group_of.get(at) else {
+                return Err(Error::other(
+                    &label,
+                    "not among the MANs found before (did the files change during the export?)",
+                ));
+            };
+            let (name, members) = &groups_ref[g];
+            if !asc_name(&label, &man).eq_ignore_ascii_case(name) {
+                return Err(Error::other(&label, "not the MAN found before at its place (did the files change during the export?)"));
+            }
+            at += 1;
+            pending[g].push((label, man));
+            if pending[g].len() == members.len() {
+                let mans = std::mem::take(&mut pending[g]);
+                scope.spawn(move |_| {
+                    let parts: Vec<Part<'_>> =
+                        mans.iter().map(|(label, man)| part(label, man)).collect();
+                    let made = from_man::animation_text(rig, name, &parts, eol)
+                        .map_err(|e| Error::other(a.output.join(name), e))
+                        .map(|(text, cov)| (a.output.join(name), text, cov));
+                    texts_ref.lock().unwrap_or_else(|e| e.into_inner())[g] = Some(made);
+                });
+            }
+            Ok(())
+        })?;
+        if at != group_of.len() {
+            return Err(Error::other(source, format!("{at} of the model's {} MANs found again (did the files change during the export?)", group_of.len())));
+        }
+        Ok(())
+    })?;
+    let mut results: Vec<Result<Written, Error>> = texts
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .zip(&groups)
+        .map(|(t, (name, _))| {
+            t.unwrap_or_else(|| {
+                Err(Error::other(
+                    a.output.join(name),
+                    "its animations were not all found again (did the files change during the export?)",
+                ))
+            })
         })
         .collect();
     if groups
@@ -332,10 +393,9 @@ fn whole_model(a: &Args, source: &Path, eol: Eol) -> Result<Status, Error> {
             "an animation ASC is named {skeleton} like the skeleton: the skeleton is not written"
         ));
     } else {
-        let text = print_gs(&from_man::skeleton(&rig, &skeleton), eol);
+        let text = print_gs(&from_man::skeleton(rig, &skeleton), eol);
         results.push(Ok((a.output.join(&skeleton), text, Vec::new())));
     }
-    let n = mans.len();
     let status = write_all(a, results)?;
     println!(
         "{n} animation{} of {} in {} ASC file{}",

@@ -4,7 +4,7 @@ use super::gltf_files::*;
 use super::Status;
 use crate::exact::Error;
 use crate::registry;
-use crate::zengin::gltf::{self, export::Animation, import, Document};
+use crate::zengin::gltf::{self, import, Document};
 use crate::zengin::man::Man;
 use crate::zengin::mdh::Mdh;
 use std::path::{Path, PathBuf};
@@ -139,44 +139,103 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
         && (a.inputs[0].is_dir()
             || crate::fsio::map_file(&a.inputs[0])
                 .is_ok_and(|d| registry::detect(&d).is_some_and(|f| f.container().is_some())));
-    let (mdh_label, mdh, mans) = if single_source {
-        model_in(a.mdh.as_deref(), a.model.as_deref(), &a.inputs[0])?
-    } else {
-        mans_and_mdh(&a.inputs, a.mdh.as_deref())?
-    };
-    for (label, man) in &mans {
-        check_pair(label, man, &mdh, a.force)?;
-    }
-    let sk = skeleton(&mdh_label, &mdh)?;
-    let anims: Vec<Animation<'_>> = mans
-        .iter()
-        .map(|(label, man)| Animation {
-            label: label.display().to_string(),
-            man,
-        })
-        .collect();
     let source = single_source.then(|| a.inputs[0].as_path());
+    // The MANs named on the command line are held; a model's in an archive or folder are
+    // read twice, one at a time: planned (and checked) first, then each written into the
+    // file as it is read again (a whole game's model is not held in memory).
+    let (mdh_label, mdh, listed) = match source {
+        Some(s) => {
+            let (label, mdh) = model_mdh(a.mdh.as_deref(), a.model.as_deref(), s)?;
+            (label, mdh, None)
+        }
+        None => {
+            let (label, mdh, mans) = mans_and_mdh(&a.inputs, a.mdh.as_deref())?;
+            (label, mdh, Some(mans))
+        }
+    };
+    let sk = skeleton(&mdh_label, &mdh);
+    let mut layout = gltf::Layout::default();
+    let mut plan_error = None;
+    let mut origin = OriginOf::new(&a.output, source, &mdh_label);
+    let mut plan = |label: &Path, man: &Man| -> Result<(), Error> {
+        check_pair(label, man, &mdh, a.force)?;
+        if !a.no_origin {
+            origin.add(label, man);
+        }
+        if let (Ok(sk), None) = (&sk, &plan_error) {
+            if let Err(e) = layout.add(sk, &label.display().to_string(), man) {
+                plan_error = Some(e);
+            }
+        }
+        Ok(())
+    };
+    match (&listed, source) {
+        (Some(mans), _) => {
+            for (label, man) in mans {
+                plan(label, man)?;
+            }
+        }
+        (None, Some(s)) => {
+            let n = each_model_man(s, mdh_checksum(&mdh), true, |label, man| plan(&label, &man))?;
+            if n == 0 {
+                return Err(no_model_man(s, &mdh_label, &mdh));
+            }
+        }
+        (None, None) => unreachable!("either MANs named or one source"),
+    }
+    let sk = sk?;
     let loaded = super::gltf_mesh::load(&a.character, source, a.model.as_deref())?;
     let character = loaded.as_ref().map(|l| l.character(&sk)).transpose()?;
-    let origin = origin_of(&a.output, source, &mdh_label, &mans);
-    // (written as it is made: the binary buffer is not copied behind the JSON in memory;
-    // the output is renamed into place only when the whole file is written)
+    if let Some(e) = plan_error {
+        return Err(Error::other(&mdh_label, e.to_string()));
+    }
+    let origin = origin.done();
+    let want = mdh_checksum(&mdh);
+    // The MANs again, in the same order, each written into the file as it comes.
+    let mut feed =
+        |each: &mut dyn FnMut(&str, &Man) -> Result<(), gltf::GltfError>| match (&listed, source) {
+            (Some(mans), _) => {
+                for (label, man) in mans {
+                    each(&label.display().to_string(), man)?;
+                }
+                Ok(())
+            }
+            (None, Some(s)) => {
+                let mut failed = None;
+                let walked = each_model_man(s, want, false, |label, man| {
+                    each(&label.display().to_string(), &man).map_err(|e| {
+                        let m = e.to_string();
+                        failed = Some(e);
+                        Error::other(&label, m)
+                    })
+                });
+                match (failed, walked) {
+                    (Some(e), _) => Err(e),
+                    (None, Err(e)) => Err(gltf::GltfError::new(e.to_string())),
+                    (None, Ok(_)) => Ok(()),
+                }
+            }
+            (None, None) => Ok(()),
+        };
+    // (written as it is made: the JSON and the binary buffer are not held in memory; the
+    // output is renamed into place only when the whole file is written)
     let (len, report) = crate::fsio::write_streaming(&a.output, a.force, |w| {
         let mut w = KeepIoError { w, error: None };
-        gltf::export_with_origin_to(
+        gltf::export_streamed(
             &sk,
-            &anims,
+            &layout,
             character.as_ref(),
             container,
             (!a.no_origin).then_some(&origin),
             &mut w,
+            &mut feed,
         )
         .map_err(|e| match w.error.take() {
             Some(io) => Error::io(&a.output, io),
             None => Error::other(&mdh_label, e.to_string()),
         })
     })?;
-    drop(mans);
+    drop(listed);
     for w in &report.warnings {
         crate::convert::warn_plain(w);
     }
@@ -239,54 +298,72 @@ impl<W: std::io::Write> std::io::Write for KeepIoError<W> {
 }
 
 /// Where an export's model came from, for the way back (paths relative to the output's
-/// folder when inside it; members of an archive or folder relative to it).
-fn origin_of(
-    output: &Path,
-    source: Option<&Path>,
-    mdh: &Path,
-    mans: &[(PathBuf, Man)],
-) -> gltf::origin::Origin {
-    let base = output
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
-    let slashed = |p: &Path| {
-        p.components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join("/")
-    };
-    let rel = |p: &Path| {
+/// folder when inside it; members of an archive or folder relative to it), gathered MAN by
+/// MAN.
+struct OriginOf<'a> {
+    base: PathBuf,
+    source: Option<&'a Path>,
+    origin: gltf::origin::Origin,
+}
+
+fn slashed(p: &Path) -> String {
+    p.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+impl<'a> OriginOf<'a> {
+    fn new(output: &Path, source: Option<&'a Path>, mdh: &Path) -> Self {
+        let base = output
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
+        let mut o = OriginOf {
+            base,
+            source,
+            origin: Default::default(),
+        };
+        o.origin.mdh = o.inside(mdh);
+        o.origin.source = source.map(|s| o.rel(s));
+        o
+    }
+
+    fn rel(&self, p: &Path) -> String {
         let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-        match abs.strip_prefix(&base) {
+        match abs.strip_prefix(&self.base) {
             Ok(r) => slashed(r),
             Err(_) => abs.to_string_lossy().into_owned(),
         }
-    };
-    let inside = |p: &Path| match source.and_then(|s| p.strip_prefix(s).ok()) {
-        Some(r) => slashed(r),
-        None => rel(p),
-    };
-    gltf::origin::Origin {
-        mdh: inside(mdh),
-        source: source.map(rel),
-        animations: mans
-            .iter()
-            .filter_map(|(p, m)| {
-                let h = m.header()?;
-                // (the MAN's bytes: written from the model, which reads and writes them
-                // byte-exactly)
-                let mut bytes = Vec::new();
-                let crc32 = m.write(&mut bytes).ok().map(|_| crc32fast::hash(&bytes));
-                Some(gltf::origin::OriginAnimation {
-                    name: h.name.to_unicode().into_owned(),
-                    man: inside(p),
-                    fps: h.fps.get(),
-                    crc32,
-                })
-            })
-            .collect(),
+    }
+
+    fn inside(&self, p: &Path) -> String {
+        match self.source.and_then(|s| p.strip_prefix(s).ok()) {
+            Some(r) => slashed(r),
+            None => self.rel(p),
+        }
+    }
+
+    /// The MAN at `path` (none without a header).
+    fn add(&mut self, path: &Path, m: &Man) {
+        let Some(h) = m.header() else {
+            return;
+        };
+        // (the MAN's bytes: written from the model, which reads and writes them
+        // byte-exactly)
+        let mut bytes = Vec::new();
+        let crc32 = m.write(&mut bytes).ok().map(|_| crc32fast::hash(&bytes));
+        self.origin.animations.push(gltf::origin::OriginAnimation {
+            name: h.name.to_unicode().into_owned(),
+            man: self.inside(path),
+            fps: h.fps.get(),
+            crc32,
+        });
+    }
+
+    fn done(self) -> gltf::origin::Origin {
+        self.origin
     }
 }
 

@@ -445,16 +445,22 @@ pub(super) fn keep_once(path: &Path) -> Result<Option<PathBuf>, Error> {
 /// A model's MDH and MANs (with their labels).
 pub(super) type Model = (PathBuf, Mdh, Vec<(PathBuf, Man)>);
 
-/// `--model` (or `--mdh`) in an archive or folder: the MDH, and every MAN there with its
-/// checksum.
-pub(super) fn model_in(
+/// The error of a model without MANs in `source`.
+pub(super) fn no_model_man(source: &Path, label: &Path, mdh: &Mdh) -> Error {
+    Error::other(
+        source,
+        gltf::model::no_man_message(&label.display().to_string(), mdh_checksum(mdh)),
+    )
+}
+
+/// `--model` (or `--mdh`) in an archive or folder: the MDH's label and the MDH (the MDH
+/// members are read in a walk of their own; they are small).
+pub(super) fn model_mdh(
     mdh: Option<&Path>,
     model: Option<&str>,
     source: &Path,
-) -> Result<Model, Error> {
-    // Two walks: the MDH members first (small), then the MANs one at a time, keeping only
-    // those of the model decoded (a whole game's archive is not held in memory).
-    let (label, mdh) = match mdh {
+) -> Result<(PathBuf, Mdh), Error> {
+    Ok(match mdh {
         Some(p) => (p.to_path_buf(), read_mdh(p)?),
         None => {
             let mut mdhs = Vec::new();
@@ -474,28 +480,38 @@ pub(super) fn model_in(
             let mdh = decode_mdh(&label, &hit.bytes)?;
             (label, mdh)
         }
-    };
-    let want = mdh_checksum(&mdh);
-    let mut mans = Vec::new();
+    })
+}
+
+/// Each MAN of an archive or folder whose checksum is `want` (a model's), decoded and handed
+/// to `visit` with its label (`source/member`) one at a time, in member order: only the MAN
+/// in hand is held (a whole game's archive is not). A member that does not read is skipped,
+/// with a warning when `warn`. Returns how many were handed over.
+pub(super) fn each_model_man(
+    source: &Path,
+    want: Option<u32>,
+    warn: bool,
+    mut visit: impl FnMut(PathBuf, Man) -> Result<(), Error>,
+) -> Result<usize, Error> {
+    let mut n = 0;
     each_member(
         source,
         |n| ext_is(n, "man"),
-        |name, bytes| {
-            match gltf::model::man_of(bytes, want) {
-                Err(()) => crate::convert::warn(Path::new(name), "not a readable MAN; skipped"),
-                Ok(Some(man)) => mans.push((source.join(name), man)),
-                Ok(None) => {}
+        |name, bytes| match gltf::model::man_of(bytes, want) {
+            Err(()) => {
+                if warn {
+                    crate::convert::warn(Path::new(name), "not a readable MAN; skipped");
+                }
+                Ok(())
             }
-            Ok(())
+            Ok(Some(man)) => {
+                n += 1;
+                visit(source.join(name), man)
+            }
+            Ok(None) => Ok(()),
         },
     )?;
-    if mans.is_empty() {
-        return Err(Error::other(
-            source,
-            gltf::model::no_man_message(&label.display().to_string(), want),
-        ));
-    }
-    Ok((label, mdh, mans))
+    Ok(n)
 }
 
 /// MAN files named on the command line and the `--mdh` given (without one: an error naming

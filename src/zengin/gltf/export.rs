@@ -60,23 +60,24 @@ fn accessor(
     }
 }
 
-/// Where one MAN's data goes: checked before anything is built.
-struct Plan<'a> {
+/// Where one MAN's data goes: checked before anything is built; nothing of its samples is
+/// held (the streamed export plans every animation first and reads each again to write it).
+#[derive(Debug, Clone, PartialEq)]
+struct Plan {
+    label: String,
     name: String,
-    man: &'a Man,
     frames: usize,
     fps: f32,
-    /// (column in the MAN, skeleton node)
-    columns: Vec<(usize, usize)>,
+    /// The skeleton node of each column of the MAN's samples.
+    nodes: Vec<u32>,
 }
 
-fn plan<'a>(sk: &Skeleton, a: &Animation<'a>) -> Result<Option<Plan<'a>>, GltfError> {
-    let err = |m: String| GltfError::new(format!("{}: {m}", a.label));
-    let h = a
-        .man
+fn plan(sk: &Skeleton, label: &str, man: &Man) -> Result<Option<Plan>, GltfError> {
+    let err = |m: String| GltfError::new(format!("{label}: {m}"));
+    let h = man
         .header()
         .ok_or_else(|| err("the MAN has no header chunk (0xA020)".into()))?;
-    let Some(s) = a.man.samples() else {
+    let Some(s) = man.samples() else {
         return Ok(None);
     };
     let frames = s.frame_count();
@@ -96,7 +97,6 @@ fn plan<'a>(sk: &Skeleton, a: &Animation<'a>) -> Result<Option<Plan<'a>>, GltfEr
         )));
     }
     let mut seen = vec![usize::MAX; sk.len()];
-    let mut columns = Vec::with_capacity(s.node_indices.len());
     for (k, &idx) in s.node_indices.iter().enumerate() {
         let node = idx as usize;
         if node >= sk.len() {
@@ -112,15 +112,129 @@ fn plan<'a>(sk: &Skeleton, a: &Animation<'a>) -> Result<Option<Plan<'a>>, GltfEr
             )));
         }
         seen[node] = k;
-        columns.push((k, node));
     }
     Ok(Some(Plan {
+        label: label.to_string(),
         name: h.name.to_unicode().into_owned(),
-        man: a.man,
         frames,
         fps,
-        columns,
+        nodes: s.node_indices.clone(),
     }))
+}
+
+fn no_nodes() -> GltfError {
+    GltfError::new("the MDH has no nodes")
+}
+
+/// The animations of an export, planned from their MANs before anything is written (their
+/// names, frame counts, rates and nodes; none of their samples): with it
+/// [`export_streamed`] writes the file's JSON first and then each animation's data as its
+/// MAN is handed over again, one at a time.
+#[derive(Debug, Default)]
+pub struct Layout {
+    plans: Vec<Plan>,
+    /// The labels of the MANs without frames or nodes (not exported).
+    skipped: Vec<String>,
+}
+
+impl Layout {
+    /// Plan the MAN `man` (`label` names it in messages): an error when it cannot be
+    /// exported with the skeleton; `false` when it has no frames or no nodes (it is left out
+    /// with a warning).
+    pub fn add(&mut self, sk: &Skeleton, label: &str, man: &Man) -> Result<bool, GltfError> {
+        if sk.is_empty() {
+            return Err(no_nodes());
+        }
+        Ok(match plan(sk, label, man)? {
+            Some(p) => {
+                self.plans.push(p);
+                true
+            }
+            None => {
+                self.skipped.push(label.to_string());
+                false
+            }
+        })
+    }
+
+    /// The animations planned (the MANs with frames and nodes).
+    pub fn len(&self) -> usize {
+        self.plans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.plans.is_empty()
+    }
+
+    /// The report's start: the warnings of the MANs left out, the animation names.
+    fn report(&self, sk: &Skeleton) -> Result<ExportReport, GltfError> {
+        if sk.is_empty() {
+            return Err(no_nodes());
+        }
+        // A file of no animation would be refused by `gltf import` (the way back): not written.
+        if self.plans.is_empty() && !self.skipped.is_empty() {
+            return Err(GltfError::new(format!(
+                "{}: no frames or no nodes: no animation to export, and a glTF file without \
+                 animations would not go back in with `gltf import`; leave {} out (the skeleton, \
+                 or a mesh with --mesh, exports without MANs)",
+                self.skipped.join(", "),
+                if self.skipped.len() == 1 {
+                    "it"
+                } else {
+                    "them"
+                },
+            )));
+        }
+        Ok(ExportReport {
+            nodes: sk.len(),
+            meshes: 0,
+            animations: self.plans.iter().map(|p| p.name.clone()).collect(),
+            warnings: self
+                .skipped
+                .iter()
+                .map(|l| format!("{l}: no frames or no nodes; not exported"))
+                .collect(),
+        })
+    }
+
+    /// The binary buffer's parts before the character's: the inverse bind matrices, every
+    /// animation's key times, the outputs (node by node: rotations then translations).
+    fn sizes(&self, sk: &Skeleton) -> Result<Sizes, GltfError> {
+        let sizes = Sizes {
+            ibm: sk.len() * 64,
+            times: self.plans.iter().map(|p| p.frames * 4).sum(),
+            outputs: self
+                .plans
+                .iter()
+                .map(|p| p.nodes.len() * p.frames * 28)
+                .sum(),
+        };
+        let total = sizes.total();
+        if total > u32::MAX as usize - 64 {
+            return Err(GltfError::new(format!(
+                "the animations need {total} bytes of key data; a glTF buffer holds at most 4 GiB"
+            )));
+        }
+        Ok(sizes)
+    }
+
+    /// How many accessors the animations take.
+    fn accessors(&self) -> usize {
+        self.plans.iter().map(|p| 1 + 2 * p.nodes.len()).sum()
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Sizes {
+    ibm: usize,
+    times: usize,
+    outputs: usize,
+}
+
+impl Sizes {
+    fn total(&self) -> usize {
+        self.ibm + self.times + self.outputs
+    }
 }
 
 /// Build the glTF file.
@@ -143,7 +257,9 @@ pub fn export_with(
 }
 
 /// [`export_with`], recording where the model came from in `asset.extras` (see
-/// [`super::origin`]).
+/// [`super::origin`]). The file is built in memory: the whole `gltf_json` document and
+/// binary buffer, then the file (the declared path; [`export_streamed`] writes the same
+/// bytes holding none of them).
 pub fn export_with_origin(
     sk: &Skeleton,
     anims: &[Animation<'_>],
@@ -151,14 +267,44 @@ pub fn export_with_origin(
     container: Container,
     origin: Option<&super::origin::Origin>,
 ) -> Result<(Vec<u8>, ExportReport), GltfError> {
+    if sk.is_empty() {
+        return Err(no_nodes());
+    }
+    let mut layout = Layout::default();
+    let mut mans = Vec::new();
+    for a in anims {
+        if layout.add(sk, &a.label, a.man)? {
+            mans.push(a.man);
+        }
+    }
+    let mut report = layout.report(sk)?;
+    let sizes = layout.sizes(sk)?;
+    let mut root = base_root(sk, origin);
+    let mut bin = vec![0u8; sizes.total()];
+    bin[..sizes.ibm].copy_from_slice(&ibm_bytes(sk));
+    push_skin(&mut root, sk);
+    if !layout.plans.is_empty() {
+        let (times_bin, out_bin) = bin[sizes.ibm..].split_at_mut(sizes.times);
+        let plans: Vec<(&Plan, &Man)> = layout.plans.iter().zip(mans).collect();
+        push_animations(&mut root, &plans, (sizes.ibm, times_bin, out_bin));
+    }
+    if let Some(ch) = character {
+        report.warnings.extend(super::mesh::push_character(
+            &mut root,
+            sk,
+            ch,
+            (&mut bin, super::mesh::Base::default()),
+        )?);
+        report.meshes = root.meshes.len();
+    }
     let mut out = Vec::new();
-    let (_, report) = export_with_origin_to(sk, anims, character, container, origin, &mut out)?;
+    serialize(root, bin, container, &mut out)?;
     Ok((out, report))
 }
 
-/// [`export_with_origin`] written into `w` (a GLB's binary buffer is written as it is, not
-/// copied behind the JSON first); returns the file's size and the report. An error of `w`
-/// is a [`GltfError`] naming it.
+/// [`export_with_origin`] written into `w` by [`export_streamed`] (the same bytes; the
+/// document and the binary buffer are not held); returns the file's size and the report. An
+/// error of `w` is a [`GltfError`] naming it.
 pub fn export_with_origin_to(
     sk: &Skeleton,
     anims: &[Animation<'_>],
@@ -167,34 +313,309 @@ pub fn export_with_origin_to(
     origin: Option<&super::origin::Origin>,
     w: &mut dyn std::io::Write,
 ) -> Result<(usize, ExportReport), GltfError> {
-    let mut report = ExportReport {
-        nodes: sk.len(),
-        ..Default::default()
-    };
     if sk.is_empty() {
-        return Err(GltfError::new("the MDH has no nodes"));
+        return Err(no_nodes());
     }
-    let mut plans = Vec::new();
+    let mut layout = Layout::default();
     for a in anims {
-        match plan(sk, a)? {
-            Some(p) => plans.push(p),
-            None => report
-                .warnings
-                .push(format!("{}: no frames or no nodes; not exported", a.label)),
+        layout.add(sk, &a.label, a.man)?;
+    }
+    export_streamed(sk, &layout, character, container, origin, w, &mut |each| {
+        for a in anims {
+            each(&a.label, a.man)?;
+        }
+        Ok(())
+    })
+}
+
+/// Hands each MAN of a [`Layout`] (with its label, in the order they were added) to the
+/// function it is given; MANs that were left out (no frames or nodes) may be handed over too.
+pub type Feed<'f> =
+    dyn FnMut(&mut dyn FnMut(&str, &Man) -> Result<(), GltfError>) -> Result<(), GltfError> + 'f;
+
+/// The glTF file of `layout`'s animations written into `w` as it is made: the JSON (for a
+/// GLB it is serialized twice, once to count its bytes for the header, never held), then
+/// the binary buffer, each animation's data as `feed` hands its MAN over again (decoded
+/// values of one MAN at a time). The bytes are [`export_with_origin`]'s. A MAN handed over
+/// that is not the one planned (changed in between) stops the export with an error; `w` then
+/// holds a partial file (write through `fsio::write_streaming`). A `.gltf` embeds the buffer
+/// in its JSON: that buffer is built in memory first.
+pub fn export_streamed(
+    sk: &Skeleton,
+    layout: &Layout,
+    character: Option<&super::mesh::Character<'_>>,
+    container: Container,
+    origin: Option<&super::origin::Origin>,
+    w: &mut dyn std::io::Write,
+    feed: &mut Feed<'_>,
+) -> Result<(usize, ExportReport), GltfError> {
+    let mut report = layout.report(sk)?;
+    let sizes = layout.sizes(sk)?;
+    let mut root = base_root(sk, origin);
+    push_skin(&mut root, sk);
+    let views = (!layout.plans.is_empty()).then(|| {
+        (
+            push_view(&mut root, sizes.ibm, sizes.times),
+            push_view(&mut root, sizes.ibm + sizes.times, sizes.outputs),
+        )
+    });
+    let mut mesh_bin = Vec::new();
+    if let Some(ch) = character {
+        let at = super::mesh::Base {
+            accessors: layout.accessors(),
+            bytes: sizes.total(),
+        };
+        report.warnings.extend(super::mesh::push_character(
+            &mut root,
+            sk,
+            ch,
+            (&mut mesh_bin, at),
+        )?);
+        report.meshes = root.meshes.len();
+    }
+    let bin_len = sizes.total() + mesh_bin.len();
+    root.buffers.push(json::Buffer {
+        byte_length: USize64(bin_len as u64),
+        name: None,
+        uri: None,
+        extensions: None,
+        extras: Default::default(),
+    });
+    // The skin's accessor, the animations' (made as they are written), the character's.
+    let mut own = std::mem::take(&mut root.accessors);
+    let rest = own.split_off(1);
+    let json_err =
+        |e: serde_json::Error| GltfError::new(format!("cannot write the glTF JSON: {e}"));
+    let write_err = |e: std::io::Error| GltfError::new(format!("cannot write the file: {e}"));
+    let mut data = |w: &mut dyn std::io::Write| -> Result<(), GltfError> {
+        w.write_all(&ibm_bytes(sk)).map_err(write_err)?;
+        let mut chunk = Vec::new();
+        for p in &layout.plans {
+            times_into(p, &mut chunk);
+            if chunk.len() >= 1 << 16 {
+                w.write_all(&chunk).map_err(write_err)?;
+                chunk.clear();
+            }
+        }
+        w.write_all(&chunk).map_err(write_err)?;
+        write_outputs(sk, layout, w, feed)?;
+        w.write_all(&mesh_bin).map_err(write_err)
+    };
+    match container {
+        Container::Glb => {
+            let whole = Whole {
+                accessors: Accessors {
+                    skin: &own[0],
+                    plans: &layout.plans,
+                    views,
+                    rest: &rest,
+                },
+                animations: Animations(&layout.plans),
+                rest: &root,
+            };
+            let mut count = Counted(0);
+            serde_json::to_writer(&mut count, &whole).map_err(json_err)?;
+            let glb = glb::Sizes {
+                json: count.0,
+                bin: bin_len,
+            };
+            w.write_all(&glb.head()).map_err(write_err)?;
+            let mut written = Counted(0);
+            serde_json::to_writer(Tee(&mut *w, &mut written), &whole).map_err(json_err)?;
+            if written.0 != glb.json {
+                return Err(GltfError::new(format!(
+                    "the glTF JSON came out {} bytes long, counted {} (nothing of it changes between the two)",
+                    written.0, glb.json
+                )));
+            }
+            w.write_all(glb.json_pad()).map_err(write_err)?;
+            w.write_all(&glb.bin_head()).map_err(write_err)?;
+            let mut written = Counted(0);
+            data(&mut Tee(&mut *w, &mut written))?;
+            if written.0 != bin_len {
+                return Err(GltfError::new(format!(
+                    "the binary buffer came out {} bytes long, planned {bin_len}",
+                    written.0
+                )));
+            }
+            w.write_all(glb.bin_pad()).map_err(write_err)?;
+            Ok((glb.total(), report))
+        }
+        Container::Gltf => {
+            let mut bin = Vec::with_capacity(bin_len);
+            data(&mut bin)?;
+            if bin.len() != bin_len {
+                return Err(GltfError::new(format!(
+                    "the binary buffer came out {} bytes long, planned {bin_len}",
+                    bin.len()
+                )));
+            }
+            drop(mesh_bin);
+            let mut uri = String::with_capacity(bin.len() * 4 / 3 + 64);
+            uri.push_str("data:application/octet-stream;base64,");
+            base64::engine::general_purpose::STANDARD.encode_string(&bin, &mut uri);
+            drop(bin);
+            root.buffers[0].uri = Some(uri);
+            let whole = Whole {
+                accessors: Accessors {
+                    skin: &own[0],
+                    plans: &layout.plans,
+                    views,
+                    rest: &rest,
+                },
+                animations: Animations(&layout.plans),
+                rest: &root,
+            };
+            let mut written = Counted(0);
+            serde_json::to_writer_pretty(Tee(&mut *w, &mut written), &whole).map_err(json_err)?;
+            Ok((written.0, report))
         }
     }
+}
 
-    // A file of no animation would be refused by `gltf import` (the way back): not written.
-    if plans.is_empty() && !anims.is_empty() {
-        let labels: Vec<&str> = anims.iter().map(|a| a.label.as_str()).collect();
+/// Each planned animation's outputs, written as its MAN is handed over (one MAN's values
+/// at a time, its nodes filled on all cores).
+fn write_outputs(
+    sk: &Skeleton,
+    layout: &Layout,
+    w: &mut dyn std::io::Write,
+    feed: &mut Feed<'_>,
+) -> Result<(), GltfError> {
+    let mut next = 0;
+    let mut block = Vec::new();
+    feed(&mut |label, man| {
+        let Some(p) = plan(sk, label, man)? else {
+            return Ok(());
+        };
+        if layout.plans.get(next) != Some(&p) {
+            return Err(GltfError::new(format!(
+                "{label}: not the animation planned for this place in the file (did it change \
+                 during the export?); the export stopped"
+            )));
+        }
+        let node_len = p.frames * 28;
+        block.clear();
+        block.resize(p.nodes.len() * node_len, 0u8);
+        block
+            .par_chunks_mut(node_len)
+            .enumerate()
+            .for_each(|(k, b)| fill_node(&p, man, k, b));
+        w.write_all(&block)
+            .map_err(|e| GltfError::new(format!("cannot write the file: {e}")))?;
+        next += 1;
+        Ok(())
+    })?;
+    if next != layout.plans.len() {
         return Err(GltfError::new(format!(
-            "{}: no frames or no nodes: no animation to export, and a glTF file without \
-             animations would not go back in with `gltf import`; leave {} out (the skeleton, \
-             or a mesh with --mesh, exports without MANs)",
-            labels.join(", "),
-            if labels.len() == 1 { "it" } else { "them" },
+            "{} of the {} animations planned were handed over again (did the files change \
+             during the export?); the export stopped",
+            next,
+            layout.plans.len()
         )));
     }
+    Ok(())
+}
+
+/// The document as [`json::Root`] serializes it, with the animations' accessors and the
+/// animations made one animation at a time as they are serialized. The root's own fields
+/// follow `animations` (the derive writes its fields in declaration order, `accessors` and
+/// `animations` first, each left out when empty; a test compares the bytes).
+#[derive(serde::Serialize)]
+struct Whole<'a> {
+    accessors: Accessors<'a>,
+    #[serde(skip_serializing_if = "Animations::is_empty")]
+    animations: Animations<'a>,
+    #[serde(flatten)]
+    rest: &'a json::Root,
+}
+
+/// The skin's accessor, each animation's (made when serialized), the rest.
+struct Accessors<'a> {
+    skin: &'a json::Accessor,
+    plans: &'a [Plan],
+    /// The buffer views of the key times and of the outputs.
+    views: Option<(usize, usize)>,
+    rest: &'a [json::Accessor],
+}
+
+impl serde::Serialize for Accessors<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let anims: usize = self.plans.iter().map(|p| 1 + 2 * p.nodes.len()).sum();
+        let mut seq = s.serialize_seq(Some(1 + anims + self.rest.len()))?;
+        seq.serialize_element(self.skin)?;
+        if let Some(views) = self.views {
+            let (mut t_at, mut o_at) = (0, 0);
+            let mut one = Vec::new();
+            for p in self.plans {
+                one.clear();
+                animation_accessors(p, views, (t_at, o_at), &mut one);
+                for a in &one {
+                    seq.serialize_element(a)?;
+                }
+                t_at += p.frames * 4;
+                o_at += p.nodes.len() * p.frames * 28;
+            }
+        }
+        for a in self.rest {
+            seq.serialize_element(a)?;
+        }
+        seq.end()
+    }
+}
+
+/// Each animation (made when serialized).
+struct Animations<'a>(&'a [Plan]);
+
+impl Animations<'_> {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl serde::Serialize for Animations<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        let mut input = 1;
+        for p in self.0 {
+            seq.serialize_element(&animation_json(p, input))?;
+            input += 1 + 2 * p.nodes.len();
+        }
+        seq.end()
+    }
+}
+
+/// A writer that only counts.
+struct Counted(usize);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0 += b.len();
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Writes into `0` and counts what it wrote in `1`.
+struct Tee<'w, 'c>(&'w mut dyn std::io::Write, &'c mut Counted);
+
+impl std::io::Write for Tee<'_, '_> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        let n = self.0.write(b)?;
+        self.1 .0 += n;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// The document without accessors, animations and buffers: the asset, the MDH's nodes in
+/// MDH order and the scene.
+fn base_root(sk: &Skeleton, origin: Option<&super::origin::Origin>) -> json::Root {
     let mut root = json::Root {
         asset: json::Asset {
             generator: Some(format!("animkit {}", env!("CARGO_PKG_VERSION"))),
@@ -205,32 +626,7 @@ pub fn export_with_origin_to(
         ..Default::default()
     };
     push_nodes(&mut root, sk);
-
-    // The binary buffer: inverse bind matrices, then every animation's key times, then the
-    // outputs, node by node (rotations then translations).
-    let ibm_len = sk.len() * 64;
-    let times_len: usize = plans.iter().map(|p| p.frames * 4).sum();
-    let out_len: usize = plans.iter().map(|p| p.columns.len() * p.frames * 28).sum();
-    let total = ibm_len + times_len + out_len;
-    if total > u32::MAX as usize - 64 {
-        return Err(GltfError::new(format!(
-            "the animations need {total} bytes of key data; a glTF buffer holds at most 4 GiB"
-        )));
-    }
-    let mut bin = vec![0u8; total];
-    push_skin(&mut root, sk, &mut bin[..ibm_len]);
-    if !plans.is_empty() {
-        let (times_bin, out_bin) = bin[ibm_len..].split_at_mut(times_len);
-        push_animations(&mut root, &plans, (ibm_len, times_bin, out_bin));
-        report.animations = plans.iter().map(|p| p.name.clone()).collect();
-    }
-    if let Some(ch) = character {
-        report
-            .warnings
-            .extend(super::mesh::push_character(&mut root, sk, ch, &mut bin)?);
-        report.meshes = root.meshes.len();
-    }
-    Ok((serialize(root, bin, container, w)?, report))
+    root
 }
 
 /// The MDH's nodes, in MDH order, and the scene; several roots get a common parent (a skin's
@@ -290,17 +686,21 @@ fn push_view(root: &mut json::Root, offset: usize, len: usize) -> usize {
     root.buffer_views.len() - 1
 }
 
-/// The skin: the inverse bind matrices (written into `ibm`, the start of the buffer) and the
-/// joints.
-fn push_skin(root: &mut json::Root, sk: &Skeleton, ibm: &mut [u8]) {
-    let roots = sk.roots();
+/// The inverse bind matrices (the start of the buffer).
+fn ibm_bytes(sk: &Skeleton) -> Vec<u8> {
+    let mut ibm = Vec::with_capacity(sk.len() * 64);
     for i in 0..sk.len() {
-        for (k, v) in sk.inverse_bind(i).iter().enumerate() {
-            let at = i * 64 + k * 4;
-            ibm[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        for v in sk.inverse_bind(i) {
+            ibm.extend_from_slice(&v.to_le_bytes());
         }
     }
-    let ibm_view = push_view(root, 0, ibm.len());
+    ibm
+}
+
+/// The skin: its inverse bind matrices' view and accessor (the first of each) and the joints.
+fn push_skin(root: &mut json::Root, sk: &Skeleton) {
+    let roots = sk.roots();
+    let ibm_view = push_view(root, 0, sk.len() * 64);
     root.accessors.push(accessor(
         ibm_view,
         0,
@@ -318,11 +718,94 @@ fn push_skin(root: &mut json::Root, sk: &Skeleton, ibm: &mut [u8]) {
     });
 }
 
+/// An animation's key times (`frame / fps` seconds), appended to `out`.
+fn times_into(p: &Plan, out: &mut Vec<u8>) {
+    for f in 0..p.frames {
+        let t = (f as f64 / p.fps as f64) as f32;
+        out.extend_from_slice(&t.to_le_bytes());
+    }
+}
+
+/// An animation's accessors: its key times (at `t_at` of view `times_view`) then each
+/// node's rotations and translations (at `o_at` of view `out_view`, node after node).
+fn animation_accessors(
+    p: &Plan,
+    (times_view, out_view): (usize, usize),
+    (t_at, o_at): (usize, usize),
+    out: &mut Vec<json::Accessor>,
+) {
+    let last = ((p.frames - 1) as f64 / p.fps as f64) as f32;
+    out.push(accessor(
+        times_view,
+        t_at,
+        p.frames,
+        json::accessor::Type::Scalar,
+        Some((0.0, last)),
+    ));
+    for c in 0..p.nodes.len() {
+        let at = o_at + c * p.frames * 28;
+        out.push(accessor(
+            out_view,
+            at,
+            p.frames,
+            json::accessor::Type::Vec4,
+            None,
+        ));
+        out.push(accessor(
+            out_view,
+            at + p.frames * 16,
+            p.frames,
+            json::accessor::Type::Vec3,
+            None,
+        ));
+    }
+}
+
+/// An animation whose key times are accessor `input` (its outputs the accessors after it):
+/// a rotation and a translation channel per node.
+fn animation_json(p: &Plan, input: usize) -> json::Animation {
+    let mut channels = Vec::with_capacity(2 * p.nodes.len());
+    let mut samplers = Vec::with_capacity(2 * p.nodes.len());
+    for (c, &node) in p.nodes.iter().enumerate() {
+        let rot_acc = input + 1 + 2 * c;
+        for (path, acc) in [
+            (json::animation::Property::Rotation, rot_acc),
+            (json::animation::Property::Translation, rot_acc + 1),
+        ] {
+            channels.push(json::animation::Channel {
+                sampler: json::Index::new(samplers.len() as u32),
+                target: json::animation::Target {
+                    extensions: None,
+                    extras: Default::default(),
+                    node: json::Index::new(node),
+                    path: Checked::Valid(path),
+                },
+                extensions: None,
+                extras: Default::default(),
+            });
+            samplers.push(json::animation::Sampler {
+                extensions: None,
+                extras: Default::default(),
+                input: json::Index::new(input as u32),
+                interpolation: Checked::Valid(json::animation::Interpolation::Linear),
+                output: json::Index::new(acc as u32),
+            });
+        }
+    }
+    json::Animation {
+        extensions: None,
+        extras: Default::default(),
+        channels,
+        name: Some(p.name.clone()),
+        samplers,
+    }
+}
+
 /// One glTF animation per plan: key times into `times_bin`, the outputs (filled on all cores)
 /// into `out_bin`, which follow each other at buffer offset `start`.
 fn push_animations(
     root: &mut json::Root,
-    plans: &[Plan<'_>],
+    plans: &[(&Plan, &Man)],
     (start, times_bin, out_bin): (usize, &mut [u8], &mut [u8]),
 ) {
     let times_view = push_view(root, start, times_bin.len());
@@ -330,79 +813,26 @@ fn push_animations(
     let mut t_at = 0;
     let mut o_at = 0;
     // Every node's output block, to be filled on all cores.
-    let mut jobs: Vec<(&Plan<'_>, usize, &mut [u8])> = Vec::new();
+    let mut jobs: Vec<(&Plan, &Man, usize, &mut [u8])> = Vec::new();
     let mut rest_out: &mut [u8] = out_bin;
-    for p in plans {
+    let mut times = Vec::new();
+    for &(p, man) in plans {
         let input = root.accessors.len();
-        for f in 0..p.frames {
-            let t = (f as f64 / p.fps as f64) as f32;
-            times_bin[t_at + f * 4..t_at + f * 4 + 4].copy_from_slice(&t.to_le_bytes());
-        }
-        let last = ((p.frames - 1) as f64 / p.fps as f64) as f32;
-        root.accessors.push(accessor(
-            times_view,
-            t_at,
-            p.frames,
-            json::accessor::Type::Scalar,
-            Some((0.0, last)),
-        ));
+        times.clear();
+        times_into(p, &mut times);
+        times_bin[t_at..t_at + times.len()].copy_from_slice(&times);
+        animation_accessors(p, (times_view, out_view), (t_at, o_at), &mut root.accessors);
         t_at += p.frames * 4;
-        let mut channels = Vec::new();
-        let mut samplers = Vec::new();
-        for &(k, node) in &p.columns {
-            let rot_acc = root.accessors.len();
-            root.accessors.push(accessor(
-                out_view,
-                o_at,
-                p.frames,
-                json::accessor::Type::Vec4,
-                None,
-            ));
-            root.accessors.push(accessor(
-                out_view,
-                o_at + p.frames * 16,
-                p.frames,
-                json::accessor::Type::Vec3,
-                None,
-            ));
-            o_at += p.frames * 28;
+        for k in 0..p.nodes.len() {
             let (block, rest) = std::mem::take(&mut rest_out).split_at_mut(p.frames * 28);
             rest_out = rest;
-            jobs.push((p, k, block));
-            for (path, acc) in [
-                (json::animation::Property::Rotation, rot_acc),
-                (json::animation::Property::Translation, rot_acc + 1),
-            ] {
-                channels.push(json::animation::Channel {
-                    sampler: json::Index::new(samplers.len() as u32),
-                    target: json::animation::Target {
-                        extensions: None,
-                        extras: Default::default(),
-                        node: json::Index::new(node as u32),
-                        path: Checked::Valid(path),
-                    },
-                    extensions: None,
-                    extras: Default::default(),
-                });
-                samplers.push(json::animation::Sampler {
-                    extensions: None,
-                    extras: Default::default(),
-                    input: json::Index::new(input as u32),
-                    interpolation: Checked::Valid(json::animation::Interpolation::Linear),
-                    output: json::Index::new(acc as u32),
-                });
-            }
+            jobs.push((p, man, k, block));
         }
-        root.animations.push(json::Animation {
-            extensions: None,
-            extras: Default::default(),
-            channels,
-            name: Some(p.name.clone()),
-            samplers,
-        });
+        o_at += p.nodes.len() * p.frames * 28;
+        root.animations.push(animation_json(p, input));
     }
     jobs.into_par_iter()
-        .for_each(|(p, k, block)| fill_node(p, k, block));
+        .for_each(|(p, man, k, block)| fill_node(p, man, k, block));
 }
 
 /// The file: GLB (JSON and binary chunk), or glTF JSON with the buffer as a data URI.
@@ -444,8 +874,8 @@ fn serialize(
 }
 
 /// Decode column `k` of a MAN into its rotation (VEC4) and translation (VEC3) outputs.
-fn fill_node(p: &Plan<'_>, k: usize, block: &mut [u8]) {
-    let (Some(h), Some(s)) = (p.man.header(), p.man.samples()) else {
+fn fill_node(p: &Plan, man: &Man, k: usize, block: &mut [u8]) {
+    let (Some(h), Some(s)) = (man.header(), man.samples()) else {
         return;
     };
     let (min, scale) = (h.position_min.get(), h.position_scale.get());
@@ -465,5 +895,219 @@ fn fill_node(p: &Plan<'_>, k: usize, block: &mut [u8]) {
         for (i, v) in t.iter().enumerate() {
             pos[f * 12 + i * 4..f * 12 + i * 4 + 4].copy_from_slice(&v.to_le_bytes());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::Codec;
+    use crate::zengin::gltf::mesh::{Bind, Character, Part};
+    use crate::zengin::gltf::origin::{Origin, OriginAnimation};
+    use crate::zengin::mdh::Mdh;
+
+    fn sample(name: &str) -> Vec<u8> {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("samples")
+            .join(name);
+        std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    }
+
+    fn origin_of(anims: &[Animation<'_>]) -> Origin {
+        Origin {
+            mdh: "MODEL.MDH".into(),
+            source: Some("Anims.vdf".into()),
+            animations: anims
+                .iter()
+                .map(|a| OriginAnimation {
+                    name: a.man.header().unwrap().name.to_unicode().into_owned(),
+                    man: a.label.clone(),
+                    fps: a.man.header().unwrap().fps.get(),
+                    crc32: Some(7),
+                })
+                .collect(),
+        }
+    }
+
+    /// The streamed file against the one built in memory (the declared path), byte for byte,
+    /// in both containers, with and without the origin record; the reports agree too.
+    fn same_both_ways(
+        sk: &Skeleton,
+        anims: &[Animation<'_>],
+        character: Option<&Character<'_>>,
+    ) -> usize {
+        let origin = origin_of(anims);
+        let mut glb_len = 0;
+        for container in [Container::Glb, Container::Gltf] {
+            for origin in [None, Some(&origin)] {
+                let (whole, r1) =
+                    export_with_origin(sk, anims, character, container, origin).expect("exports");
+                let mut streamed = Vec::new();
+                let (len, r2) =
+                    export_with_origin_to(sk, anims, character, container, origin, &mut streamed)
+                        .expect("exports streamed");
+                assert_eq!(len, streamed.len(), "the size it reports");
+                assert!(
+                    whole == streamed,
+                    "{container:?}: the streamed file differs from the declared one ({} / {} bytes, first difference at {:?})",
+                    whole.len(),
+                    streamed.len(),
+                    whole.iter().zip(&streamed).position(|(a, b)| a != b)
+                );
+                assert_eq!(
+                    (r1.nodes, r1.meshes, &r1.animations, &r1.warnings),
+                    (r2.nodes, r2.meshes, &r2.animations, &r2.warnings)
+                );
+                if container == Container::Glb {
+                    glb_len = whole.len();
+                }
+            }
+        }
+        glb_len
+    }
+
+    #[test]
+    fn the_streamed_export_writes_the_declared_bytes_for_the_samples() {
+        let mdh = Mdh::read(&sample("HUMAN.MDH")).unwrap();
+        let sk = Skeleton::from_mdh(&mdh).unwrap();
+        let mans: Vec<(String, Man)> = ["HUMAN-S_RUNL.MAN", "HUMAN-S_WALKL.MAN"]
+            .iter()
+            .map(|n| (n.to_string(), Man::read(&sample(n)).unwrap()))
+            .collect();
+        let anims: Vec<Animation<'_>> = mans
+            .iter()
+            .map(|(l, m)| Animation {
+                label: l.clone(),
+                man: m,
+            })
+            .collect();
+        let len = same_both_ways(&sk, &anims, None);
+        assert!(len > 20_000, "GLB of {len} bytes");
+        // the skeleton alone
+        same_both_ways(&sk, &[], None);
+
+        // The sample MANs that fit the sample MDH's three nodes (IDLE, UNKNOWN-CHUNK).
+        let mdh = Mdh::read(&sample("SAMPLE.MDH")).unwrap();
+        let sk = Skeleton::from_mdh(&mdh).unwrap();
+        let mut mans = Vec::new();
+        for n in [
+            "WALK.MAN",
+            "IDLE.MAN",
+            "LARGE.MAN",
+            "ONE-FRAME.MAN",
+            "UNKNOWN-CHUNK.MAN",
+        ] {
+            let man = Man::read(&sample(n)).unwrap();
+            if plan(&sk, n, &man).is_ok() {
+                mans.push((n.to_string(), man));
+            }
+        }
+        let fit: Vec<&str> = mans.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(fit, ["IDLE.MAN", "UNKNOWN-CHUNK.MAN"]);
+        let anims: Vec<Animation<'_>> = mans
+            .iter()
+            .map(|(l, m)| Animation {
+                label: l.clone(),
+                man: m,
+            })
+            .collect();
+        same_both_ways(&sk, &anims, None);
+    }
+
+    /// The real boar: KEILER.MDH, its 73 MANs of the corpus and its body KEILER_BODY.MDM
+    /// (a skinned mesh: the character's accessors come after the animations' in the streamed
+    /// file as in the declared one).
+    #[test]
+    #[cfg_attr(missing = "corpus", ignore = "needs the corpus (../shared/corpus)")]
+    fn the_streamed_export_writes_the_declared_bytes_for_a_real_model() {
+        let Some(dir) = crate::testing::corpus_path("realworld") else {
+            return;
+        };
+        let compiled = "PiotrDrozdz96+Gothic/Anims/_compiled";
+        let read = |kind: &str, name: &str| {
+            let p = dir.join(kind).join(compiled).join(name);
+            std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+        };
+        let mdh = Mdh::read(&read("mdh", "KEILER.MDH")).unwrap();
+        let mut sk = Skeleton::from_mdh(&mdh).unwrap();
+        sk.model = "KEILER".into();
+        let mut names: Vec<String> = std::fs::read_dir(dir.join("man").join(compiled))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("KEILER-") && n.ends_with(".MAN"))
+            .collect();
+        names.sort();
+        assert_eq!(names.len(), 73, "the boar's MANs in the corpus");
+        let mans: Vec<(String, Man)> = names
+            .iter()
+            .map(|n| (n.clone(), Man::read(&read("man", n)).unwrap()))
+            .collect();
+        let anims: Vec<Animation<'_>> = mans
+            .iter()
+            .map(|(l, m)| Animation {
+                label: l.clone(),
+                man: m,
+            })
+            .collect();
+        let body = crate::zengin::mdm::Mdm::decode(&read("mesh", "KEILER_BODY.MDM"))
+            .unwrap()
+            .mesh;
+        let character = Character {
+            parts: body
+                .softskins
+                .iter()
+                .map(|s| Part {
+                    name: "KEILER_BODY".into(),
+                    mesh: &s.mesh,
+                    bind: Bind::Skin(s),
+                })
+                .collect(),
+            textures: Default::default(),
+        };
+        assert!(!character.parts.is_empty());
+        let len = same_both_ways(&sk, &anims, None);
+        assert!(len > 1_000_000, "GLB of {len} bytes");
+        let with_body = same_both_ways(&sk, &anims, Some(&character));
+        assert!(with_body > len, "the body adds to the file");
+    }
+
+    /// A MAN handed over again that is not the one planned (or one missing) stops the
+    /// streamed export with an error naming it.
+    #[test]
+    fn a_man_that_changed_between_the_passes_stops_the_export() {
+        let mdh = Mdh::read(&sample("HUMAN.MDH")).unwrap();
+        let sk = Skeleton::from_mdh(&mdh).unwrap();
+        let run = Man::read(&sample("HUMAN-S_RUNL.MAN")).unwrap();
+        let walk = Man::read(&sample("HUMAN-S_WALKL.MAN")).unwrap();
+        let mut layout = Layout::default();
+        assert!(layout.add(&sk, "RUN.MAN", &run).unwrap());
+        assert!(layout.add(&sk, "WALK.MAN", &walk).unwrap());
+        let e = export_streamed(
+            &sk,
+            &layout,
+            None,
+            Container::Glb,
+            None,
+            &mut Vec::new(),
+            &mut |each| {
+                each("RUN.MAN", &run)?;
+                each("WALK.MAN", &run)
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("WALK.MAN: not the animation planned"), "{e}");
+        let e = export_streamed(
+            &sk,
+            &layout,
+            None,
+            Container::Glb,
+            None,
+            &mut Vec::new(),
+            &mut |each| each("RUN.MAN", &run),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("1 of the 2 animations planned"), "{e}");
     }
 }

@@ -81,7 +81,11 @@ pub fn split(data: &[u8]) -> Result<(&[u8], Option<&[u8]>), GltfError> {
 
 /// A GLB file of `json` and `bin`.
 pub fn write(json: &[u8], bin: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(glb_len(json, bin));
+    let sizes = Sizes {
+        json: json.len(),
+        bin: bin.len(),
+    };
+    let mut out = Vec::with_capacity(sizes.total());
     write_to(&mut out, json, bin).expect("writing to a Vec does not fail");
     out
 }
@@ -90,43 +94,75 @@ fn pad(n: usize) -> usize {
     (4 - n % 4) % 4
 }
 
-/// The size of the GLB file of `json` and `bin`.
-fn glb_len(json: &[u8], bin: &[u8]) -> usize {
-    let mut total = 12 + 8 + json.len() + pad(json.len());
-    if !bin.is_empty() {
-        total += 8 + bin.len() + pad(bin.len());
+/// The lengths of a GLB's JSON text and binary buffer, from which its framing follows (for
+/// a file written as it is made: the header first, the chunks' data after it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sizes {
+    pub json: usize,
+    pub bin: usize,
+}
+
+impl Sizes {
+    /// The size of the file.
+    pub fn total(&self) -> usize {
+        let mut total = 12 + 8 + self.json + pad(self.json);
+        if self.bin != 0 {
+            total += 8 + self.bin + pad(self.bin);
+        }
+        total
     }
-    total
+
+    /// The file's header and the JSON chunk's header (the JSON text follows).
+    pub fn head(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(20);
+        out.put_plain(&Header {
+            magic: MAGIC,
+            version: VERSION,
+            length: self.total() as u32,
+        });
+        out.put_plain(&ChunkHeader {
+            length: (self.json + pad(self.json)) as u32,
+            kind: CHUNK_JSON,
+        });
+        out
+    }
+
+    /// The spaces after the JSON text.
+    pub fn json_pad(&self) -> &'static [u8] {
+        &b"   "[..pad(self.json)]
+    }
+
+    /// The BIN chunk's header (the buffer follows); none without a buffer.
+    pub fn bin_head(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(8);
+        if self.bin != 0 {
+            out.put_plain(&ChunkHeader {
+                length: (self.bin + pad(self.bin)) as u32,
+                kind: CHUNK_BIN,
+            });
+        }
+        out
+    }
+
+    /// The zeros after the buffer.
+    pub fn bin_pad(&self) -> &'static [u8] {
+        &[0u8; 3][..pad(self.bin)]
+    }
 }
 
 /// [`write`] into `w` (the bytes of [`write`], without a copy of `bin`); returns the size.
 pub fn write_to(w: &mut dyn std::io::Write, json: &[u8], bin: &[u8]) -> std::io::Result<usize> {
-    let (jp, bp) = (pad(json.len()), pad(bin.len()));
-    let total = glb_len(json, bin);
-    let mut out = Vec::with_capacity(32);
-    out.put_plain(&Header {
-        magic: MAGIC,
-        version: VERSION,
-        length: total as u32,
-    });
-    out.put_plain(&ChunkHeader {
-        length: (json.len() + jp) as u32,
-        kind: CHUNK_JSON,
-    });
-    w.write_all(&out)?;
+    let sizes = Sizes {
+        json: json.len(),
+        bin: bin.len(),
+    };
+    w.write_all(&sizes.head())?;
     w.write_all(json)?;
-    w.write_all(&b"   "[..jp])?;
-    if !bin.is_empty() {
-        out.clear();
-        out.put_plain(&ChunkHeader {
-            length: (bin.len() + bp) as u32,
-            kind: CHUNK_BIN,
-        });
-        w.write_all(&out)?;
-        w.write_all(bin)?;
-        w.write_all(&[0u8; 3][..bp])?;
-    }
-    Ok(total)
+    w.write_all(sizes.json_pad())?;
+    w.write_all(&sizes.bin_head())?;
+    w.write_all(bin)?;
+    w.write_all(sizes.bin_pad())?;
+    Ok(sizes.total())
 }
 
 #[cfg(test)]

@@ -42,17 +42,29 @@ pub struct Character<'a> {
     pub textures: HashMap<String, Vec<u8>>,
 }
 
+/// Where the character's data starts when the file's accessors and buffer are not all in
+/// `root` and `bin` (the streamed export keeps the animations' accessors and data out of
+/// them): accessors before the first of `root.accessors` past the skin's (index 0), and
+/// bytes before `bin`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Base {
+    /// Accessors between the skin's (index 0) and `root.accessors[1]`.
+    pub accessors: usize,
+    /// Buffer bytes before `bin[0]` (a multiple of 4).
+    pub bytes: usize,
+}
+
 /// Append `bytes` to the buffer (4-byte aligned) as a new buffer view; its index.
 fn view(
     root: &mut json::Root,
-    bin: &mut Vec<u8>,
+    (bin, at): (&mut Vec<u8>, Base),
     bytes: &[u8],
     target: Option<json::buffer::Target>,
 ) -> u32 {
-    while !bin.len().is_multiple_of(4) {
+    while !(at.bytes + bin.len()).is_multiple_of(4) {
         bin.push(0);
     }
-    let offset = bin.len();
+    let offset = at.bytes + bin.len();
     bin.extend_from_slice(bytes);
     root.buffer_views.push(json::buffer::View {
         buffer: json::Index::new(0),
@@ -68,7 +80,7 @@ fn view(
 }
 
 fn accessor(
-    root: &mut json::Root,
+    (root, at): (&mut json::Root, Base),
     view: u32,
     count: usize,
     component: json::accessor::ComponentType,
@@ -93,7 +105,7 @@ fn accessor(
         normalized: false,
         sparse: None,
     });
-    json::Index::new((root.accessors.len() - 1) as u32)
+    json::Index::new((at.accessors + root.accessors.len() - 1) as u32)
 }
 
 fn floats(v: &[f32]) -> Vec<u8> {
@@ -170,7 +182,7 @@ pub fn push_character(
     root: &mut json::Root,
     sk: &Skeleton,
     ch: &Character<'_>,
-    bin: &mut Vec<u8>,
+    (bin, at): (&mut Vec<u8>, Base),
 ) -> Result<Vec<String>, GltfError> {
     use json::accessor::{ComponentType as C, Type as T};
     let mut warnings = Vec::new();
@@ -251,9 +263,9 @@ pub fn push_character(
             }
             let array = Some(json::buffer::Target::ArrayBuffer);
             let mut attributes = std::collections::BTreeMap::new();
-            let v = view(root, bin, &floats(&pos), array);
+            let v = view(root, (bin, at), &floats(&pos), array);
             let a = accessor(
-                root,
+                (root, at),
                 v,
                 n,
                 C::F32,
@@ -261,12 +273,12 @@ pub fn push_character(
                 Some((serde_json::json!(lo), serde_json::json!(hi))),
             );
             attributes.insert(Checked::Valid(json::mesh::Semantic::Positions), a);
-            let v = view(root, bin, &floats(&nrm), array);
-            let a = accessor(root, v, n, C::F32, T::Vec3, None);
+            let v = view(root, (bin, at), &floats(&nrm), array);
+            let a = accessor((root, at), v, n, C::F32, T::Vec3, None);
             attributes.insert(Checked::Valid(json::mesh::Semantic::Normals), a);
             let (material, textured) = material(
                 root,
-                bin,
+                (bin, at),
                 ch,
                 sub.material.as_deref(),
                 sub.texture.as_deref(),
@@ -276,25 +288,32 @@ pub fn push_character(
             // texture coordinates only where an image uses them (else the validator calls
             // them unused)
             if textured {
-                let v = view(root, bin, &floats(&uv), array);
-                let a = accessor(root, v, n, C::F32, T::Vec2, None);
+                let v = view(root, (bin, at), &floats(&uv), array);
+                let a = accessor((root, at), v, n, C::F32, T::Vec2, None);
                 attributes.insert(Checked::Valid(json::mesh::Semantic::TexCoords(0)), a);
             }
             if skinned.is_some() {
-                let v = view(root, bin, &joints, array);
-                let a = accessor(root, v, n, C::U16, T::Vec4, None);
+                let v = view(root, (bin, at), &joints, array);
+                let a = accessor((root, at), v, n, C::U16, T::Vec4, None);
                 attributes.insert(Checked::Valid(json::mesh::Semantic::Joints(0)), a);
-                let v = view(root, bin, &floats(&weights), array);
-                let a = accessor(root, v, n, C::F32, T::Vec4, None);
+                let v = view(root, (bin, at), &floats(&weights), array);
+                let a = accessor((root, at), v, n, C::F32, T::Vec4, None);
                 attributes.insert(Checked::Valid(json::mesh::Semantic::Weights(0)), a);
             }
             let v = view(
                 root,
-                bin,
+                (bin, at),
                 &idx,
                 Some(json::buffer::Target::ElementArrayBuffer),
             );
-            let indices = accessor(root, v, sub.triangles.len() * 3, C::U16, T::Scalar, None);
+            let indices = accessor(
+                (root, at),
+                v,
+                sub.triangles.len() * 3,
+                C::U16,
+                T::Scalar,
+                None,
+            );
             primitives.push(json::mesh::Primitive {
                 attributes,
                 extensions: None,
@@ -348,7 +367,7 @@ pub fn push_character(
 /// the texture is among `ch.textures`.
 fn material(
     root: &mut json::Root,
-    bin: &mut Vec<u8>,
+    (bin, at): (&mut Vec<u8>, Base),
     ch: &Character<'_>,
     name: Option<&str>,
     texture: Option<&str>,
@@ -380,7 +399,7 @@ fn material(
                         if root.samplers.is_empty() {
                             root.samplers.push(json::texture::Sampler::default());
                         }
-                        let v = view(root, bin, png, None);
+                        let v = view(root, (bin, at), png, None);
                         root.images.push(json::Image {
                             buffer_view: Some(json::Index::new(v)),
                             mime_type: Some(json::image::MimeType("image/png".into())),

@@ -24,7 +24,8 @@ pub mod read;
 pub mod skeleton;
 
 pub use export::{
-    export, export_with, export_with_origin, export_with_origin_to, Container, ExportReport,
+    export, export_streamed, export_with, export_with_origin, export_with_origin_to, Container,
+    ExportReport, Layout,
 };
 pub use import::{import_animation, ImportOptions, ImportReport};
 pub use read::Document;
