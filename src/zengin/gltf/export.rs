@@ -401,18 +401,20 @@ pub fn export_streamed(
         write_outputs(sk, layout, w, feed)?;
         w.write_all(&mesh_bin).map_err(write_err)
     };
+    // (the JSON: the root with the animations' accessors and animations made as serialized)
+    let whole_of = |root| Whole {
+        accessors: Accessors {
+            skin: &own[0],
+            plans: &layout.plans,
+            views,
+            rest: &rest,
+        },
+        animations: Animations(&layout.plans),
+        rest: root,
+    };
     match container {
         Container::Glb => {
-            let whole = Whole {
-                accessors: Accessors {
-                    skin: &own[0],
-                    plans: &layout.plans,
-                    views,
-                    rest: &rest,
-                },
-                animations: Animations(&layout.plans),
-                rest: &root,
-            };
+            let whole = whole_of(&root);
             let mut count = Counted(0);
             serde_json::to_writer(&mut count, &whole).map_err(json_err)?;
             let glb = glb::Sizes {
@@ -456,16 +458,7 @@ pub fn export_streamed(
             base64::engine::general_purpose::STANDARD.encode_string(&bin, &mut uri);
             drop(bin);
             root.buffers[0].uri = Some(uri);
-            let whole = Whole {
-                accessors: Accessors {
-                    skin: &own[0],
-                    plans: &layout.plans,
-                    views,
-                    rest: &rest,
-                },
-                animations: Animations(&layout.plans),
-                rest: &root,
-            };
+            let whole = whole_of(&root);
             let mut written = Counted(0);
             serde_json::to_writer_pretty(Tee(&mut *w, &mut written), &whole).map_err(json_err)?;
             Ok((written.0, report))
