@@ -154,12 +154,7 @@ fn format_decimal6(t: &mut [u8], at: usize, m: i64, e: i32) -> usize {
             put8(t, w + 1, dw >> 8);
             w += sig;
         }
-        t[w] = b'e';
-        t[w + 1] = if x < 0 { b'-' } else { b'+' };
-        let a = x.unsigned_abs().min(999) as usize;
-        t[w + 2] = b'0' + (a / 100) as u8;
-        t[w + 3..w + 5].copy_from_slice(&DIGITS2[2 * (a % 100)..2 * (a % 100) + 2]);
-        w + 5
+        put_exponent(t, w, x)
     }
 }
 
@@ -252,14 +247,20 @@ fn format_decimal(t: &mut [u8], at: usize, m: i64, e: i32, digits: usize) -> usi
             t[w + 1..w + 25].copy_from_slice(&dg[1..25]);
             w += sig;
         }
-        t[w] = b'e';
-        t[w + 1] = if x < 0 { b'-' } else { b'+' };
-        // |x| ≤ 340 for an f64: three digits.
-        let a = x.unsigned_abs().min(999) as usize;
-        t[w + 2] = b'0' + (a / 100) as u8;
-        t[w + 3..w + 5].copy_from_slice(&DIGITS2[2 * (a % 100)..2 * (a % 100) + 2]);
-        w + 5
+        put_exponent(t, w, x)
     }
+}
+
+/// `e±ddd` at `t[w..]` (|x| ≤ 340 for an f64: three digits, as `%g` prints them here);
+/// returns the end.
+#[inline(always)]
+fn put_exponent(t: &mut [u8], w: usize, x: i32) -> usize {
+    t[w] = b'e';
+    t[w + 1] = if x < 0 { b'-' } else { b'+' };
+    let a = x.unsigned_abs().min(999) as usize;
+    t[w + 2] = b'0' + (a / 100) as u8;
+    t[w + 3..w + 5].copy_from_slice(&DIGITS2[2 * (a % 100)..2 * (a % 100) + 2]);
+    w + 5
 }
 
 /// 10^0 ..= 10^38 (all of them fit a `u128`).
