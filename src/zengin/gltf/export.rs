@@ -924,6 +924,16 @@ mod tests {
 
     /// The streamed file against the one built in memory (the declared path), byte for byte,
     /// in both containers, with and without the origin record; the reports agree too.
+    /// The animations of labelled MANs, borrowed.
+    fn animations(mans: &[(String, Man)]) -> Vec<Animation<'_>> {
+        mans.iter()
+            .map(|(l, m)| Animation {
+                label: l.clone(),
+                man: m,
+            })
+            .collect()
+    }
+
     fn same_both_ways(
         sk: &Skeleton,
         anims: &[Animation<'_>],
@@ -967,13 +977,7 @@ mod tests {
             .iter()
             .map(|n| (n.to_string(), Man::read(&sample(n)).unwrap()))
             .collect();
-        let anims: Vec<Animation<'_>> = mans
-            .iter()
-            .map(|(l, m)| Animation {
-                label: l.clone(),
-                man: m,
-            })
-            .collect();
+        let anims = animations(&mans);
         let len = same_both_ways(&sk, &anims, None);
         assert!(len > 20_000, "GLB of {len} bytes");
         // the skeleton alone
@@ -997,13 +1001,7 @@ mod tests {
         }
         let fit: Vec<&str> = mans.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(fit, ["IDLE.MAN", "UNKNOWN-CHUNK.MAN"]);
-        let anims: Vec<Animation<'_>> = mans
-            .iter()
-            .map(|(l, m)| Animation {
-                label: l.clone(),
-                man: m,
-            })
-            .collect();
+        let anims = animations(&mans);
         same_both_ways(&sk, &anims, None);
     }
 
@@ -1035,13 +1033,7 @@ mod tests {
             .iter()
             .map(|n| (n.clone(), Man::read(&read("man", n)).unwrap()))
             .collect();
-        let anims: Vec<Animation<'_>> = mans
-            .iter()
-            .map(|(l, m)| Animation {
-                label: l.clone(),
-                man: m,
-            })
-            .collect();
+        let anims = animations(&mans);
         let body = crate::zengin::mdm::Mdm::decode(&read("mesh", "KEILER_BODY.MDM"))
             .unwrap()
             .mesh;
