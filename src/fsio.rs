@@ -258,6 +258,14 @@ impl Write for PendingFile {
 /// permissions of the file it replaces, or those of any newly created file (0666 less the
 /// umask) when there is none, not the temporary file's private 0600.
 fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile, Error> {
+    temp_beside_known(path, true)
+}
+
+/// [`temp_beside`] where whether `path` exists is known already (`false`: there are no
+/// permissions to copy, and no need to look).
+fn temp_beside_known(path: &Path, existed: bool) -> Result<tempfile::NamedTempFile, Error> {
+    #[cfg(not(unix))]
+    let _ = existed;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -271,7 +279,7 @@ fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile, Error> {
     }
     let tmp = builder.tempfile_in(dir).map_err(|e| Error::io(path, e))?;
     #[cfg(unix)]
-    if let Ok(old) = std::fs::metadata(path) {
+    if let Some(old) = existed.then(|| std::fs::metadata(path).ok()).flatten() {
         tmp.as_file()
             .set_permissions(old.permissions())
             .map_err(|e| Error::io(path, e))?;
@@ -818,113 +826,221 @@ fn write_files_inner(
     unchanged: impl Fn(usize, &Path) -> bool,
     mut fill: impl FnMut(usize, &mut dyn Write) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let mut seen = std::collections::HashSet::new();
-    let mut targets = Vec::with_capacity(paths.len());
-    for path in paths {
-        if !seen.insert(path.clone()) {
-            return Err(Error::other(path, "would be written twice by this command"));
-        }
-        if path.is_dir() {
-            return Err(Error::other(path, "is a folder"));
-        }
-        if !overwrite && path.exists() {
-            return Err(Error::other(
-                path,
-                "already exists; pass --force to overwrite it (nothing was written)",
-            ));
-        }
-        targets.push(output_target(path)?);
+    let set = FileSet::check(paths, overwrite)?;
+    for i in 0..paths.len() {
+        set.put_checked(i, |real| unchanged(i, real), |w| fill(i, w))?;
     }
-    let write_into =
-        |i: usize,
-         path: &Path,
-         file: &std::fs::File,
-         fill: &mut dyn FnMut(usize, &mut dyn Write) -> Result<(), Error>| {
+    set.finish()
+}
+
+/// [`write_files`] taken apart, so that the files can be written from several threads while
+/// the others are still being made: [`FileSet::check`] checks every target first (as
+/// `write_files` does), [`FileSet::put`] writes one file's temporary file (from any thread),
+/// and [`FileSet::finish`] renames them into place in order. A file never put is not written
+/// (a command reports why); dropped unfinished, every temporary file is removed and nothing is
+/// renamed.
+pub struct FileSet<'p> {
+    paths: &'p [std::path::PathBuf],
+    overwrite: bool,
+    /// Each path's target and whether a file was there.
+    targets: Vec<(Target, bool)>,
+    staged: Vec<std::sync::Mutex<Option<Staged>>>,
+}
+
+/// What [`FileSet::put`] made of one file.
+enum Staged {
+    /// Its temporary file beside the target, renamed over it at the end.
+    Temp(tempfile::NamedTempFile),
+    /// The existing file already holds the bytes: left as it is.
+    Unchanged,
+    /// The bytes for a device or FIFO, waiting in a temporary file elsewhere (written last).
+    Stream(std::fs::File),
+}
+
+impl<'p> FileSet<'p> {
+    /// Check every target (without `overwrite`, none may exist; none may be a folder, a link
+    /// to nothing, something other than a regular file, device or FIFO, or named twice)
+    /// before anything is written.
+    pub fn check(paths: &'p [std::path::PathBuf], overwrite: bool) -> Result<Self, Error> {
+        let mut seen = std::collections::HashSet::new();
+        let mut targets = Vec::with_capacity(paths.len());
+        for path in paths {
+            if !seen.insert(path.as_path()) {
+                return Err(Error::other(path, "would be written twice by this command"));
+            }
+            // (one look at a path that is not there, the usual case for a fresh folder; a
+            // link is looked at again through what it points to)
+            let meta = std::fs::symlink_metadata(path);
+            let link = meta.as_ref().is_ok_and(|m| m.file_type().is_symlink());
+            let is_dir = match &meta {
+                Ok(m) if !link => m.is_dir(),
+                Ok(_) => path.is_dir(),
+                Err(_) => false,
+            };
+            if is_dir {
+                return Err(Error::other(path, "is a folder"));
+            }
+            let exists = match &meta {
+                Ok(_) if link => path.exists(),
+                m => m.is_ok(),
+            };
+            if !overwrite && exists {
+                return Err(Error::other(
+                    path,
+                    "already exists; pass --force to overwrite it (nothing was written)",
+                ));
+            }
+            let target = if meta.is_err() {
+                Target::Regular(path.clone())
+            } else {
+                output_target(path)?
+            };
+            let existed = match &target {
+                Target::Regular(real) if real != path => real.exists(),
+                Target::Regular(_) => exists,
+                Target::Stream(_) => true,
+            };
+            targets.push((target, existed));
+        }
+        Ok(FileSet {
+            paths,
+            overwrite,
+            targets,
+            staged: paths.iter().map(|_| Default::default()).collect(),
+        })
+    }
+
+    /// Write the `i`th file's bytes (with `overwrite`, an existing regular file that already
+    /// holds them is left as it is).
+    pub fn put(&self, i: usize, data: &[u8]) -> Result<(), Error> {
+        self.put_checked(
+            i,
+            |real| holds(real, data),
+            |w| w.write_all(data).map_err(|e| Error::io(&self.paths[i], e)),
+        )
+    }
+
+    fn put_checked(
+        &self,
+        i: usize,
+        unchanged: impl FnOnce(&Path) -> bool,
+        fill: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let path = &self.paths[i];
+        let write_into = |file: &std::fs::File| {
             let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
-            fill(i, &mut w)?;
+            fill(&mut w)?;
             w.flush().map_err(|e| Error::io(path, e))
         };
-    let mut temps = Vec::with_capacity(paths.len());
-    let mut streams = Vec::new();
-    for (i, (path, target)) in paths.iter().zip(&targets).enumerate() {
-        let real = match target {
-            Target::Regular(p) => p,
-            Target::Stream(dev) => {
+        let staged = match &self.targets[i] {
+            (Target::Stream(_), _) => {
                 // (what a device or FIFO gets waits in a temporary file elsewhere meanwhile)
                 let file = tempfile::tempfile().map_err(|e| Error::io(path, e))?;
-                write_into(i, path, &file, &mut fill)?;
-                streams.push((path, dev, file));
-                continue;
+                write_into(&file)?;
+                Staged::Stream(file)
+            }
+            (Target::Regular(real), existed) => {
+                if self.overwrite && *existed && unchanged(real) {
+                    Staged::Unchanged
+                } else {
+                    let tmp = temp_beside_known(real, *existed)?;
+                    write_into(tmp.as_file())?;
+                    Staged::Temp(tmp)
+                }
             }
         };
-        let existed = real.exists();
-        if overwrite && existed && unchanged(i, real) {
-            continue;
+        let mut slot = self.staged[i].lock().unwrap_or_else(|p| p.into_inner());
+        if slot.is_some() {
+            return Err(Error::other(path, "would be written twice by this command"));
         }
-        let tmp = temp_beside(real)?;
-        write_into(i, path, tmp.as_file(), &mut fill)?;
-        temps.push((path, real, tmp, existed));
+        *slot = Some(staged);
+        Ok(())
     }
-    // A file that replaces one is forced to disk before its rename, so a crash cannot leave
-    // the old file replaced by an incomplete one, unless its file system already orders such
-    // a rename after the data (`ordered`: ext4's default); a new file is renamed into place
-    // without that wait (as `write_streaming` does). The waits overlap (up to 16 threads), so
-    // the file system commits them together instead of one after another.
-    let mut flush_in = std::collections::HashMap::new();
-    let replacing: Vec<_> = temps
-        .iter()
-        .filter(|t| {
-            t.3 && *flush_in
-                .entry(t.1.parent().map(Path::to_path_buf).unwrap_or_default())
-                .or_insert_with_key(|dir| ordered::flush_before_replacing(dir))
-        })
-        .collect();
-    let per = replacing.len().div_ceil(16).max(1);
-    std::thread::scope(|s| {
-        let waits: Vec<_> = replacing
-            .chunks(per)
-            .map(|group| {
-                s.spawn(move || {
-                    group.iter().try_for_each(|(path, _, tmp, _)| {
-                        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))
-                    })
-                })
+
+    /// Rename every file put into place, in order (on an error, the files this made are
+    /// removed again); devices and FIFOs are written last.
+    pub fn finish(self) -> Result<(), Error> {
+        let FileSet {
+            paths,
+            overwrite,
+            targets,
+            staged,
+        } = self;
+        let mut temps = Vec::with_capacity(paths.len());
+        let mut streams = Vec::new();
+        for ((path, (target, existed)), slot) in paths.iter().zip(&targets).zip(staged) {
+            match (slot.into_inner().unwrap_or_else(|p| p.into_inner()), target) {
+                (Some(Staged::Temp(tmp)), Target::Regular(real)) => {
+                    temps.push((path, real, tmp, *existed))
+                }
+                (Some(Staged::Stream(file)), Target::Stream(dev)) => {
+                    streams.push((path, dev, file))
+                }
+                _ => {}
+            }
+        }
+        // A file that replaces one is forced to disk before its rename, so a crash cannot
+        // leave the old file replaced by an incomplete one, unless its file system already
+        // orders such a rename after the data (`ordered`: ext4's default); a new file is
+        // renamed into place without that wait (as `write_streaming` does). The waits overlap
+        // (up to 16 threads), so the file system commits them together instead of one after
+        // another.
+        let mut flush_in = std::collections::HashMap::new();
+        let replacing: Vec<_> = temps
+            .iter()
+            .filter(|t| {
+                t.3 && *flush_in
+                    .entry(t.1.parent().map(Path::to_path_buf).unwrap_or_default())
+                    .or_insert_with_key(|dir| ordered::flush_before_replacing(dir))
             })
             .collect();
-        waits.into_iter().try_for_each(|w| {
-            w.join().unwrap_or_else(|_| {
-                Err(Error::other(
-                    replacing[0].0,
-                    "forcing the output to disk failed",
-                ))
+        let per = replacing.len().div_ceil(16).max(1);
+        std::thread::scope(|s| {
+            let waits: Vec<_> = replacing
+                .chunks(per)
+                .map(|group| {
+                    s.spawn(move || {
+                        group.iter().try_for_each(|(path, _, tmp, _)| {
+                            tmp.as_file().sync_all().map_err(|e| Error::io(path, e))
+                        })
+                    })
+                })
+                .collect();
+            waits.into_iter().try_for_each(|w| {
+                w.join().unwrap_or_else(|_| {
+                    Err(Error::other(
+                        replacing[0].0,
+                        "forcing the output to disk failed",
+                    ))
+                })
             })
-        })
-    })?;
-    let mut made = Vec::new();
-    for (path, real, tmp, existed) in temps {
-        let r = if overwrite {
-            tmp.persist(real).map(|_| ())
-        } else {
-            tmp.persist_noclobber(real).map(|_| ())
-        };
-        if let Err(e) = r {
-            for m in made {
-                let _ = std::fs::remove_file(m);
+        })?;
+        let mut made = Vec::new();
+        for (path, real, tmp, existed) in temps {
+            let r = if overwrite {
+                tmp.persist(real).map(|_| ())
+            } else {
+                tmp.persist_noclobber(real).map(|_| ())
+            };
+            if let Err(e) = r {
+                for m in made {
+                    let _ = std::fs::remove_file(m);
+                }
+                return Err(Error::io(path, e.error));
             }
-            return Err(Error::io(path, e.error));
+            if !existed {
+                made.push(real);
+            }
         }
-        if !existed {
-            made.push(real);
+        // Devices and FIFOs last: what they were given cannot be taken back.
+        for (path, dev, mut file) in streams {
+            use std::io::{Seek, SeekFrom};
+            file.seek(SeekFrom::Start(0))
+                .and_then(|_| stream_into(dev, |out| std::io::copy(&mut file, out).map(|_| ())))
+                .map_err(|e| Error::io(path, e))?;
         }
+        Ok(())
     }
-    // Devices and FIFOs last: what they were given cannot be taken back.
-    for (path, dev, mut file) in streams {
-        use std::io::{Seek, SeekFrom};
-        file.seek(SeekFrom::Start(0))
-            .and_then(|_| stream_into(dev, |out| std::io::copy(&mut file, out).map(|_| ())))
-            .map_err(|e| Error::io(path, e))?;
-    }
-    Ok(())
 }
 
 /// A folder made for a command's outputs, with the parents it needed: removed again (only
@@ -1151,6 +1267,51 @@ mod tests {
 
     /// An output that already holds the new bytes is left as it is (its date kept, nothing
     /// replaced); one that differs is replaced; without `overwrite` both are refused.
+    #[test]
+    fn a_file_set_is_written_from_several_threads_and_renamed_at_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths: Vec<_> = (0..40)
+            .map(|i| dir.path().join(format!("M{i:02}.MAN")))
+            .collect();
+        let set = FileSet::check(&paths, false).unwrap();
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let set = &set;
+                s.spawn(move || {
+                    // (file 39 is never put: it is not written)
+                    for i in (t..39).step_by(4) {
+                        set.put(i, format!("file {i}").as_bytes()).unwrap();
+                    }
+                });
+            }
+        });
+        let e = set.put(3, b"again").unwrap_err();
+        assert!(e.to_string().contains("written twice"), "{e}");
+        // Nothing is in place before the end, only the temporary files.
+        assert!(paths.iter().all(|p| !p.exists()));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 39);
+        set.finish().unwrap();
+        for (i, p) in paths.iter().enumerate().take(39) {
+            assert_eq!(std::fs::read(p).unwrap(), format!("file {i}").as_bytes());
+        }
+        assert!(!paths[39].exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 39);
+        // Without --force the existing files are refused before anything is written; a set
+        // dropped unfinished leaves no temporary file.
+        let e = FileSet::check(&paths, false).err().unwrap();
+        assert!(e.to_string().contains("already exists"), "{e}");
+        let set = FileSet::check(&paths, true).unwrap();
+        set.put(0, b"changed").unwrap();
+        set.put(39, b"new").unwrap();
+        drop(set);
+        assert_eq!(std::fs::read(&paths[0]).unwrap(), b"file 0");
+        assert!(!paths[39].exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 39);
+        let twice = [paths[0].clone(), paths[0].clone()];
+        let e = FileSet::check(&twice, true).err().unwrap();
+        assert!(e.to_string().contains("written twice"), "{e}");
+    }
+
     #[test]
     fn unchanged_outputs_are_left_as_they_are() {
         let dir = tempfile::tempdir().unwrap();

@@ -120,8 +120,8 @@ pub(super) fn skeleton(mdh: Option<&Path>, asc: &Model) -> Result<(Vec<Vec<u8>>,
     }
 }
 
-/// A compiled MAN: its path, bytes and notes.
-type Written = (PathBuf, Vec<u8>, Vec<String>);
+/// A compiled MAN, already in its temporary file: its path and notes.
+type Written = (PathBuf, Vec<String>);
 
 /// One ani's outcome: its index in the script, and its MAN (`None`: its ASC is missing).
 type AniResult = (usize, Result<Option<Written>, Error>);
@@ -250,8 +250,31 @@ pub(super) fn compile_model(
         },
     };
     let rounding = rounding(args.rounding);
+    // Every output is known before any is made (the MSB, the MDH, a MAN per ani whose ASC is
+    // there) and checked at once; each MAN then goes to its temporary file from the thread
+    // that compiled it, while the others are still being compiled, and all are renamed into
+    // place at the end (nothing is, if the command fails).
+    let mut man_at = vec![None; jobs.len()];
+    let mut paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
+    for (i, job) in jobs.iter().enumerate() {
+        if found.contains_key(&job.ani.asc.to_string().to_ascii_uppercase()) {
+            man_at[i] = Some(paths.len());
+            paths.push(out_dir.join(crate::zengin::asc::model_compile::man_name(
+                &model_name,
+                job,
+            )));
+        }
+    }
+    let set = crate::fsio::FileSet::check(&paths, args.force)?;
+    let made = crate::fsio::MadeDir::create(&out_dir)?;
+    for (i, (_, bytes)) in files.iter().enumerate() {
+        set.put(i, bytes)?;
+    }
+    // (a file that cannot be written stops the command, unlike an ani that does not compile)
+    let fatal: std::sync::Mutex<Option<Error>> = Default::default();
     // The anis grouped by their ASC (upper case), in script order: each ASC is read and parsed
-    // once, one ASC per task on all cores (memory: one parsed ASC per core).
+    // once, one ASC per task on all cores (memory: one parsed ASC per core), and its anis
+    // compiled on all cores too.
     let mut by_asc: Vec<(String, Vec<usize>)> = Vec::new();
     let mut group_of: HashMap<String, usize> = HashMap::new();
     for (i, job) in jobs.iter().enumerate() {
@@ -274,8 +297,11 @@ pub(super) fn compile_model(
         by_asc.iter().map(|g| (size(&g.0), g)).collect();
     order.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
     let parsed_first = std::sync::Mutex::new(parsed_first);
+    // (one ASC or ani per task: rayon's own splitting leaves a run of large ASCs to one core
+    // while the other waits)
     let grouped: Vec<Vec<AniResult>> = order
         .par_iter()
+        .with_max_len(1)
         .map(|(_, (key, members))| {
             let Some(path) = found.get(key) else {
                 return members.iter().map(|&i| (i, Ok(None))).collect();
@@ -323,7 +349,8 @@ pub(super) fn compile_model(
                 .unwrap_or_else(|| key.clone())
                 .to_ascii_uppercase();
             members
-                .iter()
+                .par_iter()
+                .with_max_len(1)
                 .map(|&i| {
                     let job = &jobs[i];
                     let r = man_for(&model_name, job, &asc, &stored, &nodes, checksum, rounding)
@@ -331,13 +358,21 @@ pub(super) fn compile_model(
                         .and_then(|(name, man, notes)| {
                             let mut bytes = Vec::new();
                             man.encode(&mut bytes).map_err(Error::encoding(path))?;
-                            Ok(Some((out_dir.join(name), bytes, notes)))
+                            let at = man_at[i].expect("a MAN path for every ani with its ASC");
+                            if let Err(e) = set.put(at, &bytes) {
+                                let mut f = fatal.lock().unwrap_or_else(|p| p.into_inner());
+                                f.get_or_insert(e);
+                            }
+                            Ok(Some((out_dir.join(name), notes)))
                         });
                     (i, r)
                 })
                 .collect()
         })
         .collect();
+    if let Some(e) = fatal.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
     let mut results: Vec<Option<Result<Option<Written>, Error>>> =
         (0..jobs.len()).map(|_| None).collect();
     for (i, r) in grouped.into_iter().flatten() {
@@ -346,15 +381,14 @@ pub(super) fn compile_model(
     let results = results
         .into_iter()
         .map(|r| r.expect("every ani has a result"));
-    let mut missing = 0;
-    let mut failed = 0;
+    let (mut missing, mut failed, mut mans) = (0, 0, 0);
     for (job, r) in jobs.iter().zip(results) {
         match r {
-            Ok(Some((path, bytes, notes))) => {
+            Ok(Some((path, notes))) => {
                 for n in notes {
                     crate::convert::warn(&path, n);
                 }
-                files.push((path, bytes));
+                mans += 1;
             }
             Ok(None) => {
                 missing += 1;
@@ -374,16 +408,13 @@ pub(super) fn compile_model(
             }
         }
     }
-    std::fs::create_dir_all(&out_dir).map_err(|e| Error::io(&out_dir, e))?;
-    crate::fsio::write_files(&files, args.force)?;
+    set.finish()?;
+    made.keep();
     println!(
         "{}: {} files written ({} MAN), {} ani without ASC, {} failed",
         out_dir.display(),
-        files.len(),
-        files
-            .iter()
-            .filter(|(p, _)| p.extension().is_some_and(|e| e == "MAN"))
-            .count(),
+        files.len() + mans,
+        mans,
         missing,
         failed
     );

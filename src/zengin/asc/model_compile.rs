@@ -138,10 +138,18 @@ pub fn man_for(
         position_range: None,
     };
     let (man, notes) = compile(asc, &input)?;
-    let name = format!(
+    Ok((
+        man_name(model_name, job),
+        man,
+        notes.into_iter().map(|n| n.0).collect(),
+    ))
+}
+
+/// The file name of one ani's MAN: `MODEL-ANINAME.MAN`, upper case.
+pub fn man_name(model_name: &str, job: &AniJob) -> String {
+    format!(
         "{}-{}.MAN",
         model_name.to_ascii_uppercase(),
         String::from_utf8_lossy(job.ani.name.as_bytes()).to_ascii_uppercase()
-    );
-    Ok((name, man, notes.into_iter().map(|n| n.0).collect()))
+    )
 }
