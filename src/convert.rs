@@ -26,13 +26,39 @@ use std::path::{Path, PathBuf};
 
 /// Print a warning about `file`.
 pub fn warn(file: &Path, message: impl Display) {
-    if file.as_os_str().is_empty() {
-        say(format_args!("animkit: warning: {message}"));
-    } else {
-        say(format_args!(
-            "animkit: warning: {}: {message}",
-            file.display()
-        ));
+    let mut w = Warnings::default();
+    w.warn(file, message);
+}
+
+/// Warnings about files gathered and printed together, in one write when dropped (or at
+/// [`Warnings::flush`]): for a command that reports hundreds at its end (a model's anis without
+/// their ASC), where a write per line cost more than the lines.
+#[derive(Default)]
+pub struct Warnings(String);
+
+impl Warnings {
+    /// [`warn`]'s line, kept for later.
+    pub fn warn(&mut self, file: &Path, message: impl Display) {
+        use std::fmt::Write as _;
+        let _ = if file.as_os_str().is_empty() {
+            writeln!(self.0, "animkit: warning: {message}")
+        } else {
+            writeln!(self.0, "animkit: warning: {}: {message}", file.display())
+        };
+    }
+
+    /// Print what is gathered (e.g. before an error, so the lines keep their order).
+    pub fn flush(&mut self) {
+        if !self.0.is_empty() {
+            let _ = std::io::stderr().write_all(self.0.as_bytes());
+            self.0.clear();
+        }
+    }
+}
+
+impl Drop for Warnings {
+    fn drop(&mut self) {
+        self.flush();
     }
 }
 

@@ -847,6 +847,9 @@ pub struct FileSet<'p> {
     staged: Vec<std::sync::Mutex<Option<Staged>>>,
 }
 
+/// From how many renames [`FileSet::finish`] spreads them over threads.
+const RENAME_THREADS_FROM: usize = 16;
+
 /// What [`FileSet::put`] made of one file.
 enum Staged {
     /// Its temporary file beside the target, renamed over it at the end.
@@ -1015,22 +1018,79 @@ impl<'p> FileSet<'p> {
                 })
             })
         })?;
-        let mut made = Vec::new();
-        for (path, real, tmp, existed) in temps {
-            let r = if overwrite {
-                tmp.persist(real).map(|_| ())
-            } else {
-                tmp.persist_noclobber(real).map(|_| ())
-            };
-            if let Err(e) = r {
+        // The renames: many on a few threads (a rename over a file frees the old one's blocks
+        // after the folder is unlocked, which the others need not wait for). On an error the
+        // new files already in place are removed again.
+        type Temp<'a> = (
+            &'a std::path::PathBuf,
+            &'a std::path::PathBuf,
+            tempfile::NamedTempFile,
+            bool,
+        );
+        fn rename_all<'a>(
+            chunk: Vec<Temp<'a>>,
+            overwrite: bool,
+        ) -> (Vec<&'a std::path::PathBuf>, Option<Error>) {
+            let mut made = Vec::new();
+            for (path, real, tmp, existed) in chunk {
+                let r = if overwrite {
+                    tmp.persist(real).map(|_| ())
+                } else {
+                    tmp.persist_noclobber(real).map(|_| ())
+                };
+                if let Err(e) = r {
+                    return (made, Some(Error::io(path, e.error)));
+                }
+                if !existed {
+                    made.push(real);
+                }
+            }
+            (made, None)
+        }
+        let rename = |chunk| rename_all(chunk, overwrite);
+        let threads = if temps.len() >= RENAME_THREADS_FROM {
+            std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
+        } else {
+            1
+        };
+        let mut chunks: Vec<Vec<_>> = (0..threads).map(|_| Vec::new()).collect();
+        for (k, t) in temps.into_iter().enumerate() {
+            chunks[k % threads].push(t);
+        }
+        let done: Vec<_> = if threads == 1 {
+            chunks.into_iter().map(rename).collect()
+        } else {
+            std::thread::scope(|s| {
+                let rename = &rename;
+                let running: Vec<_> = chunks
+                    .into_iter()
+                    .map(|c| s.spawn(move || rename(c)))
+                    .collect();
+                running
+                    .into_iter()
+                    .map(|r| {
+                        r.join().unwrap_or_else(|_| {
+                            (
+                                Vec::new(),
+                                Some(Error::other(
+                                    paths[0].as_path(),
+                                    "renaming the outputs into place failed",
+                                )),
+                            )
+                        })
+                    })
+                    .collect()
+            })
+        };
+        if done.iter().any(|(_, e)| e.is_some()) {
+            let mut first = None;
+            for (made, e) in done {
                 for m in made {
                     let _ = std::fs::remove_file(m);
                 }
-                return Err(Error::io(path, e.error));
+                first = first.or(e);
             }
-            if !existed {
-                made.push(real);
-            }
+            return Err(first.expect("an error"));
         }
         // Devices and FIFOs last: what they were given cannot be taken back.
         for (path, dev, mut file) in streams {

@@ -382,17 +382,18 @@ pub(super) fn compile_model(
         .into_iter()
         .map(|r| r.expect("every ani has a result"));
     let (mut missing, mut failed, mut mans) = (0, 0, 0);
+    let mut said = crate::convert::Warnings::default();
     for (job, r) in jobs.iter().zip(results) {
         match r {
             Ok(Some((path, notes))) => {
                 for n in notes {
-                    crate::convert::warn(&path, n);
+                    said.warn(&path, n);
                 }
                 mans += 1;
             }
             Ok(None) => {
                 missing += 1;
-                crate::convert::warn(
+                said.warn(
                     &args.input,
                     format_args!(
                         "ani `{}`: its ASC `{}` is not under {}: no MAN written",
@@ -404,10 +405,12 @@ pub(super) fn compile_model(
             }
             Err(e) => {
                 failed += 1;
+                said.flush();
                 super::report(&e);
             }
         }
     }
+    drop(said);
     set.finish()?;
     made.keep();
     println!(
