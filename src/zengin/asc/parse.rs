@@ -125,7 +125,7 @@ pub fn detect(data: &[u8]) -> bool {
 }
 
 /// Byte classes of the tokenizer: 0 a token byte, 1 whitespace, 2 a quote.
-const CLASS: [u8; 256] = {
+pub(super) const CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
     t[b' ' as usize] = 1;
     t[b'\t' as usize] = 1;
@@ -174,6 +174,24 @@ impl<'a> Lexer<'a> {
             lines: 0,
             done: false,
         }
+    }
+
+    /// The next line's bytes (its line end not included, a `\r` before it kept) when it ends
+    /// in `\n`, handed to `read`; when that gives a value the line counts as read. For a
+    /// caller that reads lines of a known shape itself and leaves every other line (and the
+    /// file's last, unterminated one) to [`Lexer::next_line`].
+    #[inline]
+    pub fn take_line<T>(&mut self, read: impl FnOnce(&'a [u8]) -> Option<T>) -> Option<T> {
+        let body = self.body;
+        let rest = body.get(self.pos..).filter(|_| !self.done)?;
+        let end = memchr::memchr(b'\n', rest)?;
+        let v = read(&rest[..end])?;
+        self.lines += 1;
+        self.pos += end + 1;
+        if self.pos >= body.len() {
+            self.done = true;
+        }
+        Some(v)
     }
 
     /// Lines returned so far (the 0-based index of the next one).

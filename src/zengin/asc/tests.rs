@@ -390,3 +390,116 @@ fn yaml_edits_are_honoured_or_refused() {
         .to_string();
     assert!(e.contains("`Bip02` is not an object of this file"), "{e}");
 }
+
+/// `Model::parse` (the text read a line at a time, sample lines read straight from it where
+/// plain) against `Model::from_doc` (every line through the tokenizer) on `text`.
+fn both_readers_agree(text: &[u8]) {
+    let typed = Model::parse(text);
+    let doc = Doc::parse(text).and_then(|d| Model::from_doc(&d));
+    match (&typed, &doc) {
+        (Ok(a), Ok(b)) => assert!(a == b, "the models differ"),
+        (Err(a), Err(b)) => assert_eq!(
+            (a.line, a.column, &a.path, &a.message),
+            (b.line, b.column, &b.path, &b.message)
+        ),
+        _ => panic!("one reader failed: {typed:?} / {doc:?}"),
+    }
+}
+
+#[test]
+fn plain_sample_lines_read_as_the_tokenizer_reads_them() {
+    let line = "\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\n";
+    let variants = [
+        line.to_string(),
+        "\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\textra tokens \"even quoted\"\n".into(),
+        "\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\t\"unclosed\n".into(),
+        "  *CONTROL_POS_SAMPLE \x0b192 \x0c1.5e+002\r2  -3.25 \r\n".into(),
+        "\t\t\t*control_pos_sample 192\t1\t2\t3\n".into(),
+        "\t\t\t*CONTROL_POS_SAMPLEX 192\t1\t2\t3\n".into(),
+        "\t\t\t*CONTROL_POS_SAMPLE\t192\t1\t2\n".into(),
+        "\t\t\t*CONTROL_POS_SAMPLE 192\t1\tx2\t3\n".into(),
+        "\t\t\t*CONTROL_POS_SAMPLE 192.5\t1\t2\t3\n".into(),
+        "\t\t\t*CONTROL_POS_SAMPLE 1e16\t1\t2\t3\n".into(),
+        "\t\t\t*CONTROL_POS_SAMPLE \"192\"\t1\t2\t3\n".into(),
+        "\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\"\t3\n".into(),
+        "\n\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\n\n".into(),
+        "\t\t\t*CONTROL_POS_SAMPLE 192\t-0\t+2\t.3\n".into(),
+        "\t\t\t*CONTROL_ROT_SAMPLE 192\t1\t2\t3\t4\n".into(),
+        "\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\n\t\t\t*CONTROL_POS_SAMPLE 384\t1\t2\t3\n".into(),
+    ];
+    for v in &variants {
+        let text = SMALL.replace(line, v);
+        both_readers_agree(text.as_bytes());
+        both_readers_agree(crlf(text.as_bytes()).as_slice());
+        // (the last line of the file without its line end)
+        both_readers_agree(text.trim_end_matches('\n').as_bytes());
+    }
+    // The fast path is taken (and gives the tokenizer's values) for a plain line.
+    let m = Model::parse(SMALL.as_bytes()).unwrap();
+    let a = m.objects[0].anim.as_ref().unwrap();
+    assert_eq!(a.pos[1].tick, 192);
+    assert_eq!(a.pos[1].pos, [1.0, 2.0, 3.0]);
+    let rot = SMALL
+        .replace("POS_TRACK", "ROT_TRACK")
+        .replace("POS_SAMPLE 0\t1\t2\t3", "ROT_SAMPLE 0\t0\t0\t1\t0.5")
+        .replace("POS_SAMPLE 192\t1\t2\t3", "ROT_SAMPLE 192\t0\t1\t0\t-1.25");
+    both_readers_agree(rot.as_bytes());
+    let m = Model::parse(rot.as_bytes()).unwrap();
+    let a = m.objects[0].anim.as_ref().unwrap();
+    assert_eq!((a.rot[1].axis, a.rot[1].angle), ([0.0, 1.0, 0.0], -1.25));
+    let scale = SMALL
+        .replace("POS_TRACK", "SCALE_TRACK")
+        .replace(
+            "POS_SAMPLE 0\t1\t2\t3",
+            "SCALE_SAMPLE 0\t1\t1\t1\t0\t0\t1\t0",
+        )
+        .replace(
+            "POS_SAMPLE 192\t1\t2\t3",
+            "SCALE_SAMPLE 192\t2\t2\t2\t1\t0\t0\t0.5",
+        );
+    both_readers_agree(scale.as_bytes());
+    let m = Model::parse(scale.as_bytes()).unwrap();
+    let a = m.objects[0].anim.as_ref().unwrap();
+    assert_eq!(a.scale[1].scale, [2.0; 3]);
+    assert_eq!((a.scale[1].axis, a.scale[1].angle), ([1.0, 0.0, 0.0], 0.5));
+}
+
+#[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
+fn every_corpus_asc_reads_the_same_through_both_readers() {
+    let Some(files) = corpus_ascs() else { return };
+    for f in files {
+        let data = std::fs::read(&f).unwrap();
+        both_readers_agree(&data);
+        both_readers_agree(&crlf(&data));
+    }
+}
+
+proptest::proptest! {
+    /// `parse_f64` gives the standard parser's value (the same bits) for any decimal
+    /// spelling: up to 24 digits, a point anywhere, a sign, an exponent.
+    #[test]
+    fn parse_f64_is_the_standard_parse(
+        sign in proptest::sample::select(vec!["", "-", "+"]),
+        digits in "[0-9]{0,24}",
+        point in proptest::option::of(0usize..25),
+        exp in proptest::option::of(-40i32..40),
+    ) {
+        let mut s = sign.to_string();
+        match point {
+            Some(p) => {
+                let p = p.min(digits.len());
+                s.push_str(&digits[..p]);
+                s.push('.');
+                s.push_str(&digits[p..]);
+            }
+            None => s.push_str(&digits),
+        }
+        if let Some(e) = exp {
+            s.push_str(&format!("e{e:+04}"));
+        }
+        let want = s.parse::<f64>().ok().filter(|_| !digits.is_empty());
+        let got = model::parse_f64(s.as_bytes());
+        proptest::prop_assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{}", s);
+    }
+}
