@@ -6,7 +6,9 @@
 //! unless mounted `noauto_da_alloc`) a rename over an existing file makes the new file's
 //! delayed blocks be allocated, and in the default `data=ordered` mode (not `data=writeback`)
 //! they reach the disk before the journal commits the rename (the kernel's ext4 documentation,
-//! `auto_da_alloc`). tmpfs and ramfs keep nothing over a crash, so there is nothing to order.
+//! `auto_da_alloc`). That needs a journal: an ext4 made or mounted without one (no `data=`
+//! mode in `/proc/fs/ext4/DEVICE/options`) orders nothing, so it is flushed. tmpfs and ramfs
+//! keep nothing over a crash, so there is nothing to order.
 //! Everywhere else (XFS, btrfs, NTFS, APFS, network file systems, or when it cannot be told)
 //! animkit forces the data to disk before the rename, as before.
 
@@ -28,10 +30,32 @@ fn replace_is_ordered(dir: &Path) -> bool {
     let Ok(dev) = std::fs::metadata(dir).map(|m| m.dev()) else {
         return false;
     };
+    let (major, minor) = (libc::major(dev).into(), libc::minor(dev).into());
     match std::fs::read_to_string("/proc/self/mountinfo") {
-        Ok(info) => ordered_in_mountinfo(&info, libc::major(dev).into(), libc::minor(dev).into()),
+        Ok(info) => ordered_in_mountinfo(&info, major, minor, || {
+            ext4_options(major, minor).is_some_and(|o| ext4_is_journaled(&o))
+        }),
         Err(_) => false,
     }
+}
+
+/// The ext4 driver's own list of the options of the file system on device `major:minor`
+/// (`/proc/fs/ext4/NAME/options`, NAME the kernel's name of the device, found through
+/// `/sys/dev/block/MAJOR:MINOR`).
+#[cfg(target_os = "linux")]
+fn ext4_options(major: u64, minor: u64) -> Option<String> {
+    let link = std::fs::read_link(format!("/sys/dev/block/{major}:{minor}")).ok()?;
+    let name = link.file_name()?.to_str()?.to_string();
+    std::fs::read_to_string(format!("/proc/fs/ext4/{name}/options")).ok()
+}
+
+/// Whether the ext4 driver's options (one per line) show a journal: a `data=ordered` or
+/// `data=journal` mode (without a journal there is no `data=` line, and nothing is ordered).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn ext4_is_journaled(options: &str) -> bool {
+    options
+        .lines()
+        .any(|l| matches!(l.trim(), "data=ordered" | "data=journal"))
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -42,7 +66,12 @@ fn replace_is_ordered(_dir: &Path) -> bool {
 /// The decision from `/proc/self/mountinfo`'s text for the file system with device
 /// `major:minor` (its first line: bind mounts of one file system share its options).
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
-fn ordered_in_mountinfo(info: &str, major: u64, minor: u64) -> bool {
+fn ordered_in_mountinfo(
+    info: &str,
+    major: u64,
+    minor: u64,
+    journaled: impl FnOnce() -> bool,
+) -> bool {
     let dev = format!("{major}:{minor}");
     for line in info.lines() {
         // id parent major:minor root mount-point mount-options [optional...] - type source super-options
@@ -64,7 +93,7 @@ fn ordered_in_mountinfo(info: &str, major: u64, minor: u64) -> bool {
                 .any(|x| x == o)
         };
         return match fs {
-            "ext4" | "ext3" => !has("noauto_da_alloc") && !has("data=writeback"),
+            "ext4" | "ext3" => !has("noauto_da_alloc") && !has("data=writeback") && journaled(),
             "tmpfs" | "ramfs" => true,
             _ => false,
         };
@@ -74,7 +103,7 @@ fn ordered_in_mountinfo(info: &str, major: u64, minor: u64) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::ordered_in_mountinfo;
+    use super::{ext4_is_journaled, ordered_in_mountinfo};
 
     /// Lines as Linux writes them (this machine's root, and the variants that change the
     /// answer), with the decision each gives.
@@ -120,13 +149,64 @@ mod tests {
         ];
         for (line, want) in cases {
             let info = format!("22 27 0:21 / /proc rw,relatime - proc proc rw\n{line}\n");
-            assert_eq!(ordered_in_mountinfo(&info, 254, 0), want, "{line}");
+            assert_eq!(ordered_in_mountinfo(&info, 254, 0, || true), want, "{line}");
+            // an ext4 without a journal orders nothing
+            let ext = line.contains(" - ext");
+            assert_eq!(
+                ordered_in_mountinfo(&info, 254, 0, || false),
+                want && !ext,
+                "{line}"
+            );
         }
         // another device's line decides nothing; no line at all: flush
         let info = "27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n";
-        assert!(!ordered_in_mountinfo(info, 8, 1));
-        assert!(ordered_in_mountinfo(info, 254, 0));
-        assert!(!ordered_in_mountinfo("", 254, 0));
+        assert!(!ordered_in_mountinfo(info, 8, 1, || true));
+        assert!(ordered_in_mountinfo(info, 254, 0, || true));
+        assert!(!ordered_in_mountinfo("", 254, 0, || true));
+    }
+
+    /// The ext4 driver's option lists: a journaled file system's (Debian's default mount) and
+    /// this machine's, made without a journal (`/proc/fs/ext4/vda/options`, shortened).
+    #[test]
+    fn a_journal_shows_as_a_data_mode() {
+        let journaled = "rw\nbsddf\nnogrpid\nblock_validity\ndelalloc\nbarrier\nauto_da_alloc\nuser_xattr\nacl\nerrors=remount-ro\ndata=ordered\ncommit=5\n";
+        let none = "rw\nbsddf\nnogrpid\nblock_validity\ndioread_nolock\ndiscard\ndelalloc\nnojournal_checksum\nbarrier\nauto_da_alloc\nerrors=continue\ncommit=5\n";
+        assert!(ext4_is_journaled(journaled));
+        assert!(ext4_is_journaled(
+            &journaled.replace("data=ordered", "data=journal")
+        ));
+        assert!(!ext4_is_journaled(none));
+        assert!(!ext4_is_journaled(""));
+    }
+
+    /// Every ext4 file system of this machine has its driver's option list found from its
+    /// device number (so the journal is judged from the real list, not from no list); where
+    /// there is none, the temporary folder's device has no list.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn every_ext4_file_system_finds_its_option_list() {
+        let info = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
+        let mut found = 0;
+        for line in info.lines().filter(|l| l.contains(" - ext4 ")) {
+            let dev = line.split(' ').nth(2).unwrap();
+            let (major, minor) = dev.split_once(':').unwrap();
+            let (major, minor) = (major.parse().unwrap(), minor.parse().unwrap());
+            let options = super::ext4_options(major, minor).expect(line);
+            assert!(
+                options
+                    .lines()
+                    .any(|l| l == "delalloc" || l == "nodelalloc"),
+                "{options}"
+            );
+            found += 1;
+        }
+        if found == 0 {
+            use std::os::unix::fs::MetadataExt;
+            let dev = std::fs::metadata(std::env::temp_dir()).unwrap().dev();
+            assert!(
+                super::ext4_options(libc::major(dev).into(), libc::minor(dev).into()).is_none()
+            );
+        }
     }
 
     /// The folder tests write into is found in this machine's mountinfo by its device
