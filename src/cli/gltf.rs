@@ -189,7 +189,7 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
     if let Some(e) = plan_error {
         return Err(Error::other(&mdh_label, e.to_string()));
     }
-    let origin = origin.done();
+    let mut origin = (!a.no_origin).then(|| origin.done()).flatten();
     let want = mdh_checksum(&mdh);
     // The MANs again, in the same order, each written into the file as it comes.
     let mut feed =
@@ -226,7 +226,7 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
             &layout,
             character.as_ref(),
             container,
-            (!a.no_origin).then_some(&origin),
+            origin.take(),
             &mut w,
             &mut feed,
         )
@@ -303,7 +303,8 @@ impl<W: std::io::Write> std::io::Write for KeepIoError<W> {
 struct OriginOf<'a> {
     base: PathBuf,
     source: Option<&'a Path>,
-    origin: gltf::origin::Origin,
+    /// The record, as its text (about 100 bytes an animation).
+    origin: gltf::origin::OriginText,
 }
 
 fn slashed(p: &Path) -> String {
@@ -323,10 +324,10 @@ impl<'a> OriginOf<'a> {
         let mut o = OriginOf {
             base,
             source,
-            origin: Default::default(),
+            origin: gltf::origin::OriginText::new("", None),
         };
-        o.origin.mdh = o.inside(mdh);
-        o.origin.source = source.map(|s| o.rel(s));
+        o.origin =
+            gltf::origin::OriginText::new(&o.inside(mdh), source.map(|s| o.rel(s)).as_deref());
         o
     }
 
@@ -354,7 +355,7 @@ impl<'a> OriginOf<'a> {
         // byte-exactly)
         let mut bytes = Vec::new();
         let crc32 = m.write(&mut bytes).ok().map(|_| crc32fast::hash(&bytes));
-        self.origin.animations.push(gltf::origin::OriginAnimation {
+        self.origin.push(&gltf::origin::OriginAnimation {
             name: h.name.to_unicode().into_owned(),
             man: self.inside(path),
             fps: h.fps.get(),
@@ -362,8 +363,8 @@ impl<'a> OriginOf<'a> {
         });
     }
 
-    fn done(self) -> gltf::origin::Origin {
-        self.origin
+    fn done(self) -> Option<Box<serde_json::value::RawValue>> {
+        self.origin.finish()
     }
 }
 

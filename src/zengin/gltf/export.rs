@@ -62,17 +62,17 @@ fn accessor(
 
 /// Where one MAN's data goes: checked before anything is built; nothing of its samples is
 /// held (the streamed export plans every animation first and reads each again to write it).
+/// Borrowed from the MAN it was made from, or from the [`Layout`] that keeps it compactly.
 #[derive(Debug, Clone, PartialEq)]
-struct Plan {
-    label: String,
-    name: String,
+struct Plan<'a> {
+    name: std::borrow::Cow<'a, str>,
     frames: usize,
     fps: f32,
     /// The skeleton node of each column of the MAN's samples.
-    nodes: Vec<u32>,
+    nodes: &'a [u32],
 }
 
-fn plan(sk: &Skeleton, label: &str, man: &Man) -> Result<Option<Plan>, GltfError> {
+fn plan<'m>(sk: &Skeleton, label: &str, man: &'m Man) -> Result<Option<Plan<'m>>, GltfError> {
     let err = |m: String| GltfError::new(format!("{label}: {m}"));
     let h = man
         .header()
@@ -114,12 +114,23 @@ fn plan(sk: &Skeleton, label: &str, man: &Man) -> Result<Option<Plan>, GltfError
         seen[node] = k;
     }
     Ok(Some(Plan {
-        label: label.to_string(),
-        name: h.name.to_unicode().into_owned(),
+        name: h.name.to_unicode(),
         frames,
         fps,
-        nodes: s.node_indices.clone(),
+        nodes: &s.node_indices,
     }))
+}
+
+/// A [`Plan`] as a [`Layout`] keeps it: 24 bytes, its name in the layout's text and its
+/// nodes one of the layout's node lists (a model's animations share a few).
+#[derive(Debug, Clone, Copy)]
+struct Kept {
+    /// Where its name ends in [`Layout::names`] (it starts where the one before ends).
+    name_end: usize,
+    frames: u32,
+    fps: f32,
+    /// Its list in [`Layout::node_lists`].
+    nodes: u32,
 }
 
 fn no_nodes() -> GltfError {
@@ -129,10 +140,17 @@ fn no_nodes() -> GltfError {
 /// The animations of an export, planned from their MANs before anything is written (their
 /// names, frame counts, rates and nodes; none of their samples): with it
 /// [`export_streamed`] writes the file's JSON first and then each animation's data as its
-/// MAN is handed over again, one at a time.
+/// MAN is handed over again, one at a time. What it keeps per animation is small (a
+/// [`Kept`] and the name's bytes): a whole game's model of 10,000s of animations fits in a
+/// few hundred KB.
 #[derive(Debug, Default)]
 pub struct Layout {
-    plans: Vec<Plan>,
+    kept: Vec<Kept>,
+    /// The animations' names, one after the other.
+    names: String,
+    /// The different node lists of the animations, and where each is in it.
+    node_lists: Vec<Box<[u32]>>,
+    list_of: std::collections::HashMap<Box<[u32]>, u32>,
     /// The labels of the MANs without frames or nodes (not exported).
     skipped: Vec<String>,
 }
@@ -147,7 +165,25 @@ impl Layout {
         }
         Ok(match plan(sk, label, man)? {
             Some(p) => {
-                self.plans.push(p);
+                let frames = u32::try_from(p.frames).map_err(|_| {
+                    GltfError::new(format!("{label}: {} frames are too many", p.frames))
+                })?;
+                let nodes = match self.list_of.get(p.nodes) {
+                    Some(&i) => i,
+                    None => {
+                        let i = self.node_lists.len() as u32;
+                        self.node_lists.push(p.nodes.into());
+                        self.list_of.insert(p.nodes.into(), i);
+                        i
+                    }
+                };
+                self.names.push_str(&p.name);
+                self.kept.push(Kept {
+                    name_end: self.names.len(),
+                    frames,
+                    fps: p.fps,
+                    nodes,
+                });
                 true
             }
             None => {
@@ -159,20 +195,40 @@ impl Layout {
 
     /// The animations planned (the MANs with frames and nodes).
     pub fn len(&self) -> usize {
-        self.plans.len()
+        self.kept.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.plans.is_empty()
+        self.kept.is_empty()
     }
 
-    /// The report's start: the warnings of the MANs left out, the animation names.
-    fn report(&self, sk: &Skeleton) -> Result<ExportReport, GltfError> {
+    /// Plan `i`.
+    fn get(&self, i: usize) -> Option<Plan<'_>> {
+        let k = self.kept.get(i)?;
+        let start = match i {
+            0 => 0,
+            _ => self.kept[i - 1].name_end,
+        };
+        Some(Plan {
+            name: std::borrow::Cow::Borrowed(&self.names[start..k.name_end]),
+            frames: k.frames as usize,
+            fps: k.fps,
+            nodes: &self.node_lists[k.nodes as usize],
+        })
+    }
+
+    /// Every plan, in order.
+    fn plans(&self) -> impl Iterator<Item = Plan<'_>> + '_ {
+        (0..self.kept.len()).filter_map(|i| self.get(i))
+    }
+
+    /// Whether the animations may be exported (a file of MANs all left out may not).
+    fn check(&self, sk: &Skeleton) -> Result<(), GltfError> {
         if sk.is_empty() {
             return Err(no_nodes());
         }
         // A file of no animation would be refused by `gltf import` (the way back): not written.
-        if self.plans.is_empty() && !self.skipped.is_empty() {
+        if self.kept.is_empty() && !self.skipped.is_empty() {
             return Err(GltfError::new(format!(
                 "{}: no frames or no nodes: no animation to export, and a glTF file without \
                  animations would not go back in with `gltf import`; leave {} out (the skeleton, \
@@ -185,10 +241,28 @@ impl Layout {
                 },
             )));
         }
+        Ok(())
+    }
+
+    /// The report's start: the warnings of the MANs left out, the animation names.
+    fn report(&self, sk: &Skeleton) -> Result<ExportReport, GltfError> {
+        let mut r = self.report_without_names(sk)?;
+        r.animations = self.names();
+        Ok(r)
+    }
+
+    /// The animations' names.
+    fn names(&self) -> Vec<String> {
+        self.plans().map(|p| p.name.into_owned()).collect()
+    }
+
+    /// [`Layout::report`] without the animation names.
+    fn report_without_names(&self, sk: &Skeleton) -> Result<ExportReport, GltfError> {
+        self.check(sk)?;
         Ok(ExportReport {
             nodes: sk.len(),
             meshes: 0,
-            animations: self.plans.iter().map(|p| p.name.clone()).collect(),
+            animations: Vec::new(),
             warnings: self
                 .skipped
                 .iter()
@@ -202,12 +276,8 @@ impl Layout {
     fn sizes(&self, sk: &Skeleton) -> Result<Sizes, GltfError> {
         let sizes = Sizes {
             ibm: sk.len() * 64,
-            times: self.plans.iter().map(|p| p.frames * 4).sum(),
-            outputs: self
-                .plans
-                .iter()
-                .map(|p| p.nodes.len() * p.frames * 28)
-                .sum(),
+            times: self.plans().map(|p| p.frames * 4).sum(),
+            outputs: self.plans().map(|p| p.nodes.len() * p.frames * 28).sum(),
         };
         let total = sizes.total();
         if total > u32::MAX as usize - 64 {
@@ -220,7 +290,7 @@ impl Layout {
 
     /// How many accessors the animations take.
     fn accessors(&self) -> usize {
-        self.plans.iter().map(|p| 1 + 2 * p.nodes.len()).sum()
+        self.plans().map(|p| 1 + 2 * p.nodes.len()).sum()
     }
 }
 
@@ -279,13 +349,13 @@ pub fn export_with_origin(
     }
     let mut report = layout.report(sk)?;
     let sizes = layout.sizes(sk)?;
-    let mut root = base_root(sk, origin);
+    let mut root = base_root(sk, origin.and_then(|o| o.to_extras()));
     let mut bin = vec![0u8; sizes.total()];
     bin[..sizes.ibm].copy_from_slice(&ibm_bytes(sk));
     push_skin(&mut root, sk);
-    if !layout.plans.is_empty() {
+    if !layout.is_empty() {
         let (times_bin, out_bin) = bin[sizes.ibm..].split_at_mut(sizes.times);
-        let plans: Vec<(&Plan, &Man)> = layout.plans.iter().zip(mans).collect();
+        let plans: Vec<(Plan<'_>, &Man)> = layout.plans().zip(mans).collect();
         push_animations(&mut root, &plans, (sizes.ibm, times_bin, out_bin));
     }
     if let Some(ch) = character {
@@ -320,6 +390,7 @@ pub fn export_with_origin_to(
     for a in anims {
         layout.add(sk, &a.label, a.man)?;
     }
+    let origin = origin.and_then(|o| o.to_extras());
     export_streamed(sk, &layout, character, container, origin, w, &mut |each| {
         for a in anims {
             each(&a.label, a.man)?;
@@ -339,21 +410,25 @@ pub type Feed<'f> =
 /// values of one MAN at a time). The bytes are [`export_with_origin`]'s. A MAN handed over
 /// that is not the one planned (changed in between) stops the export with an error; `w` then
 /// holds a partial file (write through `fsio::write_streaming`). A `.gltf` embeds the buffer
-/// in its JSON: that buffer is built in memory first.
+/// in its JSON as base64: it is encoded as it is written, in the place of a stand-in found
+/// when the JSON is serialized the first time (see [`splice_at`]). `origin` is the record of
+/// [`super::origin`] as `asset.extras` holds it ([`super::origin::Origin::to_extras`] or
+/// [`super::origin::OriginText`]).
 pub fn export_streamed(
     sk: &Skeleton,
     layout: &Layout,
     character: Option<&super::mesh::Character<'_>>,
     container: Container,
-    origin: Option<&super::origin::Origin>,
+    origin: Option<Box<serde_json::value::RawValue>>,
     w: &mut dyn std::io::Write,
     feed: &mut Feed<'_>,
 ) -> Result<(usize, ExportReport), GltfError> {
-    let mut report = layout.report(sk)?;
+    // (the animations' names are added at the end: not held while the file is written)
+    let mut report = layout.report_without_names(sk)?;
     let sizes = layout.sizes(sk)?;
     let mut root = base_root(sk, origin);
     push_skin(&mut root, sk);
-    let views = (!layout.plans.is_empty()).then(|| {
+    let views = (!layout.is_empty()).then(|| {
         (
             push_view(&mut root, sizes.ibm, sizes.times),
             push_view(&mut root, sizes.ibm + sizes.times, sizes.outputs),
@@ -390,8 +465,8 @@ pub fn export_streamed(
     let mut data = |w: &mut dyn std::io::Write| -> Result<(), GltfError> {
         w.write_all(&ibm_bytes(sk)).map_err(write_err)?;
         let mut chunk = Vec::new();
-        for p in &layout.plans {
-            times_into(p, &mut chunk);
+        for p in layout.plans() {
+            times_into(&p, &mut chunk);
             if chunk.len() >= 1 << 16 {
                 w.write_all(&chunk).map_err(write_err)?;
                 chunk.clear();
@@ -402,19 +477,30 @@ pub fn export_streamed(
         w.write_all(&mesh_bin).map_err(write_err)
     };
     // (the JSON: the root with the animations' accessors and animations made as serialized)
-    let whole_of = |root| Whole {
-        accessors: Accessors {
-            skin: &own[0],
-            plans: &layout.plans,
-            views,
-            rest: &rest,
-        },
-        animations: Animations(&layout.plans),
-        rest: root,
-    };
+    fn whole_of<'a>(
+        root: &'a json::Root,
+        (skin, rest, layout, views): (
+            &'a json::Accessor,
+            &'a [json::Accessor],
+            &'a Layout,
+            Option<(usize, usize)>,
+        ),
+    ) -> Whole<'a> {
+        Whole {
+            accessors: Accessors {
+                skin,
+                layout,
+                views,
+                rest,
+            },
+            animations: Animations(layout),
+            rest: root,
+        }
+    }
+    let parts = (&own[0], &rest[..], layout, views);
     match container {
         Container::Glb => {
-            let whole = whole_of(&root);
+            let whole = whole_of(&root, parts);
             let mut count = Counted(0);
             serde_json::to_writer(&mut count, &whole).map_err(json_err)?;
             let glb = glb::Sizes {
@@ -441,28 +527,179 @@ pub fn export_streamed(
                 )));
             }
             w.write_all(glb.bin_pad()).map_err(write_err)?;
+            drop(data);
+            report.animations = layout.names();
             Ok((glb.total(), report))
         }
         Container::Gltf => {
-            let mut bin = Vec::with_capacity(bin_len);
-            data(&mut bin)?;
-            if bin.len() != bin_len {
+            // The JSON with a stand-in for the data URI, then written with the buffer's
+            // base64 in the stand-in's place, encoded as the data is made.
+            let mut stand_in = format!("{DATA_URI}animkit-buffer");
+            let at = loop {
+                root.buffers[0].uri = Some(stand_in.clone());
+                let mut find = Find::new(stand_in.as_bytes());
+                pretty_into(&whole_of(&root, parts), &mut find).map_err(json_err)?;
+                match find.found {
+                    Found::One(at) => break at,
+                    // (the text occurs elsewhere too, in a name: a longer stand-in)
+                    Found::Many => stand_in.push('-'),
+                    Found::None => {
+                        return Err(GltfError::new(
+                            "the buffer's data URI is not where it was put in the glTF JSON",
+                        ))
+                    }
+                }
+            };
+            let mut written = Counted(0);
+            let mut bin_written = Counted(0);
+            let mut encoded = |w: &mut dyn std::io::Write| -> Result<(), GltfError> {
+                w.write_all(DATA_URI.as_bytes()).map_err(write_err)?;
+                let mut enc = base64::write::EncoderWriter::new(
+                    w,
+                    &base64::engine::general_purpose::STANDARD,
+                );
+                data(&mut Tee(&mut enc, &mut bin_written))?;
+                enc.finish().map_err(write_err)?;
+                Ok(())
+            };
+            let mut splice = Splice {
+                w: Tee(&mut *w, &mut written),
+                at,
+                skip: stand_in.len(),
+                pos: 0,
+                data: Some(&mut encoded),
+                error: None,
+            };
+            let serialized = pretty_into(&whole_of(&root, parts), &mut splice);
+            if let Some(e) = splice.error.take() {
+                return Err(e);
+            }
+            serialized.map_err(json_err)?;
+            if splice.data.is_some() {
+                return Err(GltfError::new(
+                    "the glTF JSON came out shorter than counted (nothing of it changes between the two)",
+                ));
+            }
+            drop(splice);
+            if bin_written.0 != bin_len {
                 return Err(GltfError::new(format!(
                     "the binary buffer came out {} bytes long, planned {bin_len}",
-                    bin.len()
+                    bin_written.0
                 )));
             }
-            drop(mesh_bin);
-            let mut uri = String::with_capacity(bin.len() * 4 / 3 + 64);
-            uri.push_str("data:application/octet-stream;base64,");
-            base64::engine::general_purpose::STANDARD.encode_string(&bin, &mut uri);
-            drop(bin);
-            root.buffers[0].uri = Some(uri);
-            let whole = whole_of(&root);
-            let mut written = Counted(0);
-            serde_json::to_writer_pretty(Tee(&mut *w, &mut written), &whole).map_err(json_err)?;
+            drop(data);
+            report.animations = layout.names();
             Ok((written.0, report))
         }
+    }
+}
+
+/// What a `.gltf`'s embedded buffer's URI starts with (its base64 follows).
+const DATA_URI: &str = "data:application/octet-stream;base64,";
+
+/// `value` serialized as pretty JSON into `w` through a buffer (the writer sees 64 KB at a
+/// time).
+fn pretty_into<T: serde::Serialize>(
+    value: &T,
+    w: &mut dyn std::io::Write,
+) -> Result<(), serde_json::Error> {
+    let mut b = std::io::BufWriter::with_capacity(1 << 16, w);
+    serde_json::to_writer_pretty(&mut b, value)?;
+    std::io::Write::flush(&mut b).map_err(serde_json::Error::io)
+}
+
+/// How often a text occurred in what was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Found {
+    None,
+    /// Once, at this offset.
+    One(usize),
+    Many,
+}
+
+/// A writer that only looks for `text` in what it is given (also across writes).
+struct Find {
+    finder: memchr::memmem::Finder<'static>,
+    /// The last bytes given (fewer than the text), and the bytes given before them.
+    tail: Vec<u8>,
+    before: usize,
+    scratch: Vec<u8>,
+    found: Found,
+}
+
+impl Find {
+    fn new(text: &[u8]) -> Find {
+        Find {
+            finder: memchr::memmem::Finder::new(text).into_owned(),
+            tail: Vec::new(),
+            before: 0,
+            scratch: Vec::new(),
+            found: Found::None,
+        }
+    }
+}
+
+impl std::io::Write for Find {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.scratch.clear();
+        self.scratch.extend_from_slice(&self.tail);
+        self.scratch.extend_from_slice(b);
+        for at in self.finder.find_iter(&self.scratch) {
+            self.found = match self.found {
+                Found::None => Found::One(self.before + at),
+                _ => Found::Many,
+            };
+        }
+        let keep = (self.finder.needle().len() - 1).min(self.scratch.len());
+        let cut = self.scratch.len() - keep;
+        self.before += cut;
+        self.tail.clear();
+        self.tail.extend_from_slice(&self.scratch[cut..]);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The buffer's writer of a `.gltf` export (see [`Splice`]).
+type WriteData<'d> = dyn FnMut(&mut dyn std::io::Write) -> Result<(), GltfError> + 'd;
+
+/// Passes what it is given on to `w`, except the `skip` bytes at offset `at`: in their place,
+/// what `data` writes. An error of `data` is kept in `error`.
+struct Splice<'d, W> {
+    w: W,
+    at: usize,
+    skip: usize,
+    pos: usize,
+    data: Option<&'d mut WriteData<'d>>,
+    error: Option<GltfError>,
+}
+
+impl<W: std::io::Write> std::io::Write for Splice<'_, W> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        let (start, end) = (self.pos, self.pos + b.len());
+        let (at, after) = (self.at, self.at + self.skip);
+        // before the stand-in, the data in its place, after it
+        if start < at {
+            self.w.write_all(&b[..end.min(at) - start])?;
+        }
+        if end > at {
+            if let Some(data) = self.data.take() {
+                if let Err(e) = data(&mut self.w) {
+                    self.error = Some(e);
+                    return Err(std::io::Error::other("the glTF buffer was not written"));
+                }
+            }
+        }
+        if end > after {
+            self.w.write_all(&b[after.max(start) - start..])?;
+        }
+        self.pos = end;
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.w.flush()
     }
 }
 
@@ -480,7 +717,7 @@ fn write_outputs(
         let Some(p) = plan(sk, label, man)? else {
             return Ok(());
         };
-        if layout.plans.get(next) != Some(&p) {
+        if layout.get(next).as_ref() != Some(&p) {
             return Err(GltfError::new(format!(
                 "{label}: not the animation planned for this place in the file (did it change \
                  during the export?); the export stopped"
@@ -498,12 +735,12 @@ fn write_outputs(
         next += 1;
         Ok(())
     })?;
-    if next != layout.plans.len() {
+    if next != layout.len() {
         return Err(GltfError::new(format!(
             "{} of the {} animations planned were handed over again (did the files change \
              during the export?); the export stopped",
             next,
-            layout.plans.len()
+            layout.len()
         )));
     }
     Ok(())
@@ -525,7 +762,7 @@ struct Whole<'a> {
 /// The skin's accessor, each animation's (made when serialized), the rest.
 struct Accessors<'a> {
     skin: &'a json::Accessor,
-    plans: &'a [Plan],
+    layout: &'a Layout,
     /// The buffer views of the key times and of the outputs.
     views: Option<(usize, usize)>,
     rest: &'a [json::Accessor],
@@ -534,15 +771,15 @@ struct Accessors<'a> {
 impl serde::Serialize for Accessors<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
-        let anims: usize = self.plans.iter().map(|p| 1 + 2 * p.nodes.len()).sum();
+        let anims = self.layout.accessors();
         let mut seq = s.serialize_seq(Some(1 + anims + self.rest.len()))?;
         seq.serialize_element(self.skin)?;
         if let Some(views) = self.views {
             let (mut t_at, mut o_at) = (0, 0);
             let mut one = Vec::new();
-            for p in self.plans {
+            for p in self.layout.plans() {
                 one.clear();
-                animation_accessors(p, views, (t_at, o_at), &mut one);
+                animation_accessors(&p, views, (t_at, o_at), &mut one);
                 for a in &one {
                     seq.serialize_element(a)?;
                 }
@@ -558,7 +795,7 @@ impl serde::Serialize for Accessors<'_> {
 }
 
 /// Each animation (made when serialized).
-struct Animations<'a>(&'a [Plan]);
+struct Animations<'a>(&'a Layout);
 
 impl Animations<'_> {
     fn is_empty(&self) -> bool {
@@ -571,8 +808,8 @@ impl serde::Serialize for Animations<'_> {
         use serde::ser::SerializeSeq;
         let mut seq = s.serialize_seq(Some(self.0.len()))?;
         let mut input = 1;
-        for p in self.0 {
-            seq.serialize_element(&animation_json(p, input))?;
+        for p in self.0.plans() {
+            seq.serialize_element(&animation_json(&p, input))?;
             input += 1 + 2 * p.nodes.len();
         }
         seq.end()
@@ -608,12 +845,12 @@ impl std::io::Write for Tee<'_, '_> {
 
 /// The document without accessors, animations and buffers: the asset, the MDH's nodes in
 /// MDH order and the scene.
-fn base_root(sk: &Skeleton, origin: Option<&super::origin::Origin>) -> json::Root {
+fn base_root(sk: &Skeleton, extras: Option<Box<serde_json::value::RawValue>>) -> json::Root {
     let mut root = json::Root {
         asset: json::Asset {
             generator: Some(format!("animkit {}", env!("CARGO_PKG_VERSION"))),
             version: "2.0".into(),
-            extras: origin.and_then(|o| o.to_extras()),
+            extras,
             ..Default::default()
         },
         ..Default::default()
@@ -712,7 +949,7 @@ fn push_skin(root: &mut json::Root, sk: &Skeleton) {
 }
 
 /// An animation's key times (`frame / fps` seconds), appended to `out`.
-fn times_into(p: &Plan, out: &mut Vec<u8>) {
+fn times_into(p: &Plan<'_>, out: &mut Vec<u8>) {
     for f in 0..p.frames {
         let t = (f as f64 / p.fps as f64) as f32;
         out.extend_from_slice(&t.to_le_bytes());
@@ -722,7 +959,7 @@ fn times_into(p: &Plan, out: &mut Vec<u8>) {
 /// An animation's accessors: its key times (at `t_at` of view `times_view`) then each
 /// node's rotations and translations (at `o_at` of view `out_view`, node after node).
 fn animation_accessors(
-    p: &Plan,
+    p: &Plan<'_>,
     (times_view, out_view): (usize, usize),
     (t_at, o_at): (usize, usize),
     out: &mut Vec<json::Accessor>,
@@ -756,7 +993,7 @@ fn animation_accessors(
 
 /// An animation whose key times are accessor `input` (its outputs the accessors after it):
 /// a rotation and a translation channel per node.
-fn animation_json(p: &Plan, input: usize) -> json::Animation {
+fn animation_json(p: &Plan<'_>, input: usize) -> json::Animation {
     let mut channels = Vec::with_capacity(2 * p.nodes.len());
     let mut samplers = Vec::with_capacity(2 * p.nodes.len());
     for (c, &node) in p.nodes.iter().enumerate() {
@@ -789,7 +1026,7 @@ fn animation_json(p: &Plan, input: usize) -> json::Animation {
         extensions: None,
         extras: Default::default(),
         channels,
-        name: Some(p.name.clone()),
+        name: Some(p.name.to_string()),
         samplers,
     }
 }
@@ -798,7 +1035,7 @@ fn animation_json(p: &Plan, input: usize) -> json::Animation {
 /// into `out_bin`, which follow each other at buffer offset `start`.
 fn push_animations(
     root: &mut json::Root,
-    plans: &[(&Plan, &Man)],
+    plans: &[(Plan<'_>, &Man)],
     (start, times_bin, out_bin): (usize, &mut [u8], &mut [u8]),
 ) {
     let times_view = push_view(root, start, times_bin.len());
@@ -806,10 +1043,11 @@ fn push_animations(
     let mut t_at = 0;
     let mut o_at = 0;
     // Every node's output block, to be filled on all cores.
-    let mut jobs: Vec<(&Plan, &Man, usize, &mut [u8])> = Vec::new();
+    let mut jobs: Vec<(&Plan<'_>, &Man, usize, &mut [u8])> = Vec::new();
     let mut rest_out: &mut [u8] = out_bin;
     let mut times = Vec::new();
-    for &(p, man) in plans {
+    for (p, man) in plans {
+        let man: &Man = man;
         let input = root.accessors.len();
         times.clear();
         times_into(p, &mut times);
@@ -867,7 +1105,7 @@ fn serialize(
 }
 
 /// Decode column `k` of a MAN into its rotation (VEC4) and translation (VEC3) outputs.
-fn fill_node(p: &Plan, man: &Man, k: usize, block: &mut [u8]) {
+fn fill_node(p: &Plan<'_>, man: &Man, k: usize, block: &mut [u8]) {
     let (Some(h), Some(s)) = (man.header(), man.samples()) else {
         return;
     };
@@ -1054,6 +1292,61 @@ mod tests {
         assert!(len > 1_000_000, "GLB of {len} bytes");
         let with_body = same_both_ways(&sk, &anims, Some(&character));
         assert!(with_body > len, "the body adds to the file");
+    }
+
+    /// A `.gltf` whose record names the text the streamed export first stands in for the data
+    /// URI (twice, and longer): it takes a longer stand-in and still writes the declared bytes.
+    #[test]
+    fn a_name_like_the_stand_in_does_not_move_the_buffer() {
+        let mdh = Mdh::read(&sample("HUMAN.MDH")).unwrap();
+        let sk = Skeleton::from_mdh(&mdh).unwrap();
+        let mans = vec![(
+            "HUMAN-S_RUNL.MAN".to_string(),
+            Man::read(&sample("HUMAN-S_RUNL.MAN")).unwrap(),
+        )];
+        let anims = animations(&mans);
+        let mut origin = origin_of(&anims);
+        for tail in ["", "--"] {
+            let mut a = origin.animations[0].clone();
+            a.man = format!("{DATA_URI}animkit-buffer{tail}");
+            origin.animations.push(a);
+        }
+        let (whole, _) =
+            export_with_origin(&sk, &anims, None, Container::Gltf, Some(&origin)).unwrap();
+        let mut streamed = Vec::new();
+        export_with_origin_to(
+            &sk,
+            &anims,
+            None,
+            Container::Gltf,
+            Some(&origin),
+            &mut streamed,
+        )
+        .unwrap();
+        assert!(whole == streamed, "the streamed .gltf differs");
+        let text = String::from_utf8(whole).unwrap();
+        assert_eq!(text.matches("animkit-buffer").count(), 2, "the names only");
+        assert_eq!(
+            text.matches(DATA_URI).count(),
+            3,
+            "the names and the buffer"
+        );
+    }
+
+    /// The text looked for is found across writes, once or more.
+    #[test]
+    fn the_stand_in_is_found_across_writes() {
+        use std::io::Write;
+        let mut f = Find::new(b"abcab");
+        for piece in [&b"xxab"[..], b"c", b"a", b"bzz"] {
+            f.write_all(piece).unwrap();
+        }
+        assert_eq!(f.found, Found::One(2));
+        f.write_all(b"abcab").unwrap();
+        assert_eq!(f.found, Found::Many);
+        let mut f = Find::new(b"abcab");
+        f.write_all(b"abcaXbcab").unwrap();
+        assert_eq!(f.found, Found::None);
     }
 
     /// A MAN handed over again that is not the one planned (or one missing) stops the
