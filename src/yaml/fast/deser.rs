@@ -6,7 +6,9 @@ use super::{bail, Bail, Ctx, Node, Parser, Scalar, Style, R};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 impl<'de> Parser<'de> {
-    fn visit_map<V: Visitor<'de>>(&mut self, node: Node<'de>, v: V) -> R<V::Value> {
+    /// A mapping read by `v`; `strict` checks every key for duplicates (`false`: a struct's,
+    /// see [`Parser::note_key`]).
+    fn visit_map<V: Visitor<'de>>(&mut self, node: Node<'de>, v: V, strict: bool) -> R<V::Value> {
         let base = self.enter()?;
         let value = match node {
             Node::BlockMap(indent) => {
@@ -15,6 +17,7 @@ impl<'de> Parser<'de> {
                     indent,
                     base,
                     seen: 0,
+                    strict,
                     first: true,
                     done: false,
                 };
@@ -29,6 +32,7 @@ impl<'de> Parser<'de> {
                     p: self,
                     base,
                     seen: 0,
+                    strict,
                     first: true,
                     done: false,
                 };
@@ -181,12 +185,16 @@ impl<'de> Deserializer<'de> for &mut Parser<'de> {
         match self.node()? {
             Node::Scalar(s) => s.visit_any(v, self.ignoring),
             Node::Empty => v.visit_unit(),
-            n @ (Node::BlockMap(_) | Node::FlowMap) => self.visit_map(n, v),
+            n @ (Node::BlockMap(_) | Node::FlowMap) => self.visit_map(n, v, true),
             n => self.visit_seq(n, v),
         }
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> R<V::Value> {
+        // (the value of a struct's key that was not checked for duplicates: an unknown key)
+        if let Some((key, base)) = self.unchecked.take() {
+            self.check_unknown_key(key, base)?;
+        }
         let was = std::mem::replace(&mut self.ignoring, true);
         let r = self.deserialize_any(v);
         self.ignoring = was;
@@ -239,16 +247,19 @@ impl<'de> Deserializer<'de> for &mut Parser<'de> {
 
     fn deserialize_map<V: Visitor<'de>>(self, v: V) -> R<V::Value> {
         let n = self.node()?;
-        self.visit_map(n, v)
+        self.visit_map(n, v, true)
     }
 
+    /// A struct's keys are checked for duplicates only where the visitor ignores the value
+    /// (see [`Parser::note_key`]).
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
         _: &'static [&'static str],
         v: V,
     ) -> R<V::Value> {
-        self.deserialize_map(v)
+        let n = self.node()?;
+        self.visit_map(n, v, false)
     }
 }
 
@@ -315,6 +326,9 @@ struct BlockMap<'a, 'de> {
     base: usize,
     /// The fingerprint filter of its keys ([`Parser::note_key`]).
     seen: u64,
+    /// Every key checked for duplicates as it is read (else a struct's: see
+    /// [`Parser::note_key`]).
+    strict: bool,
     first: bool,
     done: bool,
 }
@@ -343,7 +357,11 @@ impl<'de> MapAccess<'de> for BlockMap<'_, 'de> {
             }
         }
         let key = p.block_key()?;
-        p.note_key(&key, self.base, &mut self.seen)?;
+        if self.strict {
+            p.note_key(&key, self.base, &mut self.seen)?;
+        } else {
+            p.struct_key(&key, self.base)?;
+        }
         seed.deserialize(KeyDe(key)).map(Some)
     }
 
@@ -358,6 +376,9 @@ struct FlowMap<'a, 'de> {
     base: usize,
     /// The fingerprint filter of its keys ([`Parser::note_key`]).
     seen: u64,
+    /// Every key checked for duplicates as it is read (else a struct's: see
+    /// [`Parser::note_key`]).
+    strict: bool,
     first: bool,
     done: bool,
 }
@@ -393,7 +414,11 @@ impl<'de> MapAccess<'de> for FlowMap<'_, 'de> {
             }
         }
         let key = p.flow_key()?;
-        p.note_key(&key, self.base, &mut self.seen)?;
+        if self.strict {
+            p.note_key(&key, self.base, &mut self.seen)?;
+        } else {
+            p.struct_key(&key, self.base)?;
+        }
         seed.deserialize(KeyDe(key)).map(Some)
     }
 

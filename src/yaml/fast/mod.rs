@@ -135,6 +135,9 @@ struct Parser<'de> {
     /// The keys of the open mappings (innermost last), to refuse duplicates as serde-saphyr
     /// does.
     keys: Vec<(u64, &'de str)>,
+    /// A struct's key not yet checked for duplicates and its mapping's first entry in `keys`
+    /// ([`Parser::struct_key`]), until its value is read.
+    unchecked: Option<(&'de str, usize)>,
     /// Inside `deserialize_ignored_any` (untyped floats are accepted there, as serde-saphyr
     /// hands them to the visitor).
     ignoring: bool,
@@ -151,6 +154,7 @@ impl<'de> Parser<'de> {
             pending: None,
             depth,
             keys: Vec::new(),
+            unchecked: None,
             ignoring: false,
         }
     }

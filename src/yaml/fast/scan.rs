@@ -318,6 +318,9 @@ impl<'de> Parser<'de> {
 
     /// The node at the cursor, given where it stands.
     pub(super) fn node(&mut self) -> R<Node<'de>> {
+        // (a struct's key is checked for duplicates only when its value is ignored, which
+        // asks before this: any other value clears it)
+        self.unchecked = None;
         if let Some(n) = self.pending.take() {
             return Ok(n);
         }
@@ -553,18 +556,8 @@ impl<'de> Parser<'de> {
     /// filter of the fingerprints it holds); a duplicate, a merge key, a null or number-like
     /// key, or one that needs decoding gives up.
     pub(super) fn note_key(&mut self, key: &Scalar<'de>, base: usize, seen: &mut u64) -> R<()> {
-        if key.escaped || key.raw.len() > 1024 || key.raw == "<<" {
-            return bail();
-        }
+        self.plain_key(key)?;
         let print = self.key_print(key.raw);
-        if key.style == Style::Plain {
-            match key.raw.as_bytes().first() {
-                None | Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'~' | b'<') => return bail(),
-                // (`null` and the YAML 1.1 booleans)
-                _ if special_word(print) => return bail(),
-                _ => {}
-            }
-        }
         // (one bit of 64 per fingerprint: only a key whose bit is already set is compared
         // with the mapping's keys)
         let bit = 1u64 << (print.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58);
@@ -577,6 +570,64 @@ impl<'de> Parser<'de> {
         }
         *seen |= bit;
         self.keys.push((print, key.raw));
+        Ok(())
+    }
+
+    /// A key of a struct (`deserialize_struct`, the mapping's keys from `base`): checked as
+    /// [`note_key`](Self::note_key) checks it, but for duplicates only when its value is
+    /// ignored ([`check_unknown_key`](Self::check_unknown_key)). A struct's visitor refuses a
+    /// second value of a field it reads (serde-derive's `duplicate_field`; the crate's own
+    /// visitors called through `deserialize_struct` do the same), so only the keys it does
+    /// not know, whose values it skips through `deserialize_ignored_any`, need the reader's
+    /// check (a known key never equals an unknown one).
+    #[inline]
+    pub(super) fn struct_key(&mut self, key: &Scalar<'de>, base: usize) -> R<()> {
+        self.plain_key(key)?;
+        self.unchecked = Some((key.raw, base));
+        Ok(())
+    }
+
+    /// The key (from [`struct_key`](Self::struct_key)) whose value is being ignored: refuse
+    /// it if another ignored key of its mapping (from `base`) has its text.
+    #[cold]
+    pub(super) fn check_unknown_key(&mut self, key: &'de str, base: usize) -> R<()> {
+        let print = self.key_print(key);
+        if self.keys.len() < base
+            || self.keys[base..]
+                .iter()
+                .any(|&(p, k)| p == print && k == key)
+        {
+            return bail();
+        }
+        self.keys.push((print, key));
+        Ok(())
+    }
+
+    /// A key the reader resolves as serde-saphyr does: not one that needs decoding, a merge
+    /// key, a null, boolean or number-like plain key, or a very long one.
+    #[inline]
+    fn plain_key(&self, key: &Scalar<'de>) -> R<()> {
+        if key.escaped || key.raw.len() > 1024 {
+            return bail();
+        }
+        if key.style == Style::Plain {
+            match key.raw.as_bytes().first() {
+                None | Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'~' | b'<') => return bail(),
+                // (`null` and the YAML 1.1 booleans: words of five letters or fewer)
+                Some(b)
+                    if key.raw.len() <= 5
+                        && matches!(b | 0x20, b'n' | b't' | b'f' | b'y' | b'o')
+                        && special_word(self.key_print(key.raw)) =>
+                {
+                    return bail()
+                }
+                _ => {}
+            }
+        } else if key.raw == "<<" {
+            // (a quoted `<<` is no merge key in YAML, but serde-saphyr's handling of it is
+            // not worth mirroring)
+            return bail();
+        }
         Ok(())
     }
 

@@ -375,6 +375,45 @@ fn duplicates_among_many_keys_are_found() {
 }
 
 #[derive(Debug, PartialEq, serde::Deserialize)]
+struct Fields {
+    a: u8,
+    #[serde(default)]
+    b: Option<Vec<u8>>,
+    #[serde(default)]
+    inner: Option<Box<Fields>>,
+}
+
+/// A struct's keys: a second value of a field it reads is refused by its visitor, a repeated
+/// key it does not know by the reader (its values are skipped); either way serde-saphyr reads
+/// the document and reports the duplicate. Unknown keys once each, the same unknown key in
+/// a nested struct, and nested maps with keys of the outer struct read fast.
+#[test]
+fn duplicate_keys_of_structs_are_refused() {
+    for text in [
+        "a: 1\nb: [2]\nc: 3\nd: [4, {e: 5}]\n",
+        "a: 1\nc: 3\ninner: {a: 2, c: 3, d: {c: 1, a: 1}}\nd: 4\n",
+        "a: 1\nc: {c: {c: 1}}\ninner:\n  c: 1\n  a: 2\n  d: 1\nd: 1\n",
+        "inner: {a: 1, b: [], c: 2}\na: 1\n",
+    ] {
+        assert!(agrees::<Fields>(text), "{text:?}: not read fast");
+    }
+    for text in [
+        "a: 1\na: 2\n",
+        "a: 1\nb: [1]\nb: [2]\n",
+        "a: 1\nc: 3\nc: 3\n",
+        "a: 1\nc: 3\nd: 4\nc: {x: 1}\n",
+        "a: 1\ninner: {a: 1, c: 2, c: 3}\n",
+        "a: 1\ninner: {a: 2, a: 3}\n",
+        "a: 1\ninner: {a: 2, c: 1, d: 2, c: 3}\n",
+        "a: 1\nc: {x: 1, x: 2}\n",
+    ] {
+        assert!(from_str::<Fields>(text).is_none(), "{text:?}: read fast");
+        let e = crate::yaml::from_str::<Fields>(text).unwrap_err();
+        assert!(e.message.contains("duplicate"), "{text:?}: {e:?}");
+    }
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 enum Kind {
     Catalog,

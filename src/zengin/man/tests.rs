@@ -414,3 +414,29 @@ fn the_lean_import_writes_what_the_model_path_writes() {
     assert!(model.to_string().contains("line feed"), "{model}");
     assert_eq!(lean.to_string(), model.to_string());
 }
+
+/// A key given twice (at the top, in a samples chunk) is refused with serde-saphyr's message:
+/// the document's own visitors refuse a second value, so the fast reader, which leaves a
+/// struct's known keys to its visitor, gives the document to serde-saphyr.
+#[test]
+fn a_key_given_twice_is_refused() {
+    use crate::codec::ImportOptions;
+    let man = super::synth::synthesize(&super::synth::Synth::new("T", 2, 2));
+    let text = yaml::to_yaml(&man).unwrap();
+    for key in ["version:", "checksum:"] {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(key))
+            .unwrap_or_else(|| panic!("{key} in {text}"));
+        let twice = text.replacen(&format!("{line}\n"), &format!("{line}\n{line}\n"), 1);
+        assert_ne!(twice, text);
+        let e = Man::from_yaml(&twice, &ImportOptions::default())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("duplicate"), "{key}: {e}");
+    }
+    assert_eq!(
+        Man::from_yaml(&text, &ImportOptions::default()).unwrap(),
+        man
+    );
+}

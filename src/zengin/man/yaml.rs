@@ -457,6 +457,17 @@ impl<'de> DeserializeSeed<'de> for DocSeed<'_> {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ManDocument, A::Error> {
                 let (mut format, mut version, mut chunks) = (None, None, None);
                 while let Some(key) = map.next_key::<String>()? {
+                    // (a second value of a key is refused, as `deserialize_struct` callers
+                    // must: see `yaml::fast`'s `struct_key`)
+                    let again = match key.as_str() {
+                        "format" => format.is_some(),
+                        "version" => version.is_some(),
+                        "chunks" => chunks.is_some(),
+                        _ => false,
+                    };
+                    if again {
+                        return Err(de::Error::custom(format!("duplicate key `{key}`")));
+                    }
                     match key.as_str() {
                         "format" => {
                             let f: String = map.next_value()?;
@@ -585,6 +596,18 @@ impl<'de> Visitor<'de> for SamplesSeed<'_> {
         let (mut checksum, mut nodes, mut frames, mut trailing) =
             (None, None::<Vec<u32>>, None, None);
         while let Some(key) = map.next_key::<String>()? {
+            // (a second value of a key is refused, as `deserialize_struct` callers must: see
+            // `yaml::fast`'s `struct_key`)
+            let again = match key.as_str() {
+                "checksum" => checksum.is_some(),
+                "node_indices" => nodes.is_some(),
+                "frames" => frames.is_some(),
+                "trailing" => trailing.is_some(),
+                _ => false,
+            };
+            if again {
+                return Err(de::Error::custom(format!("duplicate key `{key}`")));
+            }
             match key.as_str() {
                 "checksum" => checksum = Some(map.next_value()?),
                 "node_indices" => {
