@@ -349,6 +349,20 @@ impl<'a> Names<'a> {
         }
         self.item(kind, index).map(Text::new)
     }
+    /// Whether `index` resolves (to an item or, for nodes, the INPUT_NODE sentinels), and to
+    /// `name` when one is given; no copy of the name (this runs for every reference read).
+    fn resolves_to(&self, kind: RefKind, index: i32, name: Option<&[u8]>) -> bool {
+        let found = if kind == RefKind::Node && (index == -200 || index == -100) {
+            Some(INPUT_NODE.as_bytes())
+        } else {
+            self.item(kind, index)
+        };
+        match (found, name) {
+            (Some(f), Some(n)) => f == n,
+            (found, None) => found.is_some(),
+            (None, Some(_)) => false,
+        }
+    }
     /// The index of the first item named `name`.
     pub fn index_of(&self, kind: RefKind, name: &Text) -> Option<i32> {
         let pos = self.list(kind).iter().position(|t| *t == name.as_bytes())? as i32;
@@ -387,7 +401,7 @@ impl<'a> Names<'a> {
             }
             // An original's index that resolves to nothing is kept as it is (`check` reports
             // it); the export spells it `raw_index`.
-            if r.raw || kind.is_none_value(r.index) || self.name_of(kind, r.index).is_some() {
+            if r.raw || kind.is_none_value(r.index) || self.resolves_to(kind, r.index, None) {
                 return Ok(());
             }
             let hint = "(an original's index that resolves to nothing is written `raw_index`)";
@@ -405,7 +419,7 @@ impl<'a> Names<'a> {
             });
         };
         if !r.index_missing {
-            if self.name_of(kind, r.index).as_ref() == Some(&**name) {
+            if self.resolves_to(kind, r.index, Some(name.as_bytes())) {
                 return Ok(());
             }
             if let Some(e) = past(r.index) {

@@ -141,15 +141,6 @@ macro_rules! scalar_methods {
             let s = self.scalar()?.plain()?;
             v.visit_bool(yaml11_bool(s).ok_or(Bail)?)
         }
-        fn deserialize_str<V: Visitor<'de>>(self, v: V) -> R<V::Value> {
-            self.scalar()?.visit_str(v)
-        }
-        fn deserialize_string<V: Visitor<'de>>(self, v: V) -> R<V::Value> {
-            self.scalar()?.visit_str(v)
-        }
-        fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> R<V::Value> {
-            self.scalar()?.visit_str(v)
-        }
         fn deserialize_char<V: Visitor<'de>>(self, _: V) -> R<V::Value> {
             bail()
         }
@@ -180,6 +171,16 @@ impl<'de> Deserializer<'de> for &mut Parser<'de> {
     type Error = Bail;
 
     scalar_methods!();
+
+    fn deserialize_str<V: Visitor<'de>>(self, v: V) -> R<V::Value> {
+        self.scalar()?.visit_str(v)
+    }
+    fn deserialize_string<V: Visitor<'de>>(self, v: V) -> R<V::Value> {
+        self.scalar()?.visit_str(v)
+    }
+    fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> R<V::Value> {
+        self.scalar()?.visit_str(v)
+    }
 
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> R<V::Value> {
         match self.node()? {
@@ -271,12 +272,35 @@ impl<'de> KeyDe<'de> {
     fn scalar(&self) -> R<Scalar<'de>> {
         Ok(self.0)
     }
+
+    /// The key's text to `v`, as [`Scalar::visit_str`] gives it for a key the reader lets
+    /// through (no escape, not a null).
+    #[inline]
+    fn text<V: Visitor<'de>>(self, v: V) -> R<V::Value> {
+        debug_assert!(!self.0.escaped);
+        if self.0.escaped {
+            return self.0.visit_str(v);
+        }
+        v.visit_borrowed_str(self.0.raw)
+    }
 }
 
 impl<'de> Deserializer<'de> for KeyDe<'de> {
     type Error = Bail;
 
     scalar_methods!();
+
+    // (a key's text as it stands: `note_key`/`struct_key` let no key that needs decoding
+    // or means null through)
+    fn deserialize_str<V: Visitor<'de>>(self, v: V) -> R<V::Value> {
+        self.text(v)
+    }
+    fn deserialize_string<V: Visitor<'de>>(self, v: V) -> R<V::Value> {
+        self.text(v)
+    }
+    fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> R<V::Value> {
+        self.text(v)
+    }
 
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> R<V::Value> {
         self.0.visit_any(v, false)

@@ -23,9 +23,7 @@ pub(super) const PLAIN_STOP: [bool; 256] = {
 #[inline]
 pub(super) fn plain_run(s: &[u8], i: usize) -> usize {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    // SAFETY: SSE2 is enabled for the whole build (checked by the `cfg` above; every x86-64
-    // has it), which is all `plain_run_sse2` requires.
-    let i = unsafe { plain_run_sse2(s, i) };
+    let i = plain_run_sse2(s, i);
     plain_run_bytes(s, i)
 }
 
@@ -39,36 +37,43 @@ fn plain_run_bytes(s: &[u8], mut i: usize) -> usize {
 
 /// The 16-byte steps of [`plain_run`]: the first stop byte of the first 16-byte block that
 /// holds one, else the start of the last, shorter block (for the byte loop).
+/// (No `#[target_feature]`: SSE2 is enabled for the whole build, checked by the `cfg`, so
+/// the intrinsics need no `unsafe` and the function inlines into the scanner; with the
+/// attribute it could not, a call per plain scalar.)
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[target_feature(enable = "sse2")]
+#[inline(always)]
 fn plain_run_sse2(s: &[u8], mut i: usize) -> usize {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
         _mm_set1_epi8,
     };
     while let Some(chunk) = s.get(i..i + 16) {
-        // SAFETY: `chunk` is 16 readable bytes, and `loadu` needs no alignment.
-        let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>()) };
-        // (signed: below 0x20 is the control bytes and every byte from 0x80)
-        let low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
-        // (`[` and `{`, `]` and `}` differ only in bit 0x20)
-        let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
-        let brackets = _mm_or_si128(
-            _mm_cmpeq_epi8(lower, _mm_set1_epi8(b'{' as i8)),
-            _mm_cmpeq_epi8(lower, _mm_set1_epi8(b'}' as i8)),
-        );
-        let punct = _mm_or_si128(
-            _mm_or_si128(
-                _mm_cmpeq_epi8(v, _mm_set1_epi8(b':' as i8)),
-                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'#' as i8)),
-            ),
-            _mm_or_si128(
-                _mm_cmpeq_epi8(v, _mm_set1_epi8(b',' as i8)),
-                _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)),
-            ),
-        );
-        let stop = _mm_or_si128(_mm_or_si128(low, brackets), punct);
-        let mask = _mm_movemask_epi8(stop) as u32;
+        // SAFETY: SSE2 is enabled for the whole build (checked by the `cfg` above; every
+        // x86-64 has it), which is all these intrinsics require; `chunk` is 16 readable
+        // bytes, and `loadu` needs no alignment.
+        let mask = unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+            // (signed: below 0x20 is the control bytes and every byte from 0x80)
+            let low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+            // (`[` and `{`, `]` and `}` differ only in bit 0x20)
+            let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+            let brackets = _mm_or_si128(
+                _mm_cmpeq_epi8(lower, _mm_set1_epi8(b'{' as i8)),
+                _mm_cmpeq_epi8(lower, _mm_set1_epi8(b'}' as i8)),
+            );
+            let punct = _mm_or_si128(
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(b':' as i8)),
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(b'#' as i8)),
+                ),
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(b',' as i8)),
+                    _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)),
+                ),
+            );
+            let stop = _mm_or_si128(_mm_or_si128(low, brackets), punct);
+            _mm_movemask_epi8(stop) as u32
+        };
         if mask != 0 {
             return i + mask.trailing_zeros() as usize;
         }
@@ -88,39 +93,22 @@ const DOUBLE_STOP: [bool; 256] = {
     t
 };
 
-/// Whether a key with this [`key_print`](Parser::key_print) is, in any case, `null` or a
-/// YAML 1.1 boolean (`true`, `false`, `yes`, `no`, `on`, `off`, `y`, `n`), which a plain key
-/// does not mean as text: compared as one number, with every byte in lower case and the
-/// bytes after the word as spaces. (Bails on `nULL` too, which serde-saphyr reads as text:
-/// giving up is always allowed.)
-#[inline(always)]
-fn special_word(print: u64) -> bool {
-    const fn word(w: &[u8]) -> u64 {
-        let mut b = [0x20u8; 8];
-        let mut i = 0;
-        while i < w.len() {
-            b[i] = w[i];
-            i += 1;
-        }
-        b[7] = w.len() as u8;
-        u64::from_le_bytes(b)
+/// Whether a plain key is, in any case, `null` or a YAML 1.1 boolean (`true`, `false`,
+/// `yes`, `no`, `on`, `off`, `y`, `n`), which a plain key does not mean as text: its bytes
+/// with bit 0x20 set (lower case for letters) against each word of its length. (Bails on
+/// `nULL` too, which serde-saphyr reads as text, and on a few non-letter spellings: giving
+/// up is always allowed.)
+#[inline]
+pub(super) fn special_key(k: &[u8]) -> bool {
+    let low = |w: &[u8]| k.iter().zip(w).all(|(&a, &b)| a | 0x20 == b);
+    match k.len() {
+        1 => matches!(k[0] | 0x20, b'y' | b'n'),
+        2 => low(b"on") || low(b"no"),
+        3 => low(b"yes") || low(b"off"),
+        4 => low(b"null") || low(b"true"),
+        5 => low(b"false"),
+        _ => false,
     }
-    const WORDS: [u64; 9] = [
-        word(b"null"),
-        word(b"true"),
-        word(b"false"),
-        word(b"yes"),
-        word(b"no"),
-        word(b"on"),
-        word(b"off"),
-        word(b"y"),
-        word(b"n"),
-    ];
-    let lower = print | 0x0020_2020_2020_2020;
-    // (only words of five letters or fewer, starting with one of these letters, can match)
-    print >> 56 <= 5
-        && matches!(lower as u8, b'n' | b't' | b'f' | b'y' | b'o')
-        && WORDS.contains(&lower)
 }
 
 /// A byte that ends a plain scalar or key in flow context.
@@ -390,7 +378,9 @@ impl<'de> Parser<'de> {
         }
     }
 
-    /// A node on the current line: a flow collection or a scalar.
+    /// A node on the current line: a flow collection or a scalar. (Inlined into its one
+    /// caller, [`node`](Self::node): a call per value saved.)
+    #[inline(always)]
     pub(super) fn inline_node(&mut self, flow: bool) -> R<Node<'de>> {
         match self.at(self.pos) {
             b'{' => {
@@ -408,7 +398,9 @@ impl<'de> Parser<'de> {
     }
 
     /// A plain scalar from the cursor. In block context it ends at the line's end, a comment
-    /// or `: `; in flow context also at `,`, `]`, `}`.
+    /// or `: `; in flow context also at `,`, `]`, `}`. (Inlined into its three callers, each
+    /// with its `flow` known: it runs for every key and most values.)
+    #[inline(always)]
     pub(super) fn plain(&mut self, flow: bool) -> R<Scalar<'de>> {
         let start = self.pos;
         let first = self.at(start);
@@ -613,14 +605,8 @@ impl<'de> Parser<'de> {
         if key.style == Style::Plain {
             match key.raw.as_bytes().first() {
                 None | Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'~' | b'<') => return bail(),
-                // (`null` and the YAML 1.1 booleans: words of five letters or fewer)
-                Some(b)
-                    if key.raw.len() <= 5
-                        && matches!(b | 0x20, b'n' | b't' | b'f' | b'y' | b'o')
-                        && special_word(self.key_print(key.raw)) =>
-                {
-                    return bail()
-                }
+                // (`null` and the YAML 1.1 booleans)
+                _ if special_key(key.raw.as_bytes()) => return bail(),
                 _ => {}
             }
         } else if key.raw == "<<" {

@@ -464,3 +464,31 @@ fn unit_variants_read_as_serde_saphyr_reads_them() {
         assert!(from_str::<Piece>(text).is_none(), "{text:?}");
     }
 }
+
+/// Every spelling of `null` and the YAML 1.1 booleans, in any case, is a key the reader gives
+/// up on (serde-saphyr does not read it as text); other short words are not.
+#[test]
+fn special_keys_are_null_and_the_yaml11_booleans_in_any_case() {
+    for w in ["null", "true", "false", "yes", "no", "on", "off", "y", "n"] {
+        // every mix of upper and lower case
+        for mask in 0u32..(1 << w.len()) {
+            let k: String = w
+                .chars()
+                .enumerate()
+                .map(|(i, c)| {
+                    if mask & (1 << i) != 0 {
+                        c.to_ascii_uppercase()
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            assert!(super::scan::special_key(k.as_bytes()), "{k}");
+        }
+    }
+    for k in [
+        "", "nul", "nulls", "yess", "ok", "of", "x", "tru", "falsey", "name", "node",
+    ] {
+        assert!(!super::scan::special_key(k.as_bytes()), "{k}");
+    }
+}

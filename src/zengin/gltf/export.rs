@@ -527,7 +527,6 @@ pub fn export_streamed(
                 )));
             }
             w.write_all(glb.bin_pad()).map_err(write_err)?;
-            drop(data);
             report.animations = layout.names();
             Ok((glb.total(), report))
         }
@@ -587,7 +586,6 @@ pub fn export_streamed(
                     bin_written.0
                 )));
             }
-            drop(data);
             report.animations = layout.names();
             Ok((written.0, report))
         }

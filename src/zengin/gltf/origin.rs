@@ -112,7 +112,7 @@ mod tests {
             name: format!("S_RUN\"{i}\\ü"),
             man: format!("ANIMS/_COMPILED/HUMANS-S_RUN{i}.MAN"),
             fps: 25.0 + i as f32 / 3.0,
-            crc32: (i % 2 == 0).then_some(0xdead_beef ^ i),
+            crc32: i.is_multiple_of(2).then_some(0xdead_beef ^ i),
         };
         for source in [None, Some("../Anims.vdf".to_string())] {
             for n in [0, 1, 3] {
