@@ -457,17 +457,14 @@ impl<'de> DeserializeSeed<'de> for DocSeed<'_> {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ManDocument, A::Error> {
                 let (mut format, mut version, mut chunks) = (None, None, None);
                 while let Some(key) = map.next_key::<String>()? {
-                    // (a second value of a key is refused, as `deserialize_struct` callers
-                    // must: see `yaml::fast`'s `struct_key`)
-                    let again = match key.as_str() {
-                        "format" => format.is_some(),
-                        "version" => version.is_some(),
-                        "chunks" => chunks.is_some(),
-                        _ => false,
-                    };
-                    if again {
-                        return Err(de::Error::custom(format!("duplicate key `{key}`")));
-                    }
+                    refuse_again(
+                        &key,
+                        &[
+                            ("format", format.is_some()),
+                            ("version", version.is_some()),
+                            ("chunks", chunks.is_some()),
+                        ],
+                    )?;
                     match key.as_str() {
                         "format" => {
                             let f: String = map.next_value()?;
@@ -596,18 +593,15 @@ impl<'de> Visitor<'de> for SamplesSeed<'_> {
         let (mut checksum, mut nodes, mut frames, mut trailing) =
             (None, None::<Vec<u32>>, None, None);
         while let Some(key) = map.next_key::<String>()? {
-            // (a second value of a key is refused, as `deserialize_struct` callers must: see
-            // `yaml::fast`'s `struct_key`)
-            let again = match key.as_str() {
-                "checksum" => checksum.is_some(),
-                "node_indices" => nodes.is_some(),
-                "frames" => frames.is_some(),
-                "trailing" => trailing.is_some(),
-                _ => false,
-            };
-            if again {
-                return Err(de::Error::custom(format!("duplicate key `{key}`")));
-            }
+            refuse_again(
+                &key,
+                &[
+                    ("checksum", checksum.is_some()),
+                    ("node_indices", nodes.is_some()),
+                    ("frames", frames.is_some()),
+                    ("trailing", trailing.is_some()),
+                ],
+            )?;
             match key.as_str() {
                 "checksum" => checksum = Some(map.next_value()?),
                 "node_indices" => {
@@ -1100,6 +1094,16 @@ pub fn schema() -> schemars::schema::RootSchema {
 impl From<YamlError> for EncodeError {
     fn from(e: YamlError) -> Self {
         EncodeError::new(e.to_string())
+    }
+}
+
+/// A key given a second time is refused, as `deserialize_struct` callers must (see
+/// `yaml::fast`'s `struct_key`): `seen` names each key and whether it has its value already.
+fn refuse_again<E: de::Error>(key: &str, seen: &[(&str, bool)]) -> Result<(), E> {
+    if seen.iter().any(|&(k, set)| set && k == key) {
+        Err(E::custom(format!("duplicate key `{key}`")))
+    } else {
+        Ok(())
     }
 }
 
