@@ -353,9 +353,9 @@ pub(super) fn compile_model(
                 .with_max_len(1)
                 .map(|&i| {
                     let job = &jobs[i];
-                    let r = man_for(&model_name, job, &asc, &stored, &nodes, checksum, rounding)
+                    let r = man_for(job, &asc, &stored, &nodes, checksum, rounding)
                         .map_err(|m| Error::other(path, format!("ani `{}`: {m}", job.ani.name)))
-                        .and_then(|(name, man, notes)| {
+                        .and_then(|(man, notes)| {
                             let mut bytes = Vec::new();
                             man.encode(&mut bytes).map_err(Error::encoding(path))?;
                             let at = man_at[i].expect("a MAN path for every ani with its ASC");
@@ -363,7 +363,7 @@ pub(super) fn compile_model(
                                 let mut f = fatal.lock().unwrap_or_else(|p| p.into_inner());
                                 f.get_or_insert(e);
                             }
-                            Ok(Some((out_dir.join(name), notes)))
+                            Ok(Some((paths[at].clone(), notes)))
                         });
                     (i, r)
                 })

@@ -118,16 +118,15 @@ pub fn ani_jobs(mds: &Mds) -> Vec<AniJob> {
         .collect()
 }
 
-/// The MAN of one ani, named `MODEL-ANINAME.MAN`.
+/// The MAN of one ani (its file name: [`man_name`]) and the compiler's notes.
 pub fn man_for(
-    model_name: &str,
     job: &AniJob,
     asc: &Model,
     asc_path: &str,
     nodes: &[Vec<u8>],
     checksum: u32,
     rounding: Rounding,
-) -> Result<(String, Man, Vec<String>), String> {
+) -> Result<(Man, Vec<String>), String> {
     let input = AniInput {
         ani: &job.ani,
         line: &job.line,
@@ -138,11 +137,7 @@ pub fn man_for(
         position_range: None,
     };
     let (man, notes) = compile(asc, &input)?;
-    Ok((
-        man_name(model_name, job),
-        man,
-        notes.into_iter().map(|n| n.0).collect(),
-    ))
+    Ok((man, notes.into_iter().map(|n| n.0).collect()))
 }
 
 /// The file name of one ani's MAN: `MODEL-ANINAME.MAN`, upper case.
