@@ -24,10 +24,6 @@ const PIECE_MIN: usize = 256 << 10;
 /// The usual length of a piece of a long document.
 const PIECE_SIZE: usize = 256 << 10;
 
-/// The text handed on as done with a piece starts this many pieces before it (see
-/// [`read_pieces`]).
-const DONE_BACK: usize = 8;
-
 /// A worker starts a piece only when fewer than this many pieces per worker are read ahead
 /// of the first one not yet handed on (a worker slowed down, e.g. by other processes on its
 /// core, would otherwise let the others run ahead, their results and pages held meanwhile).
@@ -73,8 +69,8 @@ where
 /// sequence (read as `D` with the key's value `[]`), each result of `each` in the sequence's
 /// order, as soon as it and those before it are done (so the caller can write them out while
 /// later pieces are read), and the part of `text` done with (a caller may give its memory
-/// back): the piece it came from and the [`DONE_BACK`] pieces before it, since reading a piece
-/// maps a whole page-cache folio (up to megabytes), pages of earlier pieces given back before
+/// back): the sequence from its start to the end of that piece, since reading a piece maps a
+/// whole page-cache folio (up to megabytes), pages of earlier pieces given back before
 /// included. Returns the document without the sequence (`D`,
 /// its `items` empty), or `None` (read the document the usual way) when the document is
 /// small, the fast reader is off, the document is not in that shape, a piece is outside the
@@ -133,7 +129,7 @@ where
         items(&mut d).is_empty().then_some(d)
     };
     let before = rest_of("")?;
-    let cuts = cuts(text, body, pieces);
+    let cuts = cuts(text, body, pieces, &touched);
     // (finding the cuts touched a page at each, and the system maps a whole page-cache folio
     // per touch, up to megabytes: the whole file, for a file just written)
     touched(text.get(body..)?);
@@ -207,11 +203,12 @@ where
             waiting[i] = Some(r);
             while let Some((v, end)) = waiting.get_mut(next).and_then(Option::take) {
                 seq_end = end;
-                // (this piece and a few before it: reading a piece may have mapped the pages
-                // of those before it back, a whole large page-cache folio at a time)
-                let from = ranges
-                    .get(next.saturating_sub(DONE_BACK))
-                    .map_or(0, |r| r.0);
+                // (the sequence from its start up to this piece's end: a worker's first touch
+                // of a page maps the whole page-cache folio around it, up to megabytes, pages
+                // given back before included; a window of a few pieces behind this one let
+                // such pages pile up, 18 of a just-written 18 MB document's megabytes by its
+                // end. Pages given back already cost a walk over empty entries.)
+                let from = ranges.first().map_or(0, |r| r.0);
                 let piece = ranges.get(next).and_then(|&(_, b)| text.get(from..b));
                 next += 1;
                 if consume(&before, v, piece.unwrap_or_default()).is_none() {
@@ -254,7 +251,7 @@ fn key_line(text: &str, key: &str) -> Option<(usize, usize)> {
 
 /// Where to cut the sequence that starts at `body`: `body` itself, then at most `pieces - 1`
 /// entry starts (`- ` at column 0), evenly spread by length.
-fn cuts(text: &str, body: usize, pieces: usize) -> Vec<usize> {
+fn cuts(text: &str, body: usize, pieces: usize, touched: &dyn Fn(&str)) -> Vec<usize> {
     let b = text.as_bytes();
     let len = b.len() - body;
     let pieces = pieces.min(len / PIECE_MIN).max(1);
@@ -269,6 +266,9 @@ fn cuts(text: &str, body: usize, pieces: usize) -> Vec<usize> {
         if cut > *cuts.last().unwrap_or(&0) {
             cuts.push(cut);
         }
+        // (the search mapped the folio around the cut, up to megabytes: all of it before the
+        // cut goes back now, so the search never holds the whole text)
+        touched(text.get(body..cut).unwrap_or_default());
     }
     cuts
 }
@@ -337,7 +337,7 @@ mod tests {
             assert_eq!(whole.list.len(), 60_000);
             assert_eq!(whole.list[59_999].name, "n59999");
             for pieces in [1, 2, 3, 8] {
-                let cuts = cuts(&text, text.find("- ").unwrap(), pieces);
+                let cuts = cuts(&text, text.find("- ").unwrap(), pieces, &|_| {});
                 assert_eq!(cuts.len(), pieces.min(text.len() / PIECE_MIN), "{pieces}");
                 assert_eq!(
                     split(&text, pieces).as_ref(),
@@ -346,6 +346,43 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_text_handed_back_runs_from_the_sequences_start() {
+        // (a touch maps a whole page-cache folio, pages given back before included: each part
+        // handed back starts where the sequence starts, so none is left mapped behind)
+        let text = doc(60_000, "after: 7\n");
+        let body = text.find("- ").unwrap();
+        let offset = |s: &str| s.as_ptr() as usize - text.as_ptr() as usize;
+        let touched = std::cell::RefCell::new(Vec::new());
+        let cuts = cuts(&text, body, 8, &|s| touched.borrow_mut().push((offset(s), s.len())));
+        let touched = touched.into_inner();
+        assert_eq!(touched.len(), 7);
+        for (&(at, len), &cut) in touched.iter().zip(&cuts[1..]) {
+            assert_eq!((at, at + len), (body, cut));
+        }
+        let mut handed = Vec::new();
+        let d = read_in_pieces(
+            &text,
+            "list",
+            |d: &mut Doc| &mut d.list,
+            |v: Vec<Item>| Some(v.len()),
+            |_: &str| {},
+            |_: &Doc, n: usize, part: &str| {
+                handed.push((offset(part), part.len(), n));
+                Some(())
+            },
+            8,
+        )
+        .unwrap();
+        assert_eq!(d.after, Some(7));
+        assert_eq!(handed.len(), 8);
+        assert_eq!(handed.iter().map(|h| h.2).sum::<usize>(), 60_000);
+        let ends: Vec<usize> = handed.iter().map(|&(at, len, _)| at + len).collect();
+        assert!(handed.iter().all(|&(at, _, _)| at == body), "{handed:?}");
+        assert_eq!(ends[..7], cuts[1..]);
+        assert_eq!(ends[7], text.len());
     }
 
     #[test]
