@@ -681,8 +681,13 @@ impl AnimDef {
             .chain(&self.sequences)
             .flat_map(|s| &s.events)
             .map(|e| {
-                let payload = super::events::EventData::fixed_size(e.data.code()).flatten();
-                super::events::EVENT_HEADER_SIZE + payload.unwrap_or(64)
+                let payload = match &e.data {
+                    super::events::EventData::ObjectMotionSiScript(s) => s.0.encoded_size(),
+                    d => super::events::EventData::fixed_size(d.code())
+                        .flatten()
+                        .unwrap_or(64),
+                };
+                super::events::EVENT_HEADER_SIZE + payload
             })
             .sum();
         ANIM_DEF_SIZE

@@ -356,6 +356,32 @@ fn duplicates_among_many_keys_are_found() {
         .map(|(i, k)| format!("{k}: {i}\n"))
         .collect::<String>();
     assert!(agrees::<BTreeMap<String, u32>>(&all));
+    // (the first keys are compared directly, the rest through the filter: every size and
+    // place around the switch)
+    for n in 1..=12 {
+        let few = &keys[..n];
+        let flow = |extra: &str| {
+            let mut m: Vec<String> = few.iter().map(|k| format!("{k}: 1")).collect();
+            m.push(format!("{extra}: 2"));
+            format!("m: {{{}}}\n", m.join(", "))
+        };
+        assert!(
+            agrees::<BTreeMap<String, BTreeMap<String, u32>>>(&flow("other")),
+            "{n}"
+        );
+        for k in few {
+            let text = flow(k);
+            assert!(
+                from_str::<BTreeMap<String, BTreeMap<String, u32>>>(&text).is_none(),
+                "{text}"
+            );
+            let block: String = few.iter().chain([k]).map(|k| format!("{k}: 1\n")).collect();
+            assert!(
+                from_str::<BTreeMap<String, u32>>(&block).is_none(),
+                "{block}"
+            );
+        }
+    }
     for dup in [0, 1, 63, 64, 150, 199] {
         let text = format!("{all}{}: 7\n", keys[dup]);
         assert!(from_str::<BTreeMap<String, u32>>(&text).is_none(), "{dup}");
@@ -490,5 +516,56 @@ fn special_keys_are_null_and_the_yaml11_booleans_in_any_case() {
         "", "nul", "nulls", "yess", "ok", "of", "x", "tru", "falsey", "name", "node",
     ] {
         assert!(!super::scan::special_key(k.as_bytes()), "{k}");
+    }
+}
+
+/// What [`Parser::plain_from`] gives from `at` in `text`: the scalar's text, style and
+/// escape mark and the cursor after it, or `None` where it gives up.
+fn plain_at(text: &str, at: usize, flow: bool, word_run: bool) -> Option<(String, usize)> {
+    let mut p = Parser::new(text, 0);
+    p.pos = at;
+    let s = p.plain_from(flow, word_run).ok()?;
+    assert!(s.style == Style::Plain && !s.escaped);
+    Some((s.raw.to_string(), p.pos))
+}
+
+/// The short-word step of the plain scan ends a scalar exactly where the general scan does
+/// (and gives up where it does): every byte after words of every length around the step's
+/// limit, in block and flow context.
+#[test]
+fn the_word_step_ends_plain_scalars_as_the_general_scan() {
+    let after: Vec<String> = (0x01..0x80u8)
+        .map(|b| (b as char).to_string())
+        .chain(["é", ": ", ":", ":,", ":x", " #", "#", " x", "\r\n", "-"].map(String::from))
+        .collect();
+    let mut words = 0;
+    for len in [0usize, 1, 2, 5, 15, 16, 23, 24, 25, 40] {
+        let word: String = "a_1.b+C-9".chars().cycle().take(len).collect();
+        for first in ["", "-", ".", "x", "0x"] {
+            for tail in &after {
+                for end in ["", "\n", " z, q]"] {
+                    let text = format!("{first}{word}{tail}{end}");
+                    for flow in [false, true] {
+                        let fast = plain_at(&text, 0, flow, true);
+                        assert_eq!(fast, plain_at(&text, 0, flow, false), "{text:?} {flow}");
+                        words += usize::from(fast.is_some());
+                    }
+                }
+            }
+        }
+    }
+    assert!(words > 10_000, "{words}");
+}
+
+proptest::proptest! {
+    /// The same on any text from the bytes that matter, from any position.
+    #[test]
+    fn the_word_step_agrees_on_any_text(
+        text in "[a-c0-9_.+\\-: ,\\[\\]{}#\\n\\r\\t'\"é/]{0,40}",
+        at in 0usize..40,
+        flow in proptest::bool::ANY,
+    ) {
+        let at = (0..=at.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        proptest::prop_assert_eq!(plain_at(&text, at, flow, true), plain_at(&text, at, flow, false));
     }
 }
