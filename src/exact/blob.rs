@@ -48,8 +48,12 @@ impl<'de> Deserialize<'de> for Blob {
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Blob, E> {
                 // (the usual spelling, hex digits only, without the whitespace-free copy)
-                if v.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    if let Ok(bytes) = hex::decode(v) {
+                // (into a buffer of its size: `hex::decode` collects through an iterator
+                // that grows its vector byte by byte, 2,640 instructions per 48-byte value
+                // of an 18 MB MW3 document, 19 M in all)
+                if v.len() % 2 == 0 && v.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    let mut bytes = vec![0; v.len() / 2];
+                    if hex::decode_to_slice(v, &mut bytes).is_ok() {
                         return Ok(Blob(bytes));
                     }
                 }
@@ -106,6 +110,24 @@ impl Serialize for Hex32 {
 
 /// Parse `0x…` hex or decimal.
 pub fn parse_u32(v: &str) -> Option<u32> {
+    short_hex(v).or_else(|| parse_u32_general(v))
+}
+
+/// `0x` and one to eight hex digits, nothing around them: the spelling the export writes,
+/// read without the trim and the general parser's set-up (143 → about 40 instructions a
+/// value, 60,000 values in an 18 MB MW3 document; `short_hex_reads_as_the_general_parser`).
+#[inline]
+fn short_hex(v: &str) -> Option<u32> {
+    let h = v.as_bytes().strip_prefix(b"0x")?;
+    if h.is_empty() || h.len() > 8 {
+        return None;
+    }
+    h.iter()
+        .try_fold(0u32, |x, &c| Some(x << 4 | char::from(c).to_digit(16)?))
+}
+
+/// [`parse_u32`] of any spelling.
+fn parse_u32_general(v: &str) -> Option<u32> {
     let t = v.trim();
     match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         Some(h) => u32::from_str_radix(h, 16).ok(),
@@ -148,5 +170,55 @@ impl JsonSchema for Hex32 {
                 {"type": "string", "pattern": "^0[xX][0-9a-fA-F]{1,8}$"}
             ]
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The `0x` digits read directly give what the general parser gives, and every
+        /// other spelling is left to it.
+        #[test]
+        fn short_hex_reads_as_the_general_parser(v in "(0[xX])?[0-9a-fA-F+ g-]{0,11}") {
+            proptest::prop_assert_eq!(parse_u32(&v), parse_u32_general(&v));
+            if let Some(x) = short_hex(&v) {
+                proptest::prop_assert_eq!(Some(x), parse_u32_general(&v));
+            }
+        }
+    }
+
+    #[test]
+    fn short_hex_values() {
+        assert_eq!(short_hex("0x0300aa00"), Some(0x0300_aa00));
+        assert_eq!(short_hex("0xFFFFFFFF"), Some(u32::MAX));
+        assert_eq!(short_hex("0x7"), Some(7));
+        // (left to the general parser: too long, no digits, a sign, spaces, decimal)
+        for v in ["0x123456789", "0x", "0x+1", " 0x1", "0X1", "12"] {
+            assert_eq!(short_hex(v), None, "{v}");
+        }
+        assert_eq!(parse_u32(" 0x1 "), Some(1));
+        assert_eq!(parse_u32("0x123456789"), None);
+    }
+
+    /// Hex digits decode as `hex::decode` decodes them; odd lengths, spaces and bad digits
+    /// take the general path and its message.
+    #[test]
+    fn blobs_decode_as_hex_decode() {
+        let blob = |v: &str| serde_json::from_value::<Blob>(serde_json::json!(v));
+        for v in [
+            "",
+            "00",
+            "0a1B",
+            "000102030405060708090a0b0c0d0e0f101112131415161718191a1b",
+        ] {
+            assert_eq!(blob(v).unwrap().0, hex::decode(v).unwrap(), "{v}");
+        }
+        assert_eq!(blob("0a 1b").unwrap().0, vec![0x0a, 0x1b]);
+        for v in ["0", "0a1", "zz"] {
+            let e = blob(v).unwrap_err().to_string();
+            assert!(e.starts_with("bad hex bytes: "), "{v}: {e}");
+        }
     }
 }
