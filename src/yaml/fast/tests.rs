@@ -569,3 +569,32 @@ proptest::proptest! {
         proptest::prop_assert_eq!(plain_at(&text, at, flow, true), plain_at(&text, at, flow, false));
     }
 }
+
+/// The 16-byte word step counts exactly the [`scan::WORD`] bytes from the start: every byte
+/// value at every place of the 16.
+#[test]
+fn word_run_matches_the_table() {
+    let table = |s: &[u8]| s.iter().take_while(|&&b| scan::WORD[b as usize]).count();
+    for b in 0..=255u8 {
+        for at in 0..=16 {
+            let mut s: Vec<u8> = b"aZ09_.+-zA9".iter().cycle().take(20).copied().collect();
+            if at < s.len() {
+                s[at] = b;
+            }
+            let want = table(&s).min(16);
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            assert_eq!(scan::word_run_sse2(&s[..16]), want, "byte {b:#04x} at {at}");
+            // (and the whole step, from a few starts)
+            for start in [0, 1, 4] {
+                let got = scan::word_run(&s, start);
+                assert!(got >= start && got <= s.len());
+                assert_eq!(
+                    got - start,
+                    table(&s[start..]).min(16),
+                    "{b:#04x} {at} {start}"
+                );
+            }
+        }
+    }
+    assert_eq!(scan::WORD.iter().filter(|&&w| w).count(), 26 * 2 + 10 + 4);
+}
