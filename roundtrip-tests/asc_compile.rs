@@ -249,3 +249,72 @@ fn compile_every_real_model_script_with_the_corpus_ascs() {
         "{with_mans} scripts, {mans} MANs"
     );
 }
+
+/// An ASC that does not read is reported once, with its line and column; the other anis of
+/// that ASC point to it, and every other MAN is still written. With the model's meshAndTree
+/// ASC there (the skeleton from it) and without it (from the first ani's ASC): in both, the
+/// largest ASC, the damaged one here, is parsed while the skeleton is (`compile`'s head start).
+#[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
+fn a_broken_asc_is_reported_once_and_the_rest_is_written() {
+    let Some(root) = corpus() else { return };
+    let game = root.join("realworld/asc-pairs/CarnageMarkus+gothic-animations-decompiled");
+    let script = root
+        .join("realworld/mds/CarnageMarkus+gothic-animations-decompiled/Gothic_2/ORC/ORC/ORC.MDS");
+    let text = String::from_utf8_lossy(&std::fs::read(&script).unwrap()).to_string();
+    let ascs = files(&game.join("Gothic_2/ORC/ORC"), "asc");
+    let largest = ascs
+        .iter()
+        .max_by_key(|p| std::fs::metadata(p).unwrap().len())
+        .unwrap();
+    let broken = largest.file_name().unwrap().to_string_lossy().to_string();
+    assert_eq!(broken, "ORC_DRUMNOMOVE_JUE02.ASC");
+    let present: HashSet<String> = ascs
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .to_ascii_uppercase()
+        })
+        .collect();
+    let anis: Vec<String> = text
+        .lines()
+        .filter_map(|l| statement(l, "ani"))
+        .filter_map(|q| q.get(2).map(|a| a.to_ascii_uppercase()))
+        .filter(|a| present.contains(a))
+        .collect();
+    let of_broken = anis.iter().filter(|a| **a == broken).count();
+    assert_eq!((anis.len(), of_broken), (41, 3));
+    for with_body in [true, false] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("asc");
+        std::fs::create_dir_all(&dir).unwrap();
+        for p in &ascs {
+            std::fs::copy(p, dir.join(p.file_name().unwrap())).unwrap();
+        }
+        if with_body {
+            std::fs::copy(game.join("bodies/ORC_BODY.ASC"), dir.join("ORC_BODY.ASC")).unwrap();
+        }
+        // (cut inside a sample line of a rotation track, line 4459)
+        let bytes = std::fs::read(largest).unwrap();
+        std::fs::write(dir.join(&broken), &bytes[..250_000]).unwrap();
+        std::fs::copy(&script, tmp.path().join("ORC.MDS")).unwrap();
+        let (code, _, err) = run(
+            tmp.path(),
+            &["compile", "ORC.MDS", "--asc", "asc", "-o", "out", "-q"],
+        );
+        assert_eq!(code, 1, "{err}");
+        let at = format!("{broken}:4459:54: error: in *HELPEROBJECT \"Bip01 R Finger0\"/*TM_ANIMATION/*CONTROL_ROT_TRACK: `*CONTROL_ROT_SAMPLE` lacks its angle");
+        assert_eq!(err.matches(&at).count(), 1, "{err}");
+        assert_eq!(
+            err.matches("its ASC does not read (above)").count(),
+            of_broken - 1,
+            "{err}"
+        );
+        let mans = files(&tmp.path().join("out"), "man").len();
+        assert_eq!(mans, anis.len() - of_broken, "{err}");
+        assert!(tmp.path().join("out/ORC.MDH").is_file());
+        assert!(tmp.path().join("out/ORC.MSB").is_file());
+    }
+}

@@ -196,7 +196,39 @@ pub(super) fn compile_model(
         _ => None,
     });
     let jobs = ani_jobs(mds);
-    let mut parsed_first: Option<(String, Model)> = None;
+    // The anis grouped by their ASC (upper case), in script order: each ASC is read and parsed
+    // once, one ASC per task on all cores (memory: one parsed ASC per core), and its anis
+    // compiled on all cores too.
+    let mut by_asc: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut group_of: HashMap<String, usize> = HashMap::new();
+    for (i, job) in jobs.iter().enumerate() {
+        let key = job.ani.asc.to_string().to_ascii_uppercase();
+        let g = *group_of.entry(key.clone()).or_insert_with(|| {
+            by_asc.push((key, Vec::new()));
+            by_asc.len() - 1
+        });
+        by_asc[g].1.push(i);
+    }
+    // The largest ASCs first, so that the cores finish together (a large one started last
+    // would be left to one core).
+    let size = |key: &String| {
+        found
+            .get(key)
+            .and_then(|p| std::fs::metadata(p).ok())
+            .map_or(0, |m| m.len())
+    };
+    let mut order: Vec<(u64, &(String, Vec<usize>))> =
+        by_asc.iter().map(|g| (size(&g.0), g)).collect();
+    order.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
+    // ASCs parsed before the compile below (by upper-case name): the one that gave the
+    // skeleton, and the largest, parsed on another core meanwhile (the compile's first task,
+    // which would otherwise start only after the skeleton).
+    let mut parsed: Vec<(String, Result<Model, Error>)> = Vec::new();
+    let largest_but = |skeleton: &Path| {
+        let key = &order.first()?.1 .0;
+        let path = found.get(key).filter(|p| p.as_path() != skeleton)?;
+        Some((key.clone(), read_asc(path)))
+    };
     let (nodes, checksum) = match &args.mdh {
         Some(p) => skeleton(Some(p), &Model::default())?,
         None => match mesh_and_tree
@@ -204,8 +236,15 @@ pub(super) fn compile_model(
             .and_then(|name| Some((name, found.get(&name.to_ascii_uppercase())?)))
         {
             Some((name, path)) => {
-                let asc = read_asc(path)?;
-                mdh_of(&asc, path, &name.to_ascii_uppercase(), &mut files)?
+                let (skeleton, largest) = rayon::join(
+                    || -> Result<_, Error> {
+                        let asc = read_asc(path)?;
+                        mdh_of(&asc, path, &name.to_ascii_uppercase(), &mut files)
+                    },
+                    || largest_but(path),
+                );
+                parsed.extend(largest);
+                skeleton?
             }
             None => {
                 // No meshAndTree ASC (an overlay script has none): GothicSourcer writes every
@@ -232,10 +271,12 @@ pub(super) fn compile_model(
                                 path.display()
                             ),
                         );
-                        let asc = read_asc(path)?;
+                        let (asc, largest) = rayon::join(|| read_asc(path), || largest_but(path));
+                        let asc = asc?;
                         let skeleton = mdh_of(&asc, path, &key, &mut files)?;
                         // (its animations are compiled from this parse, not a second one)
-                        parsed_first = Some((key, asc));
+                        parsed.push((key, Ok(asc)));
+                        parsed.extend(largest);
                         skeleton
                     }
                     None => {
@@ -272,31 +313,7 @@ pub(super) fn compile_model(
     }
     // (a file that cannot be written stops the command, unlike an ani that does not compile)
     let fatal: std::sync::Mutex<Option<Error>> = Default::default();
-    // The anis grouped by their ASC (upper case), in script order: each ASC is read and parsed
-    // once, one ASC per task on all cores (memory: one parsed ASC per core), and its anis
-    // compiled on all cores too.
-    let mut by_asc: Vec<(String, Vec<usize>)> = Vec::new();
-    let mut group_of: HashMap<String, usize> = HashMap::new();
-    for (i, job) in jobs.iter().enumerate() {
-        let key = job.ani.asc.to_string().to_ascii_uppercase();
-        let g = *group_of.entry(key.clone()).or_insert_with(|| {
-            by_asc.push((key, Vec::new()));
-            by_asc.len() - 1
-        });
-        by_asc[g].1.push(i);
-    }
-    // The largest ASCs first, so that the cores finish together (a large one started last
-    // would be left to one core).
-    let size = |key: &String| {
-        found
-            .get(key)
-            .and_then(|p| std::fs::metadata(p).ok())
-            .map_or(0, |m| m.len())
-    };
-    let mut order: Vec<(u64, &(String, Vec<usize>))> =
-        by_asc.iter().map(|g| (size(&g.0), g)).collect();
-    order.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
-    let parsed_first = std::sync::Mutex::new(parsed_first);
+    let parsed = std::sync::Mutex::new(parsed);
     // (one ASC or ani per task: rayon's own splitting leaves a run of large ASCs to one core
     // while the other waits)
     let grouped: Vec<Vec<AniResult>> = order
@@ -306,14 +323,12 @@ pub(super) fn compile_model(
             let Some(path) = found.get(key) else {
                 return members.iter().map(|&i| (i, Ok(None))).collect();
             };
-            let first = {
-                let mut slot = parsed_first.lock().unwrap_or_else(|p| p.into_inner());
-                match slot.as_ref() {
-                    Some((k, _)) if k == key => slot.take().map(|(_, m)| m),
-                    _ => None,
-                }
+            let before = {
+                let mut list = parsed.lock().unwrap_or_else(|p| p.into_inner());
+                let at = list.iter().position(|(k, _)| k == key);
+                at.map(|at| list.swap_remove(at).1)
             };
-            let asc = match first.map_or_else(|| read_asc(path), Ok) {
+            let asc = match before.unwrap_or_else(|| read_asc(path)) {
                 Ok(a) => a,
                 Err(e) => {
                     // The error once; the other anis of this ASC point to it.
