@@ -471,7 +471,7 @@ fn basic_vdf_reads_as_the_spec_says() {
         ]
     );
     // ZenKit's checks: three root children, LICENSES and GPL with two each.
-    let children = |p: Option<usize>| tree.parent.iter().filter(|&&q| q == p).count();
+    let children = |p: Option<usize>| (0..tree.len()).filter(|&i| tree.parent(i) == p).count();
     assert_eq!(children(None), 3);
     assert_eq!(children(Some(0)), 2);
     assert_eq!(children(Some(3)), 2);
@@ -542,7 +542,7 @@ fn pack_of_the_extracted_tree_rebuilds_basic_vdf() {
     // Files in a scrambled order: pack sorts them itself.
     let mut files = Vec::new();
     for i in [2usize, 6, 1, 4, 5] {
-        let path = tree.paths[i].clone().unwrap();
+        let path = tree.path(i).unwrap().to_vec();
         files.push(PackFile {
             path: path.split(|&b| b == b'/').map(|c| c.to_vec()).collect(),
             source: Source::Memory(

@@ -48,7 +48,13 @@ pub fn verify_archive_structure(
         }
     }
     drop(tree);
-    let mut back: Vec<ManifestPiece> = Vec::with_capacity(v.layout.len());
+    // The layout read back kept as what writing needs: each piece's kind (its entry's
+    // stored bytes are the model's), and the bytes of the gaps (not a document per piece).
+    let placement = v.placement();
+    let mut kinds: Vec<PieceKind> = Vec::with_capacity(v.layout.len());
+    let mut gaps: Vec<(usize, Vec<u8>)> = Vec::new();
+    // File pieces whose entry did not come back (written empty, as the document would be).
+    let mut without_entry: Vec<usize> = Vec::new();
     for run in v.layout.chunks(YAML_RUN) {
         let docs: Vec<ManifestPiece> = run
             .iter()
@@ -64,23 +70,29 @@ pub fn verify_archive_structure(
                 },
             })
             .collect();
-        back.extend(through_yaml(&docs)?);
+        for p in through_yaml(&docs)? {
+            let i = kinds.len();
+            kinds.push(match p.kind {
+                PieceKindDoc::Catalog => PieceKind::Catalog,
+                PieceKindDoc::Gap => {
+                    if let Some(b) = p.data {
+                        gaps.push((i, b.0));
+                    }
+                    PieceKind::Gap
+                }
+                PieceKindDoc::File => {
+                    if p.entry.is_none() {
+                        without_entry.push(i);
+                    }
+                    let entry = p.entry.unwrap_or_default();
+                    let zipped = placement.get(entry).copied().flatten().is_some_and(|i| {
+                        matches!(v.layout[i].kind, PieceKind::File { zipped: true, .. })
+                    });
+                    PieceKind::File { entry, zipped }
+                }
+            });
+        }
     }
-    let placement = v.placement();
-    let kinds: Vec<PieceKind> = back
-        .iter()
-        .map(|p| match p.kind {
-            PieceKindDoc::Catalog => PieceKind::Catalog,
-            PieceKindDoc::Gap => PieceKind::Gap,
-            PieceKindDoc::File => {
-                let entry = p.entry.unwrap_or_default();
-                let zipped = placement.get(entry).copied().flatten().is_some_and(|i| {
-                    matches!(v.layout[i].kind, PieceKind::File { zipped: true, .. })
-                });
-                PieceKind::File { entry, zipped }
-            }
-        })
-        .collect();
     let mut sink = CompareSink::with_release(src, release);
     // Borrowed bytes only: written in order, without threads.
     write_archive_in_order(
@@ -90,13 +102,17 @@ pub fn verify_archive_structure(
         &kinds,
         false,
         &|i| {
-            let bytes: &[u8] = match (&back[i].kind, back[i].entry) {
-                (PieceKindDoc::Gap, _) => back[i].data.as_ref().map_or(&[], |b| b.as_bytes()),
-                (PieceKindDoc::File, Some(e)) => placement
-                    .get(e)
-                    .copied()
-                    .flatten()
-                    .map_or(&[][..], |p| &v.layout[p].bytes[..]),
+            let bytes: &[u8] = match kinds[i] {
+                PieceKind::Gap => gaps
+                    .binary_search_by_key(&i, |g| g.0)
+                    .map_or(&[][..], |k| &gaps[k].1[..]),
+                PieceKind::File { entry, .. } if without_entry.binary_search(&i).is_err() => {
+                    placement
+                        .get(entry)
+                        .copied()
+                        .flatten()
+                        .map_or(&[][..], |p| &v.layout[p].bytes[..])
+                }
                 _ => &[],
             };
             Ok(Produced::bytes(Cow::Borrowed(bytes), None))
