@@ -53,10 +53,10 @@ pub struct Members {
 }
 
 impl Members {
-    /// Room for `n` members.
-    pub fn with_capacity(n: usize) -> Self {
+    /// Room for `n` members whose names take about `text` bytes.
+    pub fn with_capacity(n: usize, text: usize) -> Self {
         Members {
-            names: String::new(),
+            names: String::with_capacity(text),
             list: Vec::with_capacity(n),
         }
     }

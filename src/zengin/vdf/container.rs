@@ -71,7 +71,8 @@ impl Archive for Opened<'_> {
     }
     fn members(&self) -> Result<Members, DecodeError> {
         let tree = Tree::build(&self.v.entries, self.v.header.catalog_start())?;
-        let mut out = Members::with_capacity(self.v.entries.len());
+        // (the names are the paths, a little longer where a character is not ASCII)
+        let mut out = Members::with_capacity(self.v.layout.len(), tree.text_len());
         for (id, p) in self.v.layout.iter().enumerate() {
             if let PieceKind::File { entry, .. } = p.kind {
                 match tree.path(entry) {

@@ -13,7 +13,7 @@ use sha2::Digest;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-fn corpus(name: &str) -> Option<Vec<u8>> {
+pub(crate) fn corpus(name: &str) -> Option<Vec<u8>> {
     crate::testing::corpus_file(&format!("zengin/{name}"))
 }
 

@@ -154,6 +154,11 @@ impl Tree {
         }
     }
 
+    /// The length of every path together.
+    pub fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
     /// The number of entries.
     pub fn len(&self) -> usize {
         self.spans.len()
