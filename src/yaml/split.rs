@@ -356,7 +356,9 @@ mod tests {
         let body = text.find("- ").unwrap();
         let offset = |s: &str| s.as_ptr() as usize - text.as_ptr() as usize;
         let touched = std::cell::RefCell::new(Vec::new());
-        let cuts = cuts(&text, body, 8, &|s| touched.borrow_mut().push((offset(s), s.len())));
+        let cuts = cuts(&text, body, 8, &|s| {
+            touched.borrow_mut().push((offset(s), s.len()))
+        });
         let touched = touched.into_inner();
         assert_eq!(touched.len(), 7);
         for (&(at, len), &cut) in touched.iter().zip(&cuts[1..]) {

@@ -176,6 +176,28 @@ pub struct SoftSkin {
 /// rounded: up to 19 digits and an exponent the powers of ten hold exactly (Clinger's fast
 /// path) is computed directly, anything else goes to the standard parser.
 pub fn parse_f64(s: &[u8]) -> Option<f64> {
+    match scan_number(s) {
+        Number::Fast(v, len) => (len == s.len()).then_some(v),
+        Number::Slow => slow(s),
+        Number::Not => None,
+    }
+}
+
+/// What [`scan_number`] found at the start of a text.
+enum Number {
+    /// The value (correctly rounded) of the number spelled by the first `.1` bytes; what
+    /// follows them is not part of a number.
+    Fast(f64, usize),
+    /// Too many digits, or an exponent beyond the fast path: the standard parser decides.
+    Slow,
+    /// No number: no digit, or an `e` without one.
+    Not,
+}
+
+/// The number at the start of `s` ([`parse_f64`] is it, over the whole text; the sample lines
+/// of `Reader::plain_sample` read their numbers with it straight from the line).
+#[inline(always)]
+fn scan_number(s: &[u8]) -> Number {
     let mut i = 0;
     let neg = match s.first() {
         Some(b'-') => {
@@ -208,16 +230,15 @@ pub fn parse_f64(s: &[u8]) -> Option<f64> {
         }
         frac_digits = i - frac_start;
     }
-    let any = int_digits + frac_digits > 0;
     if int_digits + frac_digits > 19 {
-        return slow(s);
+        return Number::Slow;
+    }
+    if int_digits + frac_digits == 0 {
+        return Number::Not;
     }
     let frac_digits = frac_digits as i32;
-    if !any {
-        return None;
-    }
     let mut exp: i32 = 0;
-    if i < s.len() && (s[i] == b'e' || s[i] == b'E') {
+    if matches!(s.get(i), Some(b'e' | b'E')) {
         i += 1;
         let eneg = match s.get(i) {
             Some(b'-') => {
@@ -233,20 +254,17 @@ pub fn parse_f64(s: &[u8]) -> Option<f64> {
         let st = i;
         while i < s.len() && s[i].is_ascii_digit() {
             if i - st > 6 {
-                return slow(s);
+                return Number::Slow;
             }
             exp = exp * 10 + (s[i] - b'0') as i32;
             i += 1;
         }
         if i == st {
-            return None;
+            return Number::Not;
         }
         if eneg {
             exp = -exp;
         }
-    }
-    if i != s.len() {
-        return None;
     }
     let e = exp - frac_digits;
     const POW10: [f64; 23] = [
@@ -260,9 +278,9 @@ pub fn parse_f64(s: &[u8]) -> Option<f64> {
         } else {
             m / POW10[(-e) as usize]
         };
-        return Some(if neg { -v } else { v });
+        return Number::Fast(if neg { -v } else { v }, i);
     }
-    slow(s)
+    Number::Slow
 }
 
 fn slow(s: &[u8]) -> Option<f64> {
@@ -508,11 +526,13 @@ impl<'a> Reader<'a> {
             while p < line.len() && CLASS[line[p] as usize] == 1 {
                 p += 1;
             }
-            let rest = &line[p..];
-            if !rest.starts_with(key) || memchr::memchr(b'"', rest).is_some() {
+            if !line[p..].starts_with(key) {
                 return None;
             }
             p += key.len();
+            // (each number read where it stands, in one pass: it must be a whole token, a
+            // space or the line's end after it; anything else, e.g. a quote right after the
+            // digits or a number the fast path does not read, is left to the general path)
             let mut token = || {
                 let start = p;
                 if start >= line.len() || CLASS[line[start] as usize] != 1 {
@@ -522,12 +542,11 @@ impl<'a> Reader<'a> {
                 while q < line.len() && CLASS[line[q] as usize] == 1 {
                     q += 1;
                 }
-                let t = q;
-                while q < line.len() && CLASS[line[q] as usize] == 0 {
-                    q += 1;
-                }
-                p = q;
-                (q > t).then(|| parse_f64(&line[t..q])).flatten()
+                let Number::Fast(v, len) = scan_number(&line[q..]) else {
+                    return None;
+                };
+                p = q + len;
+                (p == line.len() || CLASS[line[p] as usize] == 1).then_some(v)
             };
             let tick = token()?;
             if tick.fract() != 0.0 || tick.abs() > 9.0e15 {
@@ -536,6 +555,10 @@ impl<'a> Reader<'a> {
             let mut v = [0.0; 7];
             for x in v.iter_mut().take(n) {
                 *x = token()?;
+            }
+            // (a quote among the tokens after the values: the tokenizer reads it as a string)
+            if memchr::memchr(b'"', &line[p..]).is_some() {
+                return None;
             }
             Some((tick as i64, v))
         })

@@ -424,6 +424,10 @@ fn plain_sample_lines_read_as_the_tokenizer_reads_them() {
         "\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\"\t3\n".into(),
         "\n\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\n\n".into(),
         "\t\t\t*CONTROL_POS_SAMPLE 192\t-0\t+2\t.3\n".into(),
+        "\t\t\t*CONTROL_POS_SAMPLE 192\t1.5x\t2\t3\n".into(),
+        "\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\"q\"\n".into(),
+        "\t\t\t*CONTROL_POS_SAMPLE 192\t1e\t2\t3\n".into(),
+        "\t\t\t*CONTROL_POS_SAMPLE 192\t0.1234567890123456789012345\t2e-0000009\t3e400\n".into(),
         "\t\t\t*CONTROL_ROT_SAMPLE 192\t1\t2\t3\t4\n".into(),
         "\t\t\t*CONTROL_POS_SAMPLE 192\t1\t2\t3\n\t\t\t*CONTROL_POS_SAMPLE 384\t1\t2\t3\n".into(),
     ];
