@@ -222,7 +222,10 @@ mod tests {
         assert_eq!(run(&[(40, 40, 90), (0, 0, 40)]), (None, 100));
         // a hole left in the middle of the second placeholder
         assert_eq!(run(&[(0, 0, 30), (55, 55, 90)]), (Some(30), 100));
-        assert_eq!(run(&[(0, 0, 30), (30, 30, 50), (60, 60, 90)]), (Some(50), 100));
+        assert_eq!(
+            run(&[(0, 0, 30), (30, 30, 50), (60, 60, 90)]),
+            (Some(50), 100)
+        );
         // zeros where zeros are expected are equal (nothing pending)
         let zeros = [0u8; 8];
         let mut s = CompareSink::new(&zeros);

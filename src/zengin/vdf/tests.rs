@@ -2199,3 +2199,35 @@ fn a_document_that_lost_a_members_piece_is_refused() {
         "{msg}"
     );
 }
+
+/// Paths equal ignoring ASCII case: each named with the last one before it, in catalog order
+/// (as a map from the upper-case path to its latest entry named them).
+#[test]
+fn same_paths_are_each_named_with_the_one_before() {
+    let base = 296 + 6 * 80;
+    let data = raw_archive(
+        6,
+        296,
+        VOLUME_NORMAL,
+        &[
+            (b"a.txt", base, 0, 0),
+            (b"B.TXT", base, 0, 0),
+            (b"A.TXT", base, 0, 0),
+            (b"\xe4.TXT", base, 0, 0),
+            (b"A.txt", base, 0, 0),
+            (b"\xc4.TXT", base, 0, L), // other letters' case: a different path here
+        ],
+        &[],
+    );
+    let v = Vdf::parse(&data).unwrap();
+    let tree = Tree::build(&v.entries, 296).unwrap();
+    assert_eq!(
+        tree.warnings,
+        [
+            "catalog[2] and catalog[0] have the same path A.TXT; the game sees only one of them",
+            "catalog[4] and catalog[2] have the same path A.txt; the game sees only one of them",
+        ]
+    );
+    assert_eq!(tree.path(3), Some(&b"\xe4.TXT"[..]));
+    assert_eq!(tree.path(6), None);
+}

@@ -117,16 +117,31 @@ impl Tree {
                 ));
             }
         }
-        // Paths equal ignoring ASCII case, found by sorting (each named with the one before
-        // it in catalog order), reported in catalog order.
-        let upper = |i: u32| t.path(i as usize).unwrap_or_default().iter().map(u8::to_ascii_uppercase);
-        let mut order: Vec<u32> = (0..n as u32).filter(|&i| t.path(i as usize).is_some()).collect();
-        order.sort_unstable_by(|&a, &b| upper(a).cmp(upper(b)).then(a.cmp(&b)));
-        let mut same: Vec<(u32, u32)> = order
-            .windows(2)
-            .filter(|w| upper(w[0]).eq(upper(w[1])))
-            .map(|w| (w[1], w[0]))
+        // Paths equal ignoring ASCII case, found by sorting a hash of each (each named with
+        // the one before it in catalog order), reported in catalog order.
+        let hash = |p: &[u8]| {
+            p.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ u64::from(b.to_ascii_uppercase())).wrapping_mul(0x0000_0100_0000_01b3)
+            })
+        };
+        let mut order: Vec<(u64, u32)> = (0..n)
+            .filter_map(|i| t.path(i).map(|p| (hash(p), i as u32)))
             .collect();
+        order.sort_unstable();
+        let mut same: Vec<(u32, u32)> = Vec::new();
+        for run in order.chunk_by(|a, b| a.0 == b.0).filter(|r| r.len() > 1) {
+            // (in catalog order; a hash shared by different paths only costs comparisons)
+            for (k, &(_, i)) in run.iter().enumerate().skip(1) {
+                let path = t.path(i as usize).unwrap_or_default();
+                if let Some(&(_, first)) = run[..k].iter().rev().find(|&&(_, j)| {
+                    t.path(j as usize)
+                        .unwrap_or_default()
+                        .eq_ignore_ascii_case(path)
+                }) {
+                    same.push((i, first));
+                }
+            }
+        }
         drop(order);
         same.sort_unstable();
         for (i, first) in same {

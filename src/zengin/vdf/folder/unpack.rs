@@ -109,9 +109,7 @@ pub fn unpack(
             .iter()
             .enumerate()
             .filter(|(_, e)| e.is_dir())
-            .filter_map(|(i, _)| {
-                tree.path(i).and_then(|p| safe_relative_path(p).ok())
-            })
+            .filter_map(|(i, _)| tree.path(i).and_then(|p| safe_relative_path(p).ok()))
             .chain([PathBuf::from(STREAMS)])
             .collect();
         let dirs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
