@@ -46,7 +46,8 @@ impl Tree {
             warnings: Vec::new(),
         };
         // (start of a block, the span of its directory's path, its directory)
-        let mut stack: Vec<(usize, Option<(u32, u32)>, Option<usize>)> = Vec::new();
+        type Block = (usize, Option<(u32, u32)>, Option<usize>);
+        let mut stack: Vec<Block> = Vec::new();
         if n > 0 {
             stack.push((0, None, None));
         }
