@@ -117,9 +117,9 @@ pub fn find_companion_in(path: &Path, data: &[u8], tag: &str, key: u32) -> Optio
         });
     }
     let archive = format.container()?.open(data).ok()?;
-    archive.members().ok()?.into_iter().find_map(|m| {
-        let bytes = archive.read(m.id).ok()?;
-        find_companion_in(&member_path(path, &m.name), &bytes, tag, key)
+    archive.members().ok()?.iter().find_map(|(name, id)| {
+        let bytes = archive.read(id).ok()?;
+        find_companion_in(&member_path(path, name), &bytes, tag, key)
     })
 }
 

@@ -268,7 +268,7 @@ pub fn verify_container(
     each(own);
     (progress.found)(members.len() as u64);
     let one = |m: &crate::codec::Member| {
-        let mpath = registry::member_path(path, &m.name);
+        let mpath = registry::member_path(path, members.name(m));
         let outcome = match archive.read(m.id) {
             Ok(data) => {
                 let o = verify_bytes(&mpath, &data);
@@ -293,7 +293,7 @@ pub fn verify_container(
     let mut reports: Vec<FileReport> = Vec::new();
     crate::fsio::in_batches_releasing(
         data,
-        &members,
+        members.as_slice(),
         |m| archive.stored(m.id),
         release,
         |batch| {

@@ -75,14 +75,14 @@ fn find_in(source: &Path, want: &dyn Fn(&str) -> bool) -> Result<Vec<(String, Ve
     };
     let archive = container.open(&data).map_err(Error::decoding(source))?;
     let mut members = archive.members().map_err(Error::decoding(source))?;
-    members.sort_by(|a, b| a.name.split('/').cmp(b.name.split('/')));
-    for m in members {
-        if want(base(&m.name)) {
+    members.sort_by_path();
+    for (name, id) in members.iter() {
+        if want(base(name)) {
             let bytes = archive
-                .read(m.id)
-                .map_err(|why| Error::other(source, format!("{}: {why}", m.name)))?;
+                .read(id)
+                .map_err(|why| Error::other(source, format!("{name}: {why}")))?;
             out.push((
-                registry::member_path(source, &m.name).display().to_string(),
+                registry::member_path(source, name).display().to_string(),
                 bytes.into_owned(),
             ));
         }

@@ -10,7 +10,7 @@ mod finding;
 
 pub use change::{Change, Diff, DiffContext};
 pub use companion::Companion;
-pub use container::{Archive, Container, Member, Mismatch, Stage, Which};
+pub use container::{Archive, Container, Member, Members, Mismatch, Stage, Which};
 
 pub use finding::{CheckContext, Finding, Severity};
 

@@ -3,7 +3,7 @@
 
 use super::{info_lines, PieceKind, Tree, Vdf};
 use crate::codec::{
-    Archive, Container, Document, ExportOptions, Formats, InfoLine, Member, Mismatch, Which,
+    Archive, Container, Document, ExportOptions, Formats, InfoLine, Members, Mismatch, Which,
 };
 use crate::exact::{DecodeError, EncodeError};
 use std::borrow::Cow;
@@ -69,23 +69,19 @@ impl Archive for Opened<'_> {
     ) -> Result<Option<Mismatch>, EncodeError> {
         crate::zengin::vdf::folder::verify_archive_structure(self.src, &self.v, release)
     }
-    fn members(&self) -> Result<Vec<Member>, DecodeError> {
+    fn members(&self) -> Result<Members, DecodeError> {
         let tree = Tree::build(&self.v.entries, self.v.header.catalog_start())?;
-        Ok(self
-            .v
-            .layout
-            .iter()
-            .enumerate()
-            .filter_map(|(id, p)| match p.kind {
-                PieceKind::File { entry, .. } => Some(Member {
-                    name: tree
-                        .path_string(entry)
-                        .unwrap_or_else(|| format!("catalog[{entry}]")),
-                    id,
-                }),
-                _ => None,
-            })
-            .collect())
+        // (the names are the paths, a little longer where a character is not ASCII)
+        let mut out = Members::with_capacity(self.v.layout.len(), tree.text_len());
+        for (id, p) in self.v.layout.iter().enumerate() {
+            if let PieceKind::File { entry, .. } = p.kind {
+                match tree.path(entry) {
+                    Some(path) => out.push(&crate::exact::text::decode_cp1252(path), id),
+                    None => out.push(&format!("catalog[{entry}]"), id),
+                }
+            }
+        }
+        Ok(out)
     }
     fn read(&self, id: usize) -> Result<Cow<'_, [u8]>, String> {
         self.v

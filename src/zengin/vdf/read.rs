@@ -185,7 +185,18 @@ fn lay_out<'a>(
     // Stable: the catalog comes first among equal starts, then catalog order.
     ranges.sort_by_key(|c| c.start);
     let len = src.len() as u64;
-    let mut layout = Vec::with_capacity(ranges.len() * 2 + 1);
+    // The exact count first (a piece per member: room for twice as many was 3.3 MB unused at
+    // 69,000 members).
+    let mut count = 0;
+    let mut pos = HEADER_SIZE as u64;
+    for c in &ranges {
+        if c.start >= pos {
+            count += 1 + usize::from(c.start > pos);
+            pos = c.end;
+        }
+    }
+    count += usize::from(pos < len);
+    let mut layout = Vec::with_capacity(count);
     let mut pos = HEADER_SIZE as u64;
     for c in ranges {
         if c.start < pos {

@@ -13,7 +13,7 @@ use sha2::Digest;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-fn corpus(name: &str) -> Option<Vec<u8>> {
+pub(crate) fn corpus(name: &str) -> Option<Vec<u8>> {
     crate::testing::corpus_file(&format!("zengin/{name}"))
 }
 
@@ -471,7 +471,7 @@ fn basic_vdf_reads_as_the_spec_says() {
         ]
     );
     // ZenKit's checks: three root children, LICENSES and GPL with two each.
-    let children = |p: Option<usize>| tree.parent.iter().filter(|&&q| q == p).count();
+    let children = |p: Option<usize>| (0..tree.len()).filter(|&i| tree.parent(i) == p).count();
     assert_eq!(children(None), 3);
     assert_eq!(children(Some(0)), 2);
     assert_eq!(children(Some(3)), 2);
@@ -542,7 +542,7 @@ fn pack_of_the_extracted_tree_rebuilds_basic_vdf() {
     // Files in a scrambled order: pack sorts them itself.
     let mut files = Vec::new();
     for i in [2usize, 6, 1, 4, 5] {
-        let path = tree.paths[i].clone().unwrap();
+        let path = tree.path(i).unwrap().to_vec();
         files.push(PackFile {
             path: path.split(|&b| b == b'/').map(|c| c.to_vec()).collect(),
             source: Source::Memory(
@@ -2198,4 +2198,36 @@ fn a_document_that_lost_a_members_piece_is_refused() {
             && msg.contains("offset 956 + size 300 lies past the end of the archive (956 bytes)"),
         "{msg}"
     );
+}
+
+/// Paths equal ignoring ASCII case: each named with the last one before it, in catalog order
+/// (as a map from the upper-case path to its latest entry named them).
+#[test]
+fn same_paths_are_each_named_with_the_one_before() {
+    let base = 296 + 6 * 80;
+    let data = raw_archive(
+        6,
+        296,
+        VOLUME_NORMAL,
+        &[
+            (b"a.txt", base, 0, 0),
+            (b"B.TXT", base, 0, 0),
+            (b"A.TXT", base, 0, 0),
+            (b"\xe4.TXT", base, 0, 0),
+            (b"A.txt", base, 0, 0),
+            (b"\xc4.TXT", base, 0, L), // other letters' case: a different path here
+        ],
+        &[],
+    );
+    let v = Vdf::parse(&data).unwrap();
+    let tree = Tree::build(&v.entries, 296).unwrap();
+    assert_eq!(
+        tree.warnings,
+        [
+            "catalog[2] and catalog[0] have the same path A.TXT; the game sees only one of them",
+            "catalog[4] and catalog[2] have the same path A.txt; the game sees only one of them",
+        ]
+    );
+    assert_eq!(tree.path(3), Some(&b"\xe4.TXT"[..]));
+    assert_eq!(tree.path(6), None);
 }

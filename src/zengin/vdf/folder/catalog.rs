@@ -90,7 +90,7 @@ impl DirTree {
         let mut nodes = vec![Node::new(new_entry(b"", TYPE_DIRECTORY, 0))];
         let mut node_of = vec![None; entries.len()];
         for (i, e) in entries.iter().enumerate() {
-            if tree.paths[i].is_none() || removed.contains(&i) {
+            if tree.path(i).is_none() || removed.contains(&i) {
                 continue;
             }
             node_of[i] = Some(nodes.len());
@@ -102,7 +102,7 @@ impl DirTree {
         }
         for i in 0..entries.len() {
             let Some(n) = node_of[i] else { continue };
-            let parent = match tree.parent[i] {
+            let parent = match tree.parent(i) {
                 None => 0,
                 Some(p) => match node_of[p] {
                     Some(pn) => pn,

@@ -100,7 +100,7 @@ pub fn plan_extract(
         if e.is_dir() {
             continue;
         }
-        let Some(path) = tree.paths[i].as_ref() else {
+        let Some(path) = tree.path(i) else {
             continue;
         };
         if let Some(pat) = &pat {
@@ -133,7 +133,7 @@ pub fn plan_extract(
                         continue;
                     }
                     Entry::Vacant(v) => {
-                        v.insert((i, path.as_slice()));
+                        v.insert((i, path));
                     }
                 }
                 out.push((i, rel));

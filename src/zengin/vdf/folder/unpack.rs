@@ -109,11 +109,7 @@ pub fn unpack(
             .iter()
             .enumerate()
             .filter(|(_, e)| e.is_dir())
-            .filter_map(|(i, _)| {
-                tree.paths[i]
-                    .as_ref()
-                    .and_then(|p| safe_relative_path(p).ok())
-            })
+            .filter_map(|(i, _)| tree.path(i).and_then(|p| safe_relative_path(p).ok()))
             .chain([PathBuf::from(STREAMS)])
             .collect();
         let dirs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
@@ -230,7 +226,7 @@ fn plan_paths(
     // Keyed as NTFS compares names (case-insensitive, Unicode-aware), wherever this runs.
     let mut taken: HashMap<String, usize> = HashMap::new();
     for (i, e) in v.entries.iter().enumerate() {
-        let Some(path) = tree.paths[i].as_ref() else {
+        let Some(path) = tree.path(i) else {
             if !e.is_dir() && placement[i].is_some() {
                 // No directory reaches it, but it owns data: kept beside the streams.
                 rels.insert(i, PathBuf::from(STREAMS).join(format!("orphan-{i:05}.bin")));
@@ -330,7 +326,7 @@ impl Job<'_, '_> {
         }
         for (i, e) in self.v.entries.iter().enumerate() {
             if e.is_dir() {
-                if let Some(Ok(rel)) = tree.paths[i].as_ref().map(|p| safe_relative_path(p)) {
+                if let Some(Ok(rel)) = tree.path(i).map(safe_relative_path) {
                     self.tree_out.folder(&rel)?;
                 }
             }
