@@ -61,16 +61,7 @@ fn plain_run_sse2(s: &[u8], mut i: usize) -> usize {
                 _mm_cmpeq_epi8(lower, _mm_set1_epi8(b'{' as i8)),
                 _mm_cmpeq_epi8(lower, _mm_set1_epi8(b'}' as i8)),
             );
-            let punct = _mm_or_si128(
-                _mm_or_si128(
-                    _mm_cmpeq_epi8(v, _mm_set1_epi8(b':' as i8)),
-                    _mm_cmpeq_epi8(v, _mm_set1_epi8(b'#' as i8)),
-                ),
-                _mm_or_si128(
-                    _mm_cmpeq_epi8(v, _mm_set1_epi8(b',' as i8)),
-                    _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)),
-                ),
-            );
+            let punct = any_of4(v, [b':', b'#', b',', 0x7f]);
             let stop = _mm_or_si128(_mm_or_si128(low, brackets), punct);
             _mm_movemask_epi8(stop) as u32
         };
@@ -115,6 +106,21 @@ pub(super) fn word_run(s: &[u8], start: usize) -> usize {
     i
 }
 
+/// The bytes of `v` equal to one of `four` (all bits set), the others zero.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn any_of4(v: std::arch::x86_64::__m128i, four: [u8; 4]) -> std::arch::x86_64::__m128i {
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_or_si128, _mm_set1_epi8};
+    // SAFETY: SSE2 is enabled for the whole build (the `cfg` above), all these need.
+    unsafe {
+        let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+        _mm_or_si128(
+            _mm_or_si128(eq(four[0]), eq(four[1])),
+            _mm_or_si128(eq(four[2]), eq(four[3])),
+        )
+    }
+}
+
 /// How many of the 16 bytes of `chunk` from its start are [`WORD`] bytes, in one 16-byte
 /// step (SSE2): a key of six bytes took ~40 instructions byte-wise.
 /// `word_run_matches_the_table` ties it to the table.
@@ -122,8 +128,8 @@ pub(super) fn word_run(s: &[u8], start: usize) -> usize {
 #[inline(always)]
 pub(super) fn word_run_sse2(chunk: &[u8]) -> usize {
     use std::arch::x86_64::{
-        __m128i, _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
-        _mm_or_si128, _mm_set1_epi8,
+        __m128i, _mm_add_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
     };
     if chunk.len() < 16 {
         return 0;
@@ -141,16 +147,7 @@ pub(super) fn word_run_sse2(chunk: &[u8]) -> usize {
         // (bit 0x20 set: `A`–`Z` become `a`–`z`; no other byte becomes a letter)
         let letters = below(_mm_or_si128(v, _mm_set1_epi8(0x20)), b'a', 26);
         let digits = below(v, b'0', 10);
-        let marks = _mm_or_si128(
-            _mm_or_si128(
-                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'_' as i8)),
-                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'.' as i8)),
-            ),
-            _mm_or_si128(
-                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'+' as i8)),
-                _mm_cmpeq_epi8(v, _mm_set1_epi8(b'-' as i8)),
-            ),
-        );
+        let marks = any_of4(v, [b'_', b'.', b'+', b'-']);
         _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letters, digits), marks)) as u32
     };
     (!mask).trailing_zeros().min(16) as usize
