@@ -18,6 +18,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// Documents shorter than this are read in one piece (a thread pool costs more than it saves).
 pub const SPLIT_MIN: usize = 1 << 20;
 
+/// How far back from a piece's end the text handed on as done with it reaches (see
+/// [`read_pieces`]): far more than a page-cache folio (2 MB) plus the pieces read ahead.
+const DONE_BACK_BYTES: usize = 64 << 20;
+
 /// Pieces shorter than this are not cut further.
 const PIECE_MIN: usize = 256 << 10;
 
@@ -69,7 +73,7 @@ where
 /// sequence (read as `D` with the key's value `[]`), each result of `each` in the sequence's
 /// order, as soon as it and those before it are done (so the caller can write them out while
 /// later pieces are read), and the part of `text` done with (a caller may give its memory
-/// back): the sequence from its start to the end of that piece, since reading a piece maps a
+/// back): the sequence from its start (at most [`DONE_BACK_BYTES`] back) to the end of that piece, since reading a piece maps a
 /// whole page-cache folio (up to megabytes), pages of earlier pieces given back before
 /// included. Returns the document without the sequence (`D`,
 /// its `items` empty), or `None` (read the document the usual way) when the document is
@@ -207,9 +211,17 @@ where
                 // of a page maps the whole page-cache folio around it, up to megabytes, pages
                 // given back before included; a window of a few pieces behind this one let
                 // such pages pile up, 18 of a just-written 18 MB document's megabytes by its
-                // end. Pages given back already cost a walk over empty entries.)
-                let from = ranges.first().map_or(0, |r| r.0);
-                let piece = ranges.get(next).and_then(|&(_, b)| text.get(from..b));
+                // end. Pages given back already cost a walk over their empty entries, so the
+                // part starts at most DONE_BACK_BYTES before the piece's end: a walk per piece
+                // that does not grow with the document.)
+                let piece = ranges.get(next).and_then(|&(_, b)| {
+                    let from = ranges.first().map_or(0, |r| r.0);
+                    let from = from.max(b.saturating_sub(DONE_BACK_BYTES));
+                    // (on a character boundary: the sequence's pieces are ASCII-led lines, but
+                    // the text before a cut may hold any character)
+                    let from = (from..b).find(|&k| text.is_char_boundary(k)).unwrap_or(b);
+                    text.get(from..b)
+                });
                 next += 1;
                 if consume(&before, v, piece.unwrap_or_default()).is_none() {
                     failed.store(true, Ordering::Relaxed);
