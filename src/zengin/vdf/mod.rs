@@ -124,8 +124,10 @@ pub fn trim_pad(bytes: &[u8], pad: u8) -> &[u8] {
 }
 
 crate::record! {
-    /// One 80-byte catalog entry, as stored.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    /// One 80-byte catalog entry, as stored. (`repr(C)` of four-byte values without padding:
+    /// a catalog in the input is used in place where it lies aligned, see [`entries_in`].)
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+    #[repr(C)]
     pub struct Entry: little plain {
         /// Padded with spaces, no terminator.
         pub name: [u8; NAME_SIZE],
@@ -165,6 +167,28 @@ impl Entry {
     }
 }
 
+/// `count` catalog entries stored in `bytes` (exactly `count` × 80 of them): the bytes
+/// themselves viewed as entries when they lie aligned for them on a little-endian machine (the
+/// entries' in-memory layout is then their stored one: no copy), else each entry read through
+/// its declaration. Test `the_catalog_in_place_is_the_declared_read` ties the two.
+pub fn entries_in(bytes: &[u8], count: usize) -> Cow<'_, [Entry]> {
+    debug_assert_eq!(bytes.len(), count * ENTRY_SIZE);
+    if cfg!(target_endian = "little") {
+        if let Ok(view) = bytemuck::try_cast_slice::<u8, Entry>(bytes) {
+            return Cow::Borrowed(view);
+        }
+    }
+    Cow::Owned(entries_read(bytes))
+}
+
+/// Every entry in `bytes` read through its declaration (what [`entries_in`] gives).
+pub(crate) fn entries_read(bytes: &[u8]) -> Vec<Entry> {
+    bytes
+        .chunks_exact(ENTRY_SIZE)
+        .map(|b| <Entry as crate::exact::record::Plain>::from_le(b))
+        .collect()
+}
+
 /// What a piece of the layout is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PieceKind {
@@ -199,8 +223,9 @@ impl Piece<'_> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Vdf<'a> {
     pub header: Header,
-    /// The catalog in stored order.
-    pub entries: Vec<Entry>,
+    /// The catalog in stored order: borrowed from the input where it can be (see
+    /// [`entries_in`]), so a parsed archive keeps no copy of its catalog.
+    pub entries: Cow<'a, [Entry]>,
     /// Everything after the header, in file order.
     pub layout: Vec<Piece<'a>>,
     /// Problems the game tolerates (data past the end, overlaps), for `info` and `list`.
@@ -212,7 +237,7 @@ impl<'a> Vdf<'a> {
     pub fn into_owned(self) -> Vdf<'static> {
         Vdf {
             header: self.header,
-            entries: self.entries,
+            entries: Cow::Owned(self.entries.into_owned()),
             layout: self
                 .layout
                 .into_iter()

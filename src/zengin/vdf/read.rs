@@ -77,9 +77,12 @@ fn read_header(src: &[u8], warnings: &mut Vec<String>) -> Result<Header, DecodeE
 }
 
 /// The catalog's entries, and the byte range the catalog occupies.
-fn read_catalog(src: &[u8], header: &Header) -> Result<(Vec<Entry>, Range), DecodeError> {
+fn read_catalog<'a>(
+    src: &'a [u8],
+    header: &Header,
+) -> Result<(Cow<'a, [Entry]>, Range), DecodeError> {
     let cat = header.catalog_start();
-    let mut cur = Cursor::new(&src[cat as usize..], cat);
+    let cur = Cursor::new(&src[cat as usize..], cat);
     let count = cur
         .check_count(header.entry_count.into(), ENTRY_SIZE)
         .map_err(|e| {
@@ -93,10 +96,8 @@ fn read_catalog(src: &[u8], header: &Header) -> Result<(Vec<Entry>, Range), Deco
         })
         .within("entry_count")
         .within("header")?;
-    let mut entries = Vec::with_capacity(count);
-    for i in 0..count {
-        entries.push(cur.read::<Entry>().within_index(i).within("catalog")?);
-    }
+    // (the count is checked against the bytes left: the catalog lies whole in `src`)
+    let entries = super::entries_in(&src[cat as usize..][..count * ENTRY_SIZE], count);
     let range = Range {
         start: cat,
         end: cat + (count * ENTRY_SIZE) as u64,

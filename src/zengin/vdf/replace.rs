@@ -2,7 +2,7 @@
 //! entries, gaps, the other members' stored bytes, the header's comment, signature and
 //! timestamp) written as stored; only the offsets after a member whose size changed move.
 
-use super::{write_archive_in_order, zipped, PieceKind, Produced, Tree, Vdf};
+use super::{zipped, PieceKind, Produced, Tree, Vdf};
 use crate::exact::EncodeError;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -59,14 +59,15 @@ impl Vdf<'_> {
             let z = zipped::compress(new, bs, 6).map_err(EncodeError::new)?;
             Ok(Produced::bytes(Cow::Owned(z), size))
         };
-        write_archive_in_order(
+        super::write::write_pieces(
             w,
             &mut header,
-            &mut entries,
+            super::write::EntriesOut::Cow(&mut entries),
             &kinds,
             recompute,
             &produce,
             &|| {},
+            false,
         )
     }
 }

@@ -41,7 +41,7 @@ fn encode_from_files(v: &Vdf<'_>) -> Vec<u8> {
         })
         .collect();
     let out = tempfile::tempfile_in(dir.path()).unwrap();
-    let (mut header, mut entries) = (v.header.clone(), v.entries.clone());
+    let (mut header, mut entries) = (v.header.clone(), v.entries.to_vec());
     let kinds: Vec<PieceKind> = v.layout.iter().map(|p| p.kind).collect();
     let mut w = std::io::BufWriter::new(&out);
     write_archive(
@@ -1054,7 +1054,7 @@ fn file_members_span_many_windows_and_a_file_that_shrank_is_an_error() {
     let short = dir.path().join("short");
     std::fs::write(&short, b"abc").unwrap();
     let out = tempfile::tempfile_in(dir.path()).unwrap();
-    let (mut header, mut entries) = (v.header.clone(), v.entries.clone());
+    let (mut header, mut entries) = (v.header.clone(), v.entries.to_vec());
     let kinds: Vec<PieceKind> = v.layout.iter().map(|p| p.kind).collect();
     let err = write_archive(
         &mut std::io::BufWriter::new(&out),
@@ -2230,4 +2230,49 @@ fn same_paths_are_each_named_with_the_one_before() {
     );
     assert_eq!(tree.path(3), Some(&b"\xe4.TXT"[..]));
     assert_eq!(tree.path(6), None);
+}
+
+/// The catalog used in place (a view of the input's bytes where they lie aligned) is what
+/// reading each entry through its declaration gives; where they do not lie aligned, the
+/// entries are read that way (a copy).
+#[test]
+fn the_catalog_in_place_is_the_declared_read() {
+    let base = 296 + 3 * 80;
+    let data = raw_archive(
+        3,
+        296,
+        VOLUME_NORMAL,
+        &[
+            (b"DIR", 1, 0, D | L),
+            (b"\xe4.MAN", base, 3, 0),
+            (b"B.TXT", base + 3, 2, L),
+        ],
+        b"abcde",
+    );
+    let declared = |src: &[u8]| -> Vec<Entry> {
+        let mut cur = crate::exact::Cursor::new(&src[296..], 296);
+        (0..3).map(|_| cur.read::<Entry>().unwrap()).collect()
+    };
+    let want = declared(&data);
+    assert_eq!(want[1].name_text(), b"\xe4.MAN");
+    assert_eq!((want[2].offset, want[2].size), (base + 3, 2));
+    // an 8-aligned buffer (the catalog at 296 lies 4-aligned), and one byte further
+    let mut buf = vec![0u64; data.len().div_ceil(8)];
+    let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut buf[..]);
+    bytes[..data.len()].copy_from_slice(&data);
+    let inplace = &bytes[..data.len()];
+    let mut shifted = vec![0u8; data.len() + 1];
+    shifted[1..].copy_from_slice(&data);
+    let v = Vdf::parse(inplace).unwrap();
+    if cfg!(target_endian = "little") {
+        assert!(matches!(v.entries, Cow::Borrowed(_)), "used in place");
+    }
+    assert_eq!(&v.entries[..], &want[..]);
+    let w = Vdf::parse(&shifted[1..]).unwrap();
+    assert!(matches!(w.entries, Cow::Owned(_)), "misaligned: read");
+    assert_eq!(&w.entries[..], &want[..]);
+    assert_eq!(entries_read(&data[296..296 + 240]), want);
+    // and the untouched archive writes back without copying its catalog, byte for byte
+    assert_eq!(encode(&v), data);
+    assert_eq!(encode(&w), data);
 }

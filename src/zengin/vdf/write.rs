@@ -11,13 +11,15 @@ impl Vdf<'_> {
     /// Write the archive (placed file offsets and the catalog offset follow the layout).
     pub fn write<W: Write + Seek>(&self, w: &mut W) -> Result<u64, EncodeError> {
         let mut header = self.header.clone();
-        let mut entries = self.entries.clone();
+        // (borrowed: copied only if an offset changes, so the write of an untouched archive
+        // keeps no copy of its catalog)
+        let mut entries = Cow::Borrowed(&self.entries[..]);
         let kinds: Vec<PieceKind> = self.layout.iter().map(|p| p.kind).collect();
         // The pieces are borrowed bytes: nothing to produce, so no threads.
-        write_archive_in_order(
+        write_pieces(
             w,
             &mut header,
-            &mut entries,
+            EntriesOut::Cow(&mut entries),
             &kinds,
             false,
             &|i| {
@@ -27,6 +29,7 @@ impl Vdf<'_> {
                 ))
             },
             &|| {},
+            false,
         )
     }
 
@@ -39,7 +42,7 @@ impl Vdf<'_> {
         write_archive_in_order(
             &mut sink,
             &mut self.header,
-            &mut self.entries,
+            self.entries.to_mut(),
             &kinds,
             recompute_data_size,
             &|i| Ok(Produced::bytes(Cow::Borrowed(&layout[i].bytes[..]), None)),
@@ -114,7 +117,7 @@ pub fn write_archive<'s, W: Write + Seek>(
     write_pieces(
         w,
         header,
-        entries,
+        EntriesOut::Slice(entries),
         kinds,
         recompute_data_size,
         produce,
@@ -138,7 +141,7 @@ pub fn write_archive_in_order<'s, W: Write + Seek>(
     write_pieces(
         w,
         header,
-        entries,
+        EntriesOut::Slice(entries),
         kinds,
         recompute_data_size,
         produce,
@@ -147,11 +150,45 @@ pub fn write_archive_in_order<'s, W: Write + Seek>(
     )
 }
 
+/// The catalog entries a write updates (offsets, sizes): changed in place, or copied on the
+/// first change (an untouched archive is written without a copy of its catalog).
+pub(crate) enum EntriesOut<'e, 'a> {
+    Slice(&'e mut [Entry]),
+    Cow(&'e mut Cow<'a, [Entry]>),
+}
+
+impl EntriesOut<'_, '_> {
+    fn all(&self) -> &[Entry] {
+        match self {
+            EntriesOut::Slice(s) => s,
+            EntriesOut::Cow(c) => c,
+        }
+    }
+    /// Entry `i`'s offset and (when given) size set; `false` when there is no entry `i`.
+    fn set(&mut self, i: usize, offset: u32, size: Option<u32>) -> bool {
+        let Some(e) = self.all().get(i) else {
+            return false;
+        };
+        if e.offset == offset && size.is_none_or(|s| s == e.size) {
+            return true;
+        }
+        let e = match self {
+            EntriesOut::Slice(s) => &mut s[i],
+            EntriesOut::Cow(c) => &mut c.to_mut()[i],
+        };
+        e.offset = offset;
+        if let Some(s) = size {
+            e.size = s;
+        }
+        true
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
-fn write_pieces<'s, W: Write + Seek>(
+pub(crate) fn write_pieces<'s, W: Write + Seek>(
     w: &mut W,
     header: &mut Header,
-    entries: &mut [Entry],
+    entries: EntriesOut<'_, '_>,
     kinds: &[PieceKind],
     recompute_data_size: bool,
     produce: Produce<'_, 's>,
@@ -181,7 +218,7 @@ fn write_pieces<'s, W: Write + Seek>(
         catalog_at,
         entries,
     } = pieces;
-    finish(w, header, entries, total, catalog_at, recompute_data_size)
+    finish(w, header, entries.all(), total, catalog_at, recompute_data_size)
 }
 
 fn io_err(e: std::io::Error) -> EncodeError {
@@ -194,13 +231,13 @@ fn too_big() -> EncodeError {
 
 /// The write position and what writing the pieces learns: where the catalog goes and each
 /// file's offset (and new size).
-struct PieceWriter<'e> {
+struct PieceWriter<'e, 'a> {
     pos: u64,
     catalog_at: Option<u64>,
-    entries: &'e mut [Entry],
+    entries: EntriesOut<'e, 'a>,
 }
 
-impl PieceWriter<'_> {
+impl PieceWriter<'_, '_> {
     /// Write piece `k` (its produced contents; `None` for the catalog, zeros until the end).
     fn put<W: Write>(
         &mut self,
@@ -209,7 +246,7 @@ impl PieceWriter<'_> {
         kind: PieceKind,
         produced: Option<Produced<'_>>,
     ) -> Result<(), EncodeError> {
-        let n = self.entries.len();
+        let n = self.entries.all().len();
         match (kind, produced) {
             (PieceKind::Catalog, _) => {
                 if self.catalog_at.is_some() {
@@ -228,14 +265,11 @@ impl PieceWriter<'_> {
             (kind, Some(p)) => {
                 let written = put_produced(w, p.bytes, p.file)?;
                 if let PieceKind::File { entry, .. } = kind {
-                    let e = self.entries.get_mut(entry).ok_or_else(|| {
-                        EncodeError::new(format!(
+                    let at = u32::try_from(self.pos).map_err(|_| too_big())?;
+                    if !self.entries.set(entry, at, p.size) {
+                        return Err(EncodeError::new(format!(
                             "layout[{k}] names catalog entry {entry}, but the catalog has {n}"
-                        ))
-                    })?;
-                    e.offset = u32::try_from(self.pos).map_err(|_| too_big())?;
-                    if let Some(s) = p.size {
-                        e.size = s;
+                        )));
                     }
                 }
                 self.pos += written;
@@ -250,7 +284,7 @@ impl PieceWriter<'_> {
 /// written (a bounded channel keeps at most two windows in memory).
 fn write_parallel<'s, W: Write>(
     w: &mut W,
-    pieces: &mut PieceWriter<'_>,
+    pieces: &mut PieceWriter<'_, '_>,
     kinds: &[PieceKind],
     produce: Produce<'_, 's>,
     on_piece: OnPiece<'_>,
@@ -313,7 +347,7 @@ fn write_parallel<'s, W: Write>(
 fn finish<W: Write + Seek>(
     w: &mut W,
     header: &mut Header,
-    entries: &mut [Entry],
+    entries: &[Entry],
     total: u64,
     catalog_at: Option<u64>,
     recompute_data_size: bool,

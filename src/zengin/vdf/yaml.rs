@@ -657,7 +657,7 @@ pub fn from_document(doc: VdfDocument) -> Result<Vdf<'static>, EncodeError> {
     }
     let mut v = Vdf {
         header,
-        entries,
+        entries: std::borrow::Cow::Owned(entries),
         layout,
         warnings: Vec::new(),
     };

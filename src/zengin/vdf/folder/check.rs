@@ -75,7 +75,7 @@ fn structure_round_trips(
     if back.is_none() && header == v.header && layout_comes_back(v)? {
         return Ok(None);
     }
-    let mut entries = back.unwrap_or_else(|| v.entries.clone());
+    let mut entries = back.unwrap_or_else(|| v.entries.to_vec());
     // The layout read back kept as what writing needs: each piece's kind (its entry's
     // stored bytes are the model's), and the bytes of the gaps (not a document per piece).
     let placement = v.placement();
