@@ -115,7 +115,8 @@ fn sync() {
 /// `animkit unpack` of `archive` into `dir`: without YAML, or YAML only (`yaml`).
 fn unpack(archive: &Path, dir: &Path, yaml: bool) {
     let map = animkit::fsio::map_file(archive).unwrap();
-    let (v, tree) = folder::open(archive, &map).unwrap();
+    let v = folder::open(archive, &map).unwrap();
+    let tree = folder::tree(archive, &v).unwrap();
     let opts = UnpackOptions {
         yaml,
         yaml_only: yaml,
@@ -168,7 +169,8 @@ fn bench(c: &mut Criterion) {
     g.bench_function("list", |b| {
         b.iter(|| {
             let map = animkit::fsio::map_file(&archive).unwrap();
-            let (v, tree) = folder::open(&archive, &map).unwrap();
+            let v = folder::open(&archive, &map).unwrap();
+            let tree = folder::tree(&archive, &v).unwrap();
             folder::list(&v, &tree).len()
         })
     });
@@ -217,7 +219,8 @@ fn bench(c: &mut Criterion) {
             },
             |()| {
                 let map = animkit::fsio::map_file(&archive).unwrap();
-                let (v, tree) = folder::open(&archive, &map).unwrap();
+                let v = folder::open(&archive, &map).unwrap();
+                let tree = folder::tree(&archive, &v).unwrap();
                 let items = folder::list(&v, &tree);
                 for i in items.iter().filter(|i| i.directory) {
                     let p = i.path.as_deref().unwrap_or("").trim_end_matches('/');

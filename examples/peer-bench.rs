@@ -53,7 +53,8 @@ enum Prepared {
 fn prepare(kind: &str, path: &Path, buf: &[u8]) -> Res<Prepared> {
     Ok(match kind {
         "vdfsave" => {
-            let (v, tree) = folder::open(path, buf)?;
+            let v = folder::open(path, buf)?;
+            let tree = folder::tree(path, &v)?;
             let placement = v.placement();
             let mut files = Vec::new();
             for item in folder::list(&v, &tree) {
@@ -108,7 +109,8 @@ fn once(kind: &str, path: &Path, buf: &[u8], prep: &mut Prepared) -> Res<f64> {
             (m.tokens.len() + m.script.items.len()) as f64
         }
         ("vdf", _) => {
-            let (v, tree) = folder::open(path, black_box(buf))?;
+            let v = folder::open(path, black_box(buf))?;
+            let tree = folder::tree(path, &v)?;
             let l = folder::list(&v, &tree);
             (l.len()
                 + l.iter()
@@ -117,7 +119,8 @@ fn once(kind: &str, path: &Path, buf: &[u8], prep: &mut Prepared) -> Res<f64> {
         }
         ("vdfpath", _) => {
             let map = animkit::fsio::map_file(path)?;
-            let (v, tree) = folder::open(path, &map)?;
+            let v = folder::open(path, &map)?;
+            let tree = folder::tree(path, &v)?;
             let l = folder::list(&v, &tree);
             (l.len()
                 + l.iter()

@@ -160,7 +160,8 @@ fn the_recipes_build_the_failing_inputs() {
         ("nul-in-a-name.vdf", "contains a NUL byte"),
     ] {
         let d = input(&r.join("vdf_extract").join(f)).unwrap();
-        let (v, tree) = animkit::zengin::vdf::folder::open(Path::new(f), &d).unwrap();
+        let v = animkit::zengin::vdf::folder::open(Path::new(f), &d).unwrap();
+        let tree = animkit::zengin::vdf::folder::tree(Path::new(f), &v).unwrap();
         let tmp = tempfile::tempdir().unwrap();
         let e = animkit::zengin::vdf::folder::extract(
             Path::new(f),

@@ -64,7 +64,8 @@ fn an_unpack_manifest_validates_against_its_schema() {
     let validator = jsonschema::validator_for(&schema).expect("schema compiles");
     let path = root().join("samples/ANIMS.VDF");
     let bytes = std::fs::read(&path).unwrap();
-    let (v, tree) = folder::open(&path, &bytes).unwrap();
+    let v = folder::open(&path, &bytes).unwrap();
+    let tree = folder::tree(&path, &v).unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("u");
     let opts = folder::UnpackOptions {

@@ -38,7 +38,8 @@ pub fn run(args: Args) -> Result<Status, Error> {
 /// Unpack `archive` into the folder `output`.
 pub(super) fn unpack(archive: &Path, output: &Path, opts: &UnpackOptions) -> Result<Status, Error> {
     let map = crate::fsio::map_file(archive)?;
-    let (v, tree) = folder::open(archive, &map)?;
+    let v = folder::open(archive, &map)?;
+    let tree = folder::tree(archive, &v)?;
     for w in v.warnings.iter().chain(&tree.warnings) {
         warn(archive, w);
     }

@@ -93,7 +93,8 @@ fn print_warnings(file: &std::path::Path, w: &[String]) {
 
 fn list(a: ListArgs) -> Result<Status, Error> {
     let map = crate::fsio::map_file(&a.archive)?;
-    let (v, tree) = folder::open(&a.archive, &map)?;
+    let v = folder::open(&a.archive, &map)?;
+    let tree = folder::tree(&a.archive, &v)?;
     print_warnings(&a.archive, &v.warnings);
     print_warnings(&a.archive, &tree.warnings);
     let items = folder::list(&v, &tree);
@@ -155,7 +156,8 @@ fn list(a: ListArgs) -> Result<Status, Error> {
 
 fn extract(a: ExtractArgs) -> Result<Status, Error> {
     let map = crate::fsio::map_file(&a.archive)?;
-    let (v, tree) = folder::open(&a.archive, &map)?;
+    let v = folder::open(&a.archive, &map)?;
+    let tree = folder::tree(&a.archive, &v)?;
     print_warnings(&a.archive, &v.warnings);
     print_warnings(&a.archive, &tree.warnings);
     let b = super::progress::bar(v.entries.len(), "files");

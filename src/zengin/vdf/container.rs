@@ -71,13 +71,24 @@ impl Archive for Opened<'_> {
     }
     fn members(&self) -> Result<Members, DecodeError> {
         let tree = Tree::build(&self.v.entries, self.v.header.catalog_start())?;
-        // (the names are the paths, a little longer where a character is not ASCII)
-        let mut out = Members::with_capacity(self.v.layout.len(), tree.text_len());
+        let files = || {
+            self.v.layout.iter().filter_map(|p| match p.kind {
+                PieceKind::File { entry, .. } => Some(entry),
+                _ => None,
+            })
+        };
+        // (room for the names at once, not grown by doubling: a little short where a
+        // character is not ASCII)
+        let text = files().map(|e| tree.path_len(e).max(16)).sum();
+        let mut out = Members::with_capacity(files().count(), text);
+        let mut path = Vec::new();
         for (id, p) in self.v.layout.iter().enumerate() {
             if let PieceKind::File { entry, .. } = p.kind {
-                match tree.path(entry) {
-                    Some(path) => out.push(&crate::exact::text::decode_cp1252(path), id),
-                    None => out.push(&format!("catalog[{entry}]"), id),
+                path.clear();
+                if tree.path_into(entry, &mut path) {
+                    out.push(&crate::exact::text::decode_cp1252(&path), id);
+                } else {
+                    out.push(&format!("catalog[{entry}]"), id);
                 }
             }
         }

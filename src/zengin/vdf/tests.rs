@@ -458,6 +458,9 @@ fn basic_vdf_reads_as_the_spec_says() {
     let tree = Tree::build(&v.entries, v.header.catalog_start()).unwrap();
     assert!(tree.warnings.is_empty());
     let paths: Vec<String> = (0..7).map(|i| tree.path_string(i).unwrap()).collect();
+    // (the lengths without putting the paths together, as `members` sizes its buffer)
+    let lens: Vec<usize> = (0..8).map(|i| tree.path_len(i)).collect();
+    assert_eq!(lens, [8, 10, 9, 12, 15, 23, 24, 0]);
     assert_eq!(
         paths,
         [
@@ -1118,7 +1121,8 @@ fn unpack_result(
     dir: &Path,
     opts: &UnpackOptions,
 ) -> Result<folder::UnpackReport, crate::exact::Error> {
-    let (v, tree) = folder::open(Path::new("test.vdf"), data).unwrap();
+    let v = folder::open(Path::new("test.vdf"), data).unwrap();
+    let tree = folder::tree(Path::new("test.vdf"), &v).unwrap();
     folder::unpack(
         Path::new("test.vdf"),
         &v,
@@ -1203,7 +1207,8 @@ fn unpack_repack_is_byte_identical_plain_zipped_and_yaml_only() {
         assert_eq!(repack_of(&dir), *data, "case {k}");
     }
     // A second unpack into the same folder needs --force.
-    let (v, tree) = folder::open(Path::new("test.vdf"), &plain).unwrap();
+    let v = folder::open(Path::new("test.vdf"), &plain).unwrap();
+    let tree = folder::tree(Path::new("test.vdf"), &v).unwrap();
     let err = folder::unpack(
         Path::new("test.vdf"),
         &v,
@@ -1756,7 +1761,8 @@ fn pack_to_vec_writes_what_pack_to_writes() {
         assert_eq!(&out[..4], b"kept");
         assert!(out[4..] == want[..], "pack_to_vec differs from pack_to");
         // and the members read back from it
-        let (v, tree) = folder::open(Path::new("STREAMED.VDF"), &out[4..]).unwrap();
+        let v = folder::open(Path::new("STREAMED.VDF"), &out[4..]).unwrap();
+        let tree = folder::tree(Path::new("STREAMED.VDF"), &v).unwrap();
         assert_eq!(v.header.file_count as usize, files.len());
         let placement = v.placement();
         for item in folder::list(&v, &tree) {
@@ -2228,7 +2234,7 @@ fn same_paths_are_each_named_with_the_one_before() {
             "catalog[4] and catalog[2] have the same path A.txt; the game sees only one of them",
         ]
     );
-    assert_eq!(tree.path(3), Some(&b"\xe4.TXT"[..]));
+    assert_eq!(tree.path(3), Some(b"\xe4.TXT".to_vec()));
     assert_eq!(tree.path(6), None);
 }
 

@@ -3,55 +3,61 @@
 use super::{Entry, ENTRY_SIZE};
 use crate::exact::{DecodeError, Within};
 
-/// Every entry's path in the directory tree, built from the catalog's blocks. The paths lie
-/// one after another in one buffer (an archive of 69,000 members keeps about 70 bytes a
-/// member here, not a string of its own and a copy per member for finding duplicates).
+/// Every entry's place in the directory tree, built from the catalog's blocks: the directory
+/// each entry sits in, nothing more. A path is put together when asked for, from the names in
+/// the catalog (which a parsed archive borrows from its input): an archive of 69,000 members
+/// keeps 4 bytes a member here, not its paths (about 70 bytes a member).
 #[derive(Debug, Clone, Default)]
-pub struct Tree {
-    /// Every reached entry's path (components joined with `/`, raw Windows-1252 bytes).
-    text: Vec<u8>,
-    /// Per entry: where its path lies in `text` (start, length); [`UNREACHED`] for an entry
-    /// no directory reaches.
-    spans: Vec<(u32, u32)>,
-    /// Per entry: the directory entry it sits in ([`ROOT`] for the root block).
+pub struct Tree<'e> {
+    entries: &'e [Entry],
+    /// Per entry: the directory entry it sits in ([`ROOT`] for the root block,
+    /// [`UNREACHED`] for an entry no directory reaches).
     parents: Vec<u32>,
     pub warnings: Vec<String>,
 }
 
-/// [`Tree::spans`] of an entry no directory reaches.
-const UNREACHED: (u32, u32) = (u32::MAX, 0);
-/// [`Tree::parents`] of an entry of the root block (or of none).
-const ROOT: u32 = u32::MAX;
+/// [`Tree::parents`] of an entry no directory reaches.
+const UNREACHED: u32 = u32::MAX;
+/// [`Tree::parents`] of an entry of the root block.
+const ROOT: u32 = u32::MAX - 1;
 
-impl Tree {
+/// The hash of paths that finds those equal ignoring ASCII case (FNV-1a of the upper-cased
+/// bytes), continued from `h` (a directory's path's) over `bytes`.
+fn hash_on(h: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(h, |h, b| {
+        (h ^ u64::from(b.to_ascii_uppercase())).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+const HASH_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+impl<'e> Tree<'e> {
     /// Walk the blocks from the root block at index 0. A block reached twice (a loop, or two
     /// directories sharing children) is an error; a block without a "last" entry ends at the
     /// catalog's end, a directory whose first child lies outside the catalog is empty and an
     /// entry no directory reaches is skipped, each with a warning.
-    pub fn build(entries: &[Entry], catalog_start: u64) -> Result<Tree, DecodeError> {
+    pub fn build(entries: &'e [Entry], catalog_start: u64) -> Result<Tree<'e>, DecodeError> {
         let n = entries.len();
-        let too_long = || {
-            DecodeError::invalid(
+        if n >= ROOT as usize {
+            return Err(DecodeError::invalid(
                 catalog_start,
-                format!(
-                    "the catalog's {n} entries have paths longer than 4 GiB together (directories nested too deep)"
-                ),
-            )
-        };
-        // (the header's entry count is a u32: every index fits)
+                format!("the catalog's {n} entries are more than a tree of u32 indices holds"),
+            ));
+        }
         let mut t = Tree {
-            text: Vec::new(),
-            spans: vec![UNREACHED; n],
-            parents: vec![ROOT; n],
+            entries,
+            parents: vec![UNREACHED; n],
             warnings: Vec::new(),
         };
-        // (start of a block, the span of its directory's path, its directory)
-        type Block = (usize, Option<(u32, u32)>, Option<usize>);
-        let mut stack: Vec<Block> = Vec::new();
+        // Each reached entry's path hash (for the paths equal ignoring case below), made
+        // from its directory's as the walk goes (a directory is reached before its block).
+        let mut hashes: Vec<u64> = vec![0; n];
+        // (start of a block, its directory)
+        let mut stack: Vec<(usize, Option<usize>)> = Vec::new();
         if n > 0 {
-            stack.push((0, None, None));
+            stack.push((0, None));
         }
-        while let Some((start, prefix, parent)) = stack.pop() {
+        while let Some((start, parent)) = stack.pop() {
+            let prefix = parent.map(|p| hash_on(hashes[p], b"/"));
             let mut i = start;
             loop {
                 if i >= n {
@@ -61,7 +67,7 @@ impl Tree {
                     break;
                 }
                 let e = &entries[i];
-                if t.spans[i] != UNREACHED {
+                if t.parents[i] != UNREACHED {
                     let at = catalog_start + (i * ENTRY_SIZE) as u64;
                     let by = match parent {
                         Some(p) => format!("directory catalog[{p}]"),
@@ -77,20 +83,7 @@ impl Tree {
                     .within_index(i)
                     .within("catalog");
                 }
-                let from = t.text.len();
-                if let Some((ps, pl)) = prefix {
-                    let ps = ps as usize;
-                    t.text.extend_from_within(ps..ps + pl as usize);
-                    t.text.push(b'/');
-                }
-                t.text.extend_from_slice(e.path_name());
-                let span = (
-                    u32::try_from(from).map_err(|_| too_long())?,
-                    u32::try_from(t.text.len() - from).map_err(|_| too_long())?,
-                );
-                if span == UNREACHED {
-                    return Err(too_long());
-                }
+                hashes[i] = hash_on(prefix.unwrap_or(HASH_START), e.path_name());
                 if e.is_dir() {
                     let child = e.offset as usize;
                     if child >= n {
@@ -99,10 +92,9 @@ impl Tree {
                             e.display_name()
                         ));
                     } else {
-                        stack.push((child, Some(span), Some(i)));
+                        stack.push((child, Some(i)));
                     }
                 }
-                t.spans[i] = span;
                 t.parents[i] = parent.map_or(ROOT, |p| p as u32);
                 if e.is_last() {
                     break;
@@ -110,36 +102,35 @@ impl Tree {
                 i += 1;
             }
         }
-        for (i, span) in t.spans.iter().enumerate() {
-            if *span == UNREACHED {
+        for (i, &p) in t.parents.iter().enumerate() {
+            if p == UNREACHED {
                 t.warnings.push(format!(
                     "catalog[{i}] {}: no directory reaches this entry; it is not part of the tree",
                     entries[i].display_name()
                 ));
             }
         }
-        // Paths equal ignoring ASCII case, found by sorting a hash of each (each named with
+        // Paths equal ignoring ASCII case, found by sorting the hash of each (each named with
         // the one before it in catalog order), reported in catalog order.
-        let hash = |p: &[u8]| {
-            p.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-                (h ^ u64::from(b.to_ascii_uppercase())).wrapping_mul(0x0000_0100_0000_01b3)
-            })
-        };
         let mut order: Vec<(u64, u32)> = (0..n)
-            .filter_map(|i| t.path(i).map(|p| (hash(p), i as u32)))
+            .filter(|&i| t.parents[i] != UNREACHED)
+            .map(|i| (hashes[i], i as u32))
             .collect();
+        drop(hashes);
         order.sort_unstable();
         let mut same: Vec<(u32, u32)> = Vec::new();
         for run in order.chunk_by(|a, b| a.0 == b.0).filter(|r| r.len() > 1) {
             // (in catalog order; a hash shared by different paths only costs comparisons)
-            for (k, &(_, i)) in run.iter().enumerate().skip(1) {
-                let path = t.path(i as usize).unwrap_or_default();
-                if let Some(&(_, first)) = run[..k].iter().rev().find(|&&(_, j)| {
-                    t.path(j as usize)
-                        .unwrap_or_default()
-                        .eq_ignore_ascii_case(path)
-                }) {
-                    same.push((i, first));
+            let paths: Vec<Vec<u8>> = run
+                .iter()
+                .map(|&(_, i)| t.path(i as usize).unwrap_or_default())
+                .collect();
+            for k in 1..run.len() {
+                if let Some(j) = (0..k)
+                    .rev()
+                    .find(|&j| paths[j].eq_ignore_ascii_case(&paths[k]))
+                {
+                    same.push((run[k].1, run[j].1));
                 }
             }
         }
@@ -148,45 +139,87 @@ impl Tree {
         for (i, first) in same {
             t.warnings.push(format!(
                 "catalog[{i}] and catalog[{first}] have the same path {}; the game sees only one of them",
-                crate::exact::text::decode_cp1252(t.path(i as usize).unwrap_or_default())
+                crate::exact::text::decode_cp1252(&t.path(i as usize).unwrap_or_default())
             ));
         }
         Ok(t)
     }
 
-    /// Entry `entry`'s path (`None`: no directory reaches it, or no such entry).
-    pub fn path(&self, entry: usize) -> Option<&[u8]> {
-        match *self.spans.get(entry)? {
-            UNREACHED => None,
-            (start, len) => Some(&self.text[start as usize..][..len as usize]),
+    /// Whether a directory reaches entry `entry` (it has a path).
+    pub fn reached(&self, entry: usize) -> bool {
+        self.parents.get(entry).is_some_and(|&p| p != UNREACHED)
+    }
+
+    /// Entry `entry`'s path: its directories' names and its own joined with `/` (raw
+    /// Windows-1252 bytes). `None`: no directory reaches it, or no such entry.
+    pub fn path(&self, entry: usize) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        self.path_into(entry, &mut out).then_some(out)
+    }
+
+    /// [`Tree::path`] appended to `out`; `false` (nothing appended) when there is none.
+    pub fn path_into(&self, entry: usize, out: &mut Vec<u8>) -> bool {
+        if !self.reached(entry) {
+            return false;
+        }
+        // (the chain of directories up to the root block: no loop, the walk above refused
+        // any block reached twice)
+        let from = out.len();
+        let mut at = entry;
+        loop {
+            let name = self.entries[at].path_name();
+            out.extend(name.iter().rev());
+            match self.parents[at] {
+                ROOT | UNREACHED => break,
+                p => {
+                    out.push(b'/');
+                    at = p as usize;
+                }
+            }
+        }
+        out[from..].reverse();
+        true
+    }
+
+    /// The length of [`Tree::path`] (0 when there is none), without putting it together.
+    pub fn path_len(&self, entry: usize) -> usize {
+        if !self.reached(entry) {
+            return 0;
+        }
+        let mut at = entry;
+        let mut len = 0;
+        loop {
+            len += self.entries[at].path_name().len();
+            match self.parents[at] {
+                ROOT | UNREACHED => return len,
+                p => {
+                    len += 1;
+                    at = p as usize;
+                }
+            }
         }
     }
 
     /// The directory entry `entry` sits in (`None` for the root block's entries).
     pub fn parent(&self, entry: usize) -> Option<usize> {
         match *self.parents.get(entry)? {
-            ROOT => None,
+            ROOT | UNREACHED => None,
             p => Some(p as usize),
         }
     }
 
-    /// The length of every path together.
-    pub fn text_len(&self) -> usize {
-        self.text.len()
-    }
-
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.spans.len()
+        self.parents.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.spans.is_empty()
+        self.parents.is_empty()
     }
 
     pub fn path_string(&self, entry: usize) -> Option<String> {
         self.path(entry)
-            .map(|p| crate::exact::text::decode_cp1252(p).into_owned())
+            .map(|p| crate::exact::text::decode_cp1252(&p).into_owned())
     }
 }
 

@@ -218,7 +218,14 @@ pub(crate) fn write_pieces<'s, W: Write + Seek>(
         catalog_at,
         entries,
     } = pieces;
-    finish(w, header, entries.all(), total, catalog_at, recompute_data_size)
+    finish(
+        w,
+        header,
+        entries.all(),
+        total,
+        catalog_at,
+        recompute_data_size,
+    )
 }
 
 fn io_err(e: std::io::Error) -> EncodeError {

@@ -90,7 +90,7 @@ impl DirTree {
         let mut nodes = vec![Node::new(new_entry(b"", TYPE_DIRECTORY, 0))];
         let mut node_of = vec![None; entries.len()];
         for (i, e) in entries.iter().enumerate() {
-            if tree.path(i).is_none() || removed.contains(&i) {
+            if !tree.reached(i) || removed.contains(&i) {
                 continue;
             }
             node_of[i] = Some(nodes.len());

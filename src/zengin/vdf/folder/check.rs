@@ -228,7 +228,11 @@ pub fn fuzz_one(data: &[u8]) {
 /// folder. No panic; every file written lies below the folder (no link is ever made or
 /// followed), and an extraction that fails writes nothing at all.
 pub fn fuzz_extract(data: &[u8]) {
-    let Ok((v, tree)) = super::open(std::path::Path::new("fuzz.vdf"), data) else {
+    let name = std::path::Path::new("fuzz.vdf");
+    let Ok(v) = super::open(name, data) else {
+        return;
+    };
+    let Ok(tree) = super::tree(name, &v) else {
         return;
     };
     let root = tempfile::tempdir().expect("a temporary folder");

@@ -103,6 +103,7 @@ pub fn plan_extract(
         let Some(path) = tree.path(i) else {
             continue;
         };
+        let path = &path[..];
         if let Some(pat) = &pat {
             let name = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
             if !glob_match(pat, path) && !glob_match(pat, name) {
@@ -117,7 +118,8 @@ pub fn plan_extract(
                 // the second would overwrite the first where the archive is extracted.
                 match taken.entry(path_case_key(path)) {
                     Entry::Occupied(first) => {
-                        let (j, first_path): &(usize, &[u8]) = first.get();
+                        let j = *first.get();
+                        let first_path = tree.path(j).unwrap_or_default();
                         if first_path.eq_ignore_ascii_case(path) {
                             warnings.push(format!(
                                 "catalog[{i}] {}: a file with this path was already extracted; skipped",
@@ -127,13 +129,13 @@ pub fn plan_extract(
                             errors.push(format!(
                                 "catalog[{i}] {} and catalog[{j}] {}: names that differ only in case are one file on Windows",
                                 crate::exact::text::decode_cp1252(path),
-                                crate::exact::text::decode_cp1252(first_path)
+                                crate::exact::text::decode_cp1252(&first_path)
                             ));
                         }
                         continue;
                     }
                     Entry::Vacant(v) => {
-                        v.insert((i, path));
+                        v.insert(i);
                     }
                 }
                 out.push((i, rel));

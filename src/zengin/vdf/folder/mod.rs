@@ -76,12 +76,15 @@ fn encode_err(path: &Path) -> impl Fn(EncodeError) -> Error + '_ {
     move |e| Error::encode_in(path, e)
 }
 
-/// Parse an archive and its tree (the tree's problems are errors here: without a tree there
-/// are no paths).
-pub fn open<'a>(path: &Path, src: &'a [u8]) -> Result<(Vdf<'a>, Tree), Error> {
-    let v = Vdf::parse(src).map_err(decode_err(path))?;
-    let tree = Tree::build(&v.entries, v.header.catalog_start()).map_err(decode_err(path))?;
-    Ok((v, tree))
+/// Parse an archive (then [`tree`]).
+pub fn open<'a>(path: &Path, src: &'a [u8]) -> Result<Vdf<'a>, Error> {
+    Vdf::parse(src).map_err(decode_err(path))
+}
+
+/// The tree of the archive `v` read from `path` (its problems are errors here: without a tree
+/// there are no paths).
+pub fn tree<'v>(path: &Path, v: &'v Vdf<'_>) -> Result<Tree<'v>, Error> {
+    Tree::build(&v.entries, v.header.catalog_start()).map_err(decode_err(path))
 }
 
 /// The contents of file entry `entry`: its piece's (inflated) bytes, or for an unplaced entry

@@ -109,7 +109,7 @@ pub fn unpack(
             .iter()
             .enumerate()
             .filter(|(_, e)| e.is_dir())
-            .filter_map(|(i, _)| tree.path(i).and_then(|p| safe_relative_path(p).ok()))
+            .filter_map(|(i, _)| tree.path(i).and_then(|p| safe_relative_path(&p).ok()))
             .chain([PathBuf::from(STREAMS)])
             .collect();
         let dirs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
@@ -233,6 +233,7 @@ fn plan_paths(
             }
             continue;
         };
+        let path = &path[..];
         if let Err(why) = safe_relative_path(path) {
             errors.push(format!("catalog[{i}]: {why}"));
             continue;
@@ -326,7 +327,7 @@ impl Job<'_, '_> {
         }
         for (i, e) in self.v.entries.iter().enumerate() {
             if e.is_dir() {
-                if let Some(Ok(rel)) = tree.path(i).map(safe_relative_path) {
+                if let Some(Ok(rel)) = tree.path(i).map(|p| safe_relative_path(&p)) {
                     self.tree_out.folder(&rel)?;
                 }
             }
