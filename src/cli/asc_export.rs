@@ -3,6 +3,7 @@
 
 use super::gltf_files::{
     check_pair, decode_mdh, each_model_man, mans_and_mdh, mdh_checksum, model_mdh, no_model_man,
+    Source,
 };
 use super::Status;
 use crate::exact::Error;
@@ -307,12 +308,15 @@ fn whole_model(a: &Args, source: &Path, eol: Eol) -> Result<Status, Error> {
     // Two walks of the model's MANs, one MAN decoded at a time: the first finds the ASC each
     // goes into (its MDS line's), the second keeps a group's MANs only until its last one is
     // read and then writes the group's text (a whole game's model is not held in memory).
-    let (mdh_label, mdh) = model_mdh(a.mdh.as_deref(), a.model.as_deref(), source)?;
+    // (the archive opened once for the three walks)
+    let map = std::sync::OnceLock::new();
+    let src = Source::new(source, &map);
+    let (mdh_label, mdh) = model_mdh(a.mdh.as_deref(), a.model.as_deref(), &src)?;
     let want = mdh_checksum(&mdh);
     // Group by ASC name, case-insensitively (the engine's file names are), in MAN order.
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
     let mut group_of: Vec<usize> = Vec::new();
-    let n = each_model_man(source, want, true, |label, man| {
+    let n = each_model_man(&src, want, true, |label, man| {
         let name = asc_name(&label, &man);
         let g = match groups
             .iter()
@@ -340,7 +344,7 @@ fn whole_model(a: &Args, source: &Path, eol: Eol) -> Result<Status, Error> {
     // (each group's text made on all cores as soon as its MANs are in)
     let (rig, groups_ref, texts_ref) = (&rig, &groups, &texts);
     rayon::scope(|scope| -> Result<(), Error> {
-        each_model_man(source, want, false, |label, man| {
+        each_model_man(&src, want, false, |label, man| {
             let Some(&g) = group_of.get(at) else {
                 return Err(Error::other(
                     &label,

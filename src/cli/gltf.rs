@@ -140,10 +140,13 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
             || crate::fsio::map_file(&a.inputs[0])
                 .is_ok_and(|d| registry::detect(&d).is_some_and(|f| f.container().is_some())));
     let source = single_source.then(|| a.inputs[0].as_path());
+    // (an archive given is opened once for every walk below)
+    let map = std::sync::OnceLock::new();
+    let src = source.map(|s| Source::new(s, &map));
     // The MANs named on the command line are held; a model's in an archive or folder are
     // read twice, one at a time: planned (and checked) first, then each written into the
     // file as it is read again (a whole game's model is not held in memory).
-    let (mdh_label, mdh, listed) = match source {
+    let (mdh_label, mdh, listed) = match &src {
         Some(s) => {
             let (label, mdh) = model_mdh(a.mdh.as_deref(), a.model.as_deref(), s)?;
             (label, mdh, None)
@@ -169,7 +172,7 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
         }
         Ok(())
     };
-    match (&listed, source) {
+    match (&listed, &src) {
         (Some(mans), _) => {
             for (label, man) in mans {
                 plan(label, man)?;
@@ -178,13 +181,13 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
         (None, Some(s)) => {
             let n = each_model_man(s, mdh_checksum(&mdh), true, |label, man| plan(&label, &man))?;
             if n == 0 {
-                return Err(no_model_man(s, &mdh_label, &mdh));
+                return Err(no_model_man(s.path, &mdh_label, &mdh));
             }
         }
         (None, None) => unreachable!("either MANs named or one source"),
     }
     let sk = sk?;
-    let loaded = super::gltf_mesh::load(&a.character, source, a.model.as_deref())?;
+    let loaded = super::gltf_mesh::load(&a.character, src.as_ref(), a.model.as_deref())?;
     let character = loaded.as_ref().map(|l| l.character(&sk)).transpose()?;
     if let Some(e) = plan_error {
         return Err(Error::other(&mdh_label, e.to_string()));
@@ -193,7 +196,7 @@ fn export(a: ExportArgs) -> Result<Status, Error> {
     let want = mdh_checksum(&mdh);
     // The MANs again, in the same order, each written into the file as it comes.
     let mut feed =
-        |each: &mut dyn FnMut(&str, &Man) -> Result<(), gltf::GltfError>| match (&listed, source) {
+        |each: &mut dyn FnMut(&str, &Man) -> Result<(), gltf::GltfError>| match (&listed, &src) {
             (Some(mans), _) => {
                 for (label, man) in mans {
                     each(&label.display().to_string(), man)?;

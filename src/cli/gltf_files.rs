@@ -31,69 +31,145 @@ pub(super) fn collect(source: &Path) -> Result<Vec<Found>, Error> {
 }
 
 /// Each .MAN and .MDH member of an archive, or file of a folder (recursively), whose name
-/// `wanted` takes, handed to `visit` one at a time (borrowed from the mapped archive, or read
-/// for the call), in the order of a folder walk (so an archive and its unpacked folder
-/// agree): nothing is held but what `visit` keeps.
+/// `wanted` takes, handed to `visit` one at a time (see [`Source::each`]), for a command that
+/// walks `source` once.
 pub(super) fn each_member(
     source: &Path,
     wanted: impl Fn(&str) -> bool,
-    mut visit: impl FnMut(&str, &[u8]) -> Result<(), Error>,
+    visit: impl FnMut(&str, &[u8]) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let ours = |name: &str| (ext_is(name, "man") || ext_is(name, "mdh")) && wanted(name);
-    if source.is_dir() {
-        for e in walkdir::WalkDir::new(source).sort_by_file_name() {
-            let e = e.map_err(|err| Error::other(source, err.to_string()))?;
-            if !e.file_type().is_file() {
-                continue;
-            }
-            let rel = e.path().strip_prefix(source).unwrap_or(e.path());
-            let name = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join("/");
-            if ours(&name) {
-                visit(&name, &crate::fsio::read_file(e.path())?)?;
-            }
-        }
-        return Ok(());
-    }
-    // An archive of any container format, through its registered container.
-    let data = crate::fsio::map_file(source)?;
-    let Some(container) = registry::detect(&data).and_then(|f| f.container()) else {
-        return Err(Error::other(
-            source,
-            "--model needs an archive (such as a .VDF) or a folder made by `animkit unpack`",
-        ));
-    };
-    let archive = container.open(&data).map_err(Error::decoding(source))?;
-    let mut members = archive.members().map_err(Error::decoding(source))?;
-    members.sort_by_path();
-    // This process's pages of the archive are given back as it goes, so the resident set
-    // stays the size of what is kept, not of the archive: each member's own pages after it,
-    // and every page of the map after each RELEASE_ALL bytes of members read. (Released member
-    // by member only, the pages two small members share and the neighbours the kernel maps
-    // around each fault stayed: 105 MB of a 258 MB archive, 221 MB of 518 MB.)
-    const RELEASE_ALL: usize = 8 << 20;
-    let mut since = 0;
-    for (name, id) in members.iter() {
-        if ours(name) {
-            let bytes = archive
-                .read(id)
-                .map_err(|why| Error::other(source, format!("{name}: {why}")))?;
-            visit(name, &bytes)?;
-            drop(bytes);
-            let stored = archive.stored(id);
-            since += stored.len();
-            if since >= RELEASE_ALL {
-                data.release(&data);
-                since = 0;
-            } else {
-                data.release(stored);
-            }
+    let map = std::sync::OnceLock::new();
+    let walked = Source::new(source, &map).each(wanted, visit);
+    walked
+}
+
+/// A folder, or an archive opened once for every walk of a command (`gltf export --model`
+/// walks a model's archive three or four times: its MDH, its MANs twice, its mesh): the
+/// archive is mapped, parsed and its members listed and sorted at the first walk, not at
+/// each. The map lives in the caller's cell (`map`), which the opened archive borrows.
+pub(super) struct Source<'d> {
+    pub path: &'d Path,
+    map: &'d std::sync::OnceLock<crate::fsio::Mapped>,
+    opened: std::sync::OnceLock<Opened<'d>>,
+}
+
+/// An archive's container view and its members in the order of a folder walk.
+struct Opened<'d> {
+    data: &'d crate::fsio::Mapped,
+    archive: Box<dyn crate::codec::Archive + 'd>,
+    members: crate::codec::Members,
+}
+
+impl<'d> Source<'d> {
+    /// `path` (nothing is read until the first walk).
+    pub(super) fn new(path: &'d Path, map: &'d std::sync::OnceLock<crate::fsio::Mapped>) -> Self {
+        Source {
+            path,
+            map,
+            opened: std::sync::OnceLock::new(),
         }
     }
-    Ok(())
+
+    /// The archive, opened at the first call (errors are not kept: a later call tries again).
+    fn archive(&self) -> Result<&Opened<'d>, Error> {
+        if let Some(o) = self.opened.get() {
+            return Ok(o);
+        }
+        let source = self.path;
+        if self.map.get().is_none() {
+            let _ = self.map.set(crate::fsio::map_file(source)?);
+        }
+        let Some(data) = self.map.get() else {
+            return Err(Error::other(source, "the archive could not be mapped"));
+        };
+        // An archive of any container format, through its registered container.
+        let Some(container) = registry::detect(data).and_then(|f| f.container()) else {
+            return Err(Error::other(
+                source,
+                "--model needs an archive (such as a .VDF) or a folder made by `animkit unpack`",
+            ));
+        };
+        let archive = container.open(data).map_err(Error::decoding(source))?;
+        let mut members = archive.members().map_err(Error::decoding(source))?;
+        members.sort_by_path();
+        Ok(self.opened.get_or_init(|| Opened {
+            data,
+            archive,
+            members,
+        }))
+    }
+
+    /// Each .MAN and .MDH member of the archive, or file of the folder (recursively), whose
+    /// name `wanted` takes, handed to `visit` one at a time (borrowed from the mapped archive,
+    /// or read for the call), in the order of a folder walk (so an archive and its unpacked
+    /// folder agree): nothing is held but what `visit` keeps.
+    pub(super) fn each(
+        &self,
+        wanted: impl Fn(&str) -> bool,
+        mut visit: impl FnMut(&str, &[u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let source = self.path;
+        let ours = |name: &str| (ext_is(name, "man") || ext_is(name, "mdh")) && wanted(name);
+        if source.is_dir() {
+            for e in walkdir::WalkDir::new(source).sort_by_file_name() {
+                let e = e.map_err(|err| Error::other(source, err.to_string()))?;
+                if !e.file_type().is_file() {
+                    continue;
+                }
+                let rel = e.path().strip_prefix(source).unwrap_or(e.path());
+                let name = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                if ours(&name) {
+                    visit(&name, &crate::fsio::read_file(e.path())?)?;
+                }
+            }
+            return Ok(());
+        }
+        self.each_archive_member(ours, |name, bytes| visit(name, bytes))
+    }
+
+    /// Each member of the archive (any name `wanted` takes), as [`Source::each`] hands them.
+    pub(super) fn each_archive_member(
+        &self,
+        wanted: impl Fn(&str) -> bool,
+        mut visit: impl FnMut(&str, &[u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let source = self.path;
+        let Opened {
+            data,
+            archive,
+            members,
+        } = self.archive()?;
+        // This process's pages of the archive are given back as it goes, so the resident set
+        // stays the size of what is kept, not of the archive: each member's own pages after
+        // it, and every page of the map after each RELEASE_ALL bytes of members read.
+        // (Released member by member only, the pages two small members share and the
+        // neighbours the kernel maps around each fault stayed: 105 MB of a 258 MB archive,
+        // 221 MB of 518 MB.)
+        const RELEASE_ALL: usize = 8 << 20;
+        let mut since = 0;
+        for (name, id) in members.iter() {
+            if wanted(name) {
+                let bytes = archive
+                    .read(id)
+                    .map_err(|why| Error::other(source, format!("{name}: {why}")))?;
+                visit(name, &bytes)?;
+                drop(bytes);
+                let stored = archive.stored(id);
+                since += stored.len();
+                if since >= RELEASE_ALL {
+                    data.release(data);
+                    since = 0;
+                } else {
+                    data.release(stored);
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 pub(super) fn read_mdh(path: &Path) -> Result<Mdh, Error> {
@@ -470,14 +546,14 @@ pub(super) fn no_model_man(source: &Path, label: &Path, mdh: &Mdh) -> Error {
 pub(super) fn model_mdh(
     mdh: Option<&Path>,
     model: Option<&str>,
-    source: &Path,
+    src: &Source<'_>,
 ) -> Result<(PathBuf, Mdh), Error> {
+    let source = src.path;
     Ok(match mdh {
         Some(p) => (p.to_path_buf(), read_mdh(p)?),
         None => {
             let mut mdhs = Vec::new();
-            each_member(
-                source,
+            src.each(
                 |n| ext_is(n, "mdh"),
                 |name, bytes| {
                     mdhs.push(Found {
@@ -500,14 +576,14 @@ pub(super) fn model_mdh(
 /// in hand is held (a whole game's archive is not). A member that does not read is skipped,
 /// with a warning when `warn`. Returns how many were handed over.
 pub(super) fn each_model_man(
-    source: &Path,
+    src: &Source<'_>,
     want: Option<u32>,
     warn: bool,
     mut visit: impl FnMut(PathBuf, Man) -> Result<(), Error>,
 ) -> Result<usize, Error> {
+    let source = src.path;
     let mut n = 0;
-    each_member(
-        source,
+    src.each(
         |n| ext_is(n, "man"),
         |name, bytes| match gltf::model::man_of(bytes, want) {
             Err(()) => {

@@ -2,6 +2,7 @@
 //! textures (files, or by name in the model's archive or folder) and handing them to
 //! [`crate::zengin::gltf::mesh`].
 
+use super::gltf_files::Source;
 use crate::exact::Error;
 use crate::registry::{self, Codec};
 use crate::zengin::gltf::mesh::{Bind, Character, Part};
@@ -90,18 +91,40 @@ fn find_in(source: &Path, want: &dyn Fn(&str) -> bool) -> Result<Vec<(String, Ve
     Ok(out)
 }
 
+/// [`find_in`] of the archive or folder given as input (opened once for the whole command).
+fn find_in_source(
+    src: &Source<'_>,
+    want: &dyn Fn(&str) -> bool,
+) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    if src.path.is_dir() {
+        return find_in(src.path, want);
+    }
+    let mut out = Vec::new();
+    src.each_archive_member(
+        |name| want(base(name)),
+        |name, bytes| {
+            out.push((
+                registry::member_path(src.path, name).display().to_string(),
+                bytes.to_vec(),
+            ));
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
 /// A file given by path, or `NAME[.EXT]` found in `source`.
 fn locate(
     what: &str,
     value: &str,
     exts: &[&str],
-    source: Option<&Path>,
+    src: Option<&Source<'_>>,
 ) -> Result<Option<(String, Vec<u8>)>, Error> {
     let p = Path::new(value);
     if p.is_file() {
         return Ok(Some((value.to_string(), crate::fsio::read_file(p)?)));
     }
-    let Some(source) = source else {
+    let Some(src) = src else {
         return Err(Error::other(
             p,
             format!("no such {what} file (a name is looked up only in an archive or folder given as input)"),
@@ -112,7 +135,7 @@ fn locate(
         .map(|e| format!("{value}.{e}"))
         .chain(std::iter::once(value.to_string()))
         .collect();
-    let mut hits = find_in(source, &|n| names.iter().any(|w| n.eq_ignore_ascii_case(w)))?;
+    let mut hits = find_in_source(src, &|n| names.iter().any(|w| n.eq_ignore_ascii_case(w)))?;
     Ok((!hits.is_empty()).then(|| hits.swap_remove(0)))
 }
 
@@ -136,19 +159,20 @@ fn decode_body(label: &str, data: &[u8]) -> Result<ModelMesh, Error> {
 
 /// Read what the flags name. `source` is the archive or folder given as input, `model` the
 /// `--model` name.
-pub fn load(
+pub(super) fn load(
     a: &MeshArgs,
-    source: Option<&Path>,
+    src: Option<&Source<'_>>,
     model: Option<&str>,
 ) -> Result<Option<Loaded>, Error> {
+    let source = src.map(|s| s.path);
     let body = match (&a.mesh, model, source) {
         (Some(m), _, _) => {
-            let (label, data) = locate("mesh", m, &["MDM", "MDL"], source)?.ok_or_else(|| {
+            let (label, data) = locate("mesh", m, &["MDM", "MDL"], src)?.ok_or_else(|| {
                 Error::other(source.unwrap_or(Path::new(m)), format!("no {m}.MDM in it"))
             })?;
             Some((label.clone(), decode_body(&label, &data)?))
         }
-        (None, Some(name), Some(src)) => match locate("mesh", name, &["MDM"], Some(src))? {
+        (None, Some(name), Some(_)) => match locate("mesh", name, &["MDM"], src)? {
             Some((label, data)) if Mdm::detect(&data) => {
                 Some((label.clone(), decode_body(&label, &data)?))
             }
@@ -158,7 +182,7 @@ pub fn load(
     };
     let head = match &a.head {
         Some(h) => {
-            let (label, data) = locate("head", h, &["MMB"], source)?.ok_or_else(|| {
+            let (label, data) = locate("head", h, &["MMB"], src)?.ok_or_else(|| {
                 Error::other(source.unwrap_or(Path::new(h)), format!("no {h}.MMB in it"))
             })?;
             if !Mmb::detect(&data) {
