@@ -117,9 +117,9 @@ pub fn find_companion_in(path: &Path, data: &[u8], tag: &str, key: u32) -> Optio
         });
     }
     let archive = format.container()?.open(data).ok()?;
-    archive.members().ok()?.iter().find_map(|(name, id)| {
+    archive.members().ok()?.iter().find_map(|id| {
         let bytes = archive.read(id).ok()?;
-        find_companion_in(&member_path(path, name), &bytes, tag, key)
+        find_companion_in(&member_path(path, &archive.name(id)), &bytes, tag, key)
     })
 }
 

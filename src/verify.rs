@@ -268,7 +268,7 @@ pub fn verify_container(
     each(own);
     (progress.found)(members.len() as u64);
     let one = |m: &crate::codec::Member| {
-        let mpath = registry::member_path(path, members.name(m));
+        let mpath = registry::member_path(path, &archive.name(m.id));
         let outcome = match archive.read(m.id) {
             Ok(data) => {
                 let o = verify_bytes(&mpath, &data);

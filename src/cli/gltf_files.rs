@@ -91,7 +91,7 @@ impl<'d> Source<'d> {
         };
         let archive = container.open(data).map_err(Error::decoding(source))?;
         let mut members = archive.members().map_err(Error::decoding(source))?;
-        members.sort_by_path();
+        members.sort_by_path(&*archive);
         Ok(self.opened.get_or_init(|| Opened {
             data,
             archive,
@@ -151,7 +151,8 @@ impl<'d> Source<'d> {
         // 221 MB of 518 MB.)
         const RELEASE_ALL: usize = 8 << 20;
         let mut since = 0;
-        for (name, id) in members.iter() {
+        for id in members.iter() {
+            let name = &archive.name(id)[..];
             if wanted(name) {
                 let bytes = archive
                     .read(id)

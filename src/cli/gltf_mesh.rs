@@ -76,8 +76,9 @@ fn find_in(source: &Path, want: &dyn Fn(&str) -> bool) -> Result<Vec<(String, Ve
     };
     let archive = container.open(&data).map_err(Error::decoding(source))?;
     let mut members = archive.members().map_err(Error::decoding(source))?;
-    members.sort_by_path();
-    for (name, id) in members.iter() {
+    members.sort_by_path(&*archive);
+    for id in members.iter() {
+        let name = &archive.name(id)[..];
         if want(base(name)) {
             let bytes = archive
                 .read(id)

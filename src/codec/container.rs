@@ -35,44 +35,32 @@ pub struct Mismatch {
     pub written_len: u64,
 }
 
-/// One file inside a container: where its name lies in [`Members`], and its handle.
+/// One file inside a container: its handle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Member {
-    start: usize,
-    len: usize,
-    /// The container's own handle for it (for [`Archive::read`] and [`Archive::stored`]).
+    /// The container's own handle for it (for [`Archive::read`], [`Archive::stored`] and
+    /// [`Archive::name`]).
     pub id: usize,
 }
 
-/// Every member of a container, the names one after another in one buffer (an archive of
-/// 69,000 members keeps about 80 bytes a member here, not a string of its own each).
+/// Every member of a container, as handles in order; a member's name is asked of the
+/// container ([`Archive::name`]) when it is needed, so an archive of 69,000 members keeps 8
+/// bytes a member here, not its paths.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Members {
-    names: String,
     list: Vec<Member>,
 }
 
 impl Members {
-    /// Room for `n` members whose names take about `text` bytes.
-    pub fn with_capacity(n: usize, text: usize) -> Self {
+    /// Room for `n` members.
+    pub fn with_capacity(n: usize) -> Self {
         Members {
-            names: String::with_capacity(text),
             list: Vec::with_capacity(n),
         }
     }
-    /// Add a member: its path inside the container, `/`-separated (e.g. `ANIMS/S_RUN.MAN`).
-    pub fn push(&mut self, name: &str, id: usize) {
-        let start = self.names.len();
-        self.names.push_str(name);
-        self.list.push(Member {
-            start,
-            len: name.len(),
-            id,
-        });
-    }
-    /// Member `m`'s path.
-    pub fn name(&self, m: &Member) -> &str {
-        &self.names[m.start..m.start + m.len]
+    /// Add a member by its handle.
+    pub fn push(&mut self, id: usize) {
+        self.list.push(Member { id });
     }
     pub fn len(&self) -> usize {
         self.list.len()
@@ -84,16 +72,18 @@ impl Members {
     pub fn as_slice(&self) -> &[Member] {
         &self.list
     }
-    /// (path, handle) of each member, in order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, usize)> + '_ {
-        self.list.iter().map(|m| (self.name(m), m.id))
+    /// The handle of each member, in order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.list.iter().map(|m| m.id)
     }
-    /// Ordered as a folder walk sorted by name lists them (component by component).
-    pub fn sort_by_path(&mut self) {
-        let names = &self.names;
-        let name = |m: &Member| &names[m.start..m.start + m.len];
-        self.list
-            .sort_by(|a, b| name(a).split('/').cmp(name(b).split('/')));
+    /// Ordered as a folder walk sorted by name lists them (component by component), by the
+    /// names `archive` gives (held only while sorting).
+    pub fn sort_by_path(&mut self, archive: &dyn Archive) {
+        let mut named: Vec<(String, Member)> =
+            self.list.iter().map(|&m| (archive.name(m.id), m)).collect();
+        named.sort_by(|a, b| a.0.split('/').cmp(b.0.split('/')));
+        self.list.clear();
+        self.list.extend(named.into_iter().map(|(_, m)| m));
     }
 }
 
@@ -141,4 +131,6 @@ pub trait Archive: super::Document {
     fn read(&self, id: usize) -> Result<Cow<'_, [u8]>, String>;
     /// The bytes of the file that store member `id` (to release them after use).
     fn stored(&self, id: usize) -> &[u8];
+    /// Member `id`'s path inside the container, `/`-separated (e.g. `ANIMS/S_RUN.MAN`).
+    fn name(&self, id: usize) -> String;
 }

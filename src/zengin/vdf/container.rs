@@ -15,6 +15,15 @@ pub struct VdfContainer;
 struct Opened<'a> {
     src: &'a [u8],
     v: Vdf<'a>,
+    /// The tree's directory of each entry ([`Tree::parents`]), once [`Archive::members`] or
+    /// [`Archive::name`] built it (`None`: the tree is broken).
+    parents: std::sync::OnceLock<Option<Vec<u32>>>,
+}
+
+impl Opened<'_> {
+    fn tree(&self) -> Result<Tree<'_>, DecodeError> {
+        Tree::build(&self.v.entries, self.v.header.catalog_start())
+    }
 }
 
 impl Container for VdfContainer {
@@ -32,6 +41,7 @@ impl Container for VdfContainer {
         Ok(Box::new(Opened {
             src: data,
             v: Vdf::parse(data)?,
+            parents: std::sync::OnceLock::new(),
         }))
     }
     fn diff(
@@ -70,29 +80,36 @@ impl Archive for Opened<'_> {
         crate::zengin::vdf::folder::verify_archive_structure(self.src, &self.v, release)
     }
     fn members(&self) -> Result<Members, DecodeError> {
-        let tree = Tree::build(&self.v.entries, self.v.header.catalog_start())?;
-        let files = || {
-            self.v.layout.iter().filter_map(|p| match p.kind {
-                PieceKind::File { entry, .. } => Some(entry),
-                _ => None,
-            })
-        };
-        // (room for the names at once, not grown by doubling: a little short where a
-        // character is not ASCII)
-        let text = files().map(|e| tree.path_len(e).max(16)).sum();
-        let mut out = Members::with_capacity(files().count(), text);
-        let mut path = Vec::new();
-        for (id, p) in self.v.layout.iter().enumerate() {
-            if let PieceKind::File { entry, .. } = p.kind {
-                path.clear();
-                if tree.path_into(entry, &mut path) {
-                    out.push(&crate::exact::text::decode_cp1252(&path), id);
-                } else {
-                    out.push(&format!("catalog[{entry}]"), id);
-                }
-            }
+        let tree = self.tree()?;
+        let _ = self.parents.set(Some(tree.into_parents()));
+        let files = self
+            .v
+            .layout
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| matches!(p.kind, PieceKind::File { .. }));
+        let mut out = Members::with_capacity(files.clone().count());
+        for (id, _) in files {
+            out.push(id);
         }
         Ok(out)
+    }
+    /// The entry's path in the tree; `catalog[N]` for an entry no directory reaches (or
+    /// when the tree is broken).
+    fn name(&self, id: usize) -> String {
+        let parents = self
+            .parents
+            .get_or_init(|| self.tree().ok().map(Tree::into_parents));
+        let Some(PieceKind::File { entry, .. }) = self.v.layout.get(id).map(|p| p.kind) else {
+            return format!("layout[{id}]");
+        };
+        let mut path = Vec::new();
+        match parents {
+            Some(p) if Tree::with_parents(&self.v.entries, p).path_into(entry, &mut path) => {
+                crate::exact::text::decode_cp1252(&path).into_owned()
+            }
+            _ => format!("catalog[{entry}]"),
+        }
     }
     fn read(&self, id: usize) -> Result<Cow<'_, [u8]>, String> {
         self.v

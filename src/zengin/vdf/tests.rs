@@ -458,9 +458,6 @@ fn basic_vdf_reads_as_the_spec_says() {
     let tree = Tree::build(&v.entries, v.header.catalog_start()).unwrap();
     assert!(tree.warnings.is_empty());
     let paths: Vec<String> = (0..7).map(|i| tree.path_string(i).unwrap()).collect();
-    // (the lengths without putting the paths together, as `members` sizes its buffer)
-    let lens: Vec<usize> = (0..8).map(|i| tree.path_len(i)).collect();
-    assert_eq!(lens, [8, 10, 9, 12, 15, 23, 24, 0]);
     assert_eq!(
         paths,
         [
@@ -2281,4 +2278,50 @@ fn the_catalog_in_place_is_the_declared_read() {
     // and the untouched archive writes back without copying its catalog, byte for byte
     assert_eq!(encode(&v), data);
     assert_eq!(encode(&w), data);
+}
+
+/// An opened archive's members are named by the tree's paths (put together from the kept
+/// directories), `catalog[N]` for a file no directory reaches, and sort as a folder walk.
+#[test]
+fn members_are_named_by_their_tree_paths() {
+    use crate::codec::Container;
+    let base = 296 + 5 * 80;
+    let data = raw_archive(
+        5,
+        296,
+        VOLUME_NORMAL,
+        &[
+            (b"Z", 2, 0, D),
+            (b"B.TXT", base, 1, L),
+            (b"\xe4.MAN", base + 1, 2, 0),
+            (b"A.MAN", base + 3, 3, L),
+            (b"LOST.TXT", base + 6, 1, L), // no directory reaches it
+        ],
+        b"abcdefg",
+    );
+    let archive = VdfContainer.open(&data).unwrap();
+    let mut members = archive.members().unwrap();
+    let names = |m: &crate::codec::Members| -> Vec<String> {
+        m.iter().map(|id| archive.name(id)).collect()
+    };
+    // (data order: B, ä, A, LOST)
+    assert_eq!(
+        names(&members),
+        ["B.TXT", "Z/\u{e4}.MAN", "Z/A.MAN", "catalog[4]"]
+    );
+    let v = Vdf::parse(&data).unwrap();
+    let tree = Tree::build(&v.entries, 296).unwrap();
+    for id in members.iter() {
+        let PieceKind::File { entry, .. } = v.layout[id].kind else {
+            panic!("a member is a file piece")
+        };
+        if let Some(p) = tree.path_string(entry) {
+            assert_eq!(archive.name(id), p);
+        }
+    }
+    members.sort_by_path(&*archive);
+    assert_eq!(
+        names(&members),
+        ["B.TXT", "Z/A.MAN", "Z/\u{e4}.MAN", "catalog[4]"]
+    );
 }

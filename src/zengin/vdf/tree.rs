@@ -12,7 +12,7 @@ pub struct Tree<'e> {
     entries: &'e [Entry],
     /// Per entry: the directory entry it sits in ([`ROOT`] for the root block,
     /// [`UNREACHED`] for an entry no directory reaches).
-    parents: Vec<u32>,
+    parents: std::borrow::Cow<'e, [u32]>,
     pub warnings: Vec<String>,
 }
 
@@ -45,7 +45,7 @@ impl<'e> Tree<'e> {
         }
         let mut t = Tree {
             entries,
-            parents: vec![UNREACHED; n],
+            parents: std::borrow::Cow::Owned(vec![UNREACHED; n]),
             warnings: Vec::new(),
         };
         // Each reached entry's path hash (for the paths equal ignoring case below), made
@@ -95,7 +95,7 @@ impl<'e> Tree<'e> {
                         stack.push((child, Some(i)));
                     }
                 }
-                t.parents[i] = parent.map_or(ROOT, |p| p as u32);
+                t.parents.to_mut()[i] = parent.map_or(ROOT, |p| p as u32);
                 if e.is_last() {
                     break;
                 }
@@ -145,9 +145,25 @@ impl<'e> Tree<'e> {
         Ok(t)
     }
 
+    /// The directory of each entry, to keep without the catalog's borrow
+    /// ([`Tree::with_parents`] makes the tree again; its warnings are not kept).
+    pub fn into_parents(self) -> Vec<u32> {
+        self.parents.into_owned()
+    }
+
+    /// The tree of `entries` whose directories [`Tree::into_parents`] gave (of the same
+    /// entries), without walking the catalog again.
+    pub fn with_parents(entries: &'e [Entry], parents: &'e [u32]) -> Tree<'e> {
+        Tree {
+            entries,
+            parents: std::borrow::Cow::Borrowed(parents),
+            warnings: Vec::new(),
+        }
+    }
+
     /// Whether a directory reaches entry `entry` (it has a path).
     pub fn reached(&self, entry: usize) -> bool {
-        self.parents.get(entry).is_some_and(|&p| p != UNREACHED)
+        self.parents.get(entry).is_some_and(|&p| p != UNREACHED) && entry < self.entries.len()
     }
 
     /// Entry `entry`'s path: its directories' names and its own joined with `/` (raw
@@ -166,38 +182,23 @@ impl<'e> Tree<'e> {
         // any block reached twice)
         let from = out.len();
         let mut at = entry;
-        loop {
-            let name = self.entries[at].path_name();
-            out.extend(name.iter().rev());
+        // (at most one step per entry: parents given to `with_parents` are trusted no further)
+        for _ in 0..self.parents.len() {
+            let Some(e) = self.entries.get(at) else { break };
+            out.extend(e.path_name().iter().rev());
             match self.parents[at] {
-                ROOT | UNREACHED => break,
+                ROOT | UNREACHED => {
+                    out[from..].reverse();
+                    return true;
+                }
                 p => {
                     out.push(b'/');
                     at = p as usize;
                 }
             }
         }
-        out[from..].reverse();
-        true
-    }
-
-    /// The length of [`Tree::path`] (0 when there is none), without putting it together.
-    pub fn path_len(&self, entry: usize) -> usize {
-        if !self.reached(entry) {
-            return 0;
-        }
-        let mut at = entry;
-        let mut len = 0;
-        loop {
-            len += self.entries[at].path_name().len();
-            match self.parents[at] {
-                ROOT | UNREACHED => return len,
-                p => {
-                    len += 1;
-                    at = p as usize;
-                }
-            }
-        }
+        out.truncate(from);
+        false
     }
 
     /// The directory entry `entry` sits in (`None` for the root block's entries).
