@@ -22,7 +22,7 @@ struct Opened<'a> {
 
 impl Opened<'_> {
     fn tree(&self) -> Result<Tree<'_>, DecodeError> {
-        Tree::build(&self.v.entries, self.v.header.catalog_start())
+        Tree::paths(&self.v.entries, self.v.header.catalog_start())
     }
 }
 

@@ -298,7 +298,7 @@ impl<'a> Vdf<'a> {
 
     fn damaged(&self) -> Vec<(FieldPath, String)> {
         use rayon::prelude::*;
-        let tree = match Tree::build(&self.entries, self.header.catalog_start()) {
+        let tree = match Tree::paths(&self.entries, self.header.catalog_start()) {
             Ok(t) => t,
             Err(e) => return vec![(e.path.clone(), format!("at byte {}: {}", e.offset, e.kind))],
         };
@@ -455,7 +455,7 @@ pub fn info_lines(this: &Vdf<'_>) -> Vec<InfoLine> {
     for w in &this.warnings {
         v.push(("warning", w.clone()));
     }
-    if let Err(e) = Tree::build(&this.entries, h.catalog_start()) {
+    if let Err(e) = Tree::paths(&this.entries, h.catalog_start()) {
         v.push(("warning", e.to_string()));
     }
     v

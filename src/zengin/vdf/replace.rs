@@ -11,7 +11,7 @@ use std::io::{Seek, Write};
 impl Vdf<'_> {
     /// The layout piece holding the member at catalog path `path` (`/`-separated, any case).
     pub fn member_piece(&self, path: &str) -> Option<usize> {
-        let tree = Tree::build(&self.entries, self.header.catalog_start()).ok()?;
+        let tree = Tree::paths(&self.entries, self.header.catalog_start()).ok()?;
         let want = path.to_ascii_uppercase();
         self.layout.iter().position(|p| match p.kind {
             PieceKind::File { entry, .. } => tree
@@ -41,7 +41,6 @@ impl Vdf<'_> {
         let mut header = self.header.clone();
         let mut entries = self.entries.clone();
         let recompute = u64::from(header.data_size) == Vdf::sum_of_sizes(&entries);
-        let kinds: Vec<PieceKind> = self.layout.iter().map(|p| p.kind).collect();
         let produce = |i: usize| -> Result<Produced<'_>, EncodeError> {
             let old = &self.layout[i].bytes[..];
             let Some(new) = replace.get(&i) else {
@@ -63,7 +62,7 @@ impl Vdf<'_> {
             w,
             &mut header,
             super::write::EntriesOut::Cow(&mut entries),
-            &kinds,
+            super::write::Kinds::Layout(&self.layout),
             recompute,
             &produce,
             &|| {},

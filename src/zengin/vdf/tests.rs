@@ -933,6 +933,10 @@ fn a_catalog_loop_is_a_clear_error() {
     let v = Vdf::parse(&data).unwrap();
     assert_eq!(encode(&v), data, "still written back exactly");
     let err = Tree::build(&v.entries, 296).unwrap_err();
+    assert_eq!(
+        Tree::paths(&v.entries, 296).unwrap_err().to_string(),
+        err.to_string()
+    );
     assert_eq!(err.offset, 296);
     assert_eq!(err.path.to_string(), "catalog[0]");
     assert!(err.to_string().contains("catalog loop"), "{err}");
@@ -2233,6 +2237,12 @@ fn same_paths_are_each_named_with_the_one_before() {
     );
     assert_eq!(tree.path(3), Some(b"\xe4.TXT".to_vec()));
     assert_eq!(tree.path(6), None);
+    // the tree for paths only: the same paths, none of the warnings
+    let quiet = Tree::paths(&v.entries, 296).unwrap();
+    assert!(quiet.warnings.is_empty());
+    for i in 0..7 {
+        assert_eq!(quiet.path(i), tree.path(i));
+    }
 }
 
 /// The catalog used in place (a view of the input's bytes where they lie aligned) is what

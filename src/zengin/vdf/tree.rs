@@ -36,6 +36,16 @@ impl<'e> Tree<'e> {
     /// catalog's end, a directory whose first child lies outside the catalog is empty and an
     /// entry no directory reaches is skipped, each with a warning.
     pub fn build(entries: &'e [Entry], catalog_start: u64) -> Result<Tree<'e>, DecodeError> {
+        Self::walk(entries, catalog_start, true)
+    }
+
+    /// [`Tree::build`] for the paths only: without its warnings (nor the work and the 24
+    /// bytes an entry of finding paths equal ignoring case), the same errors and paths.
+    pub fn paths(entries: &'e [Entry], catalog_start: u64) -> Result<Tree<'e>, DecodeError> {
+        Self::walk(entries, catalog_start, false)
+    }
+
+    fn walk(entries: &'e [Entry], catalog_start: u64, warn: bool) -> Result<Tree<'e>, DecodeError> {
         let n = entries.len();
         if n >= ROOT as usize {
             return Err(DecodeError::invalid(
@@ -50,14 +60,16 @@ impl<'e> Tree<'e> {
         };
         // Each reached entry's path hash (for the paths equal ignoring case below), made
         // from its directory's as the walk goes (a directory is reached before its block).
-        let mut hashes: Vec<u64> = vec![0; n];
+        let mut hashes: Vec<u64> = vec![0; if warn { n } else { 0 }];
         // (start of a block, its directory)
         let mut stack: Vec<(usize, Option<usize>)> = Vec::new();
         if n > 0 {
             stack.push((0, None));
         }
         while let Some((start, parent)) = stack.pop() {
-            let prefix = parent.map(|p| hash_on(hashes[p], b"/"));
+            let prefix = parent
+                .and_then(|p| hashes.get(p))
+                .map(|&h| hash_on(h, b"/"));
             let mut i = start;
             loop {
                 if i >= n {
@@ -83,7 +95,9 @@ impl<'e> Tree<'e> {
                     .within_index(i)
                     .within("catalog");
                 }
-                hashes[i] = hash_on(prefix.unwrap_or(HASH_START), e.path_name());
+                if let Some(h) = hashes.get_mut(i) {
+                    *h = hash_on(prefix.unwrap_or(HASH_START), e.path_name());
+                }
                 if e.is_dir() {
                     let child = e.offset as usize;
                     if child >= n {
@@ -101,6 +115,10 @@ impl<'e> Tree<'e> {
                 }
                 i += 1;
             }
+        }
+        if !warn {
+            t.warnings.clear();
+            return Ok(t);
         }
         for (i, &p) in t.parents.iter().enumerate() {
             if p == UNREACHED {

@@ -1,7 +1,7 @@
 //! Writing an archive: the pieces streamed in order, offsets taken from the positions written,
 //! the header and catalog last.
 
-use super::{Entry, Header, PieceKind, Vdf, ENTRY_SIZE, HEADER_SIZE};
+use super::{Entry, Header, Piece, PieceKind, Vdf, ENTRY_SIZE, HEADER_SIZE};
 use crate::exact::{EncodeError, Writer};
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -14,13 +14,12 @@ impl Vdf<'_> {
         // (borrowed: copied only if an offset changes, so the write of an untouched archive
         // keeps no copy of its catalog)
         let mut entries = Cow::Borrowed(&self.entries[..]);
-        let kinds: Vec<PieceKind> = self.layout.iter().map(|p| p.kind).collect();
         // The pieces are borrowed bytes: nothing to produce, so no threads.
         write_pieces(
             w,
             &mut header,
             EntriesOut::Cow(&mut entries),
-            &kinds,
+            Kinds::Layout(&self.layout),
             false,
             &|i| {
                 Ok(Produced::bytes(
@@ -118,7 +117,7 @@ pub fn write_archive<'s, W: Write + Seek>(
         w,
         header,
         EntriesOut::Slice(entries),
-        kinds,
+        Kinds::Slice(kinds),
         recompute_data_size,
         produce,
         on_piece,
@@ -142,7 +141,7 @@ pub fn write_archive_in_order<'s, W: Write + Seek>(
         w,
         header,
         EntriesOut::Slice(entries),
-        kinds,
+        Kinds::Slice(kinds),
         recompute_data_size,
         produce,
         on_piece,
@@ -184,12 +183,35 @@ impl EntriesOut<'_, '_> {
     }
 }
 
+/// The kind of each piece to write: a list, or a parsed archive's layout (read in place, not
+/// copied into a list of 16 bytes a piece).
+#[derive(Clone, Copy)]
+pub(crate) enum Kinds<'k, 'a> {
+    Slice(&'k [PieceKind]),
+    Layout(&'k [Piece<'a>]),
+}
+
+impl Kinds<'_, '_> {
+    fn len(&self) -> usize {
+        match self {
+            Kinds::Slice(s) => s.len(),
+            Kinds::Layout(l) => l.len(),
+        }
+    }
+    fn get(&self, k: usize) -> PieceKind {
+        match self {
+            Kinds::Slice(s) => s[k],
+            Kinds::Layout(l) => l[k].kind,
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn write_pieces<'s, W: Write + Seek>(
     w: &mut W,
     header: &mut Header,
     entries: EntriesOut<'_, '_>,
-    kinds: &[PieceKind],
+    kinds: Kinds<'_, '_>,
     recompute_data_size: bool,
     produce: Produce<'_, 's>,
     on_piece: OnPiece<'_>,
@@ -204,7 +226,8 @@ pub(crate) fn write_pieces<'s, W: Write + Seek>(
     if parallel {
         write_parallel(w, &mut pieces, kinds, produce, on_piece)?;
     } else {
-        for (k, &kind) in kinds.iter().enumerate() {
+        for k in 0..kinds.len() {
+            let kind = kinds.get(k);
             let p = match kind {
                 PieceKind::Catalog => None,
                 _ => Some(produce(k)?),
@@ -292,7 +315,7 @@ impl PieceWriter<'_, '_> {
 fn write_parallel<'s, W: Write>(
     w: &mut W,
     pieces: &mut PieceWriter<'_, '_>,
-    kinds: &[PieceKind],
+    kinds: Kinds<'_, '_>,
     produce: Produce<'_, 's>,
     on_piece: OnPiece<'_>,
 ) -> Result<(), EncodeError> {
@@ -305,7 +328,7 @@ fn write_parallel<'s, W: Write>(
     let produce_window = |start: usize, end: usize| -> Window<'s> {
         (start..end)
             .into_par_iter()
-            .map(|i| match kinds[i] {
+            .map(|i| match kinds.get(i) {
                 PieceKind::Catalog => Ok(None),
                 _ => produce(i).map(Some),
             })
@@ -313,7 +336,7 @@ fn write_parallel<'s, W: Write>(
     };
     let mut write_window = |start: usize, end: usize, produced: Window<'s>| -> Result<(), E> {
         for (k, p) in (start..end).zip(produced) {
-            pieces.put(w, k, kinds[k], p?)?;
+            pieces.put(w, k, kinds.get(k), p?)?;
             on_piece();
         }
         Ok(())

@@ -456,7 +456,7 @@ pub struct VdfDocument {
 
 /// Catalog documents with each entry's path as a comment.
 pub fn catalog_docs(v: &Vdf<'_>) -> Vec<EntryDoc> {
-    let tree = Tree::build(&v.entries, v.header.catalog_start()).ok();
+    let tree = Tree::paths(&v.entries, v.header.catalog_start()).ok();
     v.entries
         .iter()
         .enumerate()
@@ -465,7 +465,7 @@ pub fn catalog_docs(v: &Vdf<'_>) -> Vec<EntryDoc> {
 }
 
 pub fn to_document(v: &Vdf<'_>) -> Result<VdfDocument, EncodeError> {
-    let tree = Tree::build(&v.entries, v.header.catalog_start()).ok();
+    let tree = Tree::paths(&v.entries, v.header.catalog_start()).ok();
     let mut layout = Vec::with_capacity(v.layout.len());
     for (i, p) in v.layout.iter().enumerate() {
         let doc = match p.kind {
@@ -731,7 +731,7 @@ pub fn diff(a: &Vdf<'_>, b: &Vdf<'_>, formats: Formats) -> Vec<String> {
     field!(catalog_offset);
     field!(volume);
     let files = |v: &Vdf<'_>| -> std::collections::BTreeMap<String, (usize, Option<usize>)> {
-        let tree = Tree::build(&v.entries, v.header.catalog_start()).unwrap_or_default();
+        let tree = Tree::paths(&v.entries, v.header.catalog_start()).unwrap_or_default();
         let placement = v.placement();
         (0..v.entries.len())
             .map(|i| {

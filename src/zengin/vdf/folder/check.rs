@@ -45,7 +45,7 @@ fn structure_round_trips(
     // same list items and read back), so the text and documents in memory stay a run's, not
     // an archive of 100,000 members' (about 0.5 KB a member).
     let mut header = through_yaml(&HeaderDoc::of(&v.header))?.to_header()?;
-    let tree = Tree::build(&v.entries, v.header.catalog_start()).ok();
+    let tree = Tree::paths(&v.entries, v.header.catalog_start()).ok();
     // The entries read back, kept from the first one that differs from the model's on (all
     // of them without the shortcut).
     let mut back: Option<Vec<Entry>> = (!shortcut).then(|| Vec::with_capacity(v.entries.len()));
