@@ -185,7 +185,7 @@ pub fn entries_in(bytes: &[u8], count: usize) -> Cow<'_, [Entry]> {
 pub(crate) fn entries_read(bytes: &[u8]) -> Vec<Entry> {
     bytes
         .chunks_exact(ENTRY_SIZE)
-        .map(|b| <Entry as crate::exact::record::Plain>::from_le(b))
+        .map(<Entry as crate::exact::record::Plain>::from_le)
         .collect()
 }
 
