@@ -547,19 +547,40 @@ impl OutTree {
     /// Create the new file `rel` (it must not exist; a link there is not followed) and write
     /// `data` to it: for a folder no one sees until it is complete (a staging folder).
     pub fn write_new(&self, rel: &Path, data: &[u8]) -> Result<(), Error> {
+        self.write_new_with(rel, &mut |w| w.write_all(data))
+    }
+
+    /// [`OutTree::write_new`] of what `fill` writes (through a buffer), for a file too large
+    /// to build in memory first.
+    pub fn write_new_with(
+        &self,
+        rel: &Path,
+        fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+    ) -> Result<(), Error> {
         let (dir, name) = self.parent_of(rel)?;
         let mut opts = cap_std::fs::OpenOptions::new();
         opts.write(true).create_new(true);
-        let mut f = dir
+        let f = dir
             .open_with(name, &opts)
             .map_err(|e| Error::io(self.path.join(rel), e))?;
-        f.write_all(data)
+        let mut w = std::io::BufWriter::new(f);
+        fill(&mut w)
+            .and_then(|()| w.flush())
             .map_err(|e| Error::io(self.path.join(rel), e))
     }
 
     /// Write `rel` through a temporary file with an unpredictable name in its folder,
     /// renamed over it (a link at `rel` is replaced as a name, never followed).
     pub fn write_replace(&self, rel: &Path, data: &[u8]) -> Result<(), Error> {
+        self.write_replace_with(rel, &mut |w| w.write_all(data))
+    }
+
+    /// [`OutTree::write_replace`] of what `fill` writes (through a buffer).
+    pub fn write_replace_with(
+        &self,
+        rel: &Path,
+        fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+    ) -> Result<(), Error> {
         let (dir, name) = self.parent_of(rel)?;
         let at = || self.path.join(rel);
         let mut opts = cap_std::fs::OpenOptions::new();
@@ -572,9 +593,13 @@ impl OutTree {
                 Err(e) => return Err(Error::io(at(), e)),
             }
         };
-        let r = f
-            .write_all(data)
-            .and_then(|_| {
+        let filled = {
+            let mut w = std::io::BufWriter::new(&mut f);
+            fill(&mut w).and_then(|()| w.flush())
+        };
+        let r = filled
+            .and_then(|()| {
+                // (closed before the rename: Windows refuses to rename an open file)
                 drop(f);
                 dir.rename(&tmp, &dir, name)
             })

@@ -2335,3 +2335,63 @@ fn members_are_named_by_their_tree_paths() {
         ["B.TXT", "Z/A.MAN", "Z/\u{e4}.MAN", "catalog[4]"]
     );
 }
+
+/// The manifest `unpack` writes a run of items at a time is the whole document written at
+/// once (what `unpack` wrote before): for runs of 1, 2, 3 items and one run, on an archive
+/// with directories, a MAN (its YAML's CRC in the manifest) and another file, and on the
+/// corpus' sample archive.
+#[test]
+#[cfg_attr(missing = "corpus", ignore = "needs ../shared/corpus")]
+fn the_manifest_in_runs_is_the_whole_document() {
+    let (Some(anims), Some(basic), Some(man)) = (
+        archive_with_a_man(),
+        corpus("basic.vdf"),
+        corpus("G1_HUMANS-S_FISTRUN.MAN"),
+    ) else {
+        return;
+    };
+    // 70 members in two folders (lists long enough to be written in runs), one a MAN
+    let mut files: Vec<PackFile> = (0..69)
+        .map(|i| PackFile {
+            path: vec![
+                format!("DIR{}", i % 2).into_bytes(),
+                format!("FILE{i:02}.TXT").into_bytes(),
+            ],
+            source: Source::Memory(format!("file {i}").into_bytes()),
+        })
+        .collect();
+    files.push(PackFile {
+        path: vec![b"ANIMS".to_vec(), b"S_FISTRUN.MAN".to_vec()],
+        source: Source::Memory(man),
+    });
+    let many = packed(&files, SIGNATURE_GOTHIC2, b"many");
+    for data in [anims, basic, many] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("u");
+        unpack_to(&data, &out, &UnpackOptions::default());
+        let text = std::fs::read_to_string(out.join(folder::MANIFEST)).unwrap();
+        let back: folder::ManifestDocument = crate::yaml::from_str(&text).unwrap();
+        let v = Vdf::parse(&data).unwrap();
+        let whole = folder::ManifestDocument {
+            format: folder::MANIFEST_TAG.into(),
+            version: folder::MANIFEST_VERSION,
+            header: yaml::HeaderDoc::of(&v.header),
+            catalog: yaml::catalog_docs(&v),
+            layout: back.layout.clone(),
+        };
+        assert_eq!(text, crate::yaml::to_string(&whole).unwrap());
+        assert!(text.contains("catalog:\n") && text.contains("layout:"));
+        if v.entries.len() > 64 {
+            assert!(text.contains("catalog:\n- {name: ") && text.contains("layout:\n- {kind: "));
+        }
+        for run in [1, 2, 3, 4096] {
+            let mut parts = String::new();
+            let r = folder::manifest_text(&v, &back.layout, run, &mut |p| {
+                parts.push_str(p);
+                Ok(())
+            });
+            assert!(r.is_ok());
+            assert_eq!(parts, text, "runs of {run}");
+        }
+    }
+}

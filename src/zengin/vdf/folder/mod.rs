@@ -49,6 +49,8 @@ pub use pack::{
     PackFile, PackOptions, Source,
 };
 pub use repack::{repack, RepackReport};
+#[cfg(test)]
+pub(crate) use unpack::manifest_text;
 pub use unpack::{unpack, UnpackOptions, UnpackReport};
 
 use catalog::rebuild_catalog;

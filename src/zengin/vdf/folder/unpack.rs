@@ -410,27 +410,109 @@ impl Job<'_, '_> {
         layout: Vec<ManifestPiece>,
         staging: Option<crate::fsio::Staging>,
     ) -> Result<Option<crate::fsio::Staging>, Error> {
+        // (written a run of items at a time: the text and the catalog's documents of an
+        // archive of 69,000 members are not held whole, about 0.6 KB a member)
+        let mut failed = None;
+        let mut fill = |w: &mut dyn std::io::Write| {
+            manifest_text(self.v, &layout, MANIFEST_RUN, &mut |part| {
+                w.write_all(part.as_bytes())
+            })
+            .map_err(|e| match e {
+                ManifestError::Io(io) => io,
+                ManifestError::Yaml(m) => {
+                    failed = Some(m);
+                    std::io::Error::other("the manifest could not be written as YAML")
+                }
+            })
+        };
+        let written = match staging {
+            Some(st) => self
+                .tree_out
+                .write_new_with(Path::new(MANIFEST), &mut fill)
+                .map(|()| Some(st)),
+            None => self
+                .tree_out
+                .write_replace_with(Path::new(MANIFEST), &mut fill)
+                .map(|()| None),
+        };
+        match failed {
+            Some(m) => Err(Error::other(self.out, m)),
+            None => written,
+        }
+    }
+}
+
+/// Catalog entries or layout pieces of the manifest written at a time.
+const MANIFEST_RUN: usize = 4096;
+
+/// Lists shorter than this are written as part of the whole document. A longer list never
+/// fits the emitter's one-line budget (160 characters; an item is at least 11, `{kind: gap}`,
+/// plus its separator), so the whole document writes it item by item, as the runs do.
+const WHOLE_BELOW: usize = 64;
+
+pub(crate) enum ManifestError {
+    Io(std::io::Error),
+    Yaml(String),
+}
+
+/// The manifest's first fields, written before its lists (the same names and order as
+/// [`ManifestDocument`]'s).
+#[derive(serde::Serialize)]
+struct ManifestHead<'h> {
+    format: &'h str,
+    version: u32,
+    header: &'h HeaderDoc,
+}
+
+/// The text of the manifest of `v` with `layout`, handed to `put` in parts: its first fields,
+/// then its catalog and layout a run of `run` items at a time (each run written as the same
+/// list items). The parts together are the whole [`ManifestDocument`] written at once (test
+/// `the_manifest_in_runs_is_the_whole_document`).
+pub(crate) fn manifest_text(
+    v: &Vdf<'_>,
+    layout: &[ManifestPiece],
+    run: usize,
+    put: &mut dyn FnMut(&str) -> std::io::Result<()>,
+) -> Result<(), ManifestError> {
+    let yaml = |e: crate::yaml::EmitError| ManifestError::Yaml(e.to_string());
+    let header = HeaderDoc::of(&v.header);
+    if v.entries.len() < WHOLE_BELOW || layout.len() < WHOLE_BELOW {
+        // (a short list may be written on one line, `[..]`, in the whole document: that
+        // document at once, it is small)
         let doc = ManifestDocument {
             format: MANIFEST_TAG.into(),
             version: MANIFEST_VERSION,
-            header: HeaderDoc::of(&self.v.header),
-            catalog: crate::zengin::vdf::yaml::catalog_docs(self.v),
-            layout,
+            header,
+            catalog: crate::zengin::vdf::yaml::catalog_docs(v),
+            layout: layout.to_vec(),
         };
-        let text =
-            crate::yaml::to_string(&doc).map_err(|e| Error::other(self.out, e.to_string()))?;
-        match staging {
-            Some(st) => {
-                self.tree_out
-                    .write_new(Path::new(MANIFEST), text.as_bytes())?;
-                Ok(Some(st))
-            }
-            None => self
-                .tree_out
-                .write_replace(Path::new(MANIFEST), text.as_bytes())
-                .map(|()| None),
-        }
+        return put(&crate::yaml::to_string(&doc).map_err(yaml)?).map_err(ManifestError::Io);
     }
+    let head = ManifestHead {
+        format: MANIFEST_TAG,
+        version: MANIFEST_VERSION,
+        header: &header,
+    };
+    let io = ManifestError::Io;
+    put(&crate::yaml::to_string(&head).map_err(yaml)?).map_err(io)?;
+    put("catalog:\n").map_err(io)?;
+    let tree = Tree::paths(&v.entries, v.header.catalog_start()).ok();
+    for (k, entries) in v.entries.chunks(run.max(1)).enumerate() {
+        let docs: Vec<crate::zengin::vdf::yaml::EntryDoc> = entries
+            .iter()
+            .enumerate()
+            .map(|(j, e)| {
+                let path = tree.as_ref().and_then(|t| t.path_string(k * run + j));
+                crate::zengin::vdf::yaml::EntryDoc::of(e, path)
+            })
+            .collect();
+        put(&crate::yaml::to_string(&docs).map_err(yaml)?).map_err(io)?;
+    }
+    put("layout:\n").map_err(io)?;
+    for pieces in layout.chunks(run.max(1)) {
+        put(&crate::yaml::to_string(pieces).map_err(yaml)?).map_err(io)?;
+    }
+    Ok(())
 }
 
 impl Done {
