@@ -282,6 +282,36 @@ fn plain_run_matches_the_table() {
     assert_eq!(scan::plain_run(b"0123456789abcdef:", 0), 16);
 }
 
+#[test]
+fn space_run_matches_bytes() {
+    // every byte after runs of spaces of every length around the 16-byte step, from several
+    // starts, and runs to the end of the text
+    let mut ended = 0;
+    for b in 0..=255u8 {
+        for len in 0usize..40 {
+            for tail in [0usize, 1, 20] {
+                let mut s = vec![b' '; len];
+                s.push(b);
+                s.extend(std::iter::repeat_n(b'x', tail));
+                for start in [0usize, 1, 5, 16] {
+                    let start = start.min(s.len());
+                    let want = scan::space_run_bytes(&s, start);
+                    assert_eq!(scan::space_run(&s, start), want, "{b:#04x} {len} {start}");
+                    if b != b' ' && start <= len && want == len {
+                        ended += 1;
+                    }
+                }
+            }
+        }
+    }
+    // (a non-space byte ends the run at its length, from each start at or before it: per
+    // byte and tail, 1 start for length 0, 2 for 1–4, 3 for 5–15, 4 for 16–39)
+    assert_eq!(ended, 255 * 3 * (1 + 4 * 2 + 11 * 3 + 24 * 4));
+    assert_eq!(scan::space_run(&[b' '; 50], 0), 50);
+    assert_eq!(scan::space_run(&[b' '; 50], 50), 50);
+    assert_eq!(scan::space_run(b"   ", 7), 7);
+}
+
 /// Keys' prints: length and first seven bytes, so different short keys never share one.
 #[test]
 fn key_fingerprints() {
