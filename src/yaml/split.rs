@@ -154,7 +154,10 @@ where
     let mut seq_end = body;
     // (how many pieces were handed on and how many workers wait for that to grow, and their
     // wake-up: a wake-up only when one waits, a system call per piece saved otherwise)
-    let handed = (std::sync::Mutex::new((0usize, 0usize)), std::sync::Condvar::new());
+    let handed = (
+        std::sync::Mutex::new((0usize, 0usize)),
+        std::sync::Condvar::new(),
+    );
     let hand_on = |n: usize| {
         let waiting = match handed.0.lock() {
             Ok(mut h) => {

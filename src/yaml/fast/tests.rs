@@ -283,6 +283,76 @@ fn plain_run_matches_the_table() {
 }
 
 #[test]
+fn integers_parse_as_the_standard_parser() {
+    use super::scalar::{parse_i64, parse_u64};
+    // (the rules before the short-decimal step: all digits, no leading zero, then `str::parse`)
+    let digits = |b: &[u8]| {
+        !b.is_empty() && !(b[0] == b'0' && b.len() > 1) && b.iter().all(u8::is_ascii_digit)
+    };
+    let want_u = |s: &str| {
+        if s.starts_with("0x") {
+            return parse_u64(s);
+        }
+        digits(s.as_bytes())
+            .then(|| s.parse::<u64>().ok())
+            .flatten()
+    };
+    let want_i = |s: &str| match s.strip_prefix('-') {
+        Some(d) => digits(d.as_bytes())
+            .then(|| s.parse::<i64>().ok())
+            .flatten(),
+        None => want_u(s).and_then(|x| i64::try_from(x).ok()),
+    };
+    let mut texts: Vec<String> = [
+        "", "-", "0", "00", "01", "-0", "-00", "-01", "1a", "a1", "+1", "1 ", " 1", "1.0", "0x1f",
+        "-0x1",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for n in 1..=21 {
+        for lead in ['1', '9'] {
+            let t: String = std::iter::once(lead)
+                .chain(std::iter::repeat_n('9', n - 1))
+                .collect();
+            texts.push(t.clone());
+            texts.push(format!("-{t}"));
+            texts.push(format!("{t}x"));
+        }
+    }
+    for v in [
+        u64::MAX,
+        i64::MAX as u64,
+        i64::MAX as u64 + 1,
+        10u64.pow(18),
+        10u64.pow(18) - 1,
+        10u64.pow(19),
+    ] {
+        texts.push(v.to_string());
+        texts.push(format!("-{v}"));
+    }
+    for v in (0u64..100_000).step_by(7) {
+        texts.push(v.to_string());
+        texts.push(format!("-{v}"));
+    }
+    let mut read = 0;
+    for t in &texts {
+        assert_eq!(parse_u64(t), want_u(t), "{t:?}");
+        assert_eq!(parse_i64(t), want_i(t), "{t:?}");
+        read += usize::from(parse_i64(t).is_some());
+    }
+    // (every generated spelling of a number within i64 reads; the malformed ones do not)
+    assert!(read > 28_000, "{read}");
+    assert_eq!(parse_i64("-9223372036854775808"), Some(i64::MIN));
+    assert_eq!(parse_u64("18446744073709551615"), Some(u64::MAX));
+    assert_eq!(parse_u64("18446744073709551616"), None);
+    assert_eq!(
+        parse_i64("-999999999999999999"),
+        Some(-999_999_999_999_999_999)
+    );
+}
+
+#[test]
 fn space_run_matches_bytes() {
     // every byte after runs of spaces of every length around the 16-byte step, from several
     // starts, and runs to the end of the text
