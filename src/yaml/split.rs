@@ -143,12 +143,18 @@ where
     ranges.push((*cuts.last()?, text.len()));
     let last = ranges.len() - 1;
     let failed = AtomicBool::new(false);
+    // (how many items the last piece read held: the next one's vector is made with room for
+    // as many, pieces being of about one length, instead of growing (and moving) from empty;
+    // a count of items really read, never one the text claims)
+    let last_items = AtomicUsize::new(0);
     let read_one = |i: usize, (a, b): (usize, usize)| {
         if failed.load(Ordering::Relaxed) {
             return None;
         }
+        let room = last_items.load(Ordering::Relaxed);
         // (the sequence stands inside the root mapping: one level deep)
-        let (v, end) = super::fast::read_piece::<Vec<Item>>(text.get(a..b)?, 1, i != last)?;
+        let (v, end) = super::fast::read_piece_vec::<Item>(text.get(a..b)?, 1, i != last, room)?;
+        last_items.store(v.len(), Ordering::Relaxed);
         Some((each(v)?, a + end))
     };
     let mut seq_end = body;

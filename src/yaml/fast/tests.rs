@@ -698,3 +698,29 @@ fn word_run_matches_the_table() {
     }
     assert_eq!(scan::WORD.iter().filter(|&&w| w).count(), 26 * 2 + 10 + 4);
 }
+
+#[test]
+fn a_piece_read_into_a_vector_with_room_is_the_vec_read() {
+    let texts = [
+        "- a\n- b\n- c\n",
+        "- {x: 1}\n- [2, 3]\n",
+        "- 1\n- 2\nafter: 3\n",
+        "- 1\n  - 2\n",
+        "- 1\n- &a 2\n",
+    ];
+    for text in texts {
+        let want = read_piece::<Vec<serde_json::Value>>(text, 1, false);
+        for room in [0, 1, 2, 100] {
+            let got = read_piece_vec::<serde_json::Value>(text, 1, false, room);
+            assert_eq!(got, want, "{text:?} {room}");
+            if let Some((v, _)) = &got {
+                assert!(v.capacity() >= room, "{room}");
+            }
+        }
+    }
+    // (the pieces that read, and where the rest starts)
+    let ok = |t| read_piece::<Vec<serde_json::Value>>(t, 1, false).map(|(v, end)| (v.len(), end));
+    assert_eq!(ok(texts[0]), Some((3, 12)));
+    assert_eq!(ok(texts[2]), Some((2, 8)));
+    assert_eq!(ok(texts[4]), None);
+}
