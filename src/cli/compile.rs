@@ -43,6 +43,30 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<Status, Error> {
+    // (with --asc, the ASC folder is looked through on another core while the script is read
+    // and compiled)
+    let (found, script) = match &args.asc {
+        Some(dir) => {
+            let (found, script) = rayon::join(|| asc_index(dir), || script_and_msb(&args));
+            (Some(found), script)
+        }
+        None => (None, script_and_msb(&args)),
+    };
+    let (mds, out) = script?;
+    if let (Some(dir), Some(found)) = (&args.asc, found) {
+        return compile_model(&args, dir, &mds, out, found);
+    }
+    let target = args
+        .output
+        .clone()
+        .unwrap_or_else(|| args.input.with_extension("MSB"));
+    crate::fsio::write_file(&target, &out, args.force)?;
+    println!("{}: {} bytes", target.display(), out.len());
+    Ok(Status::Ok)
+}
+
+/// The script read (its warnings said unless --quiet) and its MSB's bytes.
+fn script_and_msb(args: &Args) -> Result<(crate::zengin::mds::Mds, Vec<u8>), Error> {
     let src = crate::fsio::read_file(&args.input)?;
     let mds = crate::zengin::mds::parse(&src).map_err(|e| Error::Decode {
         file: args.input.clone(),
@@ -66,16 +90,28 @@ pub fn run(args: Args) -> Result<Status, Error> {
     let msb = compile(&mds.script, &src, &opts);
     let mut out = Vec::new();
     msb.write(&mut out).map_err(Error::encoding(&args.input))?;
-    if let Some(dir) = &args.asc {
-        return compile_model(&args, dir, &mds, out);
+    Ok((mds, out))
+}
+
+/// Every ASC under `dir` by upper-case file name (the first found wins, in sorted order).
+fn asc_index(dir: &Path) -> std::collections::HashMap<String, PathBuf> {
+    let mut found = std::collections::HashMap::new();
+    let mut all: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("asc")))
+        .collect();
+    all.sort();
+    for p in all {
+        if let Some(n) = p.file_name() {
+            found
+                .entry(n.to_string_lossy().to_ascii_uppercase())
+                .or_insert(p);
+        }
     }
-    let target = args
-        .output
-        .clone()
-        .unwrap_or_else(|| args.input.with_extension("MSB"));
-    crate::fsio::write_file(&target, &out, args.force)?;
-    println!("{}: {} bytes", target.display(), out.len());
-    Ok(Status::Ok)
+    found
 }
 
 /// How sample values become MAN codes.
@@ -132,27 +168,11 @@ pub(super) fn compile_model(
     dir: &Path,
     mds: &crate::zengin::mds::Mds,
     msb: Vec<u8>,
+    found: std::collections::HashMap<String, PathBuf>,
 ) -> Result<Status, Error> {
     use crate::zengin::asc::model_compile::{ani_jobs, man_for, mdh_from_asc};
     use rayon::prelude::*;
     use std::collections::HashMap;
-    // Every ASC under DIR by upper-case file name (the first found wins, in sorted order).
-    let mut found: HashMap<String, PathBuf> = HashMap::new();
-    let mut all: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("asc")))
-        .collect();
-    all.sort();
-    for p in all {
-        if let Some(n) = p.file_name() {
-            found
-                .entry(n.to_string_lossy().to_ascii_uppercase())
-                .or_insert(p);
-        }
-    }
     let model_name = args
         .input
         .file_stem()
@@ -308,83 +328,91 @@ pub(super) fn compile_model(
     }
     let set = crate::fsio::FileSet::check(&paths, args.force)?;
     let made = crate::fsio::MadeDir::create(&out_dir)?;
-    for (i, (_, bytes)) in files.iter().enumerate() {
-        set.put(i, bytes)?;
-    }
+    // (the MSB and the MDH go to their temporary files beside the first compiles)
+    let put_files = || -> Result<(), Error> {
+        for (i, (_, bytes)) in files.iter().enumerate() {
+            set.put(i, bytes)?;
+        }
+        Ok(())
+    };
     // (a file that cannot be written stops the command, unlike an ani that does not compile)
     let fatal: std::sync::Mutex<Option<Error>> = Default::default();
     let parsed = std::sync::Mutex::new(parsed);
     // (one ASC or ani per task: rayon's own splitting leaves a run of large ASCs to one core
     // while the other waits)
-    let grouped: Vec<Vec<AniResult>> = order
-        .par_iter()
-        .with_max_len(1)
-        .map(|(_, (key, members))| {
-            let Some(path) = found.get(key) else {
-                return members.iter().map(|&i| (i, Ok(None))).collect();
-            };
-            let before = {
-                let mut list = parsed.lock().unwrap_or_else(|p| p.into_inner());
-                let at = list.iter().position(|(k, _)| k == key);
-                at.map(|at| list.swap_remove(at).1)
-            };
-            let asc = match before.unwrap_or_else(|| read_asc(path)) {
-                Ok(a) => a,
-                Err(e) => {
-                    // The error once; the other anis of this ASC point to it.
-                    let mut e = Some(e);
-                    return members
-                        .iter()
-                        .map(|&i| {
-                            let r = e.take().unwrap_or_else(|| {
-                                Error::other(
-                                    path,
-                                    format!(
-                                        "ani `{}`: its ASC does not read (above)",
-                                        jobs[i].ani.name
-                                    ),
-                                )
+    let compile_all = || -> Vec<Vec<AniResult>> {
+        order
+            .par_iter()
+            .with_max_len(1)
+            .map(|(_, (key, members))| {
+                let Some(path) = found.get(key) else {
+                    return members.iter().map(|&i| (i, Ok(None))).collect();
+                };
+                let before = {
+                    let mut list = parsed.lock().unwrap_or_else(|p| p.into_inner());
+                    let at = list.iter().position(|(k, _)| k == key);
+                    at.map(|at| list.swap_remove(at).1)
+                };
+                let asc = match before.unwrap_or_else(|| read_asc(path)) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        // The error once; the other anis of this ASC point to it.
+                        let mut e = Some(e);
+                        return members
+                            .iter()
+                            .map(|&i| {
+                                let r = e.take().unwrap_or_else(|| {
+                                    Error::other(
+                                        path,
+                                        format!(
+                                            "ani `{}`: its ASC does not read (above)",
+                                            jobs[i].ani.name
+                                        ),
+                                    )
+                                });
+                                (i, Err(r))
+                            })
+                            .collect();
+                    }
+                };
+                // Where the engine found it, after `\_WORK\DATA\ANIMS\` (a subfolder of DIR
+                // included, asc.md §4.4).
+                let stored = path
+                    .strip_prefix(dir)
+                    .ok()
+                    .map(|r| {
+                        r.components()
+                            .map(|c| c.as_os_str().to_string_lossy().to_string())
+                            .collect::<Vec<_>>()
+                            .join("\\")
+                    })
+                    .unwrap_or_else(|| key.clone())
+                    .to_ascii_uppercase();
+                members
+                    .par_iter()
+                    .with_max_len(1)
+                    .map(|&i| {
+                        let job = &jobs[i];
+                        let r = man_for(job, &asc, &stored, &nodes, checksum, rounding)
+                            .map_err(|m| Error::other(path, format!("ani `{}`: {m}", job.ani.name)))
+                            .and_then(|(man, notes)| {
+                                let mut bytes = Vec::new();
+                                man.encode(&mut bytes).map_err(Error::encoding(path))?;
+                                let at = man_at[i].expect("a MAN path for every ani with its ASC");
+                                if let Err(e) = set.put(at, &bytes) {
+                                    let mut f = fatal.lock().unwrap_or_else(|p| p.into_inner());
+                                    f.get_or_insert(e);
+                                }
+                                Ok(Some((paths[at].clone(), notes)))
                             });
-                            (i, Err(r))
-                        })
-                        .collect();
-                }
-            };
-            // Where the engine found it, after `\_WORK\DATA\ANIMS\` (a subfolder of DIR
-            // included, asc.md §4.4).
-            let stored = path
-                .strip_prefix(dir)
-                .ok()
-                .map(|r| {
-                    r.components()
-                        .map(|c| c.as_os_str().to_string_lossy().to_string())
-                        .collect::<Vec<_>>()
-                        .join("\\")
-                })
-                .unwrap_or_else(|| key.clone())
-                .to_ascii_uppercase();
-            members
-                .par_iter()
-                .with_max_len(1)
-                .map(|&i| {
-                    let job = &jobs[i];
-                    let r = man_for(job, &asc, &stored, &nodes, checksum, rounding)
-                        .map_err(|m| Error::other(path, format!("ani `{}`: {m}", job.ani.name)))
-                        .and_then(|(man, notes)| {
-                            let mut bytes = Vec::new();
-                            man.encode(&mut bytes).map_err(Error::encoding(path))?;
-                            let at = man_at[i].expect("a MAN path for every ani with its ASC");
-                            if let Err(e) = set.put(at, &bytes) {
-                                let mut f = fatal.lock().unwrap_or_else(|p| p.into_inner());
-                                f.get_or_insert(e);
-                            }
-                            Ok(Some((paths[at].clone(), notes)))
-                        });
-                    (i, r)
-                })
-                .collect()
-        })
-        .collect();
+                        (i, r)
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let (put, grouped) = rayon::join(put_files, compile_all);
+    put?;
     if let Some(e) = fatal.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }

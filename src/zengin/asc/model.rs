@@ -335,6 +335,14 @@ enum Source<'a> {
 }
 
 impl Source<'_> {
+    /// About how many bytes are left to read (a parsed document's lines: none, only a hint).
+    fn remaining(&self) -> usize {
+        match self {
+            Source::Text(lex) => lex.remaining(),
+            Source::Doc(..) => 0,
+        }
+    }
+
     /// Lines returned so far.
     fn lines(&self) -> usize {
         match self {
@@ -549,7 +557,9 @@ impl<'a> Reader<'a> {
                 (p == line.len() || CLASS[line[p] as usize] == 1).then_some(v)
             };
             let tick = token()?;
-            if tick.fract() != 0.0 || tick.abs() > 9.0e15 {
+            // (a whole number: `fract` is a library call on baseline x86-64, the conversion
+            // is exact below 9e15 and NaN fails the comparison)
+            if !(tick.abs() <= 9.0e15 && (tick as i64) as f64 == tick) {
                 return None;
             }
             let mut v = [0.0; 7];
@@ -933,6 +943,9 @@ fn read_tm(r: &mut Reader<'_>, open: usize) -> R<NodeTm> {
     Ok(tm)
 }
 
+/// The fewest bytes a sample line can take (`*CONTROL_POS_SAMPLE 0 0 0 0` and its line end).
+const MIN_SAMPLE_LINE: usize = 28;
+
 fn read_anim(r: &mut Reader<'_>, open: usize, scene: &Scene) -> R<Anim> {
     r.enter(open, "*TM_ANIMATION".into());
     let mut a = Anim::default();
@@ -966,6 +979,17 @@ fn read_anim(r: &mut Reader<'_>, open: usize, scene: &Scene) -> R<Anim> {
             "*CONTROL_ROT_SAMPLE",
             "*CONTROL_SCALE_SAMPLE",
         ][which];
+        // (a position or rotation track holds a sample per frame: room for them at once,
+        // instead of the vector growing by doubling; at most as many as the rest of the text
+        // could hold, so a damaged frame range cannot make a large allocation)
+        let room = usize::try_from(scene.frame_count())
+            .unwrap_or(0)
+            .min(r.src.remaining() / MIN_SAMPLE_LINE);
+        match which {
+            0 => a.pos.reserve_exact(room),
+            1 => a.rot.reserve_exact(room),
+            _ => {}
+        }
         let mut count = 0i64;
         loop {
             // (most of an animation ASC is these lines: read straight from the text where

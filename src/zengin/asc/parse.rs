@@ -199,6 +199,15 @@ impl<'a> Lexer<'a> {
         self.lines
     }
 
+    /// Bytes not yet read (the line ends included).
+    pub fn remaining(&self) -> usize {
+        if self.done {
+            0
+        } else {
+            self.body.len().saturating_sub(self.pos)
+        }
+    }
+
     /// The next line, its tokens appended to `toks` (its [`Line::first`] indexes `toks`);
     /// `None` after the last line. An empty body is one empty line. Fails only on a quoted
     /// string not closed on its line.
