@@ -287,7 +287,7 @@ fn integers_parse_as_the_standard_parser() {
     use super::scalar::{parse_i64, parse_u64};
     // (the rules before the short-decimal step: all digits, no leading zero, then `str::parse`)
     let digits = |b: &[u8]| {
-        !b.is_empty() && !(b[0] == b'0' && b.len() > 1) && b.iter().all(u8::is_ascii_digit)
+        !(b.is_empty() || b[0] == b'0' && b.len() > 1) && b.iter().all(u8::is_ascii_digit)
     };
     let want_u = |s: &str| {
         if s.starts_with("0x") {
