@@ -157,6 +157,16 @@ fn short_decimal(t: &str) -> Option<f32> {
         Some((b'-', rest)) => (true, rest),
         _ => (false, b),
     };
+    // (`D.D`, the spelling of most values (`1.0`, `0.5`): no loop, the same quotient as
+    // below (the two digits as an integer over 10); the loop cost ~90 instructions a value)
+    if let [a, b'.', c] = *b {
+        let (a, c) = (a.wrapping_sub(b'0'), c.wrapping_sub(b'0'));
+        if a > 9 || c > 9 {
+            return None;
+        }
+        let v = f32::from(a * 10 + c) / POW10[1];
+        return Some(if neg { -v } else { v });
+    }
     if b.is_empty() || b.len() > 8 {
         return None;
     }

@@ -143,22 +143,38 @@ where
     ranges.push((*cuts.last()?, text.len()));
     let last = ranges.len() - 1;
     let failed = AtomicBool::new(false);
+    // (how many items the last piece read held: the next one's vector is made with room for
+    // as many, pieces being of about one length, instead of growing (and moving) from empty;
+    // a count of items really read, never one the text claims)
+    let last_items = AtomicUsize::new(0);
     let read_one = |i: usize, (a, b): (usize, usize)| {
         if failed.load(Ordering::Relaxed) {
             return None;
         }
+        let room = last_items.load(Ordering::Relaxed);
         // (the sequence stands inside the root mapping: one level deep)
-        let (v, end) = super::fast::read_piece::<Vec<Item>>(text.get(a..b)?, 1, i != last)?;
+        let (v, end) = super::fast::read_piece_vec::<Item>(text.get(a..b)?, 1, i != last, room)?;
+        last_items.store(v.len(), Ordering::Relaxed);
         Some((each(v)?, a + end))
     };
     let mut seq_end = body;
-    // (how many pieces were handed on, and the workers' wake-up when it grows)
-    let handed = (std::sync::Mutex::new(0usize), std::sync::Condvar::new());
+    // (how many pieces were handed on and how many workers wait for that to grow, and their
+    // wake-up: a wake-up only when one waits, a system call per piece saved otherwise)
+    let handed = (
+        std::sync::Mutex::new((0usize, 0usize)),
+        std::sync::Condvar::new(),
+    );
     let hand_on = |n: usize| {
-        if let Ok(mut h) = handed.0.lock() {
-            *h = n;
+        let waiting = match handed.0.lock() {
+            Ok(mut h) => {
+                h.0 = n;
+                h.1 > 0
+            }
+            Err(_) => true,
+        };
+        if waiting {
+            handed.1.notify_all();
         }
-        handed.1.notify_all();
     };
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
@@ -183,9 +199,16 @@ where
                     // (wait until the pieces before are handed on far enough; the thread
                     // handing them on wakes the workers after each, and when it gives up)
                     let (lock, turn) = handed;
-                    if let Ok(g) = lock.lock() {
-                        let _g = turn
-                            .wait_while(g, |h| i >= *h + ahead && !failed.load(Ordering::Relaxed));
+                    let far = |h: &mut (usize, usize)| {
+                        i >= h.0 + ahead && !failed.load(Ordering::Relaxed)
+                    };
+                    if let Ok(mut g) = lock.lock() {
+                        if far(&mut g) {
+                            g.1 += 1;
+                            if let Ok(mut g) = turn.wait_while(g, far) {
+                                g.1 -= 1;
+                            }
+                        }
                     }
                     // (a closed channel: this thread gave up already)
                     if tx.send((i, read_one(i, r))).is_err() {

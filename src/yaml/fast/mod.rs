@@ -72,13 +72,63 @@ pub fn read_piece<'de, T: de::Deserialize<'de>>(
     depth: usize,
     to_end: bool,
 ) -> Option<(T, usize)> {
+    read_piece_seed(text, depth, to_end, std::marker::PhantomData::<T>)
+}
+
+/// [`read_piece`] of a sequence of `T`s into a vector made with room for `capacity` of them
+/// (the count of a piece read before: the vector of large items is not moved while it
+/// grows; the same items as `Vec<T>`'s own visitor gives, pushed in order).
+pub fn read_piece_vec<'de, T: de::Deserialize<'de>>(
+    text: &'de str,
+    depth: usize,
+    to_end: bool,
+    capacity: usize,
+) -> Option<(Vec<T>, usize)> {
+    read_piece_seed(
+        text,
+        depth,
+        to_end,
+        VecWithCapacity(capacity, std::marker::PhantomData),
+    )
+}
+
+fn read_piece_seed<'de, S: DeserializeSeed<'de>>(
+    text: &'de str,
+    depth: usize,
+    to_end: bool,
+    seed: S,
+) -> Option<(S::Value, usize)> {
     let mut p = Parser::new(text, depth);
     // (the root must be a block sequence at column 0: the pieces are cut at its entries)
     if !p.is_dash(0) {
         return None;
     }
-    let v = T::deserialize(&mut p).ok()?;
+    let v = seed.deserialize(&mut p).ok()?;
     p.rest(to_end).map(|end| (v, end))
+}
+
+/// A `Vec<T>` read as serde's own visitor reads it, into a vector made with a given room.
+struct VecWithCapacity<T>(usize, std::marker::PhantomData<T>);
+
+impl<'de, T: de::Deserialize<'de>> DeserializeSeed<'de> for VecWithCapacity<T> {
+    type Value = Vec<T>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de, T: de::Deserialize<'de>> de::Visitor<'de> for VecWithCapacity<T> {
+    type Value = Vec<T>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a sequence")
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+        let mut v = Vec::with_capacity(self.0);
+        while let Some(x) = seq.next_element()? {
+            v.push(x);
+        }
+        Ok(v)
+    }
 }
 
 /// Where the next node starts.

@@ -282,6 +282,106 @@ fn plain_run_matches_the_table() {
     assert_eq!(scan::plain_run(b"0123456789abcdef:", 0), 16);
 }
 
+#[test]
+fn integers_parse_as_the_standard_parser() {
+    use super::scalar::{parse_i64, parse_u64};
+    // (the rules before the short-decimal step: all digits, no leading zero, then `str::parse`)
+    let digits = |b: &[u8]| {
+        !(b.is_empty() || b[0] == b'0' && b.len() > 1) && b.iter().all(u8::is_ascii_digit)
+    };
+    let want_u = |s: &str| {
+        if s.starts_with("0x") {
+            return parse_u64(s);
+        }
+        digits(s.as_bytes())
+            .then(|| s.parse::<u64>().ok())
+            .flatten()
+    };
+    let want_i = |s: &str| match s.strip_prefix('-') {
+        Some(d) => digits(d.as_bytes())
+            .then(|| s.parse::<i64>().ok())
+            .flatten(),
+        None => want_u(s).and_then(|x| i64::try_from(x).ok()),
+    };
+    let mut texts: Vec<String> = [
+        "", "-", "0", "00", "01", "-0", "-00", "-01", "1a", "a1", "+1", "1 ", " 1", "1.0", "0x1f",
+        "-0x1",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for n in 1..=21 {
+        for lead in ['1', '9'] {
+            let t: String = std::iter::once(lead)
+                .chain(std::iter::repeat_n('9', n - 1))
+                .collect();
+            texts.push(t.clone());
+            texts.push(format!("-{t}"));
+            texts.push(format!("{t}x"));
+        }
+    }
+    for v in [
+        u64::MAX,
+        i64::MAX as u64,
+        i64::MAX as u64 + 1,
+        10u64.pow(18),
+        10u64.pow(18) - 1,
+        10u64.pow(19),
+    ] {
+        texts.push(v.to_string());
+        texts.push(format!("-{v}"));
+    }
+    for v in (0u64..100_000).step_by(7) {
+        texts.push(v.to_string());
+        texts.push(format!("-{v}"));
+    }
+    let mut read = 0;
+    for t in &texts {
+        assert_eq!(parse_u64(t), want_u(t), "{t:?}");
+        assert_eq!(parse_i64(t), want_i(t), "{t:?}");
+        read += usize::from(parse_i64(t).is_some());
+    }
+    // (every generated spelling of a number within i64 reads; the malformed ones do not)
+    assert!(read > 28_000, "{read}");
+    assert_eq!(parse_i64("-9223372036854775808"), Some(i64::MIN));
+    assert_eq!(parse_u64("18446744073709551615"), Some(u64::MAX));
+    assert_eq!(parse_u64("18446744073709551616"), None);
+    assert_eq!(
+        parse_i64("-999999999999999999"),
+        Some(-999_999_999_999_999_999)
+    );
+}
+
+#[test]
+fn space_run_matches_bytes() {
+    // every byte after runs of spaces of every length around the 16-byte step, from several
+    // starts, and runs to the end of the text
+    let mut ended = 0;
+    for b in 0..=255u8 {
+        for len in 0usize..40 {
+            for tail in [0usize, 1, 20] {
+                let mut s = vec![b' '; len];
+                s.push(b);
+                s.extend(std::iter::repeat_n(b'x', tail));
+                for start in [0usize, 1, 5, 16] {
+                    let start = start.min(s.len());
+                    let want = scan::space_run_bytes(&s, start);
+                    assert_eq!(scan::space_run(&s, start), want, "{b:#04x} {len} {start}");
+                    if b != b' ' && start <= len && want == len {
+                        ended += 1;
+                    }
+                }
+            }
+        }
+    }
+    // (a non-space byte ends the run at its length, from each start at or before it: per
+    // byte and tail, 1 start for length 0, 2 for 1–4, 3 for 5–15, 4 for 16–39)
+    assert_eq!(ended, 255 * 3 * (1 + 4 * 2 + 11 * 3 + 24 * 4));
+    assert_eq!(scan::space_run(&[b' '; 50], 0), 50);
+    assert_eq!(scan::space_run(&[b' '; 50], 50), 50);
+    assert_eq!(scan::space_run(b"   ", 7), 7);
+}
+
 /// Keys' prints: length and first seven bytes, so different short keys never share one.
 #[test]
 fn key_fingerprints() {
@@ -597,4 +697,30 @@ fn word_run_matches_the_table() {
         }
     }
     assert_eq!(scan::WORD.iter().filter(|&&w| w).count(), 26 * 2 + 10 + 4);
+}
+
+#[test]
+fn a_piece_read_into_a_vector_with_room_is_the_vec_read() {
+    let texts = [
+        "- a\n- b\n- c\n",
+        "- {x: 1}\n- [2, 3]\n",
+        "- 1\n- 2\nafter: 3\n",
+        "- 1\n  - 2\n",
+        "- 1\n- &a 2\n",
+    ];
+    for text in texts {
+        let want = read_piece::<Vec<serde_json::Value>>(text, 1, false);
+        for room in [0, 1, 2, 100] {
+            let got = read_piece_vec::<serde_json::Value>(text, 1, false, room);
+            assert_eq!(got, want, "{text:?} {room}");
+            if let Some((v, _)) = &got {
+                assert!(v.capacity() >= room, "{room}");
+            }
+        }
+    }
+    // (the pieces that read, and where the rest starts)
+    let ok = |t| read_piece::<Vec<serde_json::Value>>(t, 1, false).map(|(v, end)| (v.len(), end));
+    assert_eq!(ok(texts[0]), Some((3, 12)));
+    assert_eq!(ok(texts[2]), Some((2, 8)));
+    assert_eq!(ok(texts[4]), None);
 }
