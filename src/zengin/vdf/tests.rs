@@ -1540,6 +1540,17 @@ mod random {
         out.into_inner()
     }
 
+    /// A case the random test below found: a byte of the zipped data changed and the file
+    /// cut inside it.
+    #[test]
+    fn a_cut_zipped_archive_is_read_or_refused_alike() {
+        let mut data = small_zipped();
+        let n = data.len();
+        data[520 % n] = 60;
+        data.truncate(697);
+        check_any_input(&data);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
         #[test]

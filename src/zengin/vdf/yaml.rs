@@ -671,8 +671,23 @@ pub fn from_document(doc: VdfDocument) -> Result<Vdf<'static>, EncodeError> {
         .map(|p| p.offset + p.stored_len(v.entries.len()))
         .max()
         .unwrap_or(0);
+    // (in a zipped volume an entry's size is the unpacked one: its stored stream, as the
+    // archive is read, runs as far as the stream found at its offset says, e.g. an entry left
+    // unplaced because an earlier stream overlaps it)
+    let mut written: Option<Vec<u8>> = None;
     for (i, e) in v.entries.iter().enumerate() {
-        let stop = u64::from(e.offset) + u64::from(e.size);
+        let mut stop = u64::from(e.offset) + u64::from(e.size);
+        if !placed[i] && !e.is_dir() && e.size > 0 && stop > end && v.header.zipped() {
+            let bytes = written.get_or_insert_with(|| {
+                let mut c = std::io::Cursor::new(Vec::new());
+                // (a failed write leaves the refusal below as it was)
+                let _ = v.write(&mut c);
+                c.into_inner()
+            });
+            if let Some(info) = bytes.get(e.offset as usize..).and_then(zipped::probe) {
+                stop = u64::from(e.offset) + info.stored_len;
+            }
+        }
         if !placed[i] && !e.is_dir() && e.size > 0 && stop > end {
             return Err(EncodeError::new(format!(
                 "{}: no `layout` piece holds this file's data (`- kind: file` with `entry: {i}`), \
