@@ -75,6 +75,56 @@ fn a_document_with_a_bom_and_crlf_line_ends_imports_byte_identically() {
     }
 }
 
+/// A document holding a byte that is not UTF-8 is refused as such, at that byte's offset,
+/// before anything else, however the format reads it: a large MW3 document (read in pieces,
+/// each checked as it is read) with the byte before the sequence, in it or after it, and a
+/// small MAN document; no output is left. The untouched large document imports to its bytes.
+#[test]
+fn a_document_that_is_not_utf8_is_refused_at_its_byte() {
+    use animkit::mw3::anim::gen::{self, Shape};
+    let tmp = tempfile::tempdir().unwrap();
+    let shape = Shape {
+        defs: 400,
+        max_items: 6,
+        max_sequences: 3,
+        max_events: 16,
+        realistic: true,
+    };
+    let bytes = gen::file(5, &shape).expect("generates");
+    let format = animkit::registry::detect(&bytes).unwrap();
+    let yaml = format
+        .decode(&bytes)
+        .unwrap()
+        .to_yaml(&Default::default())
+        .unwrap();
+    assert!(yaml.len() > 1 << 20, "large enough to be read in pieces");
+    let doc = tmp.path().join("anim.yaml");
+    std::fs::write(&doc, &yaml).unwrap();
+    let (code, _, err) = run(tmp.path(), &["import", "anim.yaml", "-o", "anim.zbd"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read(tmp.path().join("anim.zbd")).unwrap() == bytes);
+    let defs = yaml.find("\nanim_defs:\n").unwrap();
+    let (_, man) = export(&root().join("samples/WALK.MAN"));
+    for (text, at) in [
+        (&yaml, 2),
+        (&yaml, defs - 3),
+        (&yaml, yaml.len() / 2),
+        (&yaml, yaml.len() - 2),
+        (&man, man.len() / 2),
+    ] {
+        let mut b = text.clone().into_bytes();
+        b[at] = 0xFF;
+        std::fs::write(&doc, &b).unwrap();
+        let (code, _, err) = run(tmp.path(), &["import", "anim.yaml", "-o", "out.bin"]);
+        assert_eq!(code, 2, "{at}: {err}");
+        let want = format!(
+            "animkit: error: anim.yaml: not UTF-8 text: invalid utf-8 sequence of 1 bytes from index {at}"
+        );
+        assert!(err.contains(&want), "{at}: {err}");
+        assert!(!tmp.path().join("out.bin").exists(), "{at}");
+    }
+}
+
 #[test]
 fn an_unknown_format_tag_lists_the_known_ones() {
     let tmp = tempfile::tempdir().unwrap();

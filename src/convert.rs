@@ -263,6 +263,7 @@ pub fn import_error(path: &Path, text: &str, e: crate::exact::ImportError) -> Er
                 },
             }
         }
+        crate::exact::ImportError::Text(m) => Error::other(path, m),
     }
 }
 
@@ -622,9 +623,9 @@ impl Sink for FileSink<'_> {
         self.error = None;
         self.run(|f| f.restart());
     }
-    fn done_with(&mut self, part: &str) {
+    fn done_with(&mut self, part: &[u8]) {
         if let Some(map) = self.input {
-            map.release(part.as_bytes());
+            map.release(part);
         }
     }
 }
@@ -773,7 +774,7 @@ fn write_export(
 #[allow(clippy::too_many_arguments)]
 pub fn import(
     file: &Path,
-    text: &str,
+    text: &crate::yaml::Text,
     map: Option<&crate::fsio::Mapped>,
     format: &dyn Format,
     opts: &ImportOptions,
@@ -795,7 +796,13 @@ pub fn import(
     };
     let imported = format
         .import_to(text, opts, previous.as_deref(), &mut sink)
-        .map_err(|e| import_error(file, text, e))?;
+        .map_err(|e| match &e {
+            // (an error that points at a value: the document was read, so checked whole)
+            crate::exact::ImportError::Encode(_) => {
+                import_error(file, text.str().unwrap_or_default(), e)
+            }
+            _ => import_error(file, "", e),
+        })?;
     // (unmapped before the output replaces it: Windows renames no file over a mapped one)
     drop(previous);
     if let Some(e) = sink.error {
@@ -817,7 +824,7 @@ pub fn import_input(
     let text = input.text()?;
     import(
         &input.path,
-        &text,
+        &crate::yaml::Text::of_str(&text),
         Some(&input.data),
         input.format,
         opts,

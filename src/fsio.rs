@@ -116,6 +116,8 @@ pub struct PendingFile {
     /// Where the file goes: `path`, or the file a link at `path` points to.
     target: Target,
     len: u64,
+    /// [`PendingFile::finish_flushes`], once [`PendingFile::settle`] asked.
+    flushes: Option<bool>,
 }
 
 impl PendingFile {
@@ -131,6 +133,7 @@ impl PendingFile {
             path: path.to_path_buf(),
             target,
             len: 0,
+            flushes: None,
         })
     }
     /// The file it becomes.
@@ -162,9 +165,32 @@ impl PendingFile {
         f.seek(SeekFrom::Start(self.len))?;
         Ok(())
     }
-    /// Force the bytes written so far to the disk (so less is left for [`finish`](Self::finish)).
+    /// Force the bytes written so far to the disk (so less is left for [`finish`](Self::finish)),
+    /// when `finish` forces the file to disk at all: a file that replaces another where the
+    /// file system orders that rename after the data, or one streamed into a device, is not,
+    /// and a flush here would be the system's later work done now, on this process's time
+    /// (about 2 % of an 18 MB MW3 import's CPU time).
     pub fn settle(&mut self) -> std::io::Result<()> {
-        self.tmp.as_file().sync_data()
+        let flushes = match self.flushes {
+            Some(f) => f,
+            None => *self.flushes.insert(self.finish_flushes()),
+        };
+        if flushes {
+            self.tmp.as_file().sync_data()?;
+        }
+        Ok(())
+    }
+    /// Whether [`finish`](Self::finish) would force the file to disk now.
+    fn finish_flushes(&self) -> bool {
+        match &self.target {
+            // (a file replaced where the file system orders the rename after the data needs
+            // no flush for the guarantee: see `ordered`)
+            Target::Regular(path) => {
+                !path.exists()
+                    || ordered::flush_before_replacing(path.parent().unwrap_or(Path::new("")))
+            }
+            Target::Stream(_) => false,
+        }
     }
     /// Whether the file at `other` holds exactly the bytes written so far (compared a block
     /// at a time, neither held whole).
@@ -210,6 +236,7 @@ impl PendingFile {
                 "already exists; pass --force to overwrite it",
             ));
         }
+        let flush = sync && self.finish_flushes();
         let path = match self.target {
             Target::Regular(p) => p,
             Target::Stream(dev) => {
@@ -221,13 +248,7 @@ impl PendingFile {
                     .map_err(|e| Error::io(&self.path, e));
             }
         };
-        // (a file replaced where the file system orders the rename after the data needs no
-        // flush for the guarantee: see `ordered`)
-        let ordered_replace = || {
-            path.exists()
-                && !ordered::flush_before_replacing(path.parent().unwrap_or(Path::new("")))
-        };
-        if sync && !ordered_replace() {
+        if flush {
             self.tmp
                 .as_file()
                 .sync_all()
@@ -1334,6 +1355,33 @@ pub fn write_streaming<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pending file settles (flushes part way) exactly when its `finish` would flush: a new
+    /// file does, a file streamed into a device does not, and one replacing a file does when
+    /// its folder's file system does not order the rename after the data. The bytes are the
+    /// same either way.
+    #[test]
+    fn a_pending_file_settles_only_when_it_is_flushed_at_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.bin");
+        let mut f = PendingFile::create(&p).unwrap();
+        f.append(b"one").unwrap();
+        f.settle().unwrap();
+        assert_eq!(f.flushes, Some(true));
+        f.finish(false).unwrap();
+        let mut f = PendingFile::create(&p).unwrap();
+        f.append(b"two").unwrap();
+        f.settle().unwrap();
+        assert_eq!(f.flushes, Some(ordered::flush_before_replacing(dir.path())));
+        f.finish(true).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        #[cfg(unix)]
+        {
+            let mut f = PendingFile::create(Path::new("/dev/null")).unwrap();
+            f.settle().unwrap();
+            assert_eq!(f.flushes, Some(false));
+        }
+    }
 
     #[test]
     fn refuses_to_overwrite_without_force_and_leaves_no_temp_files() {

@@ -36,16 +36,25 @@ pub fn run(args: Args) -> Result<Status, Error> {
     if map.is_empty() {
         return Err(Error::other(&args.file, "empty file"));
     }
-    // (checking the text touches every page of the map: each part's pages are dropped once
-    // checked, so the whole file is never resident at once; they come back as the format
-    // reads them, and a format that streams drops each piece again once packed)
-    let text = crate::yaml::decode_text_releasing(&map, &|part| map.release(part))
-        .map_err(|e| Error::other(&args.file, e))?;
-    let tag = crate::yaml::document_tag(&text)
-        .ok_or_else(|| Error::other(&args.file, "no `format:` line: not an animkit document"))?;
+    // (checked as UTF-8 by the format as it reads it: a format that reads a large document
+    // in pieces checks each piece on the thread that reads it, the usual path checks the whole
+    // file first, each part's pages dropped once checked so the whole file is never resident
+    // at once; a format that streams drops each piece again once packed)
+    let release = |part: &[u8]| map.release(part);
+    let text =
+        crate::yaml::Text::of_bytes(&map, &release).map_err(|e| Error::other(&args.file, e))?;
+    // (a file that is not UTF-8 text says so before anything else it lacks)
+    let whole_first = |m: String| match text.str() {
+        Err(e) => Error::other(&args.file, e),
+        Ok(_) => Error::other(&args.file, m),
+    };
+    let tag = text
+        .tag()
+        .map_err(|e| Error::other(&args.file, e))?
+        .ok_or_else(|| whole_first("no `format:` line: not an animkit document".into()))?;
     let format = registry::formats()
         .by_tag_or_message(tag)
-        .map_err(|m| Error::other(&args.file, m))?;
+        .map_err(whole_first)?;
     let opts = ImportOptions {
         requantize: args.requantize,
     };
@@ -55,9 +64,8 @@ pub fn run(args: Args) -> Result<Status, Error> {
         None => {
             let ext = args.file.extension().and_then(|e| e.to_str()).unwrap_or("");
             if !ext.eq_ignore_ascii_case("yaml") && !ext.eq_ignore_ascii_case("yml") {
-                return Err(Error::other(
-                    &args.file,
-                    "cannot derive an output name (no .yaml extension); pass -o OUT",
+                return Err(whole_first(
+                    "cannot derive an output name (no .yaml extension); pass -o OUT".into(),
                 ));
             }
             args.file.with_extension("")

@@ -59,7 +59,7 @@ pub trait Sink {
     /// The format is done with `part` of the document it reads (a piece already packed): the
     /// memory behind it may be given back (nothing by default; a document read from a file
     /// map drops those pages).
-    fn done_with(&mut self, _part: &str) {}
+    fn done_with(&mut self, _part: &[u8]) {}
 }
 
 impl Sink for Vec<u8> {
@@ -194,6 +194,19 @@ pub trait Codec: Sized + Send + Sync + 'static {
     ) -> Result<Imported, ImportError> {
         import_through_model::<Self>(text, opts, previous, sink)
     }
+    /// [`Codec::import_to`] of a file's [`Text`](crate::yaml::Text), byte order mark and all.
+    /// The default checks the whole file first ([`Text::str`](crate::yaml::Text::str)); a
+    /// format that reads a large document in pieces may check each piece as it reads it
+    /// instead (each page touched once), with the same result, bytes or error, as the default.
+    fn import_text_to(
+        text: &crate::yaml::Text,
+        opts: &ImportOptions,
+        previous: Option<&[u8]>,
+        sink: &mut dyn Sink,
+    ) -> Result<Imported, ImportError> {
+        let text = text.str().map_err(ImportError::Text)?;
+        Self::import_to(crate::yaml::strip_bom(text), opts, previous, sink)
+    }
     /// The YAML document of [`Codec::to_yaml`] written to `out` as it is made. The default
     /// makes the whole text and writes it; a format with large documents may write it piece
     /// by piece (memory: a small constant beside the model, not the document), but the bytes
@@ -284,10 +297,10 @@ pub trait Format: Send + Sync {
     fn detect(&self, data: &[u8]) -> bool;
     fn decode(&self, data: &[u8]) -> Result<Box<dyn Asset>, DecodeError>;
     fn read_yaml(&self, text: &str, opts: &ImportOptions) -> Result<Box<dyn Asset>, ImportError>;
-    /// See [`Codec::import_to`].
+    /// See [`Codec::import_text_to`].
     fn import_to(
         &self,
-        text: &str,
+        text: &crate::yaml::Text,
         opts: &ImportOptions,
         previous: Option<&[u8]>,
         sink: &mut dyn Sink,
@@ -465,12 +478,13 @@ impl<T: Codec> Format for Registered<T> {
     }
     fn import_to(
         &self,
-        text: &str,
+        text: &crate::yaml::Text,
         opts: &ImportOptions,
         previous: Option<&[u8]>,
         sink: &mut dyn Sink,
     ) -> Result<Imported, ImportError> {
-        T::import_to(crate::yaml::strip_bom(text), opts, previous, sink)
+        // (a BOM is stripped on the way: see `import_text_to`)
+        T::import_text_to(text, opts, previous, sink)
     }
     fn schema(&self) -> RootSchema {
         crate::exact::with_integer_ranges(T::schema())

@@ -424,4 +424,7 @@ pub enum ImportError {
     Yaml(#[from] YamlError),
     #[error(transparent)]
     Encode(#[from] EncodeError),
+    /// The file is not UTF-8 text (the message says where and why).
+    #[error("{0}")]
+    Text(String),
 }

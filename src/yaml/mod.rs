@@ -135,6 +135,87 @@ pub fn decode_text_releasing<'a>(
     }))
 }
 
+/// A YAML file's bytes on their way to being text. The usual path ([`Text::str`]) is
+/// [`decode_text_releasing`]'s: the whole file checked (its pages dropped part by part), the
+/// text or the message cached. A reader that goes through the bytes anyway may instead check
+/// each part as it reads it ([`Text::bytes`], e.g. [`split::read_pieces_of`]), which touches
+/// each page once instead of twice; it must check every byte it gives a meaning to, and on
+/// any failure leave the document to [`Text::str`] (its value, or its message).
+pub struct Text<'a> {
+    bytes: &'a [u8],
+    release: &'a dyn Fn(&[u8]),
+    whole: std::cell::OnceCell<Result<std::borrow::Cow<'a, str>, String>>,
+}
+
+impl<'a> Text<'a> {
+    /// A file's bytes, not yet checked as UTF-8 (a UTF-16 or UTF-32 file is refused now, by
+    /// its first bytes); `release` may drop pages of parts checked or read.
+    pub fn of_bytes(bytes: &'a [u8], release: &'a dyn Fn(&[u8])) -> Result<Text<'a>, String> {
+        wide_text(bytes)?;
+        Ok(Text {
+            bytes,
+            release,
+            whole: std::cell::OnceCell::new(),
+        })
+    }
+
+    /// Text already checked.
+    pub fn of_str(text: &'a str) -> Text<'a> {
+        Text {
+            bytes: text.as_bytes(),
+            release: &|_| {},
+            whole: std::cell::OnceCell::from(Ok(std::borrow::Cow::Borrowed(text))),
+        }
+    }
+
+    /// The whole document as [`decode_text`] gives it (checked on the first call).
+    pub fn str(&self) -> Result<&str, String> {
+        match self
+            .whole
+            .get_or_init(|| decode_text_releasing(self.bytes, self.release))
+        {
+            Ok(t) => Ok(t),
+            Err(e) => Err(e.clone()),
+        }
+    }
+
+    /// The file's bytes, checked or not (see the type).
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// Whether [`Text::str`] was asked for (the whole file checked, or refused).
+    pub fn checked_whole(&self) -> bool {
+        self.whole.get().is_some()
+    }
+
+    /// Hand `part` (of [`Text::bytes`]) to the release function.
+    pub fn release(&self, part: &[u8]) {
+        (self.release)(part)
+    }
+
+    /// [`document_tag`] of the document, found without checking the whole file when its
+    /// `format:` line is a UTF-8 line of the file as it is (the usual case); otherwise that
+    /// of [`Text::str`]'s text (its message first).
+    pub fn tag(&self) -> Result<Option<&str>, String> {
+        if !self.checked_whole() {
+            let b = self
+                .bytes
+                .strip_prefix(b"\xEF\xBB\xBF")
+                .unwrap_or(self.bytes);
+            for line in b.split(|&c| c == b'\n') {
+                if line.starts_with(b"format:") {
+                    if let Ok(line) = std::str::from_utf8(line) {
+                        return Ok(document_tag(line));
+                    }
+                    break;
+                }
+            }
+        }
+        Ok(document_tag(self.str()?))
+    }
+}
+
 /// Why `bytes` is not UTF-8 text when they are UTF-16 or UTF-32 (by their byte order mark,
 /// or the zero bytes of ASCII text in them).
 fn wide_text(bytes: &[u8]) -> Result<(), String> {
@@ -174,6 +255,45 @@ pub fn document_tag(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file's tag found without checking the whole file is the tag of its decoded text,
+    /// or the whole file's message when it has none to find (a tag on a line that is not
+    /// UTF-8, CR-only line ends, no tag at all).
+    #[test]
+    fn a_texts_tag_is_that_of_the_decoded_text() {
+        let release = |_: &[u8]| {};
+        // (the file, its tag or message, whether the whole file was checked to find it)
+        type Case<'a> = (&'a [u8], Result<Option<&'a str>, &'a str>, bool);
+        let cases: [Case; 7] = [
+            (
+                b"format: mw3.anim\nversion: 1\n",
+                Ok(Some("mw3.anim")),
+                false,
+            ),
+            (
+                b"\xEF\xBB\xBFversion: 1\r\nformat: 'zengin.man'  # x\r\n",
+                Ok(Some("zengin.man")),
+                false,
+            ),
+            (b"a: \xFF\nformat: x\n", Ok(Some("x")), false),
+            (
+                b"a: 1\nformat: \xFF\n",
+                Err("not UTF-8 text: invalid utf-8 sequence of 1 bytes from index 13"),
+                true,
+            ),
+            (b"a: 1\rformat: y\r", Ok(Some("y")), true),
+            (b"format: z\ra: 1\r", Ok(Some("z")), false),
+            (b"a: 1\n", Ok(None), true),
+        ];
+        for (bytes, want, whole) in cases {
+            let t = Text::of_bytes(bytes, &release).unwrap();
+            assert_eq!(t.tag(), want.map_err(String::from), "{bytes:?}");
+            assert_eq!(t.checked_whole(), whole, "{bytes:?}");
+            if let Ok(text) = decode_text(bytes) {
+                assert_eq!(t.tag().unwrap(), document_tag(&text), "{bytes:?}");
+            }
+        }
+    }
 
     #[test]
     fn decoding_a_large_text_in_parts_gives_decode_texts_text_or_message() {

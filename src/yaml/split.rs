@@ -28,6 +28,12 @@ const PIECE_MIN: usize = 256 << 10;
 /// The usual length of a piece of a long document.
 const PIECE_SIZE: usize = 256 << 10;
 
+/// The text done with is handed on (see [`read_pieces`]) once this much more of it is, and
+/// at the end: each hand-on may be a system call that walks the part's page table and stops
+/// every other thread of the process to flush its address cache, and handing on each piece
+/// took about 1 % of an 18 MB MW3 import's CPU time (the pages held meanwhile: at most this).
+const HAND_BACK_EVERY: usize = 2 << 20;
+
 /// A worker starts a piece only when fewer than this many pieces per worker are read ahead
 /// of the first one not yet handed on (a worker slowed down, e.g. by other processes on its
 /// core, would otherwise let the others run ahead, their results and pages held meanwhile).
@@ -46,12 +52,12 @@ where
 {
     let mut parts = Vec::new();
     let read = read_pieces(
-        text,
+        &super::Text::of_str(text),
         key,
         items,
         Some,
-        |_: &str| {},
-        |_: &D, p, _: &str| {
+        |_: &[u8]| {},
+        |_: &D, p, _: &[u8]| {
             parts.push(p);
             Some(())
         },
@@ -68,63 +74,125 @@ where
 }
 
 /// Read a large document in pieces (see the module): `touched` gets, once the pieces are
-/// cut and before they are read, the sequence's text (its pages may be given back: the
+/// cut and before they are read, the sequence's bytes (their pages may be given back: the
 /// pieces read them again); `each` gets each piece's items on the thread that read them; `consume` gets, on the calling thread, the document before the
 /// sequence (read as `D` with the key's value `[]`), each result of `each` in the sequence's
 /// order, as soon as it and those before it are done (so the caller can write them out while
-/// later pieces are read), and the part of `text` done with (a caller may give its memory
-/// back): the sequence from its start (at most [`DONE_BACK_BYTES`] back) to the end of that piece, since reading a piece maps a
+/// later pieces are read), and the part of the text done with (a caller may give its memory
+/// back; empty until [`HAND_BACK_EVERY`] more bytes are done, and at the last piece): the
+/// sequence from its start (at most [`DONE_BACK_BYTES`] back) to the end of that piece, since reading a piece maps a
 /// whole page-cache folio (up to megabytes), pages of earlier pieces given back before
 /// included. Returns the document without the sequence (`D`,
 /// its `items` empty), or `None` (read the document the usual way) when the document is
 /// small, the fast reader is off, the document is not in that shape, a piece is outside the
 /// fast reader's subset, or `each` or `consume` gives `None` (then `consume` may have had
 /// some pieces: the caller discards what it made of them).
+///
+/// A `text` not yet checked as UTF-8 is checked a piece at a time, each on the thread that
+/// reads it (the file's pages touched once, not once to check and again to read): every
+/// byte of the document is in the part before the sequence, its key line, a piece, or the
+/// rest after it, and each is checked before it is read, so a document read this way is
+/// valid text; one that is not gives `None` (the usual read then says why).
 pub fn read_pieces<D, Item, R>(
-    text: &str,
+    text: &super::Text,
     key: &str,
     items: fn(&mut D) -> &mut Vec<Item>,
     each: impl Fn(Vec<Item>) -> Option<R> + Sync,
-    touched: impl Fn(&str),
-    consume: impl FnMut(&D, R, &str) -> Option<()>,
+    touched: impl Fn(&[u8]),
+    consume: impl FnMut(&D, R, &[u8]) -> Option<()>,
 ) -> Option<D>
 where
     D: DeserializeOwned,
     Item: DeserializeOwned + Send,
     R: Send,
 {
-    let text = super::strip_bom(text);
+    // (the text as checked already, if it was: its pieces need no check of their own)
+    let (bytes, checked) = match text.checked_whole() {
+        true => {
+            let t = super::strip_bom(text.str().ok()?);
+            (t.as_bytes(), Some(t))
+        }
+        false => {
+            let b = text.bytes();
+            (b.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(b), None)
+        }
+    };
+    let text = Source { bytes, checked };
     // (also on one thread, e.g. under `taskset -c 0`: the output is still written as the
     // document is read, instead of the whole model being built first: 128 MB → 67 MB peak
     // for an 18 MB MW3 document)
     let threads = rayon::current_num_threads();
-    if text.len() < SPLIT_MIN || !super::read::fast_reader_on() {
+    if text.bytes.len() < SPLIT_MIN || !super::read::fast_reader_on() {
         return None;
     }
     // (pieces of about PIECE_SIZE: each thread holds the items of one piece at a time)
-    let pieces = (threads * 2).max(text.len() / PIECE_SIZE);
-    read_in_pieces(text, key, items, each, touched, consume, pieces)
+    let pieces = (threads * 2).max(text.bytes.len() / PIECE_SIZE);
+    read_in_pieces(
+        text,
+        key,
+        items,
+        each,
+        touched,
+        consume,
+        pieces,
+        HAND_BACK_EVERY,
+    )
 }
 
-/// [`read_pieces`] of a document without a byte order mark, in at most `pieces` pieces.
+/// A document's bytes without a byte order mark, and the same as text when it was checked
+/// whole already.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    bytes: &'a [u8],
+    checked: Option<&'a str>,
+}
+
+impl<'a> Source<'a> {
+    /// The text of `range`, checked here unless the whole was (`None`: not UTF-8, or not on
+    /// character boundaries).
+    fn text(self, range: std::ops::Range<usize>) -> Option<&'a str> {
+        match self.checked {
+            Some(t) => t.get(range),
+            // (simdutf8: SIMD steps, about a quarter of the standard check's instructions;
+            // its refusal is the standard check's)
+            None => simdutf8::basic::from_utf8(self.bytes.get(range)?).ok(),
+        }
+    }
+}
+
+#[cfg(test)]
+impl<'a> From<&'a str> for Source<'a> {
+    fn from(t: &'a str) -> Self {
+        Source {
+            bytes: t.as_bytes(),
+            checked: Some(t),
+        }
+    }
+}
+
+/// [`read_pieces`] of a document in at most `pieces` pieces, the text done with handed on
+/// every `hand_back_every` bytes.
+#[allow(clippy::too_many_arguments)]
 fn read_in_pieces<D, Item, R>(
-    text: &str,
+    text: Source,
     key: &str,
     items: fn(&mut D) -> &mut Vec<Item>,
     each: impl Fn(Vec<Item>) -> Option<R> + Sync,
-    touched: impl Fn(&str),
-    mut consume: impl FnMut(&D, R, &str) -> Option<()>,
+    touched: impl Fn(&[u8]),
+    mut consume: impl FnMut(&D, R, &[u8]) -> Option<()>,
     pieces: usize,
+    hand_back_every: usize,
 ) -> Option<D>
 where
     D: DeserializeOwned,
     Item: DeserializeOwned + Send,
     R: Send,
 {
-    let (key_line, body) = key_line(text, key)?;
+    let bytes = text.bytes;
+    let (key_line, body) = key_line(bytes, key)?;
     let rest_of = |after: &str| {
         let mut rest = String::with_capacity(key_line + key.len() + 5 + after.len());
-        rest.push_str(text.get(..key_line)?);
+        rest.push_str(text.text(0..key_line)?);
         rest.push_str(key);
         rest.push_str(": []\n");
         rest.push_str(after);
@@ -133,14 +201,14 @@ where
         items(&mut d).is_empty().then_some(d)
     };
     let before = rest_of("")?;
-    let cuts = cuts(text, body, pieces, &touched);
+    let cuts = cuts(bytes, body, pieces, &touched);
     // (finding the cuts touched a page at each, and the system maps a whole page-cache folio
     // per touch, up to megabytes: the whole file, for a file just written)
-    touched(text.get(body..)?);
+    touched(bytes.get(body..)?);
     // (the last piece runs to the end of the text; the sequence's real end is where the fast
     // reader finds it, and the rest of the document follows from there)
     let mut ranges: Vec<(usize, usize)> = cuts.windows(2).map(|w| (w[0], w[1])).collect();
-    ranges.push((*cuts.last()?, text.len()));
+    ranges.push((*cuts.last()?, bytes.len()));
     let last = ranges.len() - 1;
     let failed = AtomicBool::new(false);
     // (how many items the last piece read held: the next one's vector is made with room for
@@ -153,7 +221,9 @@ where
         }
         let room = last_items.load(Ordering::Relaxed);
         // (the sequence stands inside the root mapping: one level deep)
-        let (v, end) = super::fast::read_piece_vec::<Item>(text.get(a..b)?, 1, i != last, room)?;
+        // (a piece starts at a `-` and ends before one, or at the end: ASCII, so on
+        // character boundaries of a valid text)
+        let (v, end) = super::fast::read_piece_vec::<Item>(text.text(a..b)?, 1, i != last, room)?;
         last_items.store(v.len(), Ordering::Relaxed);
         Some((each(v)?, a + end))
     };
@@ -217,7 +287,7 @@ where
                 })
         });
         let mut waiting: Vec<Option<(R, usize)>> = (0..ranges.len()).map(|_| None).collect();
-        let mut next = 0;
+        let (mut next, mut handed_back) = (0, body);
         for (i, r) in rx {
             if failed.load(Ordering::Relaxed) {
                 continue;
@@ -238,12 +308,12 @@ where
                 // part starts at most DONE_BACK_BYTES before the piece's end: a walk per piece
                 // that does not grow with the document.)
                 let piece = ranges.get(next).and_then(|&(_, b)| {
-                    let from = ranges.first().map_or(0, |r| r.0);
-                    let from = from.max(b.saturating_sub(DONE_BACK_BYTES));
-                    // (on a character boundary: the sequence's pieces are ASCII-led lines, but
-                    // the text before a cut may hold any character)
-                    let from = (from..b).find(|&k| text.is_char_boundary(k)).unwrap_or(b);
-                    text.get(from..b)
+                    if b < handed_back + hand_back_every && next != last {
+                        return None;
+                    }
+                    handed_back = b;
+                    let from = body.max(b.saturating_sub(DONE_BACK_BYTES));
+                    bytes.get(from..b)
                 });
                 next += 1;
                 if consume(&before, v, piece.unwrap_or_default()).is_none() {
@@ -260,14 +330,13 @@ where
     if failed.load(Ordering::Relaxed) {
         return None;
     }
-    let d = rest_of(text.get(seq_end..)?)?;
+    let d = rest_of(text.text(seq_end..bytes.len())?)?;
     super::read::count_fast_read();
     Some(d)
 }
 
 /// The offset of the line `key:` at column 0 (nothing else on it) and of the line after it.
-fn key_line(text: &str, key: &str) -> Option<(usize, usize)> {
-    let b = text.as_bytes();
+fn key_line(b: &[u8], key: &str) -> Option<(usize, usize)> {
     let mut from = 0;
     loop {
         let at = from + memchr::memmem::find(&b[from..], key.as_bytes())?;
@@ -286,8 +355,7 @@ fn key_line(text: &str, key: &str) -> Option<(usize, usize)> {
 
 /// Where to cut the sequence that starts at `body`: `body` itself, then at most `pieces - 1`
 /// entry starts (`- ` at column 0), evenly spread by length.
-fn cuts(text: &str, body: usize, pieces: usize, touched: &dyn Fn(&str)) -> Vec<usize> {
-    let b = text.as_bytes();
+fn cuts(b: &[u8], body: usize, pieces: usize, touched: &dyn Fn(&[u8])) -> Vec<usize> {
     let len = b.len() - body;
     let pieces = pieces.min(len / PIECE_MIN).max(1);
     let mut cuts = vec![body];
@@ -303,7 +371,7 @@ fn cuts(text: &str, body: usize, pieces: usize, touched: &dyn Fn(&str)) -> Vec<u
         }
         // (the search mapped the folio around the cut, up to megabytes: all of it before the
         // cut goes back now, so the search never holds the whole text)
-        touched(text.get(body..cut).unwrap_or_default());
+        touched(b.get(body..cut).unwrap_or_default());
     }
     cuts
 }
@@ -345,8 +413,12 @@ mod tests {
     }
 
     fn split(text: &str, pieces: usize) -> Option<Doc> {
+        split_of(text.into(), pieces)
+    }
+
+    fn split_of(text: Source, pieces: usize) -> Option<Doc> {
         let mut parts = Vec::new();
-        let consume = |before: &Doc, p: Vec<Item>, _: &str| {
+        let consume = |before: &Doc, p: Vec<Item>, _: &[u8]| {
             assert_eq!((before.format.as_str(), before.list.len()), ("t", 0));
             parts.push(p);
             Some(())
@@ -356,9 +428,10 @@ mod tests {
             "list",
             |d: &mut Doc| &mut d.list,
             Some,
-            |_: &str| {},
+            |_: &[u8]| {},
             consume,
             pieces,
+            0,
         )?;
         d.list = parts.into_iter().flatten().collect();
         Some(d)
@@ -372,7 +445,7 @@ mod tests {
             assert_eq!(whole.list.len(), 60_000);
             assert_eq!(whole.list[59_999].name, "n59999");
             for pieces in [1, 2, 3, 8] {
-                let cuts = cuts(&text, text.find("- ").unwrap(), pieces, &|_| {});
+                let cuts = cuts(text.as_bytes(), text.find("- ").unwrap(), pieces, &|_| {});
                 assert_eq!(cuts.len(), pieces.min(text.len() / PIECE_MIN), "{pieces}");
                 assert_eq!(
                     split(&text, pieces).as_ref(),
@@ -389,9 +462,9 @@ mod tests {
         // handed back starts where the sequence starts, so none is left mapped behind)
         let text = doc(60_000, "after: 7\n");
         let body = text.find("- ").unwrap();
-        let offset = |s: &str| s.as_ptr() as usize - text.as_ptr() as usize;
+        let offset = |s: &[u8]| s.as_ptr() as usize - text.as_ptr() as usize;
         let touched = std::cell::RefCell::new(Vec::new());
-        let cuts = cuts(&text, body, 8, &|s| {
+        let cuts = cuts(text.as_bytes(), body, 8, &|s| {
             touched.borrow_mut().push((offset(s), s.len()))
         });
         let touched = touched.into_inner();
@@ -399,27 +472,101 @@ mod tests {
         for (&(at, len), &cut) in touched.iter().zip(&cuts[1..]) {
             assert_eq!((at, at + len), (body, cut));
         }
-        let mut handed = Vec::new();
-        let d = read_in_pieces(
-            &text,
+        let hand_back = |every: usize| {
+            let mut handed = Vec::new();
+            let d = read_in_pieces(
+                text.as_str().into(),
+                "list",
+                |d: &mut Doc| &mut d.list,
+                |v: Vec<Item>| Some(v.len()),
+                |_: &[u8]| {},
+                |_: &Doc, n: usize, part: &[u8]| {
+                    let at = if part.is_empty() { 0 } else { offset(part) };
+                    handed.push((at, part.len(), n));
+                    Some(())
+                },
+                8,
+                every,
+            )
+            .unwrap();
+            assert_eq!(d.after, Some(7));
+            assert_eq!(handed.len(), 8);
+            assert_eq!(handed.iter().map(|h| h.2).sum::<usize>(), 60_000);
+            // (the parts handed on: those not empty)
+            let parts: Vec<(usize, usize)> = handed
+                .iter()
+                .filter(|h| h.1 > 0)
+                .map(|&(at, len, _)| (at, at + len))
+                .collect();
+            assert!(parts.iter().all(|&(at, _)| at == body), "{handed:?}");
+            parts.into_iter().map(|p| p.1).collect::<Vec<usize>>()
+        };
+        // every piece's end, or every one at least `every` bytes after the last one handed on
+        let ends = hand_back(0);
+        assert_eq!(ends[..7], cuts[1..]);
+        assert_eq!(ends[7], text.len());
+        let every = (cuts[3] - cuts[0]) - 1;
+        let (mut want, mut from) = (Vec::new(), body);
+        for &end in cuts[1..].iter().chain([&text.len()]) {
+            if end >= from + every || end == text.len() {
+                want.push(end);
+                from = end;
+            }
+        }
+        assert_eq!(want[0], cuts[3]);
+        assert!(want.len() < 5, "{want:?}");
+        assert_eq!(hand_back(every), want);
+    }
+
+    #[test]
+    fn a_text_not_yet_checked_is_checked_a_piece_at_a_time() {
+        // (the same value from bytes not yet checked as from the text; an invalid byte in
+        // the part before the sequence, in any piece or after it gives no value (the whole
+        // read then says why), and so does a document with one whose byte order mark is
+        // then stripped)
+        let text = doc(
+            60_000,
+            "after: 7
+",
+        );
+        let whole = split(&text, 8).unwrap();
+        let unchecked = |b: &[u8]| {
+            split_of(
+                Source {
+                    bytes: b,
+                    checked: None,
+                },
+                8,
+            )
+        };
+        assert_eq!(unchecked(text.as_bytes()).as_ref(), Some(&whole));
+        let cuts = cuts(text.as_bytes(), text.find("- ").unwrap(), 8, &|_| {});
+        for at in [3, cuts[0] + 5, cuts[1] - 1, cuts[4] + 9, text.len() - 3] {
+            let mut bad = text.clone().into_bytes();
+            bad[at] = 0xFF;
+            assert_eq!(unchecked(&bad), None, "{at}");
+            bad[at] = 0xC3; // a character cut short
+            assert_eq!(unchecked(&bad), None, "{at}");
+        }
+        // through `read_pieces`, a byte order mark and all
+        let with_bom = format!("\u{feff}{text}");
+        let release = |_: &[u8]| {};
+        let t = crate::yaml::Text::of_bytes(with_bom.as_bytes(), &release).unwrap();
+        let mut n = 0;
+        let d = read_pieces(
+            &t,
             "list",
             |d: &mut Doc| &mut d.list,
             |v: Vec<Item>| Some(v.len()),
-            |_: &str| {},
-            |_: &Doc, n: usize, part: &str| {
-                handed.push((offset(part), part.len(), n));
+            |_: &[u8]| {},
+            |_: &Doc, k: usize, _: &[u8]| {
+                n += k;
                 Some(())
             },
-            8,
-        )
-        .unwrap();
-        assert_eq!(d.after, Some(7));
-        assert_eq!(handed.len(), 8);
-        assert_eq!(handed.iter().map(|h| h.2).sum::<usize>(), 60_000);
-        let ends: Vec<usize> = handed.iter().map(|&(at, len, _)| at + len).collect();
-        assert!(handed.iter().all(|&(at, _, _)| at == body), "{handed:?}");
-        assert_eq!(ends[..7], cuts[1..]);
-        assert_eq!(ends[7], text.len());
+        );
+        assert_eq!(d.map(|d| d.after), Some(Some(7)));
+        assert_eq!(n, 60_000);
+        assert!(!t.checked_whole(), "the whole was not checked first");
     }
 
     #[test]
@@ -441,9 +588,9 @@ mod tests {
         let e = from_str_split(&bad, "list", |d: &mut Doc| &mut d.list).unwrap_err();
         assert!(e.message.starts_with("list[29997].value: "), "{e:?}");
         // an indented sequence or a key with a comment: not cut
-        assert!(key_line("format: t\nlist: # c\n- a\n", "list").is_none());
-        assert!(key_line("format: t\nmylist:\n- a\n", "list").is_none());
-        assert_eq!(key_line("list:\r\n- a\n", "list"), Some((0, 7)));
+        assert!(key_line(b"format: t\nlist: # c\n- a\n", "list").is_none());
+        assert!(key_line(b"format: t\nmylist:\n- a\n", "list").is_none());
+        assert_eq!(key_line(b"list:\r\n- a\n", "list"), Some((0, 7)));
         // nesting counts as in the whole document
         let deep = format!(
             "format: t\nlist:\n- name: a\n  value: 1\n  tags: {}a{}\n",

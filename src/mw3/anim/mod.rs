@@ -393,7 +393,7 @@ impl Anim {
     /// those before it are there (the output is written while the rest is read). `None` when
     /// the document is small, outside the fast reader's subset, or anything fails: then
     /// [`Codec::import_to`]'s ordinary path reads it again and reports the error as it does.
-    fn stream_into(text: &str, sink: &mut dyn Sink) -> Option<()> {
+    fn stream_into(text: &crate::yaml::Text, sink: &mut dyn Sink) -> Option<()> {
         let encode = |mut defs: Vec<AnimDef>| {
             let mut part = Vec::with_capacity(defs.iter().map(AnimDef::size_hint).sum());
             for d in &mut defs {
@@ -417,7 +417,7 @@ impl Anim {
         let (mut head_len, mut defs, mut written) = (None, 0, 0);
         // (the sink is handed the text to give back from two places, one at a time)
         let sink = std::cell::RefCell::new(sink);
-        let consume = |before: &AnimDocument, (n, part): (usize, Vec<u8>), piece: &str| {
+        let consume = |before: &AnimDocument, (n, part): (usize, Vec<u8>), piece: &[u8]| {
             if head_len.is_none() {
                 // (the head as far as it is known: the count of defs is patched in at the end)
                 let head = head_of(before, 0)?;
@@ -625,6 +625,16 @@ impl Codec for Anim {
     fn import_to(
         text: &str,
         opts: &ImportOptions,
+        previous: Option<&[u8]>,
+        sink: &mut dyn Sink,
+    ) -> Result<crate::codec::Imported, ImportError> {
+        Self::import_text_to(&crate::yaml::Text::of_str(text), opts, previous, sink)
+    }
+    // (the pieces of a large document are checked as UTF-8 as they are read, on the threads
+    // that read them, instead of the whole file first: see `read_pieces`)
+    fn import_text_to(
+        text: &crate::yaml::Text,
+        opts: &ImportOptions,
         _previous: Option<&[u8]>,
         sink: &mut dyn Sink,
     ) -> Result<crate::codec::Imported, ImportError> {
@@ -632,6 +642,7 @@ impl Codec for Anim {
             return Ok(Default::default());
         }
         sink.restart();
+        let text = crate::yaml::strip_bom(text.str().map_err(ImportError::Text)?);
         let mut out = Vec::new();
         Self::from_yaml(text, opts)?.encode(&mut out)?;
         sink.append(&out);

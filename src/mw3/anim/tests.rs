@@ -1158,19 +1158,36 @@ fn a_large_document_streams_to_the_same_bytes_and_the_same_errors() {
             let mut out = Vec::new();
             Anim::import_to(text, &opts, None, &mut out).map(|_| out)
         };
-        let mut streamed = Vec::new();
-        Anim::stream_into(&yaml, &mut streamed).expect("the streamed path reads it");
-        assert_eq!(streamed, bytes);
+        let stream = |text: &str| {
+            let mut streamed = Vec::new();
+            Anim::stream_into(&crate::yaml::Text::of_str(text), &mut streamed).map(|_| streamed)
+        };
+        assert_eq!(stream(&yaml).expect("the streamed path reads it"), bytes);
         assert_eq!(import(&yaml).unwrap(), bytes);
-        // with a byte order mark and CRLF line ends too (as `import` hands it over)
+        // with a byte order mark and CRLF line ends too, as `import` hands a file over (its
+        // bytes not yet checked as UTF-8: the pieces are checked as they are read)
         let crlf = format!("\u{feff}{}", yaml.replace('\n', "\r\n"));
-        let mut out = Vec::new();
-        crate::registry::formats()
-            .by_tag("mw3.anim")
-            .unwrap()
-            .import_to(&crlf, &opts, None, &mut out)
-            .unwrap();
-        assert_eq!(out, bytes);
+        let release = |_: &[u8]| {};
+        let file_import = |b: &[u8]| {
+            let text = crate::yaml::Text::of_bytes(b, &release).unwrap();
+            let mut out = Vec::new();
+            let r = crate::registry::formats()
+                .by_tag("mw3.anim")
+                .unwrap()
+                .import_to(&text, &opts, None, &mut out);
+            (
+                r.map(|_| out).map_err(|e| e.to_string()),
+                text.checked_whole(),
+            )
+        };
+        assert_eq!(file_import(crlf.as_bytes()), (Ok(bytes.clone()), false));
+        // a byte that is not UTF-8 in the middle: the whole file's message, where and why
+        let mut bad = crlf.clone().into_bytes();
+        let mid = bad.len() / 2;
+        bad[mid] = 0xFF;
+        let want = crate::yaml::decode_text(&bad).unwrap_err();
+        assert!(want.starts_with("not UTF-8 text: "), "{want}");
+        assert_eq!(file_import(&bad), (Err(want), true));
 
         let ordinary = |text: &str| -> Result<Vec<u8>, String> {
             let mut out = Vec::new();
@@ -1198,7 +1215,7 @@ fn a_large_document_streams_to_the_same_bytes_and_the_same_errors() {
             ("key", &unknown_key),
         ] {
             assert_ne!(text, &yaml, "{what}");
-            assert!(Anim::stream_into(text, &mut Vec::new()).is_none(), "{what}");
+            assert!(stream(text).is_none(), "{what}");
             let want = ordinary(text).expect_err(what);
             assert_eq!(import(text).map_err(|e| e.to_string()), Err(want), "{what}");
         }
