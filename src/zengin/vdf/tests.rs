@@ -2361,12 +2361,14 @@ fn the_manifest_in_runs_is_the_whole_document() {
     ) else {
         return;
     };
-    // 70 members in two folders (lists long enough to be written in runs), one a MAN
-    let mut files: Vec<PackFile> = (0..69)
+    // 300 members in two folders (lists long enough to be written in runs, and a layout
+    // longer than a batch of unpack's, so it goes out in runs while the members are written),
+    // one a MAN
+    let mut files: Vec<PackFile> = (0..299)
         .map(|i| PackFile {
             path: vec![
                 format!("DIR{}", i % 2).into_bytes(),
-                format!("FILE{i:02}.TXT").into_bytes(),
+                format!("FILE{i:03}.TXT").into_bytes(),
             ],
             source: Source::Memory(format!("file {i}").into_bytes()),
         })

@@ -163,32 +163,7 @@ pub fn unpack(
     };
     let result = (|| -> Result<(UnpackReport, Option<crate::fsio::Staging>), Error> {
         job.make_folders(tree)?;
-        // Pieces in batches in archive order, the archive's pages released after each batch.
-        let mut results: Vec<Result<Done, Error>> = Vec::with_capacity(v.layout.len());
-        crate::fsio::in_batches_releasing(
-            data,
-            &v.layout,
-            |p| &p.bytes,
-            release,
-            |batch| {
-                results.par_extend(batch.par_iter().map(|p| {
-                    let r = job.piece(p);
-                    on_done();
-                    r
-                }))
-            },
-        );
-        let mut layout = Vec::with_capacity(results.len());
-        for r in results {
-            let d = r?;
-            if d.piece.kind == PieceKindDoc::File {
-                report.files += 1;
-            }
-            report.yaml += usize::from(d.yaml);
-            report.warnings.extend(d.warning);
-            layout.push(d.piece);
-        }
-        let staging = job.write_manifest(layout, staging)?;
+        let staging = job.pieces_and_manifest(data, release, on_done, &mut report, staging)?;
         Ok((report, staging))
     })();
     // The staging folder moves into place only after every handle into it is closed: Windows
@@ -403,29 +378,90 @@ impl Job<'_, '_> {
         Ok(done)
     }
 
-    /// The manifest, written last; a staging folder is handed back to be moved into place
-    /// once the folder handles are closed.
-    fn write_manifest(
+    /// Every layout piece unpacked, in batches in archive order (the archive's pages released
+    /// after each batch), while the manifest is written: each piece's manifest entry goes out
+    /// with a run of the layout as soon as the run is done, none is held until the end (they
+    /// were about 0.5 KB a member). A staging folder is handed back to be moved into place once
+    /// the folder handles are closed. The manifest so written is the whole document (test
+    /// `the_manifest_in_runs_is_the_whole_document`).
+    fn pieces_and_manifest(
         &self,
-        layout: Vec<ManifestPiece>,
+        data: &[u8],
+        release: &(dyn Fn(&[u8]) + Sync),
+        on_done: &(dyn Fn() + Sync),
+        report: &mut UnpackReport,
         staging: Option<crate::fsio::Staging>,
     ) -> Result<Option<crate::fsio::Staging>, Error> {
-        // (written a run of items at a time: the text and the catalog's documents of an
-        // archive of 69,000 members are not held whole, about 0.6 KB a member)
-        let mut failed = None;
-        let mut fill = |w: &mut dyn std::io::Write| {
-            manifest_text(self.v, &layout, MANIFEST_RUN, &mut |part| {
-                w.write_all(part.as_bytes())
-            })
-            .map_err(|e| match e {
+        // (a piece's error, or the manifest's YAML failing: the writing stops, the partial
+        // manifest is removed with its temporary file or staging folder)
+        let mut failed: Option<Error> = None;
+        let mut yaml_failed: Option<String> = None;
+        let whole = manifest_whole(self.v);
+        let mut fill = |w: &mut dyn std::io::Write| -> std::io::Result<()> {
+            let stop = || std::io::Error::other("the unpack stopped");
+            let mut put = |part: &str| w.write_all(part.as_bytes());
+            let mut yaml_err = |e: ManifestError| match e {
                 ManifestError::Io(io) => io,
                 ManifestError::Yaml(m) => {
-                    failed = Some(m);
+                    yaml_failed = Some(m);
                     std::io::Error::other("the manifest could not be written as YAML")
                 }
-            })
+            };
+            if !whole {
+                manifest_head(self.v, MANIFEST_RUN, &mut put).map_err(&mut yaml_err)?;
+            }
+            // (pending pieces: written once twice the shortest run are waiting, keeping the
+            // shortest back so the last run is never shorter)
+            let mut layout: Vec<ManifestPiece> = Vec::new();
+            let mut written: Result<(), ManifestError> = Ok(());
+            crate::fsio::in_batches_releasing(
+                data,
+                &self.v.layout,
+                |p| &p.bytes,
+                release,
+                |batch| {
+                    if failed.is_some() || written.is_err() {
+                        return;
+                    }
+                    let mut results: Vec<Result<Done, Error>> = Vec::with_capacity(batch.len());
+                    results.par_extend(batch.par_iter().map(|p| {
+                        let r = self.piece(p);
+                        on_done();
+                        r
+                    }));
+                    for r in results {
+                        let d = match r {
+                            Ok(d) => d,
+                            Err(e) => {
+                                failed = Some(e);
+                                return;
+                            }
+                        };
+                        if d.piece.kind == PieceKindDoc::File {
+                            report.files += 1;
+                        }
+                        report.yaml += usize::from(d.yaml);
+                        report.warnings.extend(d.warning);
+                        layout.push(d.piece);
+                    }
+                    if !whole && layout.len() >= 2 * WHOLE_BELOW {
+                        let rest = layout.split_off(layout.len() - WHOLE_BELOW);
+                        written = layout_run(&layout, &mut put);
+                        layout = rest;
+                    }
+                },
+            );
+            if failed.is_some() {
+                return Err(stop());
+            }
+            written.map_err(&mut yaml_err)?;
+            match whole {
+                true => manifest_text(self.v, &layout, MANIFEST_RUN, &mut put),
+                false => layout_run(&layout, &mut put),
+            }
+            .map_err(&mut yaml_err)
         };
-        let written = match staging {
+        let done = match staging {
             Some(st) => self
                 .tree_out
                 .write_new_with(Path::new(MANIFEST), &mut fill)
@@ -435,9 +471,12 @@ impl Job<'_, '_> {
                 .write_replace_with(Path::new(MANIFEST), &mut fill)
                 .map(|()| None),
         };
-        match failed {
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        match yaml_failed {
             Some(m) => Err(Error::other(self.out, m)),
-            None => written,
+            None => done,
         }
     }
 }
@@ -475,19 +514,40 @@ pub(crate) fn manifest_text(
     put: &mut dyn FnMut(&str) -> std::io::Result<()>,
 ) -> Result<(), ManifestError> {
     let yaml = |e: crate::yaml::EmitError| ManifestError::Yaml(e.to_string());
-    let header = HeaderDoc::of(&v.header);
-    if v.entries.len() < WHOLE_BELOW || layout.len() < WHOLE_BELOW {
+    if manifest_whole(v) || layout.len() < WHOLE_BELOW {
         // (a short list may be written on one line, `[..]`, in the whole document: that
         // document at once, it is small)
         let doc = ManifestDocument {
             format: MANIFEST_TAG.into(),
             version: MANIFEST_VERSION,
-            header,
+            header: HeaderDoc::of(&v.header),
             catalog: crate::zengin::vdf::yaml::catalog_docs(v),
             layout: layout.to_vec(),
         };
         return put(&crate::yaml::to_string(&doc).map_err(yaml)?).map_err(ManifestError::Io);
     }
+    manifest_head(v, run, put)?;
+    for pieces in layout.chunks(run.max(1)) {
+        layout_run(pieces, put)?;
+    }
+    Ok(())
+}
+
+/// Whether the manifest of `v` is written as one whole document (a list shorter than
+/// [`WHOLE_BELOW`]): its catalog or its layout.
+fn manifest_whole(v: &Vdf<'_>) -> bool {
+    v.entries.len() < WHOLE_BELOW || v.layout.len() < WHOLE_BELOW
+}
+
+/// The manifest up to its layout's items: its first fields, its catalog a run of `run` entries
+/// at a time, and `layout:`.
+fn manifest_head(
+    v: &Vdf<'_>,
+    run: usize,
+    put: &mut dyn FnMut(&str) -> std::io::Result<()>,
+) -> Result<(), ManifestError> {
+    let yaml = |e: crate::yaml::EmitError| ManifestError::Yaml(e.to_string());
+    let header = HeaderDoc::of(&v.header);
     let head = ManifestHead {
         format: MANIFEST_TAG,
         version: MANIFEST_VERSION,
@@ -508,11 +568,17 @@ pub(crate) fn manifest_text(
             .collect();
         put(&crate::yaml::to_string(&docs).map_err(yaml)?).map_err(io)?;
     }
-    put("layout:\n").map_err(io)?;
-    for pieces in layout.chunks(run.max(1)) {
-        put(&crate::yaml::to_string(pieces).map_err(yaml)?).map_err(io)?;
-    }
-    Ok(())
+    put("layout:\n").map_err(io)
+}
+
+/// Layout items of the manifest (after its `layout:`), written as the same list items as in
+/// the whole document.
+fn layout_run(
+    pieces: &[ManifestPiece],
+    put: &mut dyn FnMut(&str) -> std::io::Result<()>,
+) -> Result<(), ManifestError> {
+    let text = crate::yaml::to_string(pieces).map_err(|e| ManifestError::Yaml(e.to_string()))?;
+    put(&text).map_err(ManifestError::Io)
 }
 
 impl Done {
