@@ -774,7 +774,7 @@ fn write_export(
 #[allow(clippy::too_many_arguments)]
 pub fn import(
     file: &Path,
-    text: &crate::yaml::Text,
+    text: &crate::yaml::FileText,
     map: Option<&crate::fsio::Mapped>,
     format: &dyn Format,
     opts: &ImportOptions,
@@ -824,7 +824,7 @@ pub fn import_input(
     let text = input.text()?;
     import(
         &input.path,
-        &crate::yaml::Text::of_str(&text),
+        &crate::yaml::FileText::of_str(&text),
         Some(&input.data),
         input.format,
         opts,

@@ -42,7 +42,7 @@ pub fn run(args: Args) -> Result<Status, Error> {
     // at once; a format that streams drops each piece again once packed)
     let release = |part: &[u8]| map.release(part);
     let text =
-        crate::yaml::Text::of_bytes(&map, &release).map_err(|e| Error::other(&args.file, e))?;
+        crate::yaml::FileText::of_bytes(&map, &release).map_err(|e| Error::other(&args.file, e))?;
     // (a file that is not UTF-8 text says so before anything else it lacks)
     let whole_first = |m: String| match text.str() {
         Err(e) => Error::other(&args.file, e),

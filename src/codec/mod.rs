@@ -194,12 +194,12 @@ pub trait Codec: Sized + Send + Sync + 'static {
     ) -> Result<Imported, ImportError> {
         import_through_model::<Self>(text, opts, previous, sink)
     }
-    /// [`Codec::import_to`] of a file's [`Text`](crate::yaml::Text), byte order mark and all.
-    /// The default checks the whole file first ([`Text::str`](crate::yaml::Text::str)); a
+    /// [`Codec::import_to`] of a file's [`FileText`](crate::yaml::FileText), byte order mark and all.
+    /// The default checks the whole file first ([`FileText::str`](crate::yaml::FileText::str)); a
     /// format that reads a large document in pieces may check each piece as it reads it
     /// instead (each page touched once), with the same result, bytes or error, as the default.
     fn import_text_to(
-        text: &crate::yaml::Text,
+        text: &crate::yaml::FileText,
         opts: &ImportOptions,
         previous: Option<&[u8]>,
         sink: &mut dyn Sink,
@@ -300,7 +300,7 @@ pub trait Format: Send + Sync {
     /// See [`Codec::import_text_to`].
     fn import_to(
         &self,
-        text: &crate::yaml::Text,
+        text: &crate::yaml::FileText,
         opts: &ImportOptions,
         previous: Option<&[u8]>,
         sink: &mut dyn Sink,
@@ -478,7 +478,7 @@ impl<T: Codec> Format for Registered<T> {
     }
     fn import_to(
         &self,
-        text: &crate::yaml::Text,
+        text: &crate::yaml::FileText,
         opts: &ImportOptions,
         previous: Option<&[u8]>,
         sink: &mut dyn Sink,

@@ -135,24 +135,24 @@ pub fn decode_text_releasing<'a>(
     }))
 }
 
-/// A YAML file's bytes on their way to being text. The usual path ([`Text::str`]) is
+/// A YAML file's bytes on their way to being text. The usual path ([`FileText::str`]) is
 /// [`decode_text_releasing`]'s: the whole file checked (its pages dropped part by part), the
 /// text or the message cached. A reader that goes through the bytes anyway may instead check
-/// each part as it reads it ([`Text::bytes`], e.g. [`split::read_pieces_of`]), which touches
+/// each part as it reads it ([`FileText::bytes`], e.g. [`split::read_pieces`]), which touches
 /// each page once instead of twice; it must check every byte it gives a meaning to, and on
-/// any failure leave the document to [`Text::str`] (its value, or its message).
-pub struct Text<'a> {
+/// any failure leave the document to [`FileText::str`] (its value, or its message).
+pub struct FileText<'a> {
     bytes: &'a [u8],
     release: &'a dyn Fn(&[u8]),
     whole: std::cell::OnceCell<Result<std::borrow::Cow<'a, str>, String>>,
 }
 
-impl<'a> Text<'a> {
+impl<'a> FileText<'a> {
     /// A file's bytes, not yet checked as UTF-8 (a UTF-16 or UTF-32 file is refused now, by
     /// its first bytes); `release` may drop pages of parts checked or read.
-    pub fn of_bytes(bytes: &'a [u8], release: &'a dyn Fn(&[u8])) -> Result<Text<'a>, String> {
+    pub fn of_bytes(bytes: &'a [u8], release: &'a dyn Fn(&[u8])) -> Result<FileText<'a>, String> {
         wide_text(bytes)?;
-        Ok(Text {
+        Ok(FileText {
             bytes,
             release,
             whole: std::cell::OnceCell::new(),
@@ -160,8 +160,8 @@ impl<'a> Text<'a> {
     }
 
     /// Text already checked.
-    pub fn of_str(text: &'a str) -> Text<'a> {
-        Text {
+    pub fn of_str(text: &'a str) -> FileText<'a> {
+        FileText {
             bytes: text.as_bytes(),
             release: &|_| {},
             whole: std::cell::OnceCell::from(Ok(std::borrow::Cow::Borrowed(text))),
@@ -184,19 +184,19 @@ impl<'a> Text<'a> {
         self.bytes
     }
 
-    /// Whether [`Text::str`] was asked for (the whole file checked, or refused).
+    /// Whether [`FileText::str`] was asked for (the whole file checked, or refused).
     pub fn checked_whole(&self) -> bool {
         self.whole.get().is_some()
     }
 
-    /// Hand `part` (of [`Text::bytes`]) to the release function.
+    /// Hand `part` (of [`FileText::bytes`]) to the release function.
     pub fn release(&self, part: &[u8]) {
         (self.release)(part)
     }
 
     /// [`document_tag`] of the document, found without checking the whole file when its
     /// `format:` line is a UTF-8 line of the file as it is (the usual case); otherwise that
-    /// of [`Text::str`]'s text (its message first).
+    /// of [`FileText::str`]'s text (its message first).
     pub fn tag(&self) -> Result<Option<&str>, String> {
         if !self.checked_whole() {
             let b = self
@@ -286,7 +286,7 @@ mod tests {
             (b"a: 1\n", Ok(None), true),
         ];
         for (bytes, want, whole) in cases {
-            let t = Text::of_bytes(bytes, &release).unwrap();
+            let t = FileText::of_bytes(bytes, &release).unwrap();
             assert_eq!(t.tag(), want.map_err(String::from), "{bytes:?}");
             assert_eq!(t.checked_whole(), whole, "{bytes:?}");
             if let Ok(text) = decode_text(bytes) {

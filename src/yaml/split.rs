@@ -52,7 +52,7 @@ where
 {
     let mut parts = Vec::new();
     let read = read_pieces(
-        &super::Text::of_str(text),
+        &super::FileText::of_str(text),
         key,
         items,
         Some,
@@ -79,8 +79,8 @@ where
 /// sequence (read as `D` with the key's value `[]`), each result of `each` in the sequence's
 /// order, as soon as it and those before it are done (so the caller can write them out while
 /// later pieces are read), and the part of the text done with (a caller may give its memory
-/// back; empty until [`HAND_BACK_EVERY`] more bytes are done, and at the last piece): the
-/// sequence from its start (at most [`DONE_BACK_BYTES`] back) to the end of that piece, since reading a piece maps a
+/// back; empty until `HAND_BACK_EVERY` (2 MB) more bytes are done, and at the last piece): the
+/// sequence from its start (at most `DONE_BACK_BYTES` back) to the end of that piece, since reading a piece maps a
 /// whole page-cache folio (up to megabytes), pages of earlier pieces given back before
 /// included. Returns the document without the sequence (`D`,
 /// its `items` empty), or `None` (read the document the usual way) when the document is
@@ -94,7 +94,7 @@ where
 /// rest after it, and each is checked before it is read, so a document read this way is
 /// valid text; one that is not gives `None` (the usual read then says why).
 pub fn read_pieces<D, Item, R>(
-    text: &super::Text,
+    text: &super::FileText,
     key: &str,
     items: fn(&mut D) -> &mut Vec<Item>,
     each: impl Fn(Vec<Item>) -> Option<R> + Sync,
@@ -551,7 +551,7 @@ mod tests {
         // through `read_pieces`, a byte order mark and all
         let with_bom = format!("\u{feff}{text}");
         let release = |_: &[u8]| {};
-        let t = crate::yaml::Text::of_bytes(with_bom.as_bytes(), &release).unwrap();
+        let t = crate::yaml::FileText::of_bytes(with_bom.as_bytes(), &release).unwrap();
         let mut n = 0;
         let d = read_pieces(
             &t,

@@ -393,7 +393,7 @@ impl Anim {
     /// those before it are there (the output is written while the rest is read). `None` when
     /// the document is small, outside the fast reader's subset, or anything fails: then
     /// [`Codec::import_to`]'s ordinary path reads it again and reports the error as it does.
-    fn stream_into(text: &crate::yaml::Text, sink: &mut dyn Sink) -> Option<()> {
+    fn stream_into(text: &crate::yaml::FileText, sink: &mut dyn Sink) -> Option<()> {
         let encode = |mut defs: Vec<AnimDef>| {
             let mut part = Vec::with_capacity(defs.iter().map(AnimDef::size_hint).sum());
             for d in &mut defs {
@@ -628,12 +628,12 @@ impl Codec for Anim {
         previous: Option<&[u8]>,
         sink: &mut dyn Sink,
     ) -> Result<crate::codec::Imported, ImportError> {
-        Self::import_text_to(&crate::yaml::Text::of_str(text), opts, previous, sink)
+        Self::import_text_to(&crate::yaml::FileText::of_str(text), opts, previous, sink)
     }
     // (the pieces of a large document are checked as UTF-8 as they are read, on the threads
     // that read them, instead of the whole file first: see `read_pieces`)
     fn import_text_to(
-        text: &crate::yaml::Text,
+        text: &crate::yaml::FileText,
         opts: &ImportOptions,
         _previous: Option<&[u8]>,
         sink: &mut dyn Sink,

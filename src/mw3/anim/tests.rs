@@ -1160,7 +1160,7 @@ fn a_large_document_streams_to_the_same_bytes_and_the_same_errors() {
         };
         let stream = |text: &str| {
             let mut streamed = Vec::new();
-            Anim::stream_into(&crate::yaml::Text::of_str(text), &mut streamed).map(|_| streamed)
+            Anim::stream_into(&crate::yaml::FileText::of_str(text), &mut streamed).map(|_| streamed)
         };
         assert_eq!(stream(&yaml).expect("the streamed path reads it"), bytes);
         assert_eq!(import(&yaml).unwrap(), bytes);
@@ -1169,7 +1169,7 @@ fn a_large_document_streams_to_the_same_bytes_and_the_same_errors() {
         let crlf = format!("\u{feff}{}", yaml.replace('\n', "\r\n"));
         let release = |_: &[u8]| {};
         let file_import = |b: &[u8]| {
-            let text = crate::yaml::Text::of_bytes(b, &release).unwrap();
+            let text = crate::yaml::FileText::of_bytes(b, &release).unwrap();
             let mut out = Vec::new();
             let r = crate::registry::formats()
                 .by_tag("mw3.anim")
