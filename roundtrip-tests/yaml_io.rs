@@ -83,14 +83,7 @@ fn a_document_with_a_bom_and_crlf_line_ends_imports_byte_identically() {
 fn a_document_that_is_not_utf8_is_refused_at_its_byte() {
     use animkit::mw3::anim::gen::{self, Shape};
     let tmp = tempfile::tempdir().unwrap();
-    let shape = Shape {
-        defs: 400,
-        max_items: 6,
-        max_sequences: 3,
-        max_events: 16,
-        realistic: true,
-    };
-    let bytes = gen::file(5, &shape).expect("generates");
+    let bytes = gen::file(5, &Shape::realistic(400)).expect("generates");
     let format = animkit::registry::detect(&bytes).unwrap();
     let yaml = format
         .decode(&bytes)

@@ -189,11 +189,6 @@ impl<'a> FileText<'a> {
         self.whole.get().is_some()
     }
 
-    /// Hand `part` (of [`FileText::bytes`]) to the release function.
-    pub fn release(&self, part: &[u8]) {
-        (self.release)(part)
-    }
-
     /// [`document_tag`] of the document, found without checking the whole file when its
     /// `format:` line is a UTF-8 line of the file as it is (the usual case); otherwise that
     /// of [`FileText::str`]'s text (its message first).

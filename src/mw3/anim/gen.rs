@@ -141,6 +141,20 @@ pub struct Shape {
     pub realistic: bool,
 }
 
+impl Shape {
+    /// A file of `defs` anim defs with realistic values and every kind of array, sequence and
+    /// event (400 give a YAML document of over a megabyte, read in pieces).
+    pub fn realistic(defs: usize) -> Shape {
+        Shape {
+            defs,
+            max_items: 6,
+            max_sequences: 3,
+            max_events: 16,
+            realistic: true,
+        }
+    }
+}
+
 impl Default for Shape {
     fn default() -> Self {
         Shape {

@@ -1134,14 +1134,7 @@ fn allocation_free_readers_keep_their_values_and_messages() {
 /// every core) gives the ordinary path's bytes, and for a broken document its very error.
 #[test]
 fn a_large_document_streams_to_the_same_bytes_and_the_same_errors() {
-    let shape = gen::Shape {
-        defs: 400,
-        max_items: 6,
-        max_sequences: 3,
-        max_events: 16,
-        realistic: true,
-    };
-    let bytes = gen::file(5, &shape).expect("generates");
+    let bytes = gen::file(5, &gen::Shape::realistic(400)).expect("generates");
     let yaml = Anim::read(&bytes)
         .unwrap()
         .to_yaml(&ExportOptions::default())
