@@ -330,7 +330,14 @@ where
     if failed.load(Ordering::Relaxed) {
         return None;
     }
-    let d = rest_of(text.text(seq_end..bytes.len())?)?;
+    // (nothing but blank lines after the sequence: the document before it, as read at the
+    // start, is the rest; read again, a long part before the sequence (a manifest's catalog)
+    // was held twice at the end, beside everything the caller built)
+    let after = text.text(seq_end..bytes.len())?;
+    let d = match after.trim().is_empty() {
+        true => before,
+        false => rest_of(after)?,
+    };
     super::read::count_fast_read();
     Some(d)
 }

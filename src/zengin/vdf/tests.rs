@@ -2408,3 +2408,75 @@ fn the_manifest_in_runs_is_the_whole_document() {
         }
     }
 }
+
+/// A manifest of a megabyte or more is read a run of its layout at a time and the folder is
+/// matched to its members by key: the archive and the report are those of the whole read
+/// (serde-saphyr, the fast reader off), untouched and with a file edited, one removed and one
+/// added.
+#[test]
+fn a_large_manifest_read_in_runs_repacks_as_the_whole_read_does() {
+    let files: Vec<PackFile> = (0..7000u32)
+        .map(|i| PackFile {
+            path: vec![
+                format!("D{}", i % 3).into_bytes(),
+                format!("F{i:05}.BIN").into_bytes(),
+            ],
+            source: Source::Memory(seeded(i * 7 + 1, (i % 40) as usize + 1)),
+        })
+        .collect();
+    let data = packed(&files, SIGNATURE_GOTHIC2, b"runs");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("u");
+    unpack_to(&data, &dir, &UnpackOptions::default());
+    let manifest = std::fs::read(dir.join(folder::MANIFEST)).unwrap();
+    assert!(
+        manifest.len() >= crate::yaml::split::SPLIT_MIN,
+        "{}",
+        manifest.len()
+    );
+    let run = |fast: bool| {
+        crate::yaml::read::with_fast_reader(fast, || {
+            let out = dir.with_extension("vdf");
+            let _ = std::fs::remove_file(&out);
+            let report = folder::repack(&dir, &out, false, formats(), &|| {}).unwrap();
+            (format!("{report:?}"), std::fs::read(&out).unwrap())
+        })
+    };
+    // (one document read fast: the manifest, in runs)
+    let ((_, untouched), reads) = run(true);
+    assert_eq!(reads, 1);
+    assert!(
+        untouched == data,
+        "the untouched folder repacks to another archive"
+    );
+
+    std::fs::write(dir.join("D1/F00004.BIN"), b"edited").unwrap();
+    std::fs::remove_file(dir.join("D2/F00005.BIN")).unwrap();
+    std::fs::write(dir.join("D0/NEW.BIN"), b"new").unwrap();
+    let ((report, in_runs), reads) = run(true);
+    assert_eq!(reads, 1);
+    let ((whole_report, whole), reads) = run(false);
+    assert_eq!(reads, 0);
+    assert_eq!(report, whole_report);
+    assert!(in_runs == whole, "the archives differ");
+    assert!(report.contains(r#"added: ["D0/NEW.BIN"]"#), "{report}");
+    assert!(report.contains(r#"removed: ["D2/F00005.BIN"]"#), "{report}");
+
+    let v = folder::open(Path::new("RUNS.VDF"), &in_runs).unwrap();
+    let tree = folder::tree(Path::new("RUNS.VDF"), &v).unwrap();
+    let placement = v.placement();
+    let items = folder::list(&v, &tree);
+    let contents = |path: &str| {
+        let item = items.iter().find(|it| it.path.as_deref() == Some(path))?;
+        Some(
+            folder::member_contents(&v, &in_runs, &placement, item.index)
+                .unwrap()
+                .into_owned(),
+        )
+    };
+    assert_eq!(v.header.file_count, 7000);
+    assert_eq!(contents("D1/F00004.BIN").as_deref(), Some(&b"edited"[..]));
+    assert_eq!(contents("D0/NEW.BIN").as_deref(), Some(&b"new"[..]));
+    assert_eq!(contents("D2/F00005.BIN"), None);
+    assert_eq!(contents("D2/F00008.BIN"), Some(seeded(8 * 7 + 1, 9)));
+}

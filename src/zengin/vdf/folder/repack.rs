@@ -1,9 +1,14 @@
 //! `repack`: an unpacked folder back into an archive (edited YAML re-encoded, edited files taken
 //! as they are, added and removed files reflected in the catalog).
+//!
+//! Memory: the manifest is mapped and its layout read a run at a time; each piece keeps its
+//! file's folder key and CRCs (no paths: they are joined when the piece is written), and the
+//! folder walk keeps only what the manifest does not know (new files) and its folders. What
+//! grows with the member count is the catalog and about 90 bytes a piece.
 
 use super::{
-    decode_err, encode_err, path_text, rebuild_catalog, rel_to_names, ManifestDocument, MANIFEST,
-    MANIFEST_TAG, MANIFEST_VERSION, STREAMS,
+    decode_err, encode_err, path_text, rebuild_catalog, rel_to_names, ManifestDocument,
+    ManifestPiece, MANIFEST, MANIFEST_TAG, MANIFEST_VERSION, STREAMS,
 };
 use crate::codec::Formats;
 use crate::exact::{EncodeError, Error, ImportError};
@@ -13,7 +18,8 @@ use crate::zengin::vdf::{
     safe_relative_path, write_archive, Entry, Header, PieceKind, Produced, Tree, Vdf,
 };
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -22,18 +28,7 @@ pub(super) enum Origin {
     Catalog,
     Gap(Vec<u8>),
     /// A member the manifest knows.
-    Member {
-        /// The binary file, when the folder has it.
-        bin: Option<PathBuf>,
-        /// The asset's YAML file: (path, folder key, CRC-32 as unpacked). Re-encoded from
-        /// when its CRC changed, or when there is no binary. A YAML the manifest does not
-        /// know (exported after an unpack without YAML) has no CRC: it is an edit when it
-        /// encodes to other bytes than the binary's.
-        yaml: Option<(PathBuf, String, Option<u32>)>,
-        /// CRC-32 of the contents as unpacked.
-        crc32: Option<u32>,
-        stream: Option<PathBuf>,
-    },
+    Member(Member),
     /// A file the manifest does not know.
     New {
         path: PathBuf,
@@ -41,6 +36,65 @@ pub(super) enum Origin {
     },
 }
 
+/// A member the manifest knows: its folder key (the binary `DIR/<file>`, its YAML
+/// `DIR/<file>.yaml`), what the walk of the folder found of them, and the CRCs as unpacked.
+pub(super) struct Member {
+    /// The file's key in the folder (`/`-separated, as the manifest names it), in
+    /// [`Plan::names`].
+    file: Span,
+    /// CRC-32 of the contents as unpacked.
+    crc32: Option<u32>,
+    /// CRC-32 of the YAML file as unpacked, when the manifest names one. The YAML is
+    /// re-encoded from when its CRC changed, or when there is no binary. A YAML the manifest
+    /// does not know (exported after an unpack without YAML) has no CRC: it is an edit when
+    /// it encodes to other bytes than the binary's.
+    yaml_crc: Option<u32>,
+    /// The original compressed stream's folder key.
+    stream: Option<Box<str>>,
+    /// The binary is in the folder.
+    bin: bool,
+    /// The YAML is in the folder and stands for the member (the manifest names it, or it is
+    /// an animkit document exported later).
+    yaml: bool,
+}
+
+impl Member {
+    fn bin_path(&self, dir: &Path, names: &Names) -> Option<PathBuf> {
+        self.bin.then(|| dir.join(names.get(self.file)))
+    }
+    fn yaml_key(&self, names: &Names) -> String {
+        format!("{}.yaml", names.get(self.file))
+    }
+}
+
+/// The members' folder keys one after another in one string. (A key in an allocation of its
+/// own, made on the worker thread that read its run of the manifest, held that thread's pages
+/// of the run's passing values resident too: about 40 MB more for 139,000 members.)
+#[derive(Default)]
+pub(super) struct Names(String);
+
+/// A key's place in [`Names`].
+#[derive(Clone, Copy)]
+pub(super) struct Span {
+    at: u32,
+    len: u32,
+}
+
+impl Names {
+    /// `key` appended (`None`: the keys would pass 4 GiB).
+    fn add(&mut self, key: &str) -> Option<Span> {
+        let at = u32::try_from(self.0.len()).ok()?;
+        let len = u32::try_from(key.len()).ok()?;
+        at.checked_add(len)?;
+        self.0.push_str(key);
+        Some(Span { at, len })
+    }
+    fn get(&self, s: Span) -> &str {
+        self.0
+            .get(s.at as usize..(s.at + s.len) as usize)
+            .unwrap_or_default()
+    }
+}
 #[derive(Debug, Default)]
 pub struct RepackReport {
     pub files: usize,
@@ -115,10 +169,12 @@ pub fn repack(
 ) -> Result<RepackReport, Error> {
     let mut report = RepackReport::default();
     let mut plan = read_manifest(dir)?;
-    let folder = Folder::scan(dir, output, &mut report)?;
-    let known = plan.layout(dir, &folder, formats, &mut report)?;
+    let folder = Folder::scan(dir, output, &mut plan, formats, &mut report)?;
+    plan.settle(dir, &mut report);
     let keep_empty = plan.empty_directories(&folder, &mut report);
-    let added = new_files(&folder, &known, formats, &mut report)?;
+    let added = new_files(&folder, &plan, formats, &mut report)?;
+    drop(folder);
+    plan.drop_removed();
     if !added.is_empty() || !plan.removed.is_empty() {
         plan.rebuild(added, &keep_empty, &mut report)?;
     }
@@ -128,7 +184,17 @@ pub fn repack(
         .filter(|k| matches!(k, PieceKind::File { .. }))
         .count();
     let edited_yaml: Mutex<Vec<(usize, String)>> = Default::default();
-    let produce = |i| produce(&plan.kinds[i], &plan.origins[i], i, formats, &edited_yaml);
+    let produce = |i| {
+        let at = (dir, &plan.names);
+        produce(
+            &plan.kinds[i],
+            &plan.origins[i],
+            i,
+            at,
+            formats,
+            &edited_yaml,
+        )
+    };
     let before: Vec<u32> = plan.entries.iter().map(|e| e.offset).collect();
     crate::fsio::write_streaming(output, force, |w| {
         write_archive(
@@ -153,197 +219,288 @@ pub fn repack(
 /// come from).
 struct Plan {
     mpath: PathBuf,
-    doc: ManifestDocument,
     header: Header,
     entries: Vec<Entry>,
     kinds: Vec<PieceKind>,
     origins: Vec<Origin>,
+    /// The members' folder keys.
+    names: Names,
+    /// The members by their file's folder key (until the folder is matched to them).
+    keys: KeyIndex,
     /// Catalog entries whose file or folder is gone.
     removed: HashSet<usize>,
     sum_was_data_size: bool,
     counts_were_consistent: bool,
 }
 
-/// The manifest of the folder, checked.
+/// The manifest of the folder, checked. A large manifest is read from its map a run of the
+/// layout at a time (`yaml::split`), each run turned into pieces as it is read; a small one,
+/// or one that run reading does not take (its message is then the whole read's), is read
+/// whole. Both give the same plan.
 fn read_manifest(dir: &Path) -> Result<Plan, Error> {
     let mpath = dir.join(MANIFEST);
-    let text = std::fs::read_to_string(&mpath).map_err(|e| Error::io(&mpath, e))?;
-    let doc: ManifestDocument = crate::yaml::from_str(&text).map_err(|e| Error::Yaml {
+    let map = crate::fsio::map_file(&mpath)?;
+    let release = |part: &[u8]| map.release(part);
+    let text =
+        crate::yaml::FileText::of_bytes(&map, &release).map_err(|m| Error::other(&mpath, m))?;
+    let mut plan: Option<Plan> = None;
+    let mut refused = false;
+    let mut k = 0usize;
+    let read = crate::yaml::split::read_pieces(
+        &text,
+        "layout",
+        |d: &mut ManifestDocument| &mut d.layout,
+        Some,
+        |part| map.release(part),
+        |doc, pieces: Vec<ManifestPiece>, done| {
+            let step = || -> Result<(), Error> {
+                let plan = match &mut plan {
+                    Some(p) => p,
+                    None => {
+                        // (the catalog's text, read by now, goes back: pages of the pieces
+                        // being read come back as they are touched)
+                        map.release(&map);
+                        plan.insert(Plan::new(&mpath, doc)?)
+                    }
+                };
+                for p in pieces {
+                    plan.add(k, p)?;
+                    k += 1;
+                }
+                Ok(())
+            };
+            // (a refusal is reported by the whole read: a YAML error later in the document
+            // comes first there, as it always did)
+            refused = step().is_err();
+            map.release(done);
+            (!refused).then_some(())
+        },
+    );
+    if let (Some(doc), false) = (read, refused) {
+        return match plan {
+            Some(p) => Ok(p),
+            None => Plan::new(&mpath, &doc),
+        };
+    }
+    let text = text.str().map_err(|m| Error::other(&mpath, m))?;
+    let doc: ManifestDocument = crate::yaml::from_str(text).map_err(|e| Error::Yaml {
         file: mpath.clone(),
         source: e,
     })?;
-    crate::codec::check_document_header(&doc.format, doc.version, MANIFEST_TAG, MANIFEST_VERSION)
-        .map_err(|m| Error::other(&mpath, m))?;
-    let header = doc.header.to_header().map_err(encode_err(&mpath))?;
-    let entries: Vec<Entry> = doc
-        .catalog
-        .iter()
-        .map(EntryDoc::to_entry)
-        .collect::<Result<_, _>>()
-        .map_err(encode_err(&mpath))?;
-    if header.entry_count as usize != entries.len() {
-        return Err(Error::other(
-            &mpath,
-            "header.entry_count does not match the catalog",
-        ));
+    let mut plan = Plan::new(&mpath, &doc)?;
+    for (k, p) in doc.layout.into_iter().enumerate() {
+        plan.add(k, p)?;
     }
-    Ok(Plan {
-        sum_was_data_size: u64::from(header.data_size) == Vdf::sum_of_sizes(&entries),
-        counts_were_consistent: header.file_count as usize
-            == entries.iter().filter(|e| !e.is_dir()).count(),
-        kinds: Vec::with_capacity(doc.layout.len()),
-        origins: Vec::with_capacity(doc.layout.len()),
-        removed: HashSet::new(),
-        mpath,
-        doc,
-        header,
-        entries,
-    })
+    Ok(plan)
 }
 
-/// What is in the folder (without the manifest and the streams), by `/`-separated key.
-struct Folder {
-    files: BTreeMap<String, PathBuf>,
-    dirs: BTreeMap<String, PathBuf>,
+/// The members' pieces by the hash of their file's folder key: the first piece of each hash
+/// and, per piece, the next piece with the same hash (`NONE`: no other), so a lookup compares
+/// the keys themselves and two keys with one hash (or a file named twice) are all found.
+#[derive(Default)]
+struct KeyIndex {
+    first: HashMap<u64, u32>,
+    next: Vec<u32>,
 }
 
-impl Folder {
-    /// Every file and folder below `dir`, without `output` (the archive being written is
-    /// never one of its own members) and animkit's own temporary files and staging folders
-    /// (left by an interrupted run: a warning each). A symbolic link or junction is an error:
-    /// repack reads only what lies in the folder.
-    fn scan(dir: &Path, output: &Path, report: &mut RepackReport) -> Result<Folder, Error> {
-        let mut folder = Folder {
-            files: BTreeMap::new(),
-            dirs: BTreeMap::new(),
+const NONE: u32 = u32::MAX;
+
+fn key_hash(key: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    h.write(key.as_bytes());
+    h.finish()
+}
+
+impl KeyIndex {
+    /// Piece `k` (the next one) is the member with folder key `key` (`None`: not a member).
+    fn push(&mut self, key: Option<&str>) {
+        let k = self.next.len() as u32;
+        let next = match key {
+            Some(key) => self.first.insert(key_hash(key), k).unwrap_or(NONE),
+            None => NONE,
         };
-        let mut walk = walkdir::WalkDir::new(dir).sort_by_file_name().into_iter();
-        while let Some(e) = walk.next() {
-            let e = e.map_err(|err| Error::other(dir, err.to_string()))?;
-            if e.depth() > 0 && crate::fsio::is_own_temp(e.file_name()) {
-                report
-                    .warnings
-                    .push(crate::fsio::own_temp_warning(e.path()));
-                if e.file_type().is_dir() {
-                    walk.skip_current_dir();
+        self.next.push(next);
+    }
+
+    /// The pieces whose member's key may be `key` (those with its hash).
+    fn chain(&self, key: &str) -> impl Iterator<Item = usize> + '_ {
+        let first = self.first.get(&key_hash(key)).copied().unwrap_or(NONE);
+        std::iter::successors(Some(first), |&k| self.next.get(k as usize).copied())
+            .take_while(|&k| k != NONE)
+            .map(|k| k as usize)
+    }
+
+    /// `each` with every member whose file is `key`; whether there was one.
+    fn each(
+        &self,
+        origins: &mut [Origin],
+        names: &Names,
+        key: &str,
+        mut each: impl FnMut(&mut Member),
+    ) -> bool {
+        let mut found = false;
+        for k in self.chain(key) {
+            if let Some(Origin::Member(m)) = origins.get_mut(k) {
+                if names.get(m.file) == key {
+                    found = true;
+                    each(m);
                 }
-                continue;
             }
-            if e.depth() > 0 && e.path_is_symlink() {
-                return Err(Error::other(
-                    e.path(),
-                    "is a symbolic link or junction inside the folder; repack does not follow links (put the file or folder itself there)",
-                ));
-            }
-            if e.file_type().is_file() && crate::fsio::same_file(e.path(), output) {
-                continue;
-            }
-            let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
-            let key = path_text(rel);
-            if e.file_type().is_dir() && e.depth() > 0 && key != STREAMS {
-                folder.dirs.insert(key, e.path().to_path_buf());
-                continue;
-            }
-            if !e.file_type().is_file() {
-                continue;
-            }
-            if key == MANIFEST || key.starts_with(&format!("{STREAMS}/")) {
-                continue;
-            }
-            folder.files.insert(key, e.path().to_path_buf());
         }
-        Ok(folder)
+        found
     }
 }
 
 impl Plan {
-    /// The manifest's layout against the folder: where each piece comes from, which members
-    /// are gone. Returns the folder keys the manifest accounts for.
-    fn layout(
-        &mut self,
-        dir: &Path,
-        folder: &Folder,
-        formats: Formats,
-        report: &mut RepackReport,
-    ) -> Result<HashSet<String>, Error> {
-        let mut known: HashSet<String> = HashSet::new();
-        for (k, p) in self.doc.layout.iter().enumerate() {
-            match p.kind {
-                PieceKindDoc::Catalog => {
-                    self.kinds.push(PieceKind::Catalog);
-                    self.origins.push(Origin::Catalog);
+    /// A plan with the manifest's header and catalog and no pieces yet.
+    fn new(mpath: &Path, doc: &ManifestDocument) -> Result<Plan, Error> {
+        crate::codec::check_document_header(
+            &doc.format,
+            doc.version,
+            MANIFEST_TAG,
+            MANIFEST_VERSION,
+        )
+        .map_err(|m| Error::other(mpath, m))?;
+        let header = doc.header.to_header().map_err(encode_err(mpath))?;
+        let entries: Vec<Entry> = doc
+            .catalog
+            .iter()
+            .map(EntryDoc::to_entry)
+            .collect::<Result<_, _>>()
+            .map_err(encode_err(mpath))?;
+        if header.entry_count as usize != entries.len() {
+            return Err(Error::other(
+                mpath,
+                "header.entry_count does not match the catalog",
+            ));
+        }
+        // (a piece per file, the catalog and a few gaps: room made once, not grown by doubling)
+        let room = entries.len() + 2;
+        Ok(Plan {
+            sum_was_data_size: u64::from(header.data_size) == Vdf::sum_of_sizes(&entries),
+            counts_were_consistent: header.file_count as usize
+                == entries.iter().filter(|e| !e.is_dir()).count(),
+            kinds: Vec::with_capacity(room),
+            origins: Vec::with_capacity(room),
+            keys: KeyIndex {
+                first: HashMap::with_capacity(room),
+                next: Vec::with_capacity(room),
+            },
+            removed: HashSet::new(),
+            names: Names::default(),
+            mpath: mpath.to_path_buf(),
+            header,
+            entries,
+        })
+    }
+
+    /// Layout piece `k` of the manifest, checked (a file's paths must stay inside the folder:
+    /// the manifest may have been edited).
+    fn add(&mut self, k: usize, p: ManifestPiece) -> Result<(), Error> {
+        let bad = |m: &str| Error::other(&self.mpath, format!("layout[{k}]: {m}"));
+        if k >= NONE as usize {
+            return Err(bad("more layout pieces than repack takes (4,294,967,295)"));
+        }
+        let (kind, origin) = match p.kind {
+            PieceKindDoc::Catalog => (PieceKind::Catalog, Origin::Catalog),
+            PieceKindDoc::Gap => (
+                PieceKind::Gap,
+                Origin::Gap(p.data.map(|b| b.0).unwrap_or_default()),
+            ),
+            PieceKindDoc::File => {
+                let entry = p.entry.ok_or_else(|| bad("no entry"))?;
+                if self.entries.get(entry).is_none_or(Entry::is_dir) {
+                    return Err(bad("entry is not a file of the catalog"));
                 }
-                PieceKindDoc::Gap => {
-                    self.kinds.push(PieceKind::Gap);
-                    self.origins
-                        .push(Origin::Gap(p.data.clone().map(|b| b.0).unwrap_or_default()));
+                let file = p.file.ok_or_else(|| bad("no file"))?;
+                let inside = |path: &str, what: &str| {
+                    let bytes = crate::exact::text::encode_cp1252(path)
+                        .map_err(|c| bad(&format!("{c:?} in the {what} path")))?;
+                    safe_relative_path(&bytes).map_err(|e| bad(&e))
+                };
+                inside(&file, "file")?;
+                if let Some(s) = &p.stream {
+                    inside(s, "stream")?;
                 }
-                PieceKindDoc::File => {
-                    let bad = |m: &str| Error::other(&self.mpath, format!("layout[{k}]: {m}"));
-                    let entry = p.entry.ok_or_else(|| bad("no entry"))?;
-                    if self.entries.get(entry).is_none_or(Entry::is_dir) {
-                        return Err(bad("entry is not a file of the catalog"));
-                    }
-                    let file = p.file.clone().ok_or_else(|| bad("no file"))?;
-                    // The manifest may have been edited: its paths must stay inside the folder.
-                    let inside = |path: &str, what: &str| {
-                        let bytes = crate::exact::text::encode_cp1252(path)
-                            .map_err(|c| bad(&format!("{c:?} in the {what} path")))?;
-                        safe_relative_path(&bytes).map_err(|e| bad(&e))
-                    };
-                    inside(&file, "file")?;
-                    let ykey = format!("{file}.yaml");
-                    known.insert(file.clone());
-                    // A YAML the manifest does not know, beside a member it does: exported
-                    // later (after `unpack --no-yaml`) to edit that member.
-                    let late_yaml = p.yaml.is_none()
-                        && folder
-                            .files
-                            .get(&ykey)
-                            .is_some_and(|y| is_animkit_yaml(formats, y));
-                    if late_yaml || p.yaml.is_some() {
-                        known.insert(ykey.clone());
-                    }
-                    let yaml_here =
-                        (p.yaml.is_some() && folder.files.contains_key(&ykey)) || late_yaml;
-                    let bin_here = if file.starts_with(&format!("{STREAMS}/")) {
-                        dir.join(&file).is_file()
-                    } else {
-                        folder.files.contains_key(&file)
-                    };
-                    if !bin_here && !yaml_here {
-                        report.removed.push(file.clone());
-                        self.removed.insert(entry);
-                        continue;
-                    }
-                    // Whether the YAML was edited is decided by its content hash when the
-                    // piece is produced (on all cores); without a binary the YAML is the only
-                    // source.
-                    if !bin_here {
-                        report.from_yaml.push(ykey.clone());
-                    }
-                    let stream = match &p.stream {
-                        Some(s) => {
-                            inside(s, "stream")?;
-                            Some(dir.join(s))
-                        }
-                        None => None,
-                    };
-                    self.kinds.push(PieceKind::File {
-                        entry,
-                        zipped: p.stream.is_some(),
-                    });
-                    self.origins.push(Origin::Member {
-                        bin: bin_here.then(|| dir.join(&file)),
-                        yaml: yaml_here
-                            .then(|| (dir.join(&ykey), ykey.clone(), p.yaml.map(|c| c.0))),
-                        crc32: p.crc32.map(|c| c.0),
-                        stream,
-                    });
-                }
+                let kind = PieceKind::File {
+                    entry,
+                    zipped: p.stream.is_some(),
+                };
+                let file = self
+                    .names
+                    .add(&file)
+                    .ok_or_else(|| bad("the files' paths pass 4 GiB"))?;
+                let member = Member {
+                    file,
+                    crc32: p.crc32.map(|c| c.0),
+                    yaml_crc: p.yaml.map(|c| c.0),
+                    stream: p.stream.map(String::into_boxed_str),
+                    bin: false,
+                    yaml: false,
+                };
+                (kind, Origin::Member(member))
+            }
+        };
+        self.keys.push(match &origin {
+            Origin::Member(m) => Some(self.names.get(m.file)),
+            _ => None,
+        });
+        self.kinds.push(kind);
+        self.origins.push(origin);
+        Ok(())
+    }
+
+    /// Whether the manifest has a member whose file is `key`.
+    fn knows(&self, key: &str) -> bool {
+        self.keys
+            .chain(key)
+            .any(|k| {
+                matches!(self.origins.get(k), Some(Origin::Member(m)) if self.names.get(m.file) == key)
+            })
+    }
+
+    /// After the walk: a member's binary among the streams (not walked) is looked for; a
+    /// member with neither file nor YAML is removed; one with only its YAML is made from it.
+    fn settle(&mut self, dir: &Path, report: &mut RepackReport) {
+        for (kind, origin) in self.kinds.iter().zip(&mut self.origins) {
+            let (PieceKind::File { entry, .. }, Origin::Member(m)) = (kind, origin) else {
+                continue;
+            };
+            let file = self.names.get(m.file);
+            if file.starts_with(&format!("{STREAMS}/")) {
+                m.bin = dir.join(file).is_file();
+            }
+            if !m.bin && !m.yaml {
+                report.removed.push(file.to_string());
+                self.removed.insert(*entry);
+            } else if !m.bin {
+                // Whether a YAML beside its binary was edited is decided by its content hash
+                // when the piece is produced (on all cores); without a binary the YAML is the
+                // only source.
+                report.from_yaml.push(m.yaml_key(&self.names));
             }
         }
-        Ok(known)
+    }
+
+    /// The pieces of removed members dropped (after the folder was matched to the members:
+    /// the key index goes with them).
+    fn drop_removed(&mut self) {
+        self.keys = KeyIndex::default();
+        if !self
+            .origins
+            .iter()
+            .any(|o| matches!(o, Origin::Member(m) if !m.bin && !m.yaml))
+        {
+            return;
+        }
+        let kinds = std::mem::take(&mut self.kinds);
+        let origins = std::mem::take(&mut self.origins);
+        for (kind, origin) in kinds.into_iter().zip(origins) {
+            if !matches!(&origin, Origin::Member(m) if !m.bin && !m.yaml) {
+                self.kinds.push(kind);
+                self.origins.push(origin);
+            }
+        }
     }
 
     /// Empty directories (a directory entry whose first child lies outside the catalog: the
@@ -369,8 +526,7 @@ impl Plan {
             }
         }
         for key in folder.dirs.keys() {
-            let prefix = format!("{key}/");
-            if !catalog_dirs.contains(key) && !folder.files.keys().any(|k| k.starts_with(&prefix)) {
+            if !catalog_dirs.contains(key) && !folder.with_files.contains(key) {
                 report.warnings.push(format!(
                     "{key}/: an empty folder is not added (an archive directory that is not in the manifest needs a file)"
                 ));
@@ -465,6 +621,99 @@ impl Plan {
     }
 }
 
+/// What the walk of the folder found besides the members the manifest knows (those are
+/// marked in the plan): files the manifest does not know and folders, by `/`-separated key.
+struct Folder {
+    /// Files the manifest does not account for.
+    unknown: BTreeMap<String, PathBuf>,
+    dirs: BTreeMap<String, PathBuf>,
+    /// Folders with a file somewhere below them.
+    with_files: HashSet<String>,
+}
+
+impl Folder {
+    /// Every file and folder below `dir`, without the manifest, the streams, `output` (the
+    /// archive being written is never one of its own members) and animkit's own temporary
+    /// files and staging folders (left by an interrupted run: a warning each). A symbolic link
+    /// or junction is an error: repack reads only what lies in the folder. The binary and the
+    /// YAML of each member the manifest knows are marked found in `plan`; a YAML the manifest
+    /// does not name stands for its member when it is an animkit document.
+    fn scan(
+        dir: &Path,
+        output: &Path,
+        plan: &mut Plan,
+        formats: Formats,
+        report: &mut RepackReport,
+    ) -> Result<Folder, Error> {
+        let mut folder = Folder {
+            unknown: BTreeMap::new(),
+            dirs: BTreeMap::new(),
+            with_files: HashSet::new(),
+        };
+        let mut walk = walkdir::WalkDir::new(dir).sort_by_file_name().into_iter();
+        while let Some(e) = walk.next() {
+            let e = e.map_err(|err| Error::other(dir, err.to_string()))?;
+            if e.depth() > 0 && crate::fsio::is_own_temp(e.file_name()) {
+                report
+                    .warnings
+                    .push(crate::fsio::own_temp_warning(e.path()));
+                if e.file_type().is_dir() {
+                    walk.skip_current_dir();
+                }
+                continue;
+            }
+            if e.depth() > 0 && e.path_is_symlink() {
+                return Err(Error::other(
+                    e.path(),
+                    "is a symbolic link or junction inside the folder; repack does not follow links (put the file or folder itself there)",
+                ));
+            }
+            if e.file_type().is_file() && crate::fsio::same_file(e.path(), output) {
+                continue;
+            }
+            let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
+            let key = path_text(rel);
+            if e.file_type().is_dir() && e.depth() > 0 && key != STREAMS {
+                folder.dirs.insert(key, e.path().to_path_buf());
+                continue;
+            }
+            if !e.file_type().is_file() {
+                continue;
+            }
+            if key == MANIFEST || key.starts_with(&format!("{STREAMS}/")) {
+                continue;
+            }
+            // (every folder above it holds a file; once one is marked, those above it are)
+            let mut at = key.len();
+            while let Some(slash) = key[..at].rfind('/') {
+                let parent = &key[..slash];
+                if folder.with_files.contains(parent) {
+                    break;
+                }
+                folder.with_files.insert(parent.to_string());
+                at = slash;
+            }
+            let (keys, names) = (&plan.keys, &plan.names);
+            let mut known = keys.each(&mut plan.origins, names, &key, |m| m.bin = true);
+            if let Some(stem) = key.strip_suffix(".yaml") {
+                let mut animkit: Option<bool> = None;
+                keys.each(&mut plan.origins, names, stem, |m| {
+                    if m.yaml_crc.is_some()
+                        || *animkit.get_or_insert_with(|| is_animkit_yaml(formats, e.path()))
+                    {
+                        m.yaml = true;
+                        known = true;
+                    }
+                });
+            }
+            if !known {
+                folder.unknown.insert(key, e.path().to_path_buf());
+            }
+        }
+        Ok(folder)
+    }
+}
+
 /// A file the manifest does not know: its archive names, its path, whether it is a YAML
 /// document standing for the asset `NAME` (of `NAME.yaml`).
 struct Added {
@@ -476,20 +725,17 @@ struct Added {
 /// The files of the folder the manifest does not account for.
 fn new_files(
     folder: &Folder,
-    known: &HashSet<String>,
+    plan: &Plan,
     formats: Formats,
     report: &mut RepackReport,
 ) -> Result<Vec<Added>, Error> {
     let mut added = Vec::new();
-    for (key, path) in &folder.files {
-        if known.contains(key) {
-            continue;
-        }
+    for (key, path) in &folder.unknown {
         let mut name_key = key.clone();
         let mut from_yaml = false;
         if let Some(stem) = key.strip_suffix(".yaml") {
             if is_animkit_yaml(formats, path) {
-                if folder.files.contains_key(stem) || known.contains(stem) {
+                if folder.unknown.contains_key(stem) || plan.knows(stem) {
                     report.warnings.push(format!(
                         "{key}: ignored, the folder also holds {stem} (pack one of them)"
                     ));
@@ -510,14 +756,15 @@ fn new_files(
     Ok(added)
 }
 
-/// The contents of layout piece `i` (of kind `kind`, from `origin`), on a worker thread: an
-/// unchanged member as it is (a compressed one with its original stream), an edited YAML
-/// re-encoded (and noted in `edited_yaml`), a new file read or encoded; compressed again when
-/// the archive is and the contents changed.
+/// The contents of layout piece `i` (of kind `kind`, from `origin`, below `dir`), on a worker
+/// thread: an unchanged member as it is (a compressed one with its original stream), an
+/// edited YAML re-encoded (and noted in `edited_yaml`), a new file read or encoded;
+/// compressed again when the archive is and the contents changed.
 fn produce(
     kind: &PieceKind,
     origin: &Origin,
     i: usize,
+    (dir, names): (&Path, &Names),
     formats: Formats,
     edited_yaml: &Mutex<Vec<(usize, String)>>,
 ) -> Result<Produced<'static>, EncodeError> {
@@ -525,21 +772,18 @@ fn produce(
     let (contents, crc, stream) = match origin {
         Origin::Catalog => unreachable!("the writer produces no catalog"),
         Origin::Gap(b) => return Ok(Produced::bytes(Cow::Owned(b.clone()), None)),
-        Origin::Member {
-            bin,
-            yaml,
-            crc32,
-            stream,
-        } => {
-            let c = match (edited_yaml_text(yaml, bin.is_some())?, bin) {
-                (Some((text, ypath, ykey, late)), bin) => {
-                    let encoded = encode_yaml_text(formats, ypath, text)?;
+        Origin::Member(m) => {
+            let bin = m.bin_path(dir, names);
+            let c = match (edited_yaml_text(m, dir, names)?, &bin) {
+                (Some((text, ypath, late)), bin) => {
+                    let encoded = encode_yaml_text(formats, &ypath, text)?;
                     let binary = bin.as_deref().map(read_file_enc).transpose()?;
                     // A YAML exported after unpacking and not edited stands for the binary.
                     let unedited = late && binary.as_deref() == Some(&encoded[..]);
                     if !unedited {
-                        if let (Some(b), Some(bytes), Some(c)) = (bin, &binary, crc32) {
-                            if crc32fast::hash(bytes) != *c {
+                        let ykey = m.yaml_key(names);
+                        if let (Some(b), Some(bytes), Some(c)) = (bin, &binary, m.crc32) {
+                            if crc32fast::hash(bytes) != c {
                                 return Err(EncodeError::new(format!(
                                     "{}: both this file and {ykey} were edited; keep only one of the edits",
                                     b.display()
@@ -550,7 +794,7 @@ fn produce(
                             edited_yaml
                                 .lock()
                                 .map_err(|_| EncodeError::new("internal: lock"))?
-                                .push((i, ykey.clone()));
+                                .push((i, ykey));
                         }
                     }
                     encoded
@@ -561,7 +805,7 @@ fn produce(
                     return Err(EncodeError::new("internal: a member without a source"))
                 }
             };
-            (c, *crc32, stream.as_ref())
+            (c, m.crc32, m.stream.as_deref().map(|s| dir.join(s)))
         }
         Origin::New { path, from_yaml } => {
             if !*from_yaml && !zipped {
@@ -582,7 +826,7 @@ fn produce(
         return Ok(Produced::bytes(Cow::Owned(contents), size));
     }
     let unchanged = crc.is_some_and(|c| c == crc32fast::hash(&contents));
-    let old = match stream {
+    let old = match &stream {
         Some(s) => Some(read_file_enc(s)?),
         None => None,
     };
@@ -602,24 +846,19 @@ fn produce(
     Ok(Produced::bytes(Cow::Owned(z), size))
 }
 
-/// A member's YAML when it is the edit to take: (text, path, key, known to the manifest?).
+/// A member's YAML when it is the edit to take: (text, path, not known to the manifest?).
 /// An unchanged YAML keeps the binary's bytes verbatim; an edited one (any change of content,
 /// whatever its size and time), or one without a binary beside it, is re-encoded.
-#[allow(clippy::type_complexity)]
 fn edited_yaml_text(
-    yaml: &Option<(PathBuf, String, Option<u32>)>,
-    has_binary: bool,
-) -> Result<Option<(Vec<u8>, &PathBuf, &String, bool)>, EncodeError> {
-    let Some((ypath, ykey, recorded)) = yaml else {
+    m: &Member,
+    dir: &Path,
+    names: &Names,
+) -> Result<Option<(Vec<u8>, PathBuf, bool)>, EncodeError> {
+    if !m.yaml {
         return Ok(None);
-    };
-    let text = read_file_enc(ypath)?;
-    Ok(
-        (!has_binary || recorded.is_none_or(|r| crc32fast::hash(&text) != r)).then_some((
-            text,
-            ypath,
-            ykey,
-            recorded.is_none(),
-        )),
-    )
+    }
+    let ypath = dir.join(m.yaml_key(names));
+    let text = read_file_enc(&ypath)?;
+    let edit = !m.bin || m.yaml_crc.is_none_or(|r| crc32fast::hash(&text) != r);
+    Ok(edit.then_some((text, ypath, m.yaml_crc.is_none())))
 }
