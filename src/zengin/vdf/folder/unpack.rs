@@ -75,7 +75,7 @@ pub fn unpack(
     let rels = plan_paths(archive, v, tree, &placement, &mut report)?;
     // Paths no program could open are refused before anything (a folder) is made. The YAML
     // beside a file is the longest name.
-    let long = super::list::too_long_paths(out, rels.iter().map(|(i, r)| (*i, yaml_path(r))));
+    let long = super::list::too_long_paths(out, rels.iter().map(|(i, r)| (i, yaml_path(&r))));
     if !long.is_empty() {
         return Err(Error::other(
             archive,
@@ -103,7 +103,9 @@ pub fn unpack(
     if nonempty {
         // Written in place: every target checked before the first write (links, a file
         // where a folder goes and the reverse).
-        let files: Vec<&Path> = rels.values().map(PathBuf::as_path).collect();
+        // (the one plan of every path held: only when writing into a folder in use)
+        let files: Vec<PathBuf> = rels.iter().map(|(_, r)| r).collect();
+        let files: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
         let dirs: Vec<PathBuf> = v
             .entries
             .iter()
@@ -114,7 +116,8 @@ pub fn unpack(
             .collect();
         let dirs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
         let mut problems = crate::fsio::check_output_tree(out, &files, &dirs, true);
-        let yamls: Vec<(usize, PathBuf)> = rels
+        let placed: Vec<(usize, PathBuf)> = rels.iter().collect();
+        let yamls: Vec<(usize, PathBuf)> = placed
             .iter()
             .map(|(i, r)| (*i, yaml_path(r)))
             .chain([(usize::MAX, PathBuf::from(MANIFEST))])
@@ -122,7 +125,8 @@ pub fn unpack(
         problems.extend(super::list::input_among_outputs(
             archive,
             out,
-            rels.iter()
+            placed
+                .iter()
                 .map(|(i, r)| (*i, r.as_path()))
                 .chain(yamls.iter().map(|(i, r)| (*i, r.as_path()))),
         ));
@@ -187,25 +191,98 @@ pub fn unpack(
     })
 }
 
-/// Where each placed file goes (relative paths): every name must be safe and every path
-/// unique, or nothing is written.
-fn plan_paths(
+/// Where each placed file goes (relative paths), worked out from the tree when asked rather
+/// than kept a path per member: a member's path in the tree, or for a file no directory
+/// reaches that owns data, `vdf-streams/orphan-NNNNN.bin` beside the streams. Made by
+/// [`plan_paths`], which checked every path.
+struct Rels<'j, 'a> {
+    v: &'j Vdf<'a>,
+    tree: &'j Tree<'j>,
+    placement: &'j [Option<usize>],
+}
+
+impl Rels<'_, '_> {
+    /// Where file entry `i` goes (`None`: not a file that owns data, or no safe path).
+    fn get(&self, i: usize) -> Option<PathBuf> {
+        let e = self.v.entries.get(i)?;
+        if e.is_dir() || self.placement.get(i)?.is_none() {
+            return None;
+        }
+        match self.tree.path(i) {
+            None => Some(PathBuf::from(STREAMS).join(format!("orphan-{i:05}.bin"))),
+            Some(p) => safe_relative_path(&p).ok(),
+        }
+    }
+
+    /// Every placed file with where it goes, in catalog order.
+    fn iter(&self) -> impl Iterator<Item = (usize, PathBuf)> + '_ {
+        (0..self.v.entries.len()).filter_map(|i| self.get(i).map(|r| (i, r)))
+    }
+}
+
+/// The catalog's paths as NTFS compares names (case-insensitive, Unicode-aware), wherever
+/// this runs: the hash of each entry's key, the key itself kept only for the rare entry whose
+/// hash another key has already (a hit is confirmed by working out the other entry's key).
+struct Taken<'j> {
+    /// Entry `j`'s case key.
+    key_of: &'j dyn Fn(usize) -> Option<String>,
+    hash: fn(&str) -> u64,
+    by_hash: HashMap<u64, usize>,
+    by_key: HashMap<String, usize>,
+}
+
+fn key_hash(key: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    h.write(key.as_bytes());
+    h.finish()
+}
+
+impl<'j> Taken<'j> {
+    fn new(key_of: &'j dyn Fn(usize) -> Option<String>, hash: fn(&str) -> u64) -> Self {
+        Taken {
+            key_of,
+            hash,
+            by_hash: HashMap::new(),
+            by_key: HashMap::new(),
+        }
+    }
+
+    /// The entry whose path has the case key `key`.
+    fn get(&self, key: &str) -> Option<usize> {
+        let j = *self.by_hash.get(&(self.hash)(key))?;
+        match (self.key_of)(j).as_deref() == Some(key) {
+            true => Some(j),
+            false => self.by_key.get(key).copied(),
+        }
+    }
+
+    /// Entry `i` has the case key `key` now; the entry that had it before, if one did.
+    fn insert(&mut self, key: String, i: usize) -> Option<usize> {
+        let h = (self.hash)(&key);
+        match self.by_hash.get(&h).copied() {
+            None => self.by_hash.insert(h, i),
+            Some(j) if (self.key_of)(j).as_deref() == Some(&key) => self.by_hash.insert(h, i),
+            Some(_) => self.by_key.insert(key, i),
+        }
+    }
+}
+
+/// Where each placed file goes: every name must be safe and every path unique, or nothing is
+/// written.
+fn plan_paths<'j, 'a>(
     archive: &Path,
-    v: &Vdf<'_>,
-    tree: &Tree,
-    placement: &[Option<usize>],
+    v: &'j Vdf<'a>,
+    tree: &'j Tree<'j>,
+    placement: &'j [Option<usize>],
     report: &mut UnpackReport,
-) -> Result<HashMap<usize, PathBuf>, Error> {
-    let mut rels: HashMap<usize, PathBuf> = HashMap::new();
+) -> Result<Rels<'j, 'a>, Error> {
     let mut errors = Vec::new();
-    // Keyed as NTFS compares names (case-insensitive, Unicode-aware), wherever this runs.
-    let mut taken: HashMap<String, usize> = HashMap::new();
+    let key_of = |j: usize| tree.path(j).map(|p| path_case_key(&p));
+    let mut taken = Taken::new(&key_of, key_hash);
     for (i, e) in v.entries.iter().enumerate() {
         let Some(path) = tree.path(i) else {
-            if !e.is_dir() && placement[i].is_some() {
-                // No directory reaches it, but it owns data: kept beside the streams.
-                rels.insert(i, PathBuf::from(STREAMS).join(format!("orphan-{i:05}.bin")));
-            }
+            // (one no directory reaches but that owns data is kept beside the streams)
             continue;
         };
         let path = &path[..];
@@ -219,29 +296,25 @@ fn plan_paths(
                 crate::exact::text::decode_cp1252(path)
             ));
         }
-        if !e.is_dir() {
-            match placement[i] {
-                Some(_) => {
-                    rels.insert(i, safe_relative_path(path).unwrap_or_default());
-                }
-                None => report.warnings.push(format!(
-                    "catalog[{i}] {}: owns no data (see the warnings above); kept in the manifest, not extracted",
-                    crate::exact::text::decode_cp1252(path)
-                )),
-            }
+        if !e.is_dir() && placement[i].is_none() {
+            report.warnings.push(format!(
+                "catalog[{i}] {}: owns no data (see the warnings above); kept in the manifest, not extracted",
+                crate::exact::text::decode_cp1252(path)
+            ));
         }
     }
     for reserved in [MANIFEST, STREAMS] {
-        if taken.contains_key(&case_key(reserved)) {
+        if taken.get(&case_key(reserved)).is_some() {
             errors.push(format!(
                 "the archive holds {reserved} at its root, which unpack needs for itself"
             ));
         }
     }
+    let rels = Rels { v, tree, placement };
     // An asset's YAML must not collide with another member.
-    for rel in rels.values() {
-        let y = case_key(&format!("{}.yaml", path_text(rel)));
-        if taken.contains_key(&y) {
+    for (_, rel) in rels.iter() {
+        let y = case_key(&format!("{}.yaml", path_text(&rel)));
+        if taken.get(&y).is_some() {
             errors.push(format!("{y}: clashes with the YAML file of another member"));
         }
     }
@@ -262,7 +335,7 @@ struct Job<'j, 'a> {
     archive: &'j Path,
     v: &'j Vdf<'a>,
     placement: &'j [Option<usize>],
-    rels: &'j HashMap<usize, PathBuf>,
+    rels: &'j Rels<'j, 'a>,
     opts: &'j UnpackOptions,
     formats: Formats,
     /// Where files go (the staging folder, or the output itself).
@@ -293,7 +366,9 @@ impl Job<'_, '_> {
     /// Every folder the files need, the catalog's (empty) directories, and the streams'.
     fn make_folders(&self, tree: &Tree) -> Result<(), Error> {
         let mut made = std::collections::HashSet::new();
-        for r in self.rels.values() {
+        let mut orphans = false;
+        for (_, r) in self.rels.iter() {
+            orphans |= r.starts_with(STREAMS);
             if let Some(parent) = r.parent() {
                 if made.insert(parent.to_path_buf()) {
                     self.tree_out.folder(parent)?;
@@ -307,7 +382,7 @@ impl Job<'_, '_> {
                 }
             }
         }
-        if self.v.header.zipped() || self.rels.values().any(|r| r.starts_with(STREAMS)) {
+        if self.v.header.zipped() || orphans {
             self.tree_out.folder(Path::new(STREAMS))?;
         }
         Ok(())
@@ -326,7 +401,7 @@ impl Job<'_, '_> {
             }
             PieceKind::File { entry, zipped } => (entry, zipped),
         };
-        let rel = self.rels.get(&entry).cloned().unwrap_or_default();
+        let rel = self.rels.get(entry).unwrap_or_default();
         let target = rel.clone();
         let data = self
             .v
@@ -595,4 +670,33 @@ pub(super) fn yaml_path(file: &Path) -> PathBuf {
     let mut s = file.as_os_str().to_owned();
     s.push(".yaml");
     PathBuf::from(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Paths taken twice are found with the entry that had them last, the same whether every
+    /// key has a hash of its own or all share one (each hit confirmed by the key itself).
+    #[test]
+    fn taken_paths_are_found_by_their_key_whatever_their_hash() {
+        let keys = ["A", "B", "A", "C", "A", "\u{c4}"];
+        let key_of = |j: usize| keys.get(j).map(|k| k.to_string());
+        let one_hash: fn(&str) -> u64 = |_| 7;
+        for hash in [key_hash, one_hash] {
+            let mut taken = Taken::new(&key_of, hash);
+            let before: Vec<Option<usize>> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, k)| taken.insert(k.to_string(), i))
+                .collect();
+            assert_eq!(before, [None, None, Some(0), None, Some(2), None]);
+            assert_eq!(taken.get("A"), Some(4));
+            assert_eq!(taken.get("B"), Some(1));
+            assert_eq!(taken.get("C"), Some(3));
+            assert_eq!(taken.get("\u{c4}"), Some(5));
+            assert_eq!(taken.get("D"), None);
+            assert_eq!(taken.get("a"), None);
+        }
+    }
 }
