@@ -1666,6 +1666,74 @@ fn orphans_and_empty_zipped_files_survive_unpack_and_repack() {
     assert_eq!(&v.piece_contents(2).unwrap()[..], &[1; 100][..]);
 }
 
+/// `unpack` keeps no path per member (they are worked out from the tree when needed): its
+/// refusals still name each entry, in catalog order: an unsafe name, paths taken before
+/// ignoring case (each named with the last entry before it with that path), a name unpack
+/// needs for itself, and a member's YAML that is another member; nothing is written.
+#[test]
+fn unpack_refuses_unsafe_taken_and_clashing_paths_in_catalog_order() {
+    let names: [&[u8]; 6] = [
+        b"a.txt",
+        b"CON",
+        b"A.TXT",
+        b"a.TXT",
+        b"A.txt.yaml",
+        b"VDF-MANIFEST.YAML",
+    ];
+    let base = 296 + 80 * names.len() as u32;
+    let entries: Vec<(&[u8], u32, u32, u32)> = names
+        .iter()
+        .enumerate()
+        .map(|(k, n)| {
+            let last = if k + 1 == names.len() { L } else { 0 };
+            (*n, base + k as u32, 1, last)
+        })
+        .collect();
+    let data = raw_archive(6, 296, VOLUME_NORMAL, &entries, b"abcdef");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let err = unpack_result(&data, &out, &UnpackOptions::default())
+        .unwrap_err()
+        .to_string();
+    let clash = "A.TXT.YAML: clashes with the YAML file of another member";
+    let expected = [
+        format!("catalog[1]: {}", safe_component(b"CON").unwrap_err()),
+        "catalog[2] and catalog[0] have the same path A.TXT".into(),
+        "catalog[3] and catalog[2] have the same path a.TXT".into(),
+        "the archive holds vdf-manifest.yaml at its root, which unpack needs for itself".into(),
+        // (the YAML of a.txt, A.TXT and a.TXT)
+        clash.into(),
+        clash.into(),
+        clash.into(),
+    ]
+    .join("; ");
+    assert!(
+        err.ends_with(&format!(
+            "refusing to unpack: {expected} (nothing was written)"
+        )),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+
+    // Without them, the same members are unpacked where their paths say (the orphan beside
+    // the streams), and repacked to the archive.
+    let names: [&[u8]; 3] = [b"a.txt", b"B.TXT", b"a.txt.yml"];
+    let entries: Vec<(&[u8], u32, u32, u32)> = names
+        .iter()
+        .enumerate()
+        .map(|(k, n)| (*n, 296 + 80 * 3 + k as u32, 1, if k == 1 { L } else { 0 }))
+        .collect();
+    let data = raw_archive(3, 296, VOLUME_NORMAL, &entries, b"abc");
+    unpack_to(&data, &out, &UnpackOptions::default());
+    assert_eq!(std::fs::read(out.join("a.txt")).unwrap(), b"a");
+    assert_eq!(std::fs::read(out.join("B.TXT")).unwrap(), b"b");
+    assert_eq!(
+        std::fs::read(out.join("vdf-streams/orphan-00002.bin")).unwrap(),
+        b"c"
+    );
+    assert_eq!(repack_of(&out), data);
+}
+
 #[test]
 fn empty_directories_survive_unpack_and_repack() {
     // EMPTY's first child (99) lies outside the 2-entry catalog: an empty directory.
