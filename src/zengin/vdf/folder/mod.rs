@@ -78,6 +78,15 @@ fn encode_err(path: &Path) -> impl Fn(EncodeError) -> Error + '_ {
     move |e| Error::encode_in(path, e)
 }
 
+/// A 64-bit hash of a path key (the same in every run: `repack` and `unpack` index members by
+/// it and confirm every hit by the key itself).
+fn key_hash(key: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    h.write(key.as_bytes());
+    h.finish()
+}
+
 /// Parse an archive (then [`tree`]).
 pub fn open<'a>(path: &Path, src: &'a [u8]) -> Result<Vdf<'a>, Error> {
     Vdf::parse(src).map_err(decode_err(path))

@@ -8,7 +8,7 @@
 //! 120 bytes a piece: its kind, origin, folder key and (until the walk is done) key index.
 
 use super::{
-    decode_err, encode_err, path_text, rebuild_catalog, rel_to_names, ManifestDocument,
+    decode_err, encode_err, key_hash, path_text, rebuild_catalog, rel_to_names, ManifestDocument,
     ManifestPiece, MANIFEST, MANIFEST_TAG, MANIFEST_VERSION, STREAMS,
 };
 use crate::codec::Formats;
@@ -20,7 +20,6 @@ use crate::zengin::vdf::{
 };
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -305,12 +304,6 @@ struct KeyIndex {
 }
 
 const NONE: u32 = u32::MAX;
-
-fn key_hash(key: &str) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    h.write(key.as_bytes());
-    h.finish()
-}
 
 impl KeyIndex {
     /// Piece `k` (the next one) is the member with folder key `key` (`None`: not a member).

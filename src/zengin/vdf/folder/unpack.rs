@@ -2,8 +2,8 @@
 //! manifest.
 
 use super::{
-    manifest_piece, ManifestDocument, ManifestPiece, MANIFEST, MANIFEST_TAG, MANIFEST_VERSION,
-    STREAMS,
+    key_hash, manifest_piece, ManifestDocument, ManifestPiece, MANIFEST, MANIFEST_TAG,
+    MANIFEST_VERSION, STREAMS,
 };
 use crate::codec::Formats;
 use crate::exact::{Blob, Error, Hex32};
@@ -229,13 +229,6 @@ struct Taken<'j> {
     hash: fn(&str) -> u64,
     by_hash: HashMap<u64, usize>,
     by_key: HashMap<String, usize>,
-}
-
-fn key_hash(key: &str) -> u64 {
-    use std::hash::Hasher;
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    h.write(key.as_bytes());
-    h.finish()
 }
 
 impl<'j> Taken<'j> {
