@@ -446,7 +446,13 @@ mod tests {
 
     #[test]
     fn the_pieces_give_the_whole_documents_value() {
-        for tail in ["", "after: 7\n", "# end\n\nafter: 8\n"] {
+        for tail in [
+            "",
+            "\n\n",
+            "# only a comment\n",
+            "after: 7\n",
+            "# end\n\nafter: 8\n",
+        ] {
             let text = doc(60_000, tail);
             let whole: Doc = crate::yaml::from_str(&text).unwrap();
             assert_eq!(whole.list.len(), 60_000);

@@ -72,19 +72,7 @@ pub fn unpack(
 ) -> Result<UnpackReport, Error> {
     let mut report = UnpackReport::default();
     let placement = v.placement();
-    let rels = plan_paths(archive, v, tree, &placement, &mut report)?;
-    // Paths no program could open are refused before anything (a folder) is made. The YAML
-    // beside a file is the longest name.
-    let long = super::list::too_long_paths(out, rels.iter().map(|(i, r)| (i, yaml_path(&r))));
-    if !long.is_empty() {
-        return Err(Error::other(
-            archive,
-            format!(
-                "refusing to unpack: {} (nothing was written)",
-                long.join("; ")
-            ),
-        ));
-    }
+    let rels = plan_paths(archive, out, v, tree, &placement, &mut report)?;
     // Whatever else lies in the folder would be added to the archive by `repack`.
     let nonempty = std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_some());
     if nonempty && !opts.force {
@@ -261,10 +249,11 @@ impl<'j> Taken<'j> {
     }
 }
 
-/// Where each placed file goes: every name must be safe and every path unique, or nothing is
-/// written.
+/// Where each placed file goes below `out`: every name must be safe, every path unique and
+/// short enough to open, or nothing is written.
 fn plan_paths<'j, 'a>(
     archive: &Path,
+    out: &Path,
     v: &'j Vdf<'a>,
     tree: &'j Tree<'j>,
     placement: &'j [Option<usize>],
@@ -304,21 +293,30 @@ fn plan_paths<'j, 'a>(
         }
     }
     let rels = Rels { v, tree, placement };
-    // An asset's YAML must not collide with another member.
-    for (_, rel) in rels.iter() {
-        let y = case_key(&format!("{}.yaml", path_text(&rel)));
-        if taken.get(&y).is_some() {
-            errors.push(format!("{y}: clashes with the YAML file of another member"));
+    // An asset's YAML must not collide with another member; paths no program could open are
+    // refused before anything (a folder) is made (the YAML beside a file is the longest
+    // name). One pass over the members for both.
+    let long = super::list::too_long_paths(
+        out,
+        rels.iter().map(|(i, rel)| {
+            let yaml = yaml_path(&rel);
+            let y = case_key(&path_text(&yaml));
+            if taken.get(&y).is_some() {
+                errors.push(format!("{y}: clashes with the YAML file of another member"));
+            }
+            (i, yaml)
+        }),
+    );
+    for problems in [errors, long] {
+        if !problems.is_empty() {
+            return Err(Error::other(
+                archive,
+                format!(
+                    "refusing to unpack: {} (nothing was written)",
+                    problems.join("; ")
+                ),
+            ));
         }
-    }
-    if !errors.is_empty() {
-        return Err(Error::other(
-            archive,
-            format!(
-                "refusing to unpack: {} (nothing was written)",
-                errors.join("; ")
-            ),
-        ));
     }
     Ok(rels)
 }
