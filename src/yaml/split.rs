@@ -343,7 +343,7 @@ where
 }
 
 /// The offset of the line `key:` at column 0 (nothing else on it) and of the line after it.
-fn key_line(b: &[u8], key: &str) -> Option<(usize, usize)> {
+pub(crate) fn key_line(b: &[u8], key: &str) -> Option<(usize, usize)> {
     let mut from = 0;
     loop {
         let at = from + memchr::memmem::find(&b[from..], key.as_bytes())?;

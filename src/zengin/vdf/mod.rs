@@ -219,6 +219,31 @@ impl Piece<'_> {
     }
 }
 
+/// Each catalog entry's layout piece ([`Vdf::placement`]): 4 bytes an entry (a layout of
+/// 4,294,967,295 pieces or more, which only an archive of over 170 GB could have, 16).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Placement {
+    Narrow(Vec<u32>),
+    Wide(Vec<Option<usize>>),
+}
+
+impl Placement {
+    /// [`Placement::Narrow`]'s "no piece".
+    const NONE: u32 = u32::MAX;
+
+    /// The layout index of entry `entry`'s piece (`None`: a directory, an unplaced file, or
+    /// no such entry).
+    pub fn get(&self, entry: usize) -> Option<usize> {
+        match self {
+            Placement::Narrow(v) => v
+                .get(entry)
+                .filter(|&&p| p != Self::NONE)
+                .map(|&p| p as usize),
+            Placement::Wide(v) => v.get(entry).copied().flatten(),
+        }
+    }
+}
+
 /// A decoded archive. `Vdf<'static>` (owning) is the registry's model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Vdf<'a> {
@@ -251,17 +276,34 @@ impl<'a> Vdf<'a> {
         }
     }
 
-    /// Layout index of each entry's piece (`None`: directory or unplaced file).
-    pub fn placement(&self) -> Vec<Option<usize>> {
-        let mut out = vec![None; self.entries.len()];
-        for (i, p) in self.layout.iter().enumerate() {
-            if let PieceKind::File { entry, .. } = p.kind {
-                if let Some(slot) = out.get_mut(entry) {
-                    *slot = Some(i);
+    /// Layout index of each entry's piece (see [`Placement`]).
+    pub fn placement(&self) -> Placement {
+        let n = self.entries.len();
+        let files = self
+            .layout
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| match p.kind {
+                PieceKind::File { entry, .. } if entry < n => Some((entry, i)),
+                _ => None,
+            });
+        match u32::try_from(self.layout.len()) {
+            Ok(len) if len < Placement::NONE => {
+                let mut out = vec![Placement::NONE; n];
+                for (entry, i) in files {
+                    // (below `len`: fits)
+                    out[entry] = i as u32;
                 }
+                Placement::Narrow(out)
+            }
+            _ => {
+                let mut out = vec![None; n];
+                for (entry, i) in files {
+                    out[entry] = Some(i);
+                }
+                Placement::Wide(out)
             }
         }
-        out
     }
 
     /// The contents of placed file `piece` (inflated when zipped).

@@ -546,7 +546,7 @@ fn pack_of_the_extracted_tree_rebuilds_basic_vdf() {
         files.push(PackFile {
             path: path.split(|&b| b == b'/').map(|c| c.to_vec()).collect(),
             source: Source::Memory(
-                v.piece_contents(placement[i].unwrap())
+                v.piece_contents(placement.get(i).unwrap())
                     .unwrap()
                     .into_owned(),
             ),
@@ -785,7 +785,7 @@ fn zenkit_save_compressed_round_trip() {
                 .unwrap_or_else(|| panic!("{path} not found"));
             assert!(!v.entries[i].is_dir());
             assert_eq!(v.entries[i].size as usize, contents.len(), "{path}");
-            let piece = placement[i].unwrap();
+            let piece = placement.get(i).unwrap();
             assert_eq!(
                 &v.piece_contents(piece).unwrap()[..],
                 &contents[..],
@@ -981,7 +981,7 @@ fn overlapping_and_duplicate_entries_warn_and_round_trip() {
     let v = Vdf::parse(&data).unwrap();
     assert_eq!(v.warnings.len(), 1, "{:?}", v.warnings);
     assert!(v.warnings[0].contains("overlaps"), "{:?}", v.warnings);
-    assert_eq!(v.placement(), vec![Some(1), Some(2), None, Some(3)]);
+    assert_eq!(placed(&v), vec![Some(1), Some(2), None, Some(3)]);
     assert_eq!(v.layout[4].kind, PieceKind::Gap);
     assert_eq!(&v.layout[4].bytes[..], b"trailing");
     assert_eq!(encode_from_files(&v), data);
@@ -1295,7 +1295,7 @@ fn repack_takes_edits_additions_and_removals() {
     assert_eq!(v.header.data_size, 7 + 5 + 2);
     let placement = v.placement();
     assert_eq!(
-        &v.piece_contents(placement[4].unwrap()).unwrap()[..],
+        &v.piece_contents(placement.get(4).unwrap()).unwrap()[..],
         b"added"
     );
     assert_eq!(encode(&v), out);
@@ -1661,7 +1661,7 @@ fn orphans_and_empty_zipped_files_survive_unpack_and_repack() {
         v.entries[0].offset, v.entries[1].offset,
         "both at the same offset"
     );
-    assert_eq!(v.placement(), vec![Some(1), Some(2)]);
+    assert_eq!(placed(&v), vec![Some(1), Some(2)]);
     assert_eq!(v.layout[1].bytes.len(), 0);
     assert_eq!(&v.piece_contents(2).unwrap()[..], &[1; 100][..]);
 }
@@ -2477,13 +2477,14 @@ fn the_manifest_in_runs_is_the_whole_document() {
     }
 }
 
-/// A manifest of a megabyte or more is read a run of its layout at a time and the folder is
-/// matched to its members by key: the archive and the report are those of the whole read
-/// (serde-saphyr, the fast reader off), untouched and with a file edited, one removed and one
-/// added.
+/// A manifest whose catalog and layout are each a megabyte or more is read a run of its
+/// catalog and of its layout at a time and the folder is matched to its members by key: the
+/// archive and the report are those of the whole read (serde-saphyr, the fast reader off),
+/// untouched and with a file edited, one removed and one added; an entry the catalog refuses
+/// gives the whole read's message.
 #[test]
 fn a_large_manifest_read_in_runs_repacks_as_the_whole_read_does() {
-    let files: Vec<PackFile> = (0..7000u32)
+    let files: Vec<PackFile> = (0..16000u32)
         .map(|i| PackFile {
             path: vec![
                 format!("D{}", i % 3).into_bytes(),
@@ -2497,11 +2498,16 @@ fn a_large_manifest_read_in_runs_repacks_as_the_whole_read_does() {
     let dir = tmp.path().join("u");
     unpack_to(&data, &dir, &UnpackOptions::default());
     let manifest = std::fs::read(dir.join(folder::MANIFEST)).unwrap();
-    assert!(
-        manifest.len() >= crate::yaml::split::SPLIT_MIN,
-        "{}",
-        manifest.len()
-    );
+    // (both parts large enough to be read in runs: the catalog and the layout)
+    let layout_at = memchr::memmem::find(&manifest, b"\nlayout:\n").unwrap();
+    for part in [&manifest[..layout_at], &manifest[layout_at..]] {
+        assert!(
+            part.len() >= crate::yaml::split::SPLIT_MIN,
+            "{} of {}",
+            part.len(),
+            manifest.len()
+        );
+    }
     let run = |fast: bool| {
         crate::yaml::read::with_fast_reader(fast, || {
             let out = dir.with_extension("vdf");
@@ -2510,9 +2516,10 @@ fn a_large_manifest_read_in_runs_repacks_as_the_whole_read_does() {
             (format!("{report:?}"), std::fs::read(&out).unwrap())
         })
     };
-    // (one document read fast: the manifest, in runs)
+    // (two documents read fast: the manifest's head (header and catalog) and its layout,
+    // each in runs)
     let ((_, untouched), reads) = run(true);
-    assert_eq!(reads, 1);
+    assert_eq!(reads, 2);
     assert!(
         untouched == data,
         "the untouched folder repacks to another archive"
@@ -2522,7 +2529,7 @@ fn a_large_manifest_read_in_runs_repacks_as_the_whole_read_does() {
     std::fs::remove_file(dir.join("D2/F00005.BIN")).unwrap();
     std::fs::write(dir.join("D0/NEW.BIN"), b"new").unwrap();
     let ((report, in_runs), reads) = run(true);
-    assert_eq!(reads, 1);
+    assert_eq!(reads, 2);
     let ((whole_report, whole), reads) = run(false);
     assert_eq!(reads, 0);
     assert_eq!(report, whole_report);
@@ -2542,9 +2549,53 @@ fn a_large_manifest_read_in_runs_repacks_as_the_whole_read_does() {
                 .into_owned(),
         )
     };
-    assert_eq!(v.header.file_count, 7000);
+    assert_eq!(v.header.file_count, 16000);
     assert_eq!(contents("D1/F00004.BIN").as_deref(), Some(&b"edited"[..]));
     assert_eq!(contents("D0/NEW.BIN").as_deref(), Some(&b"new"[..]));
     assert_eq!(contents("D2/F00005.BIN"), None);
     assert_eq!(contents("D2/F00008.BIN"), Some(seeded(8 * 7 + 1, 9)));
+
+    // A refusal in the catalog read in runs is the whole read's message.
+    let text = String::from_utf8(manifest).unwrap();
+    let at = text.find("\n- {name: F").unwrap() + "\n- {name: ".len();
+    let mut bad = text.clone();
+    bad.insert_str(at, &"X".repeat(70));
+    std::fs::write(dir.join(folder::MANIFEST), &bad).unwrap();
+    let refusal = |fast: bool| {
+        crate::yaml::read::with_fast_reader(fast, || {
+            let out = dir.with_extension("vdf");
+            let _ = std::fs::remove_file(&out);
+            let e = folder::repack(&dir, &out, false, formats(), &|| {}).unwrap_err();
+            assert!(!out.exists(), "nothing is written");
+            e.to_string()
+        })
+        .0
+    };
+    let message = refusal(true);
+    assert_eq!(message, refusal(false));
+    assert!(
+        message.contains("80 bytes do not fit in a 64-byte field"),
+        "{message}"
+    );
+}
+
+/// Every entry's piece, as [`Vdf::placement`] gives it.
+fn placed(v: &Vdf<'_>) -> Vec<Option<usize>> {
+    let p = v.placement();
+    (0..v.entries.len()).map(|i| p.get(i)).collect()
+}
+
+/// Both forms of a placement answer alike: a piece, none (`u32::MAX` in the narrow one), and
+/// an entry past the catalog.
+#[test]
+fn a_narrow_and_a_wide_placement_answer_alike() {
+    let narrow = Placement::Narrow(vec![1, u32::MAX, 0, u32::MAX - 1]);
+    let wide = Placement::Wide(vec![Some(1), None, Some(0), Some(u32::MAX as usize - 1)]);
+    for p in [&narrow, &wide] {
+        assert_eq!(p.get(0), Some(1));
+        assert_eq!(p.get(1), None);
+        assert_eq!(p.get(2), Some(0));
+        assert_eq!(p.get(3), Some(4_294_967_294));
+        assert_eq!(p.get(4), None);
+    }
 }

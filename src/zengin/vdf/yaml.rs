@@ -753,7 +753,7 @@ pub fn diff(a: &Vdf<'_>, b: &Vdf<'_>, formats: Formats) -> Vec<String> {
                 let p = tree
                     .path_string(i)
                     .unwrap_or_else(|| format!("catalog[{i}]"));
-                (p, (i, placement.get(i).copied().flatten()))
+                (p, (i, placement.get(i)))
             })
             .collect()
     };

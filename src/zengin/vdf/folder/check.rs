@@ -99,7 +99,7 @@ fn structure_round_trips(
                         without_entry.push(i);
                     }
                     let entry = p.entry.unwrap_or_default();
-                    let zipped = placement.get(entry).copied().flatten().is_some_and(|i| {
+                    let zipped = placement.get(entry).is_some_and(|i| {
                         matches!(v.layout[i].kind, PieceKind::File { zipped: true, .. })
                     });
                     PieceKind::File { entry, zipped }
@@ -123,8 +123,6 @@ fn structure_round_trips(
                 PieceKind::File { entry, .. } if without_entry.binary_search(&i).is_err() => {
                     placement
                         .get(entry)
-                        .copied()
-                        .flatten()
                         .map_or(&[][..], |p| &v.layout[p].bytes[..])
                 }
                 _ => &[],

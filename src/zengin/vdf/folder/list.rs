@@ -2,7 +2,7 @@
 
 use super::member_contents;
 use crate::exact::Error;
-use crate::zengin::vdf::{path_case_key, safe_relative_path, PieceKind, Tree, Vdf};
+use crate::zengin::vdf::{path_case_key, safe_relative_path, PieceKind, Placement, Tree, Vdf};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::hash_map::Entry;
@@ -33,7 +33,7 @@ pub fn list(v: &Vdf<'_>, tree: &Tree) -> Vec<ListItem> {
         .iter()
         .enumerate()
         .map(|(i, e)| {
-            let piece = placement[i].map(|p| &v.layout[p]);
+            let piece = placement.get(i).map(|p| &v.layout[p]);
             ListItem {
                 index: i,
                 path: tree
@@ -219,7 +219,7 @@ fn extract_staged(
     src: &[u8],
     v: &Vdf<'_>,
     plan: &[(usize, PathBuf)],
-    placement: &[Option<usize>],
+    placement: &Placement,
     root: &crate::fsio::OutTree,
     force: bool,
     release: &(dyn Fn(&[u8]) + Sync),
@@ -245,7 +245,7 @@ fn extract_staged(
                     ),
                 )),
             };
-            if let Some(p) = placement[*i] {
+            if let Some(p) = placement.get(*i) {
                 release(&v.layout[p].bytes);
             }
             on_done();

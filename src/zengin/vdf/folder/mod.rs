@@ -61,7 +61,7 @@ use unpack::path_text;
 
 use crate::exact::{EncodeError, Error};
 use crate::zengin::vdf::zipped;
-use crate::zengin::vdf::{Tree, Vdf};
+use crate::zengin::vdf::{Placement, Tree, Vdf};
 use std::borrow::Cow;
 use std::path::Path;
 
@@ -103,11 +103,11 @@ pub fn tree<'v>(path: &Path, v: &'v Vdf<'_>) -> Result<Tree<'v>, Error> {
 pub fn member_contents<'s>(
     v: &'s Vdf<'_>,
     src: &'s [u8],
-    placement: &[Option<usize>],
+    placement: &Placement,
     entry: usize,
 ) -> Result<Cow<'s, [u8]>, String> {
-    if let Some(Some(p)) = placement.get(entry) {
-        return v.piece_contents(*p);
+    if let Some(p) = placement.get(entry) {
+        return v.piece_contents(p);
     }
     let e = v.entries.get(entry).ok_or("no such entry")?;
     let start = e.offset as usize;

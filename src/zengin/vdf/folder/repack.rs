@@ -1,10 +1,10 @@
 //! `repack`: an unpacked folder back into an archive (edited YAML re-encoded, edited files taken
 //! as they are, added and removed files reflected in the catalog).
 //!
-//! Memory: the manifest is mapped and its layout read a run at a time; each piece keeps its
-//! file's folder key and CRCs (no paths: they are joined when the piece is written), and the
-//! folder walk keeps only what the manifest does not know (new files) and its folders. What
-//! grows with the member count is the catalog (as read, and as an `Entry` a member) and about
+//! Memory: the manifest is mapped and its catalog and layout read a run at a time; each piece
+//! keeps its file's folder key and CRCs (no paths: they are joined when the piece is written),
+//! and the folder walk keeps only what the manifest does not know (new files) and its folders.
+//! What grows with the member count is the catalog (an `Entry` a member, 80 bytes) and about
 //! 120 bytes a piece: its kind, origin, folder key and (until the walk is done) key index.
 
 use super::{
@@ -233,66 +233,141 @@ struct Plan {
     counts_were_consistent: bool,
 }
 
-/// The manifest of the folder, checked. A large manifest is read from its map a run of the
-/// layout at a time (`yaml::split`), each run turned into pieces as it is read; a small one,
-/// or one that run reading does not take (its message is then the whole read's), is read
-/// whole. Both give the same plan.
+/// The manifest of the folder, checked. A large manifest is read from its map a run at a
+/// time ([`read_in_runs`]); a small one, or one that run reading does not take (its message is
+/// then the whole read's), is read whole. Both give the same plan.
 fn read_manifest(dir: &Path) -> Result<Plan, Error> {
     let mpath = dir.join(MANIFEST);
     let map = crate::fsio::map_file(&mpath)?;
     let release = |part: &[u8]| map.release(part);
     let text =
         crate::yaml::FileText::of_bytes(&map, &release).map_err(|m| Error::other(&mpath, m))?;
-    let mut plan: Option<Plan> = None;
-    let mut refused = false;
-    let mut k = 0usize;
-    let read = crate::yaml::split::read_pieces(
-        &text,
-        "layout",
-        |d: &mut ManifestDocument| &mut d.layout,
-        Some,
-        |part| map.release(part),
-        |doc, pieces: Vec<ManifestPiece>, done| {
-            let step = || -> Result<(), Error> {
-                let plan = match &mut plan {
-                    Some(p) => p,
-                    None => {
-                        // (the catalog's text, read by now, goes back: pages of the pieces
-                        // being read come back as they are touched)
-                        map.release(&map);
-                        plan.insert(Plan::new(&mpath, doc)?)
-                    }
-                };
-                for p in pieces {
-                    plan.add(k, p)?;
-                    k += 1;
-                }
-                Ok(())
-            };
-            // (a refusal is reported by the whole read: a YAML error later in the document
-            // comes first there, as it always did)
-            refused = step().is_err();
-            map.release(done);
-            (!refused).then_some(())
-        },
-    );
-    if let (Some(doc), false) = (read, refused) {
-        return match plan {
-            Some(p) => Ok(p),
-            None => Plan::new(&mpath, &doc),
-        };
+    if let Some(plan) = read_in_runs(&mpath, &map, &release) {
+        return Ok(plan);
     }
     let text = text.str().map_err(|m| Error::other(&mpath, m))?;
     let doc: ManifestDocument = crate::yaml::from_str(text).map_err(|e| Error::Yaml {
         file: mpath.clone(),
         source: e,
     })?;
-    let mut plan = Plan::new(&mpath, &doc)?;
+    let mut plan = Plan::new(&mpath, &doc.format, doc.version, &doc.header, || {
+        doc.catalog.iter().map(EntryDoc::to_entry).collect()
+    })?;
     for (k, p) in doc.layout.into_iter().enumerate() {
         plan.add(k, p)?;
     }
     Ok(plan)
 }
+
+/// The manifest before its layout (the fields of [`ManifestDocument`] up to its catalog).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestHead {
+    format: String,
+    version: u32,
+    header: crate::zengin::vdf::yaml::HeaderDoc,
+    catalog: Vec<EntryDoc>,
+}
+
+/// The manifest from its layout on (the last field of [`ManifestDocument`]).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestLayout {
+    layout: Vec<ManifestPiece>,
+}
+
+/// A large manifest (`bytes`, its map) read in two parts cut where its `layout:` line starts
+/// (both parts are mappings of the document's keys: the header and catalog, then the layout),
+/// each a run of its sequence at a time on every core (`yaml::split`): the catalog's entries
+/// become [`Entry`] records and the layout's pieces plan pieces as they are read, so neither
+/// the text nor a document of a whole list is held. `None`: the manifest is small, the fast
+/// reader is off, the manifest is not in that shape, or something in it is refused (the whole
+/// read then gives the message, a YAML error later in the document first, as it always did).
+/// Test `a_large_manifest_read_in_runs_repacks_as_the_whole_read_does`.
+fn read_in_runs(mpath: &Path, bytes: &[u8], release: &dyn Fn(&[u8])) -> Option<Plan> {
+    use crate::yaml::split::{key_line, read_pieces, SPLIT_MIN};
+    if bytes.len() < SPLIT_MIN || !crate::yaml::read::fast_reader_on() {
+        return None;
+    }
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let (at, _) = key_line(body, "layout")?;
+    let (head, tail) = bytes.split_at(bytes.len() - body.len() + at);
+    let head_text = crate::yaml::FileText::of_bytes(head, release).ok()?;
+    let (doc, entries) = read_head(&head_text, release)?;
+    let mut plan = Plan::new(mpath, &doc.format, doc.version, &doc.header, || Ok(entries)).ok()?;
+    // (the catalog's text goes back: pages of the layout come back as they are touched)
+    release(head);
+    let tail_text = crate::yaml::FileText::of_bytes(tail, release).ok()?;
+    let mut k = 0usize;
+    let mut add = |pieces: Vec<ManifestPiece>| -> Option<()> {
+        for p in pieces {
+            plan.add(k, p).ok()?;
+            k += 1;
+        }
+        Some(())
+    };
+    if tail.len() < SPLIT_MIN {
+        let d: ManifestLayout = crate::yaml::from_str(tail_text.str().ok()?).ok()?;
+        add(d.layout)?;
+    } else {
+        read_pieces(
+            &tail_text,
+            "layout",
+            |d: &mut ManifestLayout| &mut d.layout,
+            Some,
+            release,
+            |_, pieces, done| {
+                add(pieces)?;
+                release(done);
+                Some(())
+            },
+        )?;
+    }
+    Some(plan)
+}
+
+/// The manifest's head ([`read_in_runs`]): the document without its catalog, and the catalog's
+/// entries, read a run at a time when the head is large (whole when it is small).
+fn read_head(
+    text: &crate::yaml::FileText<'_>,
+    release: &dyn Fn(&[u8]),
+) -> Option<(ManifestHead, Vec<Entry>)> {
+    let entries = |docs: &[EntryDoc]| -> Option<Vec<Entry>> {
+        docs.iter()
+            .map(EntryDoc::to_entry)
+            .collect::<Result<_, _>>()
+            .ok()
+    };
+    if text.bytes().len() < crate::yaml::split::SPLIT_MIN {
+        let mut d: ManifestHead = crate::yaml::from_str(text.str().ok()?).ok()?;
+        let all = entries(&std::mem::take(&mut d.catalog))?;
+        return Some((d, all));
+    }
+    let mut all: Vec<Entry> = Vec::new();
+    let d = crate::yaml::split::read_pieces(
+        text,
+        "catalog",
+        |d: &mut ManifestHead| &mut d.catalog,
+        |docs| entries(&docs),
+        release,
+        |d, run, done| {
+            if all.capacity() == 0 {
+                // (room for the header's count made once, as much as the text can hold: an
+                // entry takes more than `MIN_ENTRY_TEXT` bytes of it)
+                let most = text.bytes().len() / MIN_ENTRY_TEXT;
+                all.reserve_exact((d.header.entry_count as usize).min(most));
+            }
+            all.extend(run);
+            release(done);
+            Some(())
+        },
+    )?;
+    Some((d, all))
+}
+
+/// Fewer bytes than a catalog entry takes in a manifest (its four keys alone, `name`,
+/// `offset`, `size` and `attributes`, are 26).
+const MIN_ENTRY_TEXT: usize = 26;
 
 /// The members' pieces by the hash of their file's folder key: the first piece of each hash
 /// and, per piece, the next piece with the same hash (`NONE`: no other), so a lookup compares
@@ -346,22 +421,19 @@ impl KeyIndex {
 }
 
 impl Plan {
-    /// A plan with the manifest's header and catalog and no pieces yet.
-    fn new(mpath: &Path, doc: &ManifestDocument) -> Result<Plan, Error> {
-        crate::codec::check_document_header(
-            &doc.format,
-            doc.version,
-            MANIFEST_TAG,
-            MANIFEST_VERSION,
-        )
-        .map_err(|m| Error::other(mpath, m))?;
-        let header = doc.header.to_header().map_err(encode_err(mpath))?;
-        let entries: Vec<Entry> = doc
-            .catalog
-            .iter()
-            .map(EntryDoc::to_entry)
-            .collect::<Result<_, _>>()
-            .map_err(encode_err(mpath))?;
+    /// A plan with the manifest's header and catalog (`entries`, asked for once the
+    /// document's format and header are checked) and no pieces yet.
+    fn new(
+        mpath: &Path,
+        format: &str,
+        version: u32,
+        header: &crate::zengin::vdf::yaml::HeaderDoc,
+        entries: impl FnOnce() -> Result<Vec<Entry>, EncodeError>,
+    ) -> Result<Plan, Error> {
+        crate::codec::check_document_header(format, version, MANIFEST_TAG, MANIFEST_VERSION)
+            .map_err(|m| Error::other(mpath, m))?;
+        let header = header.to_header().map_err(encode_err(mpath))?;
+        let entries: Vec<Entry> = entries().map_err(encode_err(mpath))?;
         if header.entry_count as usize != entries.len() {
             return Err(Error::other(
                 mpath,

@@ -9,7 +9,7 @@ use crate::codec::Formats;
 use crate::exact::{Blob, Error, Hex32};
 use crate::zengin::vdf::yaml::{HeaderDoc, PieceKindDoc};
 use crate::zengin::vdf::{
-    case_key, path_case_key, safe_relative_path, Piece, PieceKind, Tree, Vdf,
+    case_key, path_case_key, safe_relative_path, Piece, PieceKind, Placement, Tree, Vdf,
 };
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -186,14 +186,14 @@ pub fn unpack(
 struct Rels<'j, 'a> {
     v: &'j Vdf<'a>,
     tree: &'j Tree<'j>,
-    placement: &'j [Option<usize>],
+    placement: &'j Placement,
 }
 
 impl Rels<'_, '_> {
     /// Where file entry `i` goes (`None`: not a file that owns data, or no safe path).
     fn get(&self, i: usize) -> Option<PathBuf> {
         let e = self.v.entries.get(i)?;
-        if e.is_dir() || self.placement.get(i)?.is_none() {
+        if e.is_dir() || self.placement.get(i).is_none() {
             return None;
         }
         match self.tree.path(i) {
@@ -220,11 +220,17 @@ struct Taken<'j> {
 }
 
 impl<'j> Taken<'j> {
-    fn new(key_of: &'j dyn Fn(usize) -> Option<String>, hash: fn(&str) -> u64) -> Self {
+    /// For about `entries` keys (room made once: a map grown by doubling held up to three
+    /// times its entries while it moved, and the allocator keeps that).
+    fn new(
+        key_of: &'j dyn Fn(usize) -> Option<String>,
+        hash: fn(&str) -> u64,
+        entries: usize,
+    ) -> Self {
         Taken {
             key_of,
             hash,
-            by_hash: HashMap::new(),
+            by_hash: HashMap::with_capacity(entries),
             by_key: HashMap::new(),
         }
     }
@@ -256,12 +262,12 @@ fn plan_paths<'j, 'a>(
     out: &Path,
     v: &'j Vdf<'a>,
     tree: &'j Tree<'j>,
-    placement: &'j [Option<usize>],
+    placement: &'j Placement,
     report: &mut UnpackReport,
 ) -> Result<Rels<'j, 'a>, Error> {
     let mut errors = Vec::new();
     let key_of = |j: usize| tree.path(j).map(|p| path_case_key(&p));
-    let mut taken = Taken::new(&key_of, key_hash);
+    let mut taken = Taken::new(&key_of, key_hash, v.entries.len());
     for (i, e) in v.entries.iter().enumerate() {
         let Some(path) = tree.path(i) else {
             // (one no directory reaches but that owns data is kept beside the streams)
@@ -278,7 +284,7 @@ fn plan_paths<'j, 'a>(
                 crate::exact::text::decode_cp1252(path)
             ));
         }
-        if !e.is_dir() && placement[i].is_none() {
+        if !e.is_dir() && placement.get(i).is_none() {
             report.warnings.push(format!(
                 "catalog[{i}] {}: owns no data (see the warnings above); kept in the manifest, not extracted",
                 crate::exact::text::decode_cp1252(path)
@@ -325,7 +331,7 @@ fn plan_paths<'j, 'a>(
 struct Job<'j, 'a> {
     archive: &'j Path,
     v: &'j Vdf<'a>,
-    placement: &'j [Option<usize>],
+    placement: &'j Placement,
     rels: &'j Rels<'j, 'a>,
     opts: &'j UnpackOptions,
     formats: Formats,
@@ -396,7 +402,7 @@ impl Job<'_, '_> {
         let target = rel.clone();
         let data = self
             .v
-            .piece_contents(self.placement[entry].unwrap_or_default())
+            .piece_contents(self.placement.get(entry).unwrap_or_default())
             .map_err(|why| {
                 Error::other(
                     self.archive,
@@ -675,7 +681,7 @@ mod tests {
         let key_of = |j: usize| keys.get(j).map(|k| k.to_string());
         let one_hash: fn(&str) -> u64 = |_| 7;
         for hash in [key_hash, one_hash] {
-            let mut taken = Taken::new(&key_of, hash);
+            let mut taken = Taken::new(&key_of, hash, 0);
             let before: Vec<Option<usize>> = keys
                 .iter()
                 .enumerate()
