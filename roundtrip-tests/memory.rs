@@ -464,3 +464,86 @@ impl std::io::Write for Hashed {
         Ok(())
     }
 }
+
+/// `verify` of an archive holds, beside the member being verified on each core and a batch of
+/// reports, an index of the catalog (the layout, the members, the tree), the catalog itself
+/// read in place from the archive's bytes: twice the members cost less than the catalog's own
+/// 80 bytes for each one added, and members four times as large (the same count) cost a few
+/// times one member more, not the archive's added bytes.
+#[test]
+fn archive_verify_memory_is_bounded_by_the_largest_member_and_the_catalog() {
+    use animkit::verify::{verify_data, Outcome, Progress};
+    use animkit::zengin::vdf::folder::{pack_to_vec, PackFile, PackOptions, Source};
+    const MEMBERS: usize = 4_000;
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let archive = |members: usize, frames: u32| {
+        let man = synthesize_bytes(&Synth::new("S_RUN", 10, frames));
+        let files: Vec<PackFile> = (0..members)
+            .map(|i| PackFile {
+                path: vec![b"ANIMS".to_vec(), format!("M{i:06}.MAN").into_bytes()],
+                source: Source::Memory(man.clone()),
+            })
+            .collect();
+        let opts = PackOptions {
+            signature: *b"PSVDSC_V2.00\n\r\n\r",
+            comment: b"memory".to_vec(),
+            timestamp: 0,
+            zipped: false,
+        };
+        let mut out = Vec::new();
+        pack_to_vec(&mut out, &files, &opts, &|| {}).expect("packs");
+        (out, man.len())
+    };
+    let verify = |data: &[u8]| {
+        peak_of(|| {
+            let (mut reports, mut ok) = (0usize, 0usize);
+            verify_data(
+                std::path::Path::new("ANIMS.VDF"),
+                data,
+                &|_| {},
+                Progress::NONE,
+                &mut |r| {
+                    reports += 1;
+                    ok += usize::from(matches!(r.outcome, Outcome::Ok { .. }));
+                },
+            );
+            (reports, ok)
+        })
+    };
+    let (small, member) = archive(MEMBERS, 20);
+    let (twice, _) = archive(2 * MEMBERS, 20);
+    let (large, large_member) = archive(MEMBERS, 80);
+    let (counts, peak) = verify(&small);
+    assert_eq!(
+        counts,
+        (MEMBERS + 1, MEMBERS + 1),
+        "every member and the archive ok"
+    );
+    let (counts, peak_twice) = verify(&twice);
+    assert_eq!(counts, (2 * MEMBERS + 1, 2 * MEMBERS + 1));
+    let (counts, peak_large) = verify(&large);
+    assert_eq!(counts, (MEMBERS + 1, MEMBERS + 1));
+    assert!(
+        large_member > 3 * member,
+        "{large_member} vs {member} bytes"
+    );
+    let per_member = peak_twice.saturating_sub(peak) as f64 / MEMBERS as f64;
+    eprintln!(
+        "archive verify: {MEMBERS} members of {member} bytes ({:.1} MB) peak {:.2} MB; twice the members {:.2} MB ({per_member:.0} bytes a member added); members of {large_member} bytes ({:.1} MB) {:.2} MB",
+        small.len() as f64 / MB,
+        peak as f64 / MB,
+        peak_twice as f64 / MB,
+        large.len() as f64 / MB,
+        peak_large as f64 / MB,
+    );
+    assert!(
+        per_member < 80.0,
+        "verify grew by {per_member:.0} bytes a member (the catalog holds 80)"
+    );
+    let added = peak_large.saturating_sub(peak);
+    assert!(
+        added < 16 * large_member,
+        "members of {large_member} bytes instead of {member} added {added} bytes to the peak (the archive grew by {} bytes)",
+        large.len() - small.len()
+    );
+}
