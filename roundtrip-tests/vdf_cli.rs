@@ -276,6 +276,8 @@ fn a_planted_symlink_is_never_followed() {
     let walk = u.join("ANIMS/WALK.MAN");
     std::fs::remove_file(&walk).unwrap();
     std::os::unix::fs::symlink(&secret, &walk).unwrap();
+    // (two links: the first by name is the one named, whatever order the system lists them)
+    std::os::unix::fs::symlink(&secret, u.join("ANIMS/ZZZ.MAN")).unwrap();
     let x = tmp.path().join("x.vdf");
     let o = animkit(&[&"repack", &u, &"-o", &x]);
     let (_, err) = text(&o);
@@ -287,6 +289,7 @@ fn a_planted_symlink_is_never_followed() {
         )),
         "{err}"
     );
+    assert!(!err.contains("ZZZ.MAN"), "{err}");
     assert!(!x.exists());
 }
 

@@ -1,6 +1,6 @@
 //! `vdf list` and `vdf extract`: the archive's entries, and matching files written below a folder.
 
-use super::member_contents;
+use super::{member_contents, refusal, refuse_any};
 use crate::exact::Error;
 use crate::zengin::vdf::{path_case_key, safe_relative_path, PieceKind, Placement, Tree, Vdf};
 use rayon::prelude::*;
@@ -163,15 +163,8 @@ pub fn extract(
     release: &(dyn Fn(&[u8]) + Sync),
     on_done: &(dyn Fn() + Sync),
 ) -> Result<(usize, Vec<String>), Error> {
-    let (plan, warnings) = plan_extract(v, tree, pattern).map_err(|errs| {
-        Error::other(
-            archive,
-            format!(
-                "refusing to extract: {} (nothing was written)",
-                errs.join("; ")
-            ),
-        )
-    })?;
+    let (plan, warnings) =
+        plan_extract(v, tree, pattern).map_err(|errs| refusal(archive, "extract", &errs))?;
     // Every target checked before the first write: all of the extraction happens or none.
     let files: Vec<&Path> = plan.iter().map(|(_, r)| r.as_path()).collect();
     let mut problems = crate::fsio::check_output_tree(out, &files, &[], force);
@@ -184,15 +177,7 @@ pub fn extract(
         out,
         plan.iter().map(|(i, r)| (*i, r.clone())),
     ));
-    if !problems.is_empty() {
-        return Err(Error::other(
-            archive,
-            format!(
-                "refusing to extract: {} (nothing was written)",
-                problems.join("; ")
-            ),
-        ));
-    }
+    refuse_any(archive, "extract", &problems)?;
     // Every member is written into a staging folder (unpredictable name) inside `out` and
     // only when all are there are they moved into place, one rename each: a damaged member,
     // a full disk or a kill leaves the old files (and, after a kill, the staging folder,

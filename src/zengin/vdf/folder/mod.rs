@@ -80,6 +80,26 @@ fn encode_err(path: &Path) -> impl Fn(EncodeError) -> Error + '_ {
 
 /// A 64-bit hash of a path key (the same in every run: `repack` and `unpack` index members by
 /// it and confirm every hit by the key itself).
+/// The refusal of `unpack` or `extract` (`verb`) for `problems`, every one in the order found,
+/// before anything is written.
+fn refusal(archive: &Path, verb: &str, problems: &[String]) -> Error {
+    Error::other(
+        archive,
+        format!(
+            "refusing to {verb}: {} (nothing was written)",
+            problems.join("; ")
+        ),
+    )
+}
+
+/// [`refusal`] when there are `problems`.
+fn refuse_any(archive: &Path, verb: &str, problems: &[String]) -> Result<(), Error> {
+    match problems.is_empty() {
+        true => Ok(()),
+        false => Err(refusal(archive, verb, problems)),
+    }
+}
+
 fn key_hash(key: &str) -> u64 {
     use std::hash::Hasher;
     let mut h = std::collections::hash_map::DefaultHasher::new();

@@ -125,15 +125,7 @@ pub fn unpack(
                 manifest.display()
             ));
         }
-        if !problems.is_empty() {
-            return Err(Error::other(
-                archive,
-                format!(
-                    "refusing to unpack: {} (nothing was written)",
-                    problems.join("; ")
-                ),
-            ));
-        }
+        super::refuse_any(archive, "unpack", &problems)?;
     }
     let staging = if nonempty || out.file_name().is_none() {
         None
@@ -314,15 +306,7 @@ fn plan_paths<'j, 'a>(
         }),
     );
     for problems in [errors, long] {
-        if !problems.is_empty() {
-            return Err(Error::other(
-                archive,
-                format!(
-                    "refusing to unpack: {} (nothing was written)",
-                    problems.join("; ")
-                ),
-            ));
-        }
+        super::refuse_any(archive, "unpack", &problems)?;
     }
     Ok(rels)
 }
